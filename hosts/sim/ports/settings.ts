@@ -1,0 +1,53 @@
+// Settings port over a folder: one file per key, written atomically.
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Settings } from "../../../lib/ports.ts";
+
+const KEY = /^[a-z0-9._-]{1,64}$/;
+
+function checkKey(key: string): void {
+  if (!KEY.test(key) || key.startsWith(".")) throw new Error("bad settings key");
+}
+
+export function folderSettings(dir: string): Settings {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return {
+    get(key) {
+      checkKey(key);
+      try {
+        return readFileSync(join(dir, key), "utf8");
+      } catch {
+        return undefined;
+      }
+    },
+    set(key, value) {
+      checkKey(key);
+      const tmp = join(dir, `.${key}.tmp`);
+      const fd = openSync(tmp, "w", 0o600);
+      try {
+        writeSync(fd, value);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, join(dir, key));
+    },
+    remove(key) {
+      checkKey(key);
+      rmSync(join(dir, key), { force: true });
+    },
+    keys(prefix) {
+      return readdirSync(dir).filter((k) => k.startsWith(prefix) && KEY.test(k) && !k.startsWith(".")).sort();
+    },
+  };
+}
+
+export function memorySettings(): Settings {
+  const map = new Map<string, string>();
+  return {
+    get: (key) => map.get(key),
+    set: (key, value) => void (checkKey(key), map.set(key, value)),
+    remove: (key) => void map.delete(key),
+    keys: (prefix) => Array.from(map.keys()).filter((k) => k.startsWith(prefix)).sort(),
+  };
+}

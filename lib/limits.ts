@@ -1,0 +1,27 @@
+// Every bound of the core, named once. Hosts and tools import from here.
+
+/** Largest HTTP request body the MCP endpoint reads (bytes). */
+export const MAX_HTTP_BODY_BYTES = 256 * 1024;
+/** Deepest JSON nesting accepted from a client. */
+export const MAX_JSON_DEPTH = 32;
+/** Longest bearer token accepted (characters). */
+export const MAX_TOKEN_CHARS = 512;
+/** Tools per tools/list page. */
+export const TOOLS_PAGE_SIZE = 16;
+
+/** A tool result's text beyond this is cut; the whole text stays in the results ring. */
+export const RESULT_CLAMP_BYTES = 4 * 1024;
+/** Entries and total bytes kept in the results ring. */
+export const RESULTS_RING_MAX_ENTRIES = 32;
+export const RESULTS_RING_MAX_BYTES = 256 * 1024;
+/** Largest single result the ring keeps; the remainder of a larger one is dropped. */
+export const RESULTS_RING_MAX_ENTRY_BYTES = 64 * 1024;
+
+/** docs.* bounds. */
+export const DOCS_SECTION_MAX_BYTES = 3500;
+export const DOCS_QUERY_MAX_CHARS = 200;
+export const DOCS_SEARCH_MAX_HITS = 10;
+export const DOCS_SNIPPET_CHARS = 160;
+
+/** Tool names: the MCP rule. */
+export const TOOL_NAME_PATTERN: RegExp = /^[A-Za-z0-9._-]{1,128}$/;

@@ -1,0 +1,27 @@
+import type { Principal } from "./principal";
+import type { ToolDefinition } from "./types";
+
+/** Policy tags that name why a call was refused. A refusal never echoes the blocked value. */
+export type PolicyTag = "not-approved" | "admin-only" | "turn-only" | "scheduled-refused";
+
+export interface Refusal {
+  tag: PolicyTag;
+  text: string;
+}
+
+/** Why `principal` may not call `tool`, or undefined when it may. The one place access is decided. */
+export function refusalFor(tool: ToolDefinition, principal: Principal): Refusal | undefined {
+  if (principal.role === "unknown") {
+    return { tag: "not-approved", text: "not-approved: this conversation is not approved to use tools." };
+  }
+  if (tool.adminOnly && principal.role !== "admin") {
+    return { tag: "admin-only", text: `admin-only: ${tool.name} needs an admin conversation.` };
+  }
+  if (tool.turnOnly && principal.via !== "turn") {
+    return { tag: "turn-only", text: `turn-only: ${tool.name} runs only inside a conversation turn, not over /mcp.` };
+  }
+  if ((tool.adminOnly || tool.refuseScheduled) && principal.scheduled) {
+    return { tag: "scheduled-refused", text: `scheduled-refused: ${tool.name} is not allowed in a scheduled turn.` };
+  }
+  return undefined;
+}

@@ -1,0 +1,57 @@
+import type { Principal } from "./principal";
+
+/** A JSON Schema object, as advertised to MCP clients. */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface ToolResult {
+  /** What the caller reads: one short sentence when `isError`. */
+  text: string;
+  /** Machine-readable result for tools with an output schema. */
+  structured?: { [key: string]: unknown };
+  isError?: boolean;
+}
+
+export interface ToolContext {
+  principal: Principal;
+}
+
+export type ToolHandler = (
+  args: { [key: string]: unknown },
+  ctx: ToolContext,
+) => ToolResult | Promise<ToolResult>;
+
+/** A validator compiled at build time (ajv standalone). `errors` is set after a failed call. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: Array<{ instancePath: string; message?: string; params?: { [key: string]: unknown } }> | null;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  handler: ToolHandler;
+  /** Hidden from, and refused to, anyone but an admin; also refused in scheduled turns. */
+  adminOnly?: boolean;
+  /** A turn-output tool: hidden from and refused over /mcp. */
+  turnOnly?: boolean;
+  /** Refused in scheduled (unattended) turns. */
+  refuseScheduled?: boolean;
+  /** Overrides the build-time validator lookup (tests of the registry itself). */
+  validate?: CompiledValidator;
+}
+
+/** What a caller is shown of a tool. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+}
+
+/** A tool result after the registry's clamp. `tag` names the whole output in the results ring. */
+export interface DispatchResult extends ToolResult {
+  tag?: string;
+  truncated?: boolean;
+}

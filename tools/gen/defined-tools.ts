@@ -1,0 +1,13 @@
+import { memoryPorts } from "../../hosts/sim/ports/index.ts";
+import { buildRegistry } from "../../lib/halo.ts";
+import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types.ts";
+import { ResultsRing } from "../../lib/store/results-ring.ts";
+
+/**
+ * Every tool the device registers, read without the build-time validators
+ * (any key finds a pass-through), so generators work before those exist.
+ */
+export function definedTools(): ToolDefinition[] {
+  const anyValidator = new Proxy({}, { get: () => (() => true) as CompiledValidator });
+  return buildRegistry(memoryPorts(), new ResultsRing(), anyValidator).all();
+}

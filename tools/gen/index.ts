@@ -1,0 +1,36 @@
+// `npm run gen` writes every generated file; `--check` fails when one is stale (used by the tests).
+import { readFileSync, writeFileSync } from "node:fs";
+import { CATALOG_PATH, generateCatalog } from "./catalog.ts";
+import { DOCS_PACK_PATH, generateDocsPack } from "./docs-pack.ts";
+import { generateValidators, VALIDATORS_PATH } from "./validators.ts";
+
+export const GENERATORS: Array<{ path: string; generate: () => string }> = [
+  { path: VALIDATORS_PATH, generate: generateValidators },
+  { path: CATALOG_PATH, generate: generateCatalog },
+  { path: DOCS_PACK_PATH, generate: generateDocsPack },
+];
+
+function current(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const check = process.argv.includes("--check");
+  let stale = 0;
+  for (const g of GENERATORS) {
+    const text = g.generate();
+    if (current(g.path) === text) continue;
+    if (check) {
+      console.error(`stale: ${g.path} (run npm run gen)`);
+      stale++;
+    } else {
+      writeFileSync(g.path, text);
+      console.log(`wrote ${g.path}`);
+    }
+  }
+  process.exit(stale ? 1 : 0);
+}
