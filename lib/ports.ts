@@ -80,6 +80,34 @@ export interface Kernels {
   ): { indices: Int32Array; scores: Int32Array };
 }
 
+export interface HttpClientRequest {
+  method: string;
+  url: string;
+  /** Header names in lower case. */
+  headers?: { [name: string]: string };
+  body?: string | Uint8Array;
+  /** The whole exchange is abandoned after this long. */
+  timeoutMs: number;
+  /** A response body past this size is refused (the request rejects). */
+  maxResponseBytes: number;
+}
+
+export interface HttpClientResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: { [name: string]: string };
+  body: Uint8Array;
+}
+
+/**
+ * Outbound HTTP(S). Redirects are not followed: callers that allow them do so
+ * themselves, with their own limit. Rejects with an Error whose message is one
+ * short sentence on network failure, timeout or an oversized body.
+ */
+export interface HttpClient {
+  request(req: HttpClientRequest): Promise<HttpClientResponse>;
+}
+
 /** The set of ports the core is built with. Optional ports are absent on some hosts. */
 export interface Ports {
   clock: Clock;
@@ -87,6 +115,7 @@ export interface Ports {
   digest: Digest;
   log: Log;
   settings: Settings;
+  http: HttpClient;
   storage?: Storage;
   kernels?: Kernels;
 }

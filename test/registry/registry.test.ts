@@ -10,7 +10,6 @@ import { utf8Length } from "../../lib/util/utf8.ts";
 import { principal } from "../support/registry.ts";
 
 const ajv = new Ajv();
-const EMPTY: JsonSchema = { type: "object", properties: {}, additionalProperties: false };
 const ECHO: JsonSchema = {
   type: "object",
   properties: { text: { type: "string", maxLength: 100000 }, n: { type: "integer", minimum: 0, maximum: 9 } },

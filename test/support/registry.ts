@@ -5,7 +5,7 @@ import type { Principal } from "../../lib/registry/principal.ts";
 import { ToolRegistry } from "../../lib/registry/registry.ts";
 import { ResultsRing } from "../../lib/store/results-ring.ts";
 
-export function principal(role: Role = "admin", via: Via = "mcp", ns = role, scheduled = false): Principal {
+export function principal(role: Role = "admin", via: Via = "mcp", ns: string = role, scheduled = false): Principal {
   return makePrincipal(ns, role, via, scheduled);
 }
 

@@ -1,5 +1,7 @@
 import type { Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
+import { nodeHttpClient } from "./http-client.ts";
+import { memoryStorage } from "./memory-storage.ts";
 import { folderSettings, memorySettings } from "./settings.ts";
 
 /** The simulator's ports over a data folder. */
@@ -10,6 +12,7 @@ export function simulatorPorts(dataDir: string): Ports {
     digest: nodeDigest,
     log: consoleLog(),
     settings: folderSettings(`${dataDir}/flash`),
+    http: nodeHttpClient,
   };
 }
 
@@ -21,6 +24,8 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     digest: nodeDigest,
     log: memoryLog(),
     settings: memorySettings(),
+    http: nodeHttpClient,
+    storage: memoryStorage(),
     ...overrides,
   };
 }
