@@ -1,18 +1,10 @@
-import { VALIDATORS } from "./generated/validators.js";
-import { DOCS_PACK } from "./generated/docs-pack";
+import { buildCore, type Core } from "./core";
 import { originAllowed } from "./http/origin";
 import { statusPage } from "./http/status-page";
-import { handleMcpHttp, type HttpRequest, type HttpResponse } from "./mcp/http";
+import { handleMcpHttp, type HttpRequest, type HttpResponse, type McpHttpDeps } from "./mcp/http";
 import { McpServer } from "./mcp/server";
-import { ClientTokens } from "./people/clients";
 import type { Ports } from "./ports";
 import { makePrincipal } from "./registry/principal";
-import { ToolRegistry } from "./registry/registry";
-import type { CompiledValidator } from "./registry/types";
-import { DocsLibrary } from "./store/docs-pack";
-import { ResultsRing } from "./store/results-ring";
-import { registerDocsTools } from "./tools/docs";
-import { registerResultTools } from "./tools/results";
 
 export type { HttpRequest, HttpResponse } from "./mcp/http";
 
@@ -23,37 +15,23 @@ export interface HaloOptions {
   toolsPageSize?: number;
 }
 
-/** The assembled core: one registry behind the MCP server and (later) the turn. */
+/** The assembled device: the core's subsystems behind the MCP server and the HTTP routes. */
 export interface Halo {
-  registry: ToolRegistry;
+  core: Core;
   mcp: McpServer;
-  clients: ClientTokens;
   handleHttp(req: HttpRequest): Promise<HttpResponse>;
   /** Creates the owner's admin token on first boot and returns it once; undefined when an admin client exists. */
   ensureOwnerToken(): string | undefined;
 }
 
-/** Builds the registry with every tool this device offers. Also used to generate the tool catalog. */
-export function buildRegistry(
-  ports: Ports,
-  ring: ResultsRing,
-  validators: { [key: string]: CompiledValidator } = VALIDATORS,
-): ToolRegistry {
-  const registry = new ToolRegistry({ validators, ring, log: ports.log });
-  registerDocsTools(registry, new DocsLibrary(DOCS_PACK));
-  registerResultTools(registry, ring);
-  return registry;
-}
-
 export function createHalo(options: HaloOptions): Halo {
   const { ports, firmwareVersion } = options;
-  const registry = buildRegistry(ports, new ResultsRing());
-  const mcp = new McpServer(registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
-  const clients = new ClientTokens(ports.settings, ports.digest, ports.random, ports.log, () => ports.clock.now());
-  const mcpDeps = {
+  const core = buildCore(ports);
+  const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
+  const mcpDeps: McpHttpDeps = {
     server: mcp,
-    authenticate(token: string) {
-      const client = clients.verify(token);
+    authenticate(token) {
+      const client = core.clients.verify(token);
       return client ? makePrincipal(client.ns, client.role, "mcp") : undefined;
     },
     originAllowed,
@@ -67,18 +45,18 @@ export function createHalo(options: HaloOptions): Halo {
     }
     if (path === "/mcp") return handleMcpHttp(req, mcpDeps);
     if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
-      return { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: statusPage(firmwareVersion, registry.all().length) };
+      const page = statusPage(firmwareVersion, core.registry.all().length);
+      return { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: page };
     }
     return textResponse(404, "Not found.\n");
   }
 
   return {
-    registry,
+    core,
     mcp,
-    clients,
     handleHttp,
     ensureOwnerToken() {
-      return clients.hasAdmin() ? undefined : clients.create("owner", "admin", "owner");
+      return core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner");
     },
   };
 }

@@ -39,7 +39,7 @@ describe("simulator /mcp with the official MCP client", () => {
       pages++;
     } while (cursor);
     assert.ok(pages >= 3, `${pages} pages`);
-    assert.deepEqual(names, sim.halo.registry.toolSpecsFor({ ns: "owner", role: "admin", via: "mcp", scheduled: false, quota: { vectors: 0, bytes: 0, ttlHours: 0, pins: 0 } }).map((t) => t.name));
+    assert.deepEqual(names, sim.halo.core.registry.toolSpecsFor({ ns: "owner", role: "admin", via: "mcp", scheduled: false, quota: { vectors: 0, bytes: 0, ttlHours: 0, pins: 0 } }).map((t) => t.name));
 
     const search = await client.callTool({ name: "docs.search", arguments: { query: "token" } });
     assert.equal(search.isError, false);

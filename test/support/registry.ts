@@ -1,9 +1,8 @@
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
-import { buildRegistry } from "../../lib/halo.ts";
-import { makePrincipal, type Role, type Via } from "../../lib/registry/principal.ts";
-import type { Principal } from "../../lib/registry/principal.ts";
-import { ToolRegistry } from "../../lib/registry/registry.ts";
-import { ResultsRing } from "../../lib/store/results-ring.ts";
+import { buildCore } from "../../lib/core.ts";
+import { makePrincipal, type Principal, type Role, type Via } from "../../lib/registry/principal.ts";
+import type { ToolRegistry } from "../../lib/registry/registry.ts";
+import type { ResultsRing } from "../../lib/store/results-ring.ts";
 
 export function principal(role: Role = "admin", via: Via = "mcp", ns: string = role, scheduled = false): Principal {
   return makePrincipal(ns, role, via, scheduled);
@@ -11,6 +10,6 @@ export function principal(role: Role = "admin", via: Via = "mcp", ns: string = r
 
 /** The device's real registry over memory ports. */
 export function deviceRegistry(): { registry: ToolRegistry; ring: ResultsRing } {
-  const ring = new ResultsRing();
-  return { registry: buildRegistry(memoryPorts(), ring), ring };
+  const core = buildCore(memoryPorts());
+  return { registry: core.registry, ring: core.ring };
 }

@@ -1,7 +1,7 @@
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
-import { buildRegistry } from "../../lib/halo.ts";
+import { buildCore } from "../../lib/core.ts";
 import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types.ts";
-import { ResultsRing } from "../../lib/store/results-ring.ts";
+
 
 /**
  * Every tool the device registers, read without the build-time validators
@@ -9,5 +9,5 @@ import { ResultsRing } from "../../lib/store/results-ring.ts";
  */
 export function definedTools(): ToolDefinition[] {
   const anyValidator = new Proxy({}, { get: () => (() => true) as CompiledValidator });
-  return buildRegistry(memoryPorts(), new ResultsRing(), anyValidator).all();
+  return buildCore(memoryPorts(), anyValidator).registry.all();
 }
