@@ -2,7 +2,8 @@ import type { Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
 import { nodeHttpClient } from "./http-client.ts";
 import { memoryStorage } from "./memory-storage.ts";
-import { folderSettings, memorySettings } from "./settings.ts";
+import { memorySettings } from "./memory-settings.ts";
+import { folderSettings } from "./settings.ts";
 
 /** The simulator's ports over a data folder. */
 export function simulatorPorts(dataDir: string): Ports {

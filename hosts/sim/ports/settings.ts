@@ -2,12 +2,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Settings } from "../../../lib/ports.ts";
-
-const KEY = /^[a-z0-9._-]{1,64}$/;
-
-function checkKey(key: string): void {
-  if (!KEY.test(key) || key.startsWith(".")) throw new Error("bad settings key");
-}
+import { checkKey, SETTINGS_KEY } from "./memory-settings.ts";
 
 export function folderSettings(dir: string): Settings {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -37,17 +32,7 @@ export function folderSettings(dir: string): Settings {
       rmSync(join(dir, key), { force: true });
     },
     keys(prefix) {
-      return readdirSync(dir).filter((k) => k.startsWith(prefix) && KEY.test(k) && !k.startsWith(".")).sort();
+      return readdirSync(dir).filter((k) => k.startsWith(prefix) && SETTINGS_KEY.test(k) && !k.startsWith(".")).sort();
     },
-  };
-}
-
-export function memorySettings(): Settings {
-  const map = new Map<string, string>();
-  return {
-    get: (key) => map.get(key),
-    set: (key, value) => void (checkKey(key), map.set(key, value)),
-    remove: (key) => void map.delete(key),
-    keys: (prefix) => Array.from(map.keys()).filter((k) => k.startsWith(prefix)).sort(),
   };
 }

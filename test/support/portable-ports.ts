@@ -1,0 +1,23 @@
+// Ports with no Node imports, for scenarios that run both on Node and on the XS test host.
+import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
+import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import type { Ports } from "../../lib/ports.ts";
+
+/** A fixed clock and a counter "random": scenarios must print the same transcript on every engine. */
+export function portablePorts(): Ports {
+  let seed = 1;
+  const lines: string[] = [];
+  return {
+    clock: { now: () => Date.UTC(2026, 10, 1) },
+    random: { fill: (bytes) => bytes.forEach((_, i) => (bytes[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff)) },
+    digest: {
+      sha256: () => {
+        throw new Error("no digest in portable scenarios");
+      },
+    },
+    log: { info: (m) => void lines.push(m), warn: (m) => void lines.push(m) },
+    settings: memorySettings(),
+    http: { request: () => Promise.reject(new Error("no network in portable scenarios")) },
+    storage: memoryStorage(),
+  };
+}

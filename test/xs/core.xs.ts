@@ -1,0 +1,21 @@
+// XS entry: runs the core scenario on the XS host and prints its transcript, then the heap after boot.
+import { buildCore } from "../../lib/core.ts";
+import { runCoreScenario } from "../scenarios/core.ts";
+import { portablePorts } from "../support/portable-ports.ts";
+
+declare function print(...args: unknown[]): void;
+declare function xsHeapInfo(): { heapBytes: number };
+declare function exit(code: number): void;
+
+async function main(): Promise<void> {
+  const core = buildCore(portablePorts());
+  print(`HEAP ${JSON.stringify({ ...xsHeapInfo(), tools: core.registry.all().length })}`);
+  const transcript = await runCoreScenario();
+  for (const line of transcript) print(`T ${JSON.stringify(line)}`);
+  print("END");
+}
+
+main().catch((e) => {
+  print(`FAILED ${e instanceof Error ? e.message : String(e)}`);
+  exit(1);
+});
