@@ -1,0 +1,13 @@
+// XS heap in use after the core has booted and registered every tool, measured on the XS test host.
+import { runOnXs } from "../hosts/xs/run.mjs";
+
+export async function runXsHeapBench() {
+  const r = await runOnXs("test/xs/core.xs.ts");
+  const m = /^HEAP (.*)$/m.exec(r.stdout);
+  if (r.code !== 0 || !m) throw new Error(`XS run failed: ${r.stderr.slice(0, 500)}`);
+  const heap = JSON.parse(m[1]);
+  return [
+    ["xs-heap-after-boot-kb", heap.heapBytes / 1024],
+    ["xs-tools-registered", heap.tools],
+  ];
+}
