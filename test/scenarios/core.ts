@@ -55,7 +55,8 @@ export async function runCoreScenario(ports: Ports = portablePorts()): Promise<s
   };
   const http = async (label: string, req: Partial<HttpRequest> & { text?: string }) => {
     const headers = { "content-type": "application/json", authorization: "Bearer good-token", ...(req.headers || {}) };
-    const res = await handleMcpHttp({ method: "POST", path: "/mcp", headers, body: encodeUtf8(req.text ?? ""), ...req, ...{ headers } }, deps);
+    const { text, ...rest } = req;
+    const res = await handleMcpHttp({ method: "POST", path: "/mcp", body: encodeUtf8(text ?? ""), ...rest, headers }, deps);
     out.push(`http ${label} ${res.status} ${res.body}`);
   };
   await http("ping", { text: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
