@@ -1,0 +1,64 @@
+// XS entry of bench/vector.mjs: times top-10 searches over seeded uniform int8
+// rows of 256 dims with the C kernel (5,000 and 20,000 rows) and the TypeScript
+// kernel (20,000 rows), the C kernel's portable scan (20,000 rows) and a memcpy
+// of the same 20,000 rows, all with hostNow() on the XS host. Prints one line:
+// VECTOR-XS {json}.
+import { tsKernels } from "../lib/memory/kernel-ts.ts";
+import { nativeKernels } from "../modules/vector/vector.ts";
+import { mulberry32, randomInt8 } from "../test/support/prng.ts";
+
+declare function print(...args: unknown[]): void;
+declare function native(name: string): (...args: any[]) => any;
+declare function hostNow(): number;
+/** [TS samples] */
+declare const scriptArgs: readonly string[];
+
+const DIMS = 256;
+const ROWS = 20000;
+const K = 10;
+const QUERIES = 8;
+/** Samples per figure; C samples time a batch of calls, TS samples one call. */
+const C_SAMPLES = 15;
+const C_BATCH = 10;
+const TS_SAMPLES = Number(scriptArgs[0] ?? "3");
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Median milliseconds of one call of `run`, sampled `samples` times over batches of `batch` calls. */
+function time(samples: number, batch: number, run: (i: number) => void): number {
+  const ms: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const start = hostNow();
+    for (let b = 0; b < batch; b++) run(s * batch + b);
+    ms.push((hostNow() - start) / batch);
+  }
+  return median(ms);
+}
+
+const prng = mulberry32(20240601);
+const store = randomInt8(prng, ROWS * DIMS);
+const queries: Int8Array[] = [];
+for (let q = 0; q < QUERIES; q++) queries.push(randomInt8(prng, DIMS));
+const copyBench = native("xs_vector_copy_bench") as (from: Int8Array, to: Int8Array, times: number) => number;
+const vectorPath = native("xs_vector_path") as (name?: string) => string;
+const scratch = new Int8Array(ROWS * DIMS);
+
+const search = (kernels: typeof tsKernels, rows: number) => (i: number): void => {
+  kernels.topK(store, DIMS, rows, queries[i % QUERIES], K);
+};
+
+copyBench(store, scratch, 1); // touch the scratch pages before timing
+const c5k = time(C_SAMPLES, C_BATCH, search(nativeKernels, 5000));
+const c20k = time(C_SAMPLES, C_BATCH, search(nativeKernels, ROWS));
+const memcpy20k = time(C_SAMPLES, C_BATCH, () => copyBench(store, scratch, 1));
+const ts20k = time(TS_SAMPLES, 1, search(tsKernels, ROWS));
+const path = vectorPath();
+vectorPath("portable"); // the plain C scan, as compiled for this host
+const c20kPortable = time(C_SAMPLES, C_BATCH, search(nativeKernels, ROWS));
+vectorPath("best");
+
+print(`VECTOR-XS ${JSON.stringify({ path, c5k, c20k, c20kPortable, memcpy20k, ts20k, bytes: ROWS * DIMS })}`);

@@ -1,0 +1,13 @@
+// Binds the C int8 kernel (vector.c) as the Kernels port. On the device xsc
+// turns each native("...") into a host function at build time; on the XS test
+// host native() is a global that finds the function in the linked modules.
+import type { Kernels } from "../../lib/ports";
+
+declare function native(name: string): (...args: any[]) => any;
+
+const topk = native("xs_vector_topk");
+
+/** The C kernels: same contract and results as tsKernels (lib/memory/kernel-ts.ts). */
+export const nativeKernels: Kernels = {
+  topK: (store, dims, count, query, k, mask) => topk(store, dims, count, query, k, mask),
+};

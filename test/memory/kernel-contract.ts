@@ -1,0 +1,202 @@
+// The contract suite of the int8 kernel (Kernels.topK), run against every
+// implementation: the TypeScript kernel on Node and on XS, the C kernel on XS
+// (each of its scan paths). It imports nothing of Node, so the XS host runs it.
+//
+// Each case turns into one canonical outcome line: "ok <indices>|<scores>" or
+// "<ErrorName>:<message>". A case passes when its outcome equals the expected
+// one: a literal for hand-worked cases and errors, a naive full sort for the
+// seeded random ones. The digest of all outcomes lets engines be compared.
+import { KERNEL_MAX_DIMS, MAX_TOP_K } from "../../lib/memory/kernel-ts.ts";
+import type { Kernels } from "../../lib/ports.ts";
+import { djb2Hex } from "../../lib/util/hash.ts";
+import { mulberry32, randomInt8, type Prng } from "../support/prng.ts";
+
+export interface CaseResult {
+  name: string;
+  outcome: string;
+  expected: string;
+  ok: boolean;
+  digest: string;
+}
+
+export interface ContractReport {
+  results: CaseResult[];
+  /** "<case>: got ... expected ..." for each failed case. */
+  failures: string[];
+  /** djb2 of every outcome, in case order. */
+  digest: string;
+}
+
+/** store, dims, count, query, k, mask: deliberately loose, for the bad-argument cases. */
+type Args = unknown[];
+
+interface Case {
+  name: string;
+  args: Args;
+  /** The literal outcome, or undefined to compute it with the naive oracle. */
+  expected?: string;
+}
+
+function outcomeOf(kernels: Kernels, args: Args): string {
+  try {
+    const r = (kernels.topK as (...a: unknown[]) => { indices: unknown; scores: unknown })(...args);
+    if (!(r.indices instanceof Int32Array) || !(r.scores instanceof Int32Array)) return "bad result types";
+    if (r.indices.length !== r.scores.length) return "bad result lengths";
+    return `ok ${Array.from(r.indices).join(",")}|${Array.from(r.scores).join(",")}`;
+  } catch (error) {
+    if (!(error instanceof Error)) return `thrown ${String(error)}`;
+    // The XS host's debug build prefixes native errors with the function's name.
+    return `${error.name}:${error.message.replace(/^[\w$]+: /, "")}`;
+  }
+}
+
+/** The reference: every score, sorted by score (high first) then index (low first). */
+function naiveTopK(store: Int8Array, dims: number, count: number, query: Int8Array, k: number, mask?: Uint8Array): string {
+  const rows: Array<[number, number]> = [];
+  for (let i = 0; i < count; i++) {
+    if (mask && mask[i] === 0) continue;
+    let sum = 0;
+    for (let j = 0; j < dims; j++) sum += store[i * dims + j] * query[j];
+    rows.push([sum, i]);
+  }
+  rows.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const best = rows.slice(0, k);
+  return `ok ${best.map((r) => r[1]).join(",")}|${best.map((r) => r[0]).join(",")}`;
+}
+
+function maskOf(prng: Prng, count: number, keepPercent: number): Uint8Array {
+  const mask = new Uint8Array(count);
+  for (let i = 0; i < count; i++) mask[i] = prng.int(0, 99) < keepPercent ? prng.int(1, 255) : 0;
+  return mask;
+}
+
+function filled(length: number, value: number): Int8Array {
+  return new Int8Array(length).fill(value);
+}
+
+function handCases(): Case[] {
+  const tiny = new Int8Array([1, 2, 3, -1, 0, 1, 3, 2, 1, 0, 0, 0]);
+  const ones = new Int8Array([1, 1, 1]);
+  // Rows of -128, 127 and 0 at the widest dims: the extreme sums.
+  const wide = new Int8Array(3 * KERNEL_MAX_DIMS);
+  wide.fill(-128, 0, KERNEL_MAX_DIMS);
+  wide.fill(127, KERNEL_MAX_DIMS, 2 * KERNEL_MAX_DIMS);
+  const top = 128 * 128 * KERNEL_MAX_DIMS;
+  return [
+    { name: "hand: tiny, ties keep the lower index", args: [tiny, 3, 4, ones, 4], expected: "ok 0,2,1,3|6,6,0,0" },
+    { name: "hand: k above count returns count rows", args: [tiny, 3, 4, ones, 10], expected: "ok 0,2,1,3|6,6,0,0" },
+    { name: "hand: k=1", args: [tiny, 3, 4, new Int8Array([0, 0, 1]), 1], expected: "ok 0|3" },
+    { name: "hand: mask skips rows", args: [tiny, 3, 4, ones, 4, new Uint8Array([0, 1, 1, 0])], expected: "ok 2,1|6,0" },
+    { name: "hand: all masked", args: [tiny, 3, 4, ones, 2, new Uint8Array(4)], expected: "ok |" },
+    { name: "hand: count 0", args: [tiny, 3, 0, ones, 5], expected: "ok |" },
+    { name: "hand: count below the store's rows", args: [tiny, 3, 2, ones, 5], expected: "ok 0,1|6,0" },
+    { name: "hand: explicit undefined mask", args: [tiny, 3, 4, ones, 1, undefined], expected: "ok 0|6" },
+    {
+      name: "hand: extremes at max dims (-128 query)",
+      args: [wide, KERNEL_MAX_DIMS, 3, filled(KERNEL_MAX_DIMS, -128), 3],
+      expected: `ok 0,2,1|${top},0,${-127 * 128 * KERNEL_MAX_DIMS}`,
+    },
+    {
+      name: "hand: extremes at max dims (127 query)",
+      args: [wide, KERNEL_MAX_DIMS, 3, filled(KERNEL_MAX_DIMS, 127), 3],
+      expected: `ok 1,2,0|${127 * 127 * KERNEL_MAX_DIMS},0,${-128 * 127 * KERNEL_MAX_DIMS}`,
+    },
+    { name: "hand: dims 1", args: [new Int8Array([-5, 7, 7, -128]), 1, 4, new Int8Array([-1]), 4], expected: "ok 3,0,1,2|128,5,-7,-7" },
+  ];
+}
+
+function randomCase(name: string, seed: number, dims: number, count: number, k: number, keepPercent?: number, view = false): Case {
+  const prng = mulberry32(seed);
+  // A view at an odd byte offset: implementations must honour byteOffset.
+  const store = view ? randomInt8(prng, count * dims + 5).subarray(5) : randomInt8(prng, count * dims);
+  const query = randomInt8(prng, dims);
+  const mask = keepPercent === undefined ? undefined : maskOf(prng, count, keepPercent);
+  return { name: `random: ${name}`, args: mask ? [store, dims, count, query, k, mask] : [store, dims, count, query, k] };
+}
+
+function randomCases(): Case[] {
+  const cases: Case[] = [];
+  let seed = 1;
+  for (const dims of [1, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 256, 384, 1000]) {
+    cases.push(randomCase(`dims ${dims}, k 10`, seed++, dims, 40, 10));
+  }
+  cases.push(randomCase("k=count", seed++, 256, 50, 50));
+  cases.push(randomCase("k=MAX_TOP_K", seed++, 64, 300, MAX_TOP_K));
+  cases.push(randomCase("k=1 over many rows", seed++, 256, 1000, 1));
+  cases.push(randomCase("half masked", seed++, 96, 400, 20, 50));
+  cases.push(randomCase("mostly masked, fewer rows than k", seed++, 40, 200, 30, 5));
+  cases.push(randomCase("odd-offset views", seed++, 33, 120, 12, undefined, true));
+  cases.push(randomCase("max dims", seed++, KERNEL_MAX_DIMS, 12, 5));
+  return cases;
+}
+
+/** Few distinct rows repeated, so most scores tie: the lower index must come first. */
+function tieCases(): Case[] {
+  const prng = mulberry32(777);
+  const dims = 48;
+  const distinct = randomInt8(prng, 3 * dims);
+  const store = new Int8Array(90 * dims);
+  for (let i = 0; i < 90; i++) store.set(distinct.subarray((i % 3) * dims, (i % 3 + 1) * dims), i * dims);
+  const query = randomInt8(prng, dims);
+  const mask = maskOf(prng, 90, 70);
+  return [
+    { name: "ties: repeated rows", args: [store, dims, 90, query, MAX_TOP_K] },
+    { name: "ties: repeated rows, masked", args: [store, dims, 90, query, 25, mask] },
+    { name: "ties: zero query", args: [store, dims, 90, new Int8Array(dims), 7], expected: "ok 0,1,2,3,4,5,6|0,0,0,0,0,0,0" },
+  ];
+}
+
+function errorCases(): Case[] {
+  const store = new Int8Array(32);
+  const q8 = new Int8Array(8);
+  const bad = (name: string, args: Args, expected: string): Case => ({ name: `bad: ${name}`, args, expected });
+  return [
+    bad("store is a Uint8Array", [new Uint8Array(32), 8, 4, q8, 1], "TypeError:bad store"),
+    bad("store is an array", [[1, 2, 3], 1, 3, new Int8Array(1), 1], "TypeError:bad store"),
+    bad("store is undefined", [undefined, 8, 4, q8, 1], "TypeError:bad store"),
+    bad("store is an Int16Array", [new Int16Array(32), 8, 4, q8, 1], "TypeError:bad store"),
+    bad("dims 0", [store, 0, 4, q8, 1], "RangeError:bad dims"),
+    bad("dims above max", [new Int8Array(KERNEL_MAX_DIMS + 1), KERNEL_MAX_DIMS + 1, 1, new Int8Array(KERNEL_MAX_DIMS + 1), 1], "RangeError:bad dims"),
+    bad("dims fractional", [store, 7.5, 4, q8, 1], "RangeError:bad dims"),
+    bad("dims NaN", [store, NaN, 4, q8, 1], "RangeError:bad dims"),
+    bad("dims a string", [store, "8", 4, q8, 1], "RangeError:bad dims"),
+    bad("dims negative", [store, -8, 4, q8, 1], "RangeError:bad dims"),
+    bad("count negative", [store, 8, -1, q8, 1], "RangeError:bad count"),
+    bad("count fractional", [store, 8, 1.5, q8, 1], "RangeError:bad count"),
+    bad("count past the store", [store, 8, 5, q8, 1], "RangeError:bad count"),
+    bad("count past a short last row", [new Int8Array(31), 8, 4, q8, 1], "RangeError:bad count"),
+    bad("count a string", [store, 8, "2", q8, 1], "RangeError:bad count"),
+    bad("count Infinity", [store, 8, Infinity, q8, 1], "RangeError:bad count"),
+    bad("query is a Uint8Array", [store, 8, 4, new Uint8Array(8), 1], "TypeError:bad query"),
+    bad("query missing", [store, 8, 4, undefined, 1], "TypeError:bad query"),
+    bad("query too short", [store, 8, 4, new Int8Array(7), 1], "RangeError:bad query"),
+    bad("query too long", [store, 8, 4, new Int8Array(9), 1], "RangeError:bad query"),
+    bad("k 0", [store, 8, 4, q8, 0], "RangeError:bad k"),
+    bad("k above MAX_TOP_K", [new Int8Array(8 * 100), 8, 100, q8, MAX_TOP_K + 1], "RangeError:bad k"),
+    bad("k fractional", [store, 8, 4, q8, 2.5], "RangeError:bad k"),
+    bad("k NaN", [store, 8, 4, q8, NaN], "RangeError:bad k"),
+    bad("k a string", [store, 8, 4, q8, "3"], "RangeError:bad k"),
+    bad("k missing", [store, 8, 4, q8], "RangeError:bad k"),
+    bad("mask null", [store, 8, 4, q8, 1, null], "TypeError:bad mask"),
+    bad("mask an Int8Array", [store, 8, 4, q8, 1, new Int8Array(4)], "TypeError:bad mask"),
+    bad("mask an array", [store, 8, 4, q8, 1, [1, 1, 1, 1]], "TypeError:bad mask"),
+    bad("mask too short", [store, 8, 4, q8, 1, new Uint8Array(3)], "RangeError:bad mask"),
+    bad("the first bad argument wins", [store, 0, -1, new Uint8Array(1), 0, null], "RangeError:bad dims"),
+    bad("bad k before bad mask", [store, 8, 4, q8, 0, null], "RangeError:bad k"),
+  ];
+}
+
+/** Runs every case against `kernels`; never throws for a failing case. */
+export function runKernelContract(kernels: Kernels): ContractReport {
+  const cases = [...handCases(), ...randomCases(), ...tieCases(), ...errorCases()];
+  const results: CaseResult[] = [];
+  const failures: string[] = [];
+  for (const c of cases) {
+    const outcome = outcomeOf(kernels, c.args);
+    const expected = c.expected ?? naiveTopK(...(c.args as [Int8Array, number, number, Int8Array, number, Uint8Array?]));
+    const ok = outcome === expected;
+    results.push({ name: c.name, outcome, expected, ok, digest: djb2Hex(outcome) });
+    if (!ok) failures.push(`${c.name}: got ${outcome.slice(0, 200)} expected ${expected.slice(0, 200)}`);
+  }
+  return { results, failures, digest: djb2Hex(results.map((r) => r.outcome).join("\n")) };
+}
