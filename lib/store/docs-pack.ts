@@ -1,4 +1,5 @@
 import { DOCS_SEARCH_MAX_HITS, DOCS_SNIPPET_CHARS } from "../limits";
+import { snippetAround } from "../util/text";
 
 export interface DocsFile {
   slug: string;
@@ -27,7 +28,7 @@ export interface DocsHit {
 
 /** Lower-case words of a query: letters and digits, at most 8 of them. */
 export function queryTerms(query: string): string[] {
-  const terms = query.toLowerCase().split(/[^\p{L}\p{N}_-]+/u).filter((t) => t.length > 0);
+  const terms = query.toLowerCase().split(/[^0-9A-Za-z\u00C0-\uFFFF_-]+/).filter((t) => t.length > 0);
   return terms.slice(0, 8);
 }
 
@@ -74,7 +75,7 @@ export class DocsLibrary {
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
     return scored.slice(0, DOCS_SEARCH_MAX_HITS).map(({ index }) => {
       const s = this.pack.sections[index];
-      return { id: s.id, title: s.title, snippet: snippet(s.body, terms[0]) };
+      return { id: s.id, title: s.title, snippet: snippetAround(s.body, terms[0], DOCS_SNIPPET_CHARS) };
     });
   }
 
@@ -93,13 +94,6 @@ function countOf(text: string, term: string): number {
   let n = 0;
   for (let at = text.indexOf(term); at >= 0 && n < 1000; at = text.indexOf(term, at + term.length)) n++;
   return n;
-}
-
-function snippet(body: string, term: string): string {
-  const at = Math.max(0, body.toLowerCase().indexOf(term));
-  const start = Math.max(0, at - (DOCS_SNIPPET_CHARS >> 2));
-  const text = body.slice(start, start + DOCS_SNIPPET_CHARS).replace(/\s+/g, " ").trim();
-  return (start > 0 ? "…" : "") + text + (start + DOCS_SNIPPET_CHARS < body.length ? "…" : "");
 }
 
 /** Levenshtein distance with two rows. */

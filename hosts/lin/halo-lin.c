@@ -1,0 +1,130 @@
+// halo-lin: runs a Moddable app built with `mcconfig -m -p lin` headless.
+// mcconfig's lin target builds the app as a shared library (mc.so) that the
+// SDK's GTK simulator (mcsim) loads. This program loads it the same way, but
+// with no window: it gives the app a 1x1 "screen", drives its idle hook from
+// a GLib timer, and runs the GLib main loop that the lin timers, sockets and
+// promise jobs already use. trace() output goes to stdout.
+//
+// Build: make MODDABLE=/path/to/moddable   Run: ./halo-lin path/to/mc.so
+#include <dlfcn.h>
+#include <glib.h>
+#include <glib-unix.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "screen.h" // from $(MODDABLE)/build/simulators/modules
+
+static GMainLoop *gLoop;
+static guint gIdleSource;
+static int gStatus = 0;
+
+static gboolean onIdle(gpointer data)
+{
+	txScreen *screen = data;
+	if (screen->idle)
+		screen->idle(screen);
+	return G_SOURCE_CONTINUE;
+}
+
+static void onStart(txScreen *screen, double interval)
+{
+	if (gIdleSource)
+		g_source_remove(gIdleSource);
+	gIdleSource = g_timeout_add(interval > 1 ? (guint)interval : 1, onIdle, screen);
+}
+
+static void onStop(txScreen *screen)
+{
+	(void)screen;
+	if (gIdleSource)
+		g_source_remove(gIdleSource);
+	gIdleSource = 0;
+}
+
+static void onAbort(txScreen *screen, int status)
+{
+	(void)screen;
+	fprintf(stderr, "halo-lin: the app aborted (XS status %d)\n", status);
+	gStatus = 70;
+	g_main_loop_quit(gLoop);
+}
+
+static void onNothing(txScreen *screen) { (void)screen; }
+
+static void onPost(txScreen *screen, char *message, int size)
+{
+	(void)screen;
+	(void)message;
+	(void)size;
+}
+
+static gboolean onSignal(gpointer data)
+{
+	(void)data;
+	g_main_loop_quit(gLoop);
+	return G_SOURCE_REMOVE;
+}
+
+// The lin runtime's Math.random is libc rand(), never seeded: seed it so that
+// two runs differ. This does not make rand() a cryptographic generator.
+static void seedRand(void)
+{
+	unsigned int seed;
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (unsigned int)time(NULL);
+	srand(seed);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s path/to/mc.so\n", argv[0]);
+		return 64;
+	}
+	void *library = dlopen(argv[1], RTLD_NOW);
+	if (!library) {
+		fprintf(stderr, "halo-lin: %s\n", dlerror());
+		return 66;
+	}
+	txScreenLaunchProc launch = (txScreenLaunchProc)dlsym(library, "fxScreenLaunch");
+	if (!launch) {
+		fprintf(stderr, "halo-lin: %s\n", dlerror());
+		return 66;
+	}
+	txScreen *screen = calloc(1, sizeof(txScreen) + screenBytesPerPixel);
+	if (!screen)
+		return 71;
+	screen->width = 1;
+	screen->height = 1;
+	screen->abort = onAbort;
+	screen->bufferChanged = onNothing;
+	screen->formatChanged = onNothing;
+	screen->post = onPost;
+	screen->start = onStart;
+	screen->stop = onStop;
+	mxCreateMutex(&screen->workersMutex);
+
+	// A client that hangs up mid-response must cost the app an error on that
+	// socket, not the process: writes then fail with EPIPE instead.
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	seedRand();
+	gLoop = g_main_loop_new(NULL, FALSE);
+	g_unix_signal_add(SIGINT, onSignal, NULL);
+	g_unix_signal_add(SIGTERM, onSignal, NULL);
+
+	launch(screen);
+	if (!screen->machine) {
+		fprintf(stderr, "halo-lin: the app did not start\n");
+		return 70;
+	}
+	g_main_loop_run(gLoop);
+
+	if (screen->quit)
+		screen->quit(screen);
+	return gStatus;
+}

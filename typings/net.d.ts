@@ -1,0 +1,6 @@
+// "net" (modules/network/net): facts about the active network connection.
+
+export default class Net {
+  static get(property: "IP" | "MAC" | "SSID" | "BSSID", iface?: "station" | "ap" | "ethernet"): string | undefined;
+  static get(property: "RSSI" | "CHANNEL"): number | undefined;
+}
