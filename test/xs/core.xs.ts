@@ -4,7 +4,6 @@ import { runCoreScenario } from "../scenarios/core.ts";
 import { portablePorts } from "../support/portable-ports.ts";
 
 declare function print(...args: unknown[]): void;
-declare function xsHeapInfo(): { heapBytes: number };
 declare function exit(code: number): void;
 
 async function main(): Promise<void> {
