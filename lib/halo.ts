@@ -1,10 +1,12 @@
-import { buildCore, type Core } from "./core";
+import { buildCore, type Core, type CoreOptions } from "./core";
+import { pathOnly, tokenInQuery } from "./http/bearer";
 import { originAllowed } from "./http/origin";
+import { createOwnerApi } from "./http/owner-api";
 import { statusPage } from "./http/status-page";
 import { handleMcpHttp, type HttpRequest, type HttpResponse, type McpHttpDeps } from "./mcp/http";
 import { McpServer } from "./mcp/server";
 import type { Ports } from "./ports";
-import { makePrincipal } from "./registry/principal";
+import { derivePrincipal } from "./people/principals";
 
 export type { HttpRequest, HttpResponse } from "./mcp/http";
 
@@ -13,6 +15,8 @@ export interface HaloOptions {
   firmwareVersion: string;
   /** Tools per MCP tools/list page (default and maximum TOOLS_PAGE_SIZE). */
   toolsPageSize?: number;
+  /** Host choices for buildCore (the episodic store, the secrets reader). */
+  core?: CoreOptions;
 }
 
 /** The assembled device: the core's subsystems behind the MCP server and the HTTP routes. */
@@ -26,23 +30,23 @@ export interface Halo {
 
 export function createHalo(options: HaloOptions): Halo {
   const { ports, firmwareVersion } = options;
-  const core = buildCore(ports);
+  const core = buildCore(ports, undefined, options.core);
   const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
   const mcpDeps: McpHttpDeps = {
     server: mcp,
     authenticate(token) {
       const client = core.clients.verify(token);
-      return client ? makePrincipal(client.ns, client.role, "mcp") : undefined;
+      return client ? derivePrincipal(core, "mcp", client.name) : undefined;
     },
     originAllowed,
   };
+  const ownerApi = createOwnerApi({ ...core, log: ports.log, verifyToken: (token) => core.clients.verify(token), originAllowed });
 
   async function handleHttp(req: HttpRequest): Promise<HttpResponse> {
-    const q = req.path.indexOf("?");
-    const path = q >= 0 ? req.path.slice(0, q) : req.path;
-    if (q >= 0 && /(^|[?&])(access_token|token)=/i.test(req.path.slice(q))) {
-      return textResponse(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.\n");
-    }
+    const path = pathOnly(req.path);
+    // The owner API answers everything in JSON, its own refusal of a token in the URL included.
+    if (path === "/api" || path.startsWith("/api/")) return ownerApi(req);
+    if (tokenInQuery(req.path)) return textResponse(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.\n");
     if (path === "/mcp") return handleMcpHttp(req, mcpDeps);
     if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
       const page = statusPage(firmwareVersion, core.registry.all().length);

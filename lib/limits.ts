@@ -25,3 +25,27 @@ export const DOCS_SNIPPET_CHARS = 160;
 
 /** Tool names: the MCP rule. */
 export const TOOL_NAME_PATTERN: RegExp = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** files.* and artifact.save bounds (the SD artifact store). */
+export const ARTIFACT_TEXT_MAX_BYTES = 24 * 1024;
+export const ARTIFACT_PROJECT_MAX_CHARS = 40;
+export const ARTIFACT_NAME_MAX_CHARS = 80;
+/** Files the store indexes in all; a save past this is refused. */
+export const ARTIFACTS_MAX_COUNT = 4000;
+/** One page of files.read (bytes), under the per-result clamp. */
+export const FILES_READ_PAGE_BYTES = 3500;
+export const FILES_LIST_MAX_ENTRIES = 100;
+export const FILES_SEARCH_QUERY_MAX_CHARS = 200;
+export const FILES_SEARCH_MAX_HITS = 10;
+/** Bytes of one document that files.search reads. */
+export const FILES_SEARCH_DOC_BYTES = 64 * 1024;
+/** files.fetch: longest URL, default and largest owner-set per-file cap. */
+export const FILES_FETCH_URL_MAX_CHARS = 2048;
+export const FILES_FETCH_DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
+export const FILES_FETCH_MAX_BYTES_LIMIT = 16 * 1024 * 1024;
+
+/** skill.* bounds. */
+export const SKILL_ID_MAX_CHARS = 23;
+export const SKILL_MAX_BYTES = 8 * 1024;
+/** Agent-authored capsules that may await the owner's approval at once. */
+export const SKILLS_MAX_PENDING = 4;

@@ -2,7 +2,7 @@
 // lib/ needs arrives through one of these interfaces; hosts/device, hosts/sim
 // and hosts/xs each provide implementations.
 
-/** Wall-clock time. Tests drive a fake clock; nothing in lib/ reads Date.now(). */
+/** Wall-clock time. Tests drive a fake clock; lib/ never reads the ambient clock. */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
@@ -92,6 +92,9 @@ export interface HttpClientRequest {
   maxResponseBytes: number;
 }
 
+/** The `code` property of an HttpClient rejection. */
+export type HttpClientErrorCode = "timeout" | "too-large" | "network";
+
 export interface HttpClientResponse {
   status: number;
   /** Header names in lower case. */
@@ -102,10 +105,113 @@ export interface HttpClientResponse {
 /**
  * Outbound HTTP(S). Redirects are not followed: callers that allow them do so
  * themselves, with their own limit. Rejects with an Error whose message is one
- * short sentence on network failure, timeout or an oversized body.
+ * short sentence on network failure, timeout or an oversized body, and whose
+ * `code` (HttpClientErrorCode) says which, so callers can tell a slow server
+ * from a refused connection; an Error without a code counts as "network".
  */
 export interface HttpClient {
   request(req: HttpClientRequest): Promise<HttpClientResponse>;
+}
+
+/** What the System port reports. A field the hardware cannot measure is undefined, never a guess. */
+export interface SystemInfo {
+  firmwareVersion: string;
+  /** Build id: commit, date or toolchain, as the host knows it. */
+  build: string;
+  /** True on the simulator: readings describe the PC process, not a device. */
+  simulated: boolean;
+  uptimeMs: number;
+  freeHeapBytes: number;
+  totalHeapBytes?: number;
+  /** Undefined when the board has no PSRAM. */
+  freePsramBytes?: number;
+  totalPsramBytes?: number;
+  /** Internal flash (settings partition) usage; undefined when unknown. */
+  flashUsedBytes?: number;
+  flashTotalBytes?: number;
+  /** "absent": no radio; "disconnected": radio up, no access point. */
+  wifi: "connected" | "disconnected" | "absent";
+  /** Signal of the current access point; undefined unless connected. */
+  wifiRssiDbm?: number;
+  /** IANA zone name, e.g. "Europe/Berlin"; "UTC" when none is set. */
+  timeZone: string;
+  resetReason?: string;
+}
+
+/** The board itself: live readings and a restart. */
+export interface System {
+  info(): SystemInfo;
+  /** Restarts the device (the simulator only records the request). */
+  reboot(): void;
+}
+
+export type LedMode = "off" | "solid" | "spinner" | "pulse" | "flash" | "rainbow";
+
+/** One ring pattern. Brightness is 0-255 and already capped by the caller. */
+export interface LedPattern {
+  mode: LedMode;
+  r: number;
+  g: number;
+  b: number;
+  brightness: number;
+}
+
+/** The WS2812 ring. */
+export interface Led {
+  readonly pixels: number;
+  show(pattern: LedPattern): void;
+  /** The pattern the ring shows now. */
+  current(): LedPattern;
+  /** A driver-level check without lighting anything: undefined when healthy, else one sentence. */
+  check(): string | undefined;
+}
+
+/** The speaker: speech, volume, and a tone for the self-test. */
+export interface AudioOut {
+  /** Speaks `text` (the host synthesises it); resolves when playback finished or was queued. */
+  speak(text: string, voice: string): Promise<void>;
+  /** Volume 0-100. */
+  volume(): number;
+  setVolume(percent: number): void;
+  tone(frequencyHz: number, durationMs: number): Promise<void>;
+}
+
+export type OtaState = "idle" | "checking" | "downloading" | "verifying" | "ready" | "failed" | "disabled";
+
+export interface OtaStatus {
+  state: OtaState;
+  runningVersion: string;
+  /** The partition slot running now, e.g. "ota_0". */
+  slot?: string;
+  autoUpdate: boolean;
+  latest?: { version: string; notes: string };
+  lastInstall?: { version: string; outcome: "ok" | "failed" | "rolled-back"; at: number };
+  /** One sentence on why the state is what it is (e.g. "the simulator does not update itself"). */
+  detail?: string;
+}
+
+/** The firmware-update engine, read-only: tools never install. */
+export interface Ota {
+  status(): OtaStatus;
+}
+
+/** One file handed to a messenger. */
+export interface OutgoingFile {
+  name: string;
+  /** MIME type, e.g. `image/png`, `text/markdown`. */
+  mime: string;
+  bytes: Uint8Array;
+  caption?: string;
+}
+
+/**
+ * Delivers files to a chat (the Telegram client). `chatId` undefined means the
+ * owner's own chat. Rejects with an Error whose message is one short sentence.
+ */
+export interface Messenger {
+  sendDocument(file: OutgoingFile, chatId?: string): Promise<void>;
+  /** Images go as an inline photo. */
+  sendPhoto(file: OutgoingFile, chatId?: string): Promise<void>;
 }
 
 /** The set of ports the core is built with. Optional ports are absent on some hosts. */
@@ -118,4 +224,10 @@ export interface Ports {
   http: HttpClient;
   storage?: Storage;
   kernels?: Kernels;
+  /** Absent until the Telegram client exists: files.send then reports "not configured". */
+  messenger?: Messenger;
+  system?: System;
+  led?: Led;
+  audioOut?: AudioOut;
+  ota?: Ota;
 }

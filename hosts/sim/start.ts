@@ -2,7 +2,10 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { join, resolve } from "node:path";
+import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
+import { episodicOverStorage } from "../../lib/memory/build.ts";
+import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
 
@@ -13,7 +16,18 @@ export interface SimOptions {
   host: string;
   port: number;
   toolsPageSize?: number;
+  /** Secrets set at start when not set yet (from OPENAI_API_KEY, ANTHROPIC_API_KEY, MISTRAL_API_KEY). */
+  initialSecrets?: Partial<Record<SecretName, string>>;
+  /** Ports to use instead of the simulator's own (tests: a log that keeps its lines, a fenced network). */
+  portOverrides?: Partial<Ports>;
 }
+
+/** Environment variables that seed a secret the owner has not set yet. */
+const SECRET_ENV: Array<[string, SecretName]> = [
+  ["OPENAI_API_KEY", "openai"],
+  ["ANTHROPIC_API_KEY", "anthropic"],
+  ["MISTRAL_API_KEY", "mistral"],
+];
 
 export interface RunningSim {
   halo: Halo;
@@ -26,16 +40,20 @@ export interface RunningSim {
 export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
   const port = Number(env.HALO_PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error("HALO_PORT must be a port number");
-  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port };
+  const initialSecrets: Partial<Record<SecretName, string>> = {};
+  for (const [name, secret] of SECRET_ENV) if (env[name]) initialSecrets[secret] = env[name];
+  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets };
 }
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const halo = createHalo({
-    ports: simulatorPorts(options.dataDir),
-    firmwareVersion: FIRMWARE_VERSION,
-    toolsPageSize: options.toolsPageSize,
-  });
+  const ports = { ...simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log), ...options.portOverrides };
+  // Seeded before the core is built, so every subsystem sees them from the first boot on.
+  const seeds = new SecretStore(ports.settings, ports.log);
+  for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
+  // The episodic log lives on the simulated SD card, when the simulator has one.
+  const core = { episodic: episodicOverStorage(ports) };
+  const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
   const tokenPath = join(options.dataDir, "admin-token");
   const token = halo.ensureOwnerToken();
   if (token) {

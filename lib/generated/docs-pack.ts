@@ -8,12 +8,44 @@ export const DOCS_PACK: DocsPack = {
    "title": "Architecture"
   },
   {
+   "slug": "device-actions",
+   "title": "Device actions and introspection"
+  },
+  {
+   "slug": "device",
+   "title": "The device"
+  },
+  {
    "slug": "docs-and-results",
    "title": "Docs and results tools"
   },
   {
+   "slug": "files-and-skills",
+   "title": "Files and skills"
+  },
+  {
    "slug": "mcp",
    "title": "Connecting an MCP client"
+  },
+  {
+   "slug": "memory-kernel",
+   "title": "The int8 vector kernel"
+  },
+  {
+   "slug": "memory",
+   "title": "Memory"
+  },
+  {
+   "slug": "owner-api",
+   "title": "The owner API"
+  },
+  {
+   "slug": "people-and-security",
+   "title": "People, roles and the human-web-only rail"
+  },
+  {
+   "slug": "providers",
+   "title": "LLM providers and the budget governor"
   },
   {
    "slug": "reference-tool-catalog",
@@ -62,6 +94,72 @@ export const DOCS_PACK: DocsPack = {
    "body": "Every bound of the core is a named constant in `lib/limits.ts`: request body size, JSON depth, token length,\ntools per page, the result clamp and the results ring's size, the docs section size."
   },
   {
+   "id": "device-actions#device-actions-and-introspection",
+   "file": "device-actions",
+   "title": "Device actions and introspection",
+   "body": "How the assistant acts on the device (the ring, the speaker, the owner knobs) and reads its state."
+  },
+  {
+   "id": "device-actions#device-actions",
+   "file": "device-actions",
+   "title": "Device actions",
+   "body": "A turn's end-of-turn `device[]` array holds device actions; `device.control` applies one of them mid-turn.\nBoth use one validator (`lib/device/actions.ts`). Each element is an object with exactly one of:\n\n| Action | Parameters | Who |\n|---|---|---|\n| `led` | `mode` (solid, spinner, pulse, flash, rainbow), `r`, `g`, `b` (0-255), `brightness` (0-255 or null) | any approved caller |\n| `lights` | `value` (off, full) | any approved caller |\n| `tts` | `text` (1-600 characters) | any approved caller |\n| `config` | knob: value pairs, at most 8 | admin |\n| `orch_model` | `provider` (openai, anthropic, mistral), `model` (1-64 of `A-Z a-z 0-9 . _ : / -`) | admin |\n| `reboot` | `{}` | admin; refused by device.control (`not-mid-turn`) |\n\nExamples: `{\"led\":{\"mode\":\"pulse\",\"r\":0,\"g\":80,\"b\":255}}`, `{\"lights\":{\"value\":\"off\"}}`,\n`{\"config\":{\"theme\":\"ember\",\"sfxVol\":40}}`, `{\"orch_model\":{\"provider\":\"anthropic\",\"model\":\"claude-sonnet-4-5\"}}`.\n\nA led without any colour is white; with some channels given, the missing ones are 0. A null or missing\nbrightness uses the `ledBrightness` knob. The ring is never driven above 153 (60% of 255) for the hardware's\nsafety: a higher brightness is capped and the reply says so. `lights: full` is white at 153.\n\nAt most 8 elements of a `device[]` array are read; the rest are refused in one line (`limit`). Each element is\njudged on its own and gets a reason when refused: `invalid` (shape, range, unknown action, two actions in one\nelement), `admin-only`, `protected-BLOCKED`, `not-mid-turn`. A reason never repeats a value from the action.\nRunning an allowed action can still fail honestly: `not-present` (no ring, speaker or System port), `silent`\n(profile silent), `off` (ttsOn false or volume 0)."
+  },
+  {
+   "id": "device-actions#config-knobs",
+   "file": "device-actions",
+   "title": "Config knobs",
+   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
+  },
+  {
+   "id": "device-actions#introspection-tools",
+   "file": "device-actions",
+   "title": "Introspection tools",
+   "body": "All read-only; none makes a sound except `device.selftest` with `audible: true`. Hardware readings come from the\nhost's ports (System, Led, AudioOut, Ota, Storage); an absent port is reported as not present, never guessed.\nThe simulator's ports say they are simulated: no PSRAM, no Wi-Fi radio, a ring and speaker that record what\nthey were asked to do.\n\n- `device.status`: firmware version and build, the update engine, time (UTC) and time zone, uptime, heap,\n  PSRAM, internal flash, Wi-Fi signal, SD card, ring, speaker, your memory and file-store usage against your\n  quota, sub-agents and token budget (not configured until the turn engine wires them), provider priority,\n  the number of allow-listed chats, each secret as set or not set, and the value of every knob.\n- `system.health`: OK, WARN, FAIL, NOT PRESENT or NOT CONFIGURED for ring, mic, speaker, SD, memory (RAM),\n  memory store, PSRAM, Wi-Fi and the chat link. Low heap (under 48 KB), low PSRAM (under 512 KB), a weak\n  signal (under -80 dBm) or a store at 90% of its cap is WARN.\n- `device.selftest`: PASS, FAIL or SKIP per item: flash settings and SD (a probe written, read back and\n  removed), ring (a driver check without lighting it), heap, PSRAM, Wi-Fi, clock, and with `audible: true` the\n  speaker tone and the mic loopback. Audible items are refused (SKIP with the reason) on silent or when the\n  owner turned hardware tests off (`hwTests`).\n- `ota.status`: the update engine's state, the running version and slot, auto-update, the latest version seen\n  and its release notes (clipped), the last install's outcome. Installing is the owner's; no tool does it."
+  },
+  {
+   "id": "device#the-device",
+   "file": "device",
+   "title": "The device",
+   "body": "Halo's firmware is a Moddable app: the TypeScript core in `lib/` plus the\ndevice host in `hosts/device/`, built with the Moddable SDK's `mcconfig` for\nan ESP32-S3 with 16 MB flash and 8 MB PSRAM. This page says how to build and\nflash it and what works on the device host today."
+  },
+  {
+   "id": "device#what-you-need",
+   "file": "device",
+   "title": "What you need",
+   "body": "- The Moddable SDK, set up by its own Getting Started guide for your\n  computer (`$MODDABLE` set, its tools on `PATH`), and the ESP32 tools its\n  ESP32 guide installs (ESP-IDF, at the version the SDK names).\n- Node.js and this repo with `npm install` done: mcconfig compiles the\n  TypeScript with the `tsc` it finds on `PATH`, so put the repo's\n  `node_modules/.bin` first."
+  },
+  {
+   "id": "device#build-and-flash",
+   "file": "device",
+   "title": "Build and flash",
+   "body": "From the repo root, with the board on USB:\n\n```sh\nexport PATH=\"$PWD/node_modules/.bin:$PATH\"\nmcconfig -d -m -p esp32/esp32s3 manifest.json ssid=\"YourWiFi\" password=\"secret\"\n```\n\n`-d` builds with the debugger and opens `xsbug`, which shows the app's log;\n`-m` runs make, which flashes the board when the build is done. Without `-d`\nthe build is a release build with no debugger connection. The\n`esp32/esp32s3` target talks to `xsbug` over the board's UART port (on a\nboard with two USB ports, the one with the serial-to-USB chip); the SDK's\n`esp32s3_cdc` and `esp32s3_usb` targets, which use the native USB port, are\nnot set up in Halo's manifest yet.\n\nIf flashing stops with \"Failed to connect to ESP32\", put the board into its\nbootloader by hand, as the SDK's ESP32 guide says: unplug it, hold BOOT, plug\nit in, run the `mcconfig` command, and release BOOT after a few seconds.\n\nThe build uses the partition table in\n`hosts/device/sdkconfig/partitions.csv`: NVS, two 6 MB app slots (`ota_0`,\n`ota_1`) for over-the-air updates, and a flash file partition.\n`hosts/device/sdkconfig/sdkconfig.defaults` sets 16 MB flash and octal PSRAM.\nPin assignments (LED ring, I2S microphone and amplifier, SD card) are in\n`hosts/device/manifest.json` under `config` and `defines`; change them there\nfor your wiring."
+  },
+  {
+   "id": "device#wi-fi",
+   "file": "device",
+   "title": "Wi-Fi",
+   "body": "The app joins the network named by, in order:\n\n1. the preferences `wifi`/`ssid` and `wifi`/`password` stored on the device;\n2. `ssid=` and `password=` given to `mcconfig` (they go into the build's config).\n\nWith neither, it serves on whatever network the host already has (on lin,\nthe PC's) and logs that it has no Wi-Fi credentials. After it has an address\nit sets the clock by SNTP (`pool.ntp.org`, the `sntp` config key) and starts\nthe HTTP server on port 80 (`httpPort`). After a disconnect it retries every\n5 seconds."
+  },
+  {
+   "id": "device#first-boot",
+   "file": "device",
+   "title": "First boot",
+   "body": "On first boot the app creates the owner's admin token and prints it once on\nthe console (xsbug with `-d`):\n\n```\n[halo] owner token (shown once): halo_...\n```\n\nKeep it: MCP clients send it as `Authorization: Bearer <token>` to\n`http://<device address>/mcp`. Only a hash of it is stored."
+  },
+  {
+   "id": "device#what-works-today",
+   "file": "device",
+   "title": "What works today",
+   "body": "Checked by building the app with `mcconfig -m -p lin` (the SDK's Linux\ntarget: the same JavaScript engine, XS 17, and the same `http`, `file`,\n`preference` and `crypt` modules) and running it headless with\n`hosts/lin` (see its README):\n\n- the official MCP TypeScript client connects to `/mcp`, and `initialize`,\n  `tools/list` and `tools/call` work; requests without a valid token get 401,\n  bodies over 256 KB get 413;\n- the owner token is created on first boot and not shown again;\n- client tokens persist in preferences;\n- the storage port works over the `file` module on a folder (write and\n  rename, append, folders made on write, list, stat, rename, remove), and\n  the memory tools write their store there and load it again after a restart;\n- SHA-256, randomness, UTF-8 text.\n\nThe ESP32-S3 build has been configured but not compiled or flashed: no\nESP-IDF was at hand. `mcconfig -p esp32/esp32s3` processes the manifests and\nwrites the build files (partition table, defines, config) without errors."
+  },
+  {
+   "id": "device#what-does-not-work-yet",
+   "file": "device",
+   "title": "What does not work yet",
+   "body": "- **SD card**: the Moddable SDK has no SD-card module and Halo's own mount\n  module is not written. On the device the storage folder (`/sd/`) is absent,\n  so storage reports itself absent and every storage call refuses.\n- **Outbound HTTP** (providers, web tools): the device's HTTP client port\n  refuses every request.\n- **LED ring, microphone, speaker, OTA updates**: pins and partitions are\n  set, but no code drives them yet.\n- Setting the Wi-Fi preferences from the device's web page: not built; use\n  `mcconfig` arguments for now."
+  },
+  {
    "id": "docs-and-results#the-docs-pack",
    "file": "docs-and-results",
    "title": "The docs pack",
@@ -80,6 +178,54 @@ export const DOCS_PACK: DocsPack = {
    "body": "Every tool output is kept in a bounded ring (32 entries, 256 KB in all, 64 KB per entry), in the caller's\nnamespace. A result over 4 KB is cut for the caller and ends with\n`[truncated: N bytes in all; read the rest with results.get tag rN]`.\n\n- `results.get` pages through a stored result by character offset; each page ends with the offset of the next.\n- `results.list` lists the caller's stored results, newest first.\n\nThe ring lives in memory: a tag that aged out, or a restart, means the result is gone."
   },
   {
+   "id": "files-and-skills#files-and-skills",
+   "file": "files-and-skills",
+   "title": "Files and skills",
+   "body": "The SD card holds the durable artifact store (`files/<project>/<name>`) and the skill capsules\n(`skills/<id>.md`). Everything here works the same on the device and in the simulator, where the card is the\nfolder `$HALO_DATA/sd`."
+  },
+  {
+   "id": "files-and-skills#the-artifact-store",
+   "file": "files-and-skills",
+   "title": "The artifact store",
+   "body": "Every file has one owner (the person who saved it), a kind (text, image or document), a size, a created and an\nupdated time, and a sharing flag. The store keeps this in an index on the card (`files/.index`), an\nappend-only log whose lines carry a checksum: a line torn by a power cut or a pulled card is dropped on the\nnext read, and the log is rewritten compactly when it holds many stale lines.\n\nNames:\n\n- A project is 1-40 lower-case letters, digits, `-` and `_`, starting with a letter or digit.\n- A file name is 1-80 letters, digits, spaces and `. _ - ( ) +`, starting with a letter or digit, ending in an\n  allowed extension. No `/`, `\\`, `..`, control characters or trailing space; FAT's reserved names (`con`,\n  `nul`, `com1` ...) are refused.\n- Names ignore case, as FAT does: saving `notes.md` over your `Notes.md` replaces it and keeps `Notes.md`.\n\nBounds: 24 KB per `artifact.save`, 4,000 files in the store, each person's bytes within their quota (admin\n64 MB, user 16 MB, guest 1 MB by default), 64 KB of free card space kept beyond each write."
+  },
+  {
+   "id": "files-and-skills#who-sees-what",
+   "file": "files-and-skills",
+   "title": "Who sees what",
+   "body": "A file is visible to its owner, and to everyone once its owner shares it (read-only). Another person's\nunshared file is invisible: every tool answers exactly as for a file that does not exist\n(`not-found: no file <project>/<name>.`). The owner of the device (admin) has no view into other people's\nprivate files through tools either.\n\n| Tool | Your file | Another person's shared file | Another person's private file |\n|---|---|---|---|\n| files.list, files.search | listed, found | listed, found | absent |\n| files.stat, files.read | yes | yes | not-found |\n| files.send (turn only) | yes | yes | not-found |\n| artifact.save on that name | replaces it | conflict | conflict |\n| files.share | yes (guests: guest-refused) | read-only (guests: guest-refused) | not-found (guests: guest-refused) |\n\nThe one place a name shows through is a write: saving onto a name someone else holds is refused with\n`conflict: ... the name is taken; choose another name.` That tells only that the name is in use, never its\nowner or content. An unapproved caller (role unknown) is refused every tool."
+  },
+  {
+   "id": "files-and-skills#the-file-tools",
+   "file": "files-and-skills",
+   "title": "The file tools",
+   "body": "- `artifact.save` writes a text file: `.md .txt .csv .json`, at most 24 KB (UTF-8 bytes) per call. Text with\n  control characters other than tab, newline and carriage return is refused as binary; a `.json` file must\n  parse. Saving again replaces your earlier version.\n- `files.list` lists the files you can read (100 at most; filter by project for more), and your downloads.\n- `files.stat` gives kind, MIME type, size, created and updated time, ownership and state.\n- `files.read` pages a text file (`.md .txt .csv .json .log`) 3,500 bytes at a time by byte offset, never\n  splitting a character; each page ends with the offset of the next. Images and documents are refused; so is\n  text holding NUL bytes. It works in scheduled turns.\n- `files.search` ranks the files you can read by BM25 (term frequency, saturated and length-normalised,\n  weighted by how rare each term is). A term matches at word starts, so `tomato` finds `tomatoes`. Text files\n  are searched by name and content (the first 64 KB), images by name and prompt, downloaded documents by\n  name and source host. Up to 10 hits, each with a\n  snippet; `project` narrows it.\n- `files.share` shares one of your files read-only with everyone (`share: false` stops). Only the file's owner\n  can change it; guests cannot share; it is refused in scheduled turns and for a quarantined file."
+  },
+  {
+   "id": "files-and-skills#files-send-and-image-generate",
+   "file": "files-and-skills",
+   "title": "files.send and image.generate",
+   "body": "Both run only inside a conversation turn and are refused over `/mcp` (they act outside the device or block\nfor minutes).\n\n- `files.send` delivers a file you can read through the messenger port: images as an inline photo, other\n  files as a document, to the owner's chat; only the owner may name another `chat_id`. The Telegram client\n  arrives with the turn engine: until a messenger is configured the tool answers `not-configured`.\n- `image.generate` calls an OpenAI-compatible images endpoint (`POST {base}/images/generations`, reply\n  `{data:[{b64_json}]}`) with `model` (default gpt-image-1), `size` (default 1024x1024) and `quality` (default\n  low), checks the reply is a PNG and saves it (default project `images`, default name\n  `image-<date>-<time>.png`). The PNG is a first-class image artifact: files.list, files.search (by prompt) and\n  files.send see it. The key is the owner's `openai` secret; without it the tool answers `not-configured`.\n  The base URL is api.openai.com; an owner setting for another base is not wired yet. Guests are refused (it\n  spends the owner's credit). A taken name, a bad name or an absent card is refused before the provider is\n  called. `describe` (a vision read-back) is not offered yet."
+  },
+  {
+   "id": "files-and-skills#files-fetch-and-the-download-policy",
+   "file": "files-and-skills",
+   "title": "files.fetch and the download policy",
+   "body": "`files.fetch` downloads an `https` URL into `<project>/<name>` in the background: it returns a download id at\nonce; `files.fetch` with `job` (or `files.list`) shows its state: awaiting-approval, downloading, quarantined,\nsaved, failed or rejected. Ids and states live in memory: a restart forgets them (a quarantined file stays\nquarantined on the card).\n\nThe owner sets the policy and a per-file cap in the web UI (settings `files.fetch.policy` and\n`files.fetch.max_bytes`); no tool can change them.\n\n- off (the default): every request is refused with `policy-off`.\n- ask: each link waits for the owner; the owner API approves (`approveFetch(id)`) or rejects it.\n- scan: the file is saved quarantined: its owner sees it listed, nobody can read, share, search or send it,\n  until `setVerdict(id, \"safe\")` releases it or `setVerdict(id, \"unsafe\")` deletes it. The AI scanner arrives\n  with the turn engine and is not wired yet: until then a quarantined file stays quarantined unless the owner\n  gives a verdict through the owner API.\n- full: the file is saved at once.\n\nEvery download: https only, no user name or password in the URL, no hosts on the local network or the device\nitself (names that resolve there cannot be caught without a resolver); at most 5 redirects, each re-checked\nby the same rules; 2 minutes in all; the per-file cap (default 2 MB, at most 16 MB); a Content-Length that\ndoes not match the body, an answer other than 200 (or 203), or a stalled server fails the download. At the end the content\nmust match the name (text without NUL bytes; PNG, JPEG, GIF, WebP and PDF signatures), and the person's quota\nand name rules apply as for a save. At most 2 downloads run at once and 8 links wait for approval."
+  },
+  {
+   "id": "files-and-skills#skills",
+   "file": "files-and-skills",
+   "title": "Skills",
+   "body": "Skill capsules are markdown playbooks. `skill.list` and `skill.get` are open to every approved caller.\nFour built-ins ship in the firmware: `architecture`, `deep-research`, `hardware`, `tools-guide`; their ids\nare reserved.\n\n`skill.save` (admin conversations only, refused in scheduled turns) stores `skills/<id>.md`: the id is 1-23\nof `a-z 0-9 - _`, the text at most 8 KB with its front matter. Optional front matter sets `title:` and\n`inject:` (when the turn engine should splice the capsule into a brief; stored and shown now, used once the\nturn engine exists). The device stamps `created_by: agent` and `approved: false` whatever the text claims; an\nunapproved capsule can be read but is never injected. At most 4 agent capsules await approval at once. Saving\na changed version of an approved capsule makes it wait for approval again.\n\n`skill.delete` (admin only) removes agent-authored capsules; owner capsules are deleted in the web UI. A\ncapsule file copied onto the card by hand counts as the owner's and is active.\n\nThe owner API reaches `listPending()`, `approve(id)`, `reject(id)` (deletes a waiting capsule),\n`saveByOwner(id, md)` and `removeByOwner(id)`."
+  },
+  {
+   "id": "files-and-skills#crash-safety-and-card-faults",
+   "file": "files-and-skills",
+   "title": "Crash safety and card faults",
+   "body": "Every write is a temporary file then a rename, or a checksummed append. A card pulled mid-write leaves the old\nfile intact, and the tool answers `no-card: the SD card was removed during the operation; the previous\nversion of the file is intact.` While the card is out every file and skill tool answers\n`no-card: the SD card is not inserted; insert it and try again.`; `skill.list` still lists the built-ins; the\nrest of the device keeps serving. Reinserting works without a restart: the store reads its index again after\nit has seen the card out, and whenever the index's size differs from what it last read or wrote.\n\nIn the simulator, `halo.core.ports.storage.pull()` and `.insert()` take the card out and put it back (tests use\nthem); deleting the `sd` folder also reads as an absent card."
+  },
+  {
    "id": "mcp#connecting-an-mcp-client",
    "file": "mcp",
    "title": "Connecting an MCP client",
@@ -89,7 +235,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "mcp#authentication",
    "file": "mcp",
    "title": "Authentication",
-   "body": "Every request carries `Authorization: Bearer <token>`. Each token belongs to a named client with a role\n(admin, user or guest) and acts in that client's namespace. Tokens are stored only as SHA-256 hashes and\ncompared in constant time. A token in the URL is refused with 400: send it in the header.\n\nOn first start the device creates the owner's admin token. The simulator writes it to `admin-token` in its\ndata folder (`$HALO_DATA`, default `./.halo-data`) with mode 600 and prints where it is. A missing or wrong\ntoken gets 401 with a `WWW-Authenticate: Bearer` header."
+   "body": "Every request carries `Authorization: Bearer <token>`. Each token belongs to a named client with a role\n(admin, user or guest) and acts in that client's namespace. Tokens are stored only as SHA-256 hashes and\ncompared in constant time. A token in the URL is refused with 400: send it in the header.\n\nOn first start the device creates the owner's admin token. The simulator writes it to `admin-token` in its\ndata folder (`$HALO_DATA`, default `./.halo-data`) with mode 600 and prints where it is. A missing or wrong\ntoken gets 401 with a `WWW-Authenticate: Bearer` header. The owner creates, lists and revokes client tokens\nwith the owner API (`POST /api/clients`, `GET /api/clients`, `DELETE /api/clients/{name}`); a revoked token is\nrefused at once. A client acts with its role, in its namespace, with the quota overrides of the person whose id\nis that namespace."
   },
   {
    "id": "mcp#protocol-versions",
@@ -122,6 +268,246 @@ export const DOCS_PACK: DocsPack = {
    "body": "```sh\ncurl -s http://127.0.0.1:8787/mcp \\\n  -H \"Authorization: Bearer $(cat .halo-data/admin-token)\" \\\n  -H 'Content-Type: application/json' \\\n  -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"docs.list\",\"arguments\":{}}}'\n```"
   },
   {
+   "id": "memory-kernel#the-int8-vector-kernel",
+   "file": "memory-kernel",
+   "title": "The int8 vector kernel",
+   "body": "Memory search ranks stored embeddings by their dot product with a query. Every embedding is kept as one\nrow of int8 bytes in a single flat `Int8Array` (row `i` starts at byte `i * dims`), and one kernel call,\n`Kernels.topK`, scans the rows and returns the best few. The kernel is a port (`lib/ports.ts`): the device\nand the XS host bind the C kernel, every other host uses the TypeScript one (`ports.kernels ?? tsKernels`).\nBoth give identical results, errors included."
+  },
+  {
+   "id": "memory-kernel#the-contract",
+   "file": "memory-kernel",
+   "title": "The contract",
+   "body": "`topK(store, dims, count, query, k, mask?)` scores rows `0 .. count-1` of `store` against `query`: the score\nof a row is the integer sum of `row[j] * query[j]`. It returns `{ indices, scores }`, two `Int32Array`s of\nthe same length, best score first. Equal scores keep the lower row index first, so results never depend on\nthe implementation. The length is the smaller of `k` and the number of rows scored; rows whose `mask` byte\nis 0 are skipped when a mask is given, so a mask can shorten the result, and `count` 0 gives empty arrays.\nRows past `count` are ignored, and views (a `subarray` at any offset) work like fresh arrays.\n\nBounds: `dims` 1 to 4,096 (`KERNEL_MAX_DIMS`), `k` 1 to 64 (`MAX_TOP_K`), both in `lib/memory/kernel-ts.ts`\nand, as the same numbers, in `modules/vector/vector.c`. Scores fit in 32 bits: at most 4,096 x 128 x 128.\n\nThe arguments are checked in order and the first bad one throws:\n\n| argument | TypeError | RangeError |\n| --- | --- | --- |\n| store | `bad store`: not an Int8Array | |\n| dims | | `bad dims`: not an integer in 1..4096 |\n| count | | `bad count`: not an integer, negative, or `count * dims` past the store |\n| query | `bad query`: not an Int8Array | `bad query`: length is not `dims` |\n| k | | `bad k`: not an integer in 1..64 |\n| mask | `bad mask`: given, but not a Uint8Array | `bad mask`: shorter than `count` |\n\nNumbers must be real numbers: `\"8\"`, `7.5`, `NaN` and `Infinity` are refused. On the XS test host (a debug\nbuild of XS) the C kernel's messages carry the function name in front, as in `xs_vector_topk: bad dims`."
+  },
+  {
+   "id": "memory-kernel#the-implementations",
+   "file": "memory-kernel",
+   "title": "The implementations",
+   "body": "- `lib/memory/kernel-ts.ts` (`tsKernels`): flat loops, four products per statement, a small\n  insertion-sorted buffer of the best `k`. It runs unchanged on Node and on XS.\n- `modules/vector/vector.c` (`xs_vector_topk`), bound by `modules/vector/vector.ts` (`nativeKernels`) and\n  packaged by `modules/vector/manifest.json`. The arguments are checked first; the buffer pointers are\n  fetched after that, and nothing allocates between them and the end of the scan. The best `k` live in two\n  64-entry arrays on the C stack; the result arrays are made once at the end. The scan has two versions of\n  the same loop: a portable one (16-byte blocks, int32 sums; gcc vectorizes it on x86, on the ESP32-S3 it\n  is scalar code) and, on x86-64 builds, an AVX2 one that widens 32 bytes a step and multiplies with\n  `vpmaddwd`. The first call picks AVX2 when the CPU has it. `native(\"xs_vector_path\")` names the scan in\n  use, and with an argument (`\"portable\"`, `\"avx2\"`, `\"best\"`) forces one, for tests and benchmarks."
+  },
+  {
+   "id": "memory-kernel#tests",
+   "file": "memory-kernel",
+   "title": "Tests",
+   "body": "`test/memory/kernel-contract.ts` is the contract suite: hand-worked cases (ties, masks, `k` above the row\ncount, the extreme sums at 4,096 dims), seeded random cases over many widths (1, 3, 7, 15, 17, 33, 65 ...\nbytes, so every tail length of the 4-, 16- and 32-byte loops is hit), heavy ties, odd-offset views, and 32\nbad-argument cases. Random cases are checked against a naive full sort. `test/memory/kernel.test.ts` runs\nit on Node against `tsKernels`. `test/xs/kernel.test.ts` runs `test/xs/kernel.xs.ts` on the XS host, which\nruns the suite against `tsKernels` and against the C kernel on each of its scans, and requires every case's\noutcome, and the digest of all of them, to equal Node's."
+  },
+  {
+   "id": "memory-kernel#figures",
+   "file": "memory-kernel",
+   "title": "Figures",
+   "body": "`node bench/vector.mjs` (also part of `npm run bench`). Top-10 searches over 256-dim rows of seeded\nuniform int8, timed inside the XS run with `hostNow()` (C: median of 15 batches of 10 calls; TypeScript on\nXS: median of 3 calls; Node: median of 11 calls after warm-up). Measured on 2026-11-29 on this project's\n2-core shared machine (AMD EPYC, AVX2; other engineers' jobs running), five runs (the portable-scan\nfigures: the last two):\n\n| figure | value |\n| --- | --- |\n| vector-search-ms-5k-c-xs | 0.035 - 0.037 ms |\n| vector-search-ms-20k-c-xs | 0.137 - 0.164 ms |\n| vector-search-ms-20k-ts-xs | 462 - 771 ms |\n| vector-search-ms-20k-ts-node | 7.7 - 11.5 ms |\n| vector-speedup-c-vs-ts-xs | 3,100 - 5,400 |\n| vector-scan-fraction-of-memcpy | 0.80 - 0.93 |\n| vector-search-ms-20k-c-portable-xs | 0.68 - 1.18 ms (portable scan forced) |\n| vector-scan-fraction-of-memcpy-portable | 0.11 - 0.17 |\n| recall-at-10-int8-vs-f32 | 0.909 |\n\nThe memcpy fraction compares bytes scanned per second by `topK` with bytes copied per second by `memcpy`\nof the same 5.12 MB (`xs_vector_copy_bench` in `modules/vector/vector_bench.c`, linked into the XS test\nhost only). Without AVX2 the scan reaches a sixth to a ninth of this machine's memcpy. No figure here was\nmeasured on an ESP32-S3."
+  },
+  {
+   "id": "memory-kernel#recall-of-int8-against-f32",
+   "file": "memory-kernel",
+   "title": "Recall of int8 against f32",
+   "body": "The set: seeded (mulberry32, seed 7) 64 cluster centres with N(0,1) components; 20,000 vectors of 256\ndims, each a random centre plus N(0,1) noise per component (two vectors of one cluster have cosine about\n0.5, of different clusters about 0); 100 queries drawn the same way. The f32 side ranks by exact cosine\nof the L2-normalised vectors. The int8 side quantizes the same normalised vectors with\n`lib/memory/quantize.ts` (`round(v * 127)`, clamped to +-127) and ranks with `topK`. recall@10 is the mean\nshare of the f32 top 10 found in the int8 top 10: **0.909**, short of the 0.98 aimed for.\n\nThe loss is quantization noise against closely packed neighbours: with `round(v * 127)` a unit vector's\ncomponents use only about +-30 of the +-127 levels, and the 10th and 11th neighbours of a query here are\nabout 0.002 apart in cosine. `node bench/vector.mjs --recall-table` measures other sets and scales. Scaling\nthe query so its largest component is 127 keeps the ranking and costs nothing; scaling every row by the\nsame factor (x3, clamped) keeps rows comparable, but clamps any component above 1/3, which real\nembeddings with outlier dimensions can have. Both are choices for the quantizer, not the kernel:\n\n| set | rows x1, query x1 | rows x1, query max-abs | rows x3, query max-abs |\n| --- | --- | --- | --- |\n| 64 clusters, noise 1 (the set above) | 0.909 | 0.922 | 0.971 |\n| 64 clusters, noise 0.8 | 0.888 | 0.901 | 0.963 |\n| 64 clusters, noise 1.5 | 0.933 | 0.943 | 0.984 |\n| 1,000 clusters, noise 1 | 0.975 | 0.975 | 0.992 |"
+  },
+  {
+   "id": "memory#memory",
+   "file": "memory",
+   "title": "Memory",
+   "body": "Halo remembers in three ways: **associative memory** (facts found by meaning, `memory.write` /\n`memory.search`), a small **scratchpad** (the active task and goal tiers), and the **episodic log** (what\nhappened, row by row, by day). Facts that reach their time-to-live move to an **archive** on the SD card\ninstead of vanishing. Everything a person stores lives in their own namespace: nobody sees or changes\nanother person's memories, and a miss looks the same as someone else's entry."
+  },
+  {
+   "id": "memory#the-tools",
+   "file": "memory",
+   "title": "The tools",
+   "body": "| Tool | Arguments | Who |\n|---|---|---|\n| `memory.write` | `content` (required, 1-2,000 bytes), `importance` 0-1 (default 0.5), `permanent` (default false), `ttl` session/days/weeks/months/permanent (default months), `source` (default `self`) | every approved caller |\n| `memory.search` | `query` (required, up to 500 characters), `n_results` 1-20 (default: `retrieval_count`) | every approved caller |\n| `memory.update` | `content` (required), and `old` (the stale fact, exact or close enough) or `id`; `importance`, `permanent`, `ttl` | every approved caller |\n| `memory.pin` | `action` pin/unpin/delete, and `content` (exact) or `id` | every approved caller |\n| `memory.config` | `action` view/update/reembed; on update any of the knobs below | view: everyone; update and reembed: admin only, not in scheduled turns |\n| `memory.scratchpad` | `action` view/set_active/add/replace/clear, `tier` short/mid/long, `text`, `items` | admin only |\n| `memory.episodic` | `kind`, `session`, `text`, `limit` (clamped to 1-100, default 20), `since_hours`, `before_hours`, `before` (continue token) | every approved caller; only with an episodic store (device, simulator) |\n| `memory.archive` | `action` search/restore/list; `query`, `id`, `n_results` 1-20, `limit` 1-50, `ttl` (on restore) | every approved caller; only on a device with an SD card slot |\n\nA memory's id is 8 hex digits: the djb2 hash of its content (a rare collision with different content takes\nthe next free number). Writing the same content again raises the stored entry's importance by 0.1 instead of\nstoring a copy; so does a near-duplicate (cosine distance under 0.05). `memory.update` with `old` first looks\nfor that exact text, then for the closest entry with similarity at least 0.5; the new entry keeps the old\none's importance, TTL and pin unless the call says otherwise.\n\nEvery refusal is one sentence that starts with its tag: `invalid arguments:`, `not-found:`, `admin-only:`,\n`quota:`, `full:`, `no-card:`, `storage-error:`, `busy:`, `unavailable:`."
+  },
+  {
+   "id": "memory#knobs-memory-config",
+   "file": "memory",
+   "title": "Knobs (memory.config)",
+   "body": "The knobs are device-wide, so only an admin may change them. Values outside the range are refused, not\nclamped; they are kept in Settings (`memory.config`) and survive a restart.\n\n| Knob | Range | Default | Meaning |\n|---|---|---|---|\n| `retrieval_count` | 1-20 | 5 | results a search returns when `n_results` is not given |\n| `relevance_threshold` | 0-1 | 0.3 | hits with a lower cosine similarity are dropped |\n| `decay_factor` | 0.5-1 | 0.98 | share of importance kept per day (1 = no decay) |\n| `max_context_bytes` | 256-8,192 | 2,048 | cap on a search's formatted answer |\n| `max_vectors` | 100-20,000 | 5,000 | capacity of the live store (all people); it can't go under the number held now |\n| `recency_half_life_hours` | 24-2,160 | 168 | age at which recency is halfway down to its floor |\n| `mmr_lambda` | 0-1 | 0.7 | relevance against diversity among near-tied results (1 = relevance only) |\n\n`memory.config action reembed` re-embeds every memory after the embedding model or its dimensions changed\n(see Embedders)."
+  },
+  {
+   "id": "memory#scoring-a-search",
+   "file": "memory",
+   "title": "Scoring a search",
+   "body": "The query is embedded and quantized, and one kernel scan (`Kernels.topK`, native C on the device) over the\ncaller's entries returns the best candidates. Each is scored:\n\n    score = similarity x recency x (0.5 + 0.5 x importance)\n    recency = 0.35 + 0.65 x 0.5 ^ (age in hours / recency_half_life_hours)\n\nA pinned entry's recency never drops under 0.75. Candidates under `relevance_threshold` are dropped;\nnear-duplicates of a better hit (cosine distance under 0.05) are collapsed into it; among the results\nwithin 0.1 of the best score, maximal marginal relevance (`mmr_lambda`) picks a diverse order. The answer is\none line per hit, `- [NN%] content` with NN the similarity in percent, cut at `max_context_bytes` (whole\nlines only). Each hit shown gets 0.05 more importance and its TTL renewed."
+  },
+  {
+   "id": "memory#forgetting",
+   "file": "memory",
+   "title": "Forgetting",
+   "body": "| TTL class | Lives for |\n|---|---|\n| session | 12 hours |\n| days | 96 hours |\n| weeks | 504 hours (3 weeks) |\n| months | 2,160 hours (90 days) |\n| permanent | forever |\n\nThe TTL counts from the last write or recall of the entry. At most every 10 minutes (on the next memory\ncall) a maintenance pass multiplies every importance by `decay_factor` per elapsed day, moves entries past\ntheir TTL to the SD archive, and drops entries whose importance fell under 0.05. Pinned and permanent\nentries neither decay nor expire.\n\nWhen the store or a person's quota is full, a write evicts the entry with the lowest\nimportance x share of TTL left. Pinned entries are never evicted; permanent ones only when the person holds\nmore pinned and permanent entries than their pin budget.\n\nPer-person quotas come with the person's role (an admin can change them): the number of memories, pins, and\nthe longest TTL. A longer TTL than the quota allows is clamped to the longest class that fits (the answer\nsays so); a person at their memory quota evicts their own least valuable entry; pinning past the pin budget\nis refused with `quota:`."
+  },
+  {
+   "id": "memory#the-archive",
+   "file": "memory",
+   "title": "The archive",
+   "body": "An expired entry is appended, embedding included, to `memory/archive.bin`, so it can be found without\nre-embedding. Archived entries never appear in `memory.search`; `memory.archive` lists them (newest first),\nsearches them by meaning, and restores one: it comes back with a fresh TTL (the `ttl` given or its old\nclass, clamped to the quota) and importance at least 0.3. When the live store or the person's quota is\nfull, restore is refused and the entry stays in the archive. The archive keeps at most 1 MB; past that the\noldest entries are dropped. Without an SD card, expired entries are dropped."
+  },
+  {
+   "id": "memory#the-scratchpad",
+   "file": "memory",
+   "title": "The scratchpad",
+   "body": "One active task (at most 240 bytes) and three tiers, short, mid and long, of at most 8 items of at most\n160 bytes each. `add` appends to a tier (a full tier is refused), `replace` sets a whole tier, `clear`\nempties one tier or, without `tier`, everything. It is kept in Settings (`memory.pad.active`,\n`memory.pad.short`, `memory.pad.mid`, `memory.pad.long`) and survives a restart."
+  },
+  {
+   "id": "memory#the-episodic-log",
+   "file": "memory",
+   "title": "The episodic log",
+   "body": "Rows `{id, session, ts, role, kind, text}` with kind one of message, tool_output, llm_response, file, image,\naudio, transcript, log. A row's id is its place, `YYYYMMDD-NN:k` (day, part, row). `memory.episodic` returns\nthe caller's rows newest first (an admin also sees the device's own timeline); filters combine: `kind`,\n`session`, `text` (case-insensitive substring), `since_hours` (only the last N hours), `before_hours` (only\nrows older than N hours). A page that ends with `[more: call memory.episodic with before \"...\"]` continues\ninto the past when that token is passed back as `before` with the same filters.\n\nAt boot the newest rows (at most 2,000, read from at most 1 MB of the newest parts) are indexed in memory;\nolder parts are read on demand, at most 8 parts per call before answering with a continue token. Day parts\nolder than 90 days are deleted. A row's text is cut at 4 KB."
+  },
+  {
+   "id": "memory#embedders",
+   "file": "memory",
+   "title": "Embedders",
+   "body": "An embedder turns text into a vector. The default needs no key and no network: feature hashing of words\n(minus common stopwords, with a crude suffix strip) and character trigrams into 256 dimensions, normalized\nand deterministic on every engine. Its id is `offline-hash-v1/256`.\n\nThe owner can switch to an OpenAI-compatible `/embeddings` service: Settings key `memory.embedder` holds\n`{\"provider\": \"openai\", \"model\": \"text-embedding-3-small\", \"dims\": 256, \"base_url\": \"https://api.openai.com/v1\"}`\nand the key is the `openai` secret. Requests are `POST {base_url}/embeddings` with\n`{model, input, dimensions}`, in batches of 32, with a 15-second deadline. Without a key the device logs why\nand stays offline. No tool can change the embedder.\n\nThe vector file records which embedder made its vectors. After a change of model or dimensions the memories\nstay as they are: search, write and update refuse with `unavailable: the embedding model changed` until an\nadmin runs `memory.config` with `action: \"reembed\"`, which embeds every memory again and replaces the file\nonly when all succeeded. Other memory calls answer `busy:` meanwhile. An empty store simply takes the new\nembedder."
+  },
+  {
+   "id": "memory#files-on-the-sd-card",
+   "file": "memory",
+   "title": "Files on the SD card",
+   "body": "All numbers little-endian.\n\n- `memory/vectors.bin`: the live store. A 32-byte header: `HALOVEC\\0`, u16 format version (1), u16\n  dimensions, u32 entry count, u32 body length, 8 bytes of SHA-256 over the file (with these 8 bytes zero),\n  u32 time of the last maintenance pass (seconds). Then the embedder id (u8 length + UTF-8) and one record\n  per entry: u32 id, f32 importance, f64 created, f64 last recalled, u8 flags (1 pinned, 2 permanent), u8 TTL\n  class, u8/u8/u16 lengths of namespace, source and content, f32 row norm, the three strings in UTF-8, and\n  the int8 vector (round(v x 127) of the normalized embedding). Every save writes a temporary file and renames\n  it over the old one, so a power cut leaves the old or the new file. Recall boosts and decay are saved with\n  the next change, or by the first memory call 5 minutes or more later.\n- `memory/vectors.bin.bad-<seconds>`: a vector file that failed its checks (truncated, wrong magic, version\n  or checksum). It is moved aside with a log line and memory starts empty; it is never overwritten. If it\n  can't be moved, memory stays read-only.\n- `memory/archive.bin`: append-only frames `HAR1`, u32 payload length, u32 djb2 of the payload, payload.\n  A payload is an archived entry (kind 1: time archived, embedder id, dimensions, the record above) or a\n  restore mark (kind 2: id and namespace). A torn last frame is skipped, and the file is rewritten clean\n  (temporary file + rename) before its next append.\n- `memory/episodic/YYYYMMDD-NN.log`: one part of a day, at most 256 KB. Each row is\n  `\\n<length> <djb2 hex> <json>`. A row torn by a power cut fails its length or checksum and is dropped (with\n  a log line); the next row starts on its own line, so nothing after it is lost."
+  },
+  {
+   "id": "memory#a-pulled-card",
+   "file": "memory",
+   "title": "A pulled card",
+   "body": "Without the card, writes, pins, updates, the archive and the episodic log refuse with `no-card:`; search\nkeeps answering from the copy in RAM. When the card comes back, memory carries on without a restart; if\nthe card was absent at boot, the vector file is read when it returns, before anything is saved. A device\nwith no card slot at all keeps memory in RAM only (each write says so), and has no `memory.archive`."
+  },
+  {
+   "id": "owner-api#the-owner-api",
+   "file": "owner-api",
+   "title": "The owner API",
+   "body": "The owner's web UI and scripts manage the human-web-only settings through JSON endpoints under `/api/`. No tool\nreaches any of them."
+  },
+  {
+   "id": "owner-api#requests-and-errors",
+   "file": "owner-api",
+   "title": "Requests and errors",
+   "body": "- Authenticate with an admin MCP client's token: `Authorization: Bearer <token>`. The simulator writes the\n  owner's token to `$HALO_DATA/admin-token`. A user's or guest's token gets 403.\n- Send bodies as `Content-Type: application/json`, a JSON object of at most 16 KB, nested at most 8 deep.\n- A browser `Origin` must be the device itself or localhost.\n- Every reply is JSON with `Cache-Control: no-store`. A failure is `{\"error\": \"one sentence\"}`.\n\n| Problem | Status |\n|---|---|\n| a token in the URL (`?token=`, `?access_token=`) | 400 |\n| a body that is not JSON, not an object, too deep, or has an unknown or invalid field | 400 |\n| no token or a wrong token | 401, with `WWW-Authenticate: Bearer` |\n| a non-admin token, or a foreign `Origin` | 403 |\n| an unknown endpoint or resource | 404 |\n| a method the endpoint does not have | 405, with `Allow` |\n| a conflict: a name taken, the last admin, a full table | 409 |\n| a body over 16 KB | 413 |\n| a Content-Type other than `application/json` | 415 |\n\nThe examples use `TOKEN=$(cat .halo-data/admin-token)` and the simulator's default address."
+  },
+  {
+   "id": "owner-api#secrets",
+   "file": "owner-api",
+   "title": "Secrets",
+   "body": "Write-only: no endpoint returns a value.\n\n```sh\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":\"sk-...\"}' http://127.0.0.1:8787/api/secrets/openai\n# {\"name\":\"openai\",\"set\":true}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/secrets\n# {\"secrets\":[{\"name\":\"openai\",\"set\":true},{\"name\":\"anthropic\",\"set\":false},...]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/secrets/openai\n# {\"name\":\"openai\",\"set\":false}\n```\n\nNames: `openai`, `anthropic`, `mistral`, `tavily`, `telegram` (the bot token). A value is 1-512 visible ASCII\ncharacters."
+  },
+  {
+   "id": "owner-api#mcp-clients",
+   "file": "owner-api",
+   "title": "MCP clients",
+   "body": "```sh\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"name\":\"laptop\",\"role\":\"user\",\"ns\":\"alice\"}' http://127.0.0.1:8787/api/clients\n# 201 {\"name\":\"laptop\",\"role\":\"user\",\"ns\":\"alice\",\"token\":\"halo_...\",\"note\":\"The token is shown this once; store it now.\"}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/clients\n# {\"clients\":[{\"name\":\"owner\",\"role\":\"admin\",\"ns\":\"owner\",\"created\":...},{\"name\":\"laptop\",...}]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/clients/laptop\n# {\"revoked\":\"laptop\"}\n```\n\n`role` is admin, user or guest; `ns` (default: the name) is the namespace the client acts in. The token is\nreturned once, at creation; the device keeps only its hash. Revocation takes effect at once. The last admin\nclient cannot be revoked (409). At most 32 clients."
+  },
+  {
+   "id": "owner-api#provider-priority",
+   "file": "owner-api",
+   "title": "Provider priority",
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/providers/priority\n# {\"priority\":[\"openai\",\"anthropic\",\"mistral\"]}\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"priority\":[\"anthropic\",\"openai\"]}' http://127.0.0.1:8787/api/providers/priority\n```\n\n1-3 of `openai`, `anthropic`, `mistral`, each at most once."
+  },
+  {
+   "id": "owner-api#chat-allow-list",
+   "file": "owner-api",
+   "title": "Chat allow-list",
+   "body": "```sh\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"chats\":[\"-1001234567\",\"42\"]}' http://127.0.0.1:8787/api/chats\n# {\"chats\":[\"-1001234567\",\"42\"]}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/chats\n```\n\nThe whole list is replaced; at most 32 chat ids."
+  },
+  {
+   "id": "owner-api#people",
+   "file": "owner-api",
+   "title": "People",
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/people\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"role\":\"user\",\"quota\":{\"vectors\":2000}}' http://127.0.0.1:8787/api/people/42\n# {\"person\":{\"id\":\"42\",\"role\":\"user\",\"quota\":{\"vectors\":2000,...},\"overridden\":[\"vectors\"],\"added\":...}}\n```\n\n`role` is admin, user, guest or unknown (removes the person); `quota` takes `vectors`, `bytes`, `ttlHours`,\n`pins` (0 restores the role default). The last admin cannot be demoted (409)."
+  },
+  {
+   "id": "owner-api#config-knobs",
+   "file": "owner-api",
+   "title": "Config knobs",
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/config\n# {\"knobs\":[{\"key\":\"ledBrightness\",\"value\":96,\"writer\":\"device\",\"isDefault\":true,\"spec\":{\"type\":\"int\",\"min\":0,\"max\":255,...}},...]}\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":false}' http://127.0.0.1:8787/api/config/hwTests\n# {\"key\":\"hwTests\",\"value\":false}\n```\n\nThe owner may set every knob, including the owner-only ones (`hwTests`); see the device actions page for the\nlist and ranges."
+  },
+  {
+   "id": "owner-api#pending-skills",
+   "file": "owner-api",
+   "title": "Pending skills",
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/skills/pending\n# {\"pending\":[{\"id\":\"weekly-report\",...}]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/skills/weekly-report/approve\n# {\"id\":\"weekly-report\",\"decision\":\"approved\"}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/skills/weekly-report/reject\n```\n\nA capsule the assistant saves stays inert until the owner approves it. An id with no pending capsule is 404.\nRoutines (loops) get their approval endpoints when the routines store exists."
+  },
+  {
+   "id": "people-and-security#people-roles-and-the-human-web-only-rail",
+   "file": "people-and-security",
+   "title": "People, roles and the human-web-only rail",
+   "body": "Who may talk to the device, what each person may do and store, and which settings no tool can ever change."
+  },
+  {
+   "id": "people-and-security#principals",
+   "file": "people-and-security",
+   "title": "Principals",
+   "body": "Every tool call carries a Principal: the caller's namespace (`ns`, where its data lives), its role, its quota,\nthe path it came by (`turn` or `mcp`) and whether the turn is scheduled (unattended). One function,\n`derivePrincipal(core, source, identity, scheduled)` in `lib/people/principals.ts`, makes it:\n\n| Source | Identity | Role | Namespace |\n|---|---|---|---|\n| `web` | the person the owner's web session acts as (`owner`) | that person's role | the person id |\n| `chat` | the chat id | unknown unless the chat is on the chat allow-list; then the person's role, or guest without a record | the chat id |\n| `mcp` | the MCP client's name (from its bearer token) | the client's role | the client's `ns` |\n\nWeb and chat conversations run turns (`via: turn`); MCP calls arrive over `/mcp` (`via: mcp`). The quota is the\nrole's default with the person's overrides; an MCP client gets the overrides of the person whose id is its `ns`."
+  },
+  {
+   "id": "people-and-security#roles",
+   "file": "people-and-security",
+   "title": "Roles",
+   "body": "- **admin**: every tool, including the admin-only ones (`tenant.*`, `skill.save`, `skill.delete`,\n  `memory.scratchpad`) and the admin-only device actions (`config`, `orch_model`, `reboot`).\n- **user** and **guest**: every tool that is not admin-only. They differ in their default quotas.\n- **unknown**: no access. Every call is refused with `not-approved`, and nothing is advertised.\n\nAdmin-only is enforced twice. The registry hides an admin-only tool from a user's or guest's prompt\n(CAPABILITIES) and from their MCP `tools/list`, and refuses it in dispatch; each handler checks the caller\nagain, so reaching the tool another way (for example over `/mcp`) is refused the same way. Admin-only tools are\nalso refused in scheduled turns (`scheduled-refused`). Turn-output tools (`files.send`, `image.generate`) are\nhidden from and refused over `/mcp` (`turn-only`)."
+  },
+  {
+   "id": "people-and-security#quotas",
+   "file": "people-and-security",
+   "title": "Quotas",
+   "body": "| Role | Vectors | Storage bytes | Longest memory lifetime | Pins |\n|---|---|---|---|---|\n| admin | 5000 | 64 MB | no maximum | 200 |\n| user | 1000 | 16 MB | 2160 hours (90 days) | 50 |\n| guest | 100 | 1 MB | 504 hours (21 days) | 5 |\n\nAn admin may override any field for one person with `tenant.set_quota` (or the owner API). Setting a field to\n0 restores the role default. The largest values accepted are 100,000 vectors, 8 GB, 87,600 hours and 10,000\npins. Overrides survive a role change."
+  },
+  {
+   "id": "people-and-security#people-and-tenant-tools",
+   "file": "people-and-security",
+   "title": "People and tenant tools",
+   "body": "At most 32 people are stored, each under Settings `person.<id>`. An id is a chat id (it may start with `-`, as\nTelegram group ids do) or an identity string: 1-49 of `a-z 0-9 . _ -`. On first boot the owner is stored as\n`owner`, an admin. A record that cannot be read is ignored with a log line.\n\n- `tenant.list`: the people, their roles and effective quotas (`(set)` marks an override).\n- `tenant.set_role`: approve someone or change their role; `unknown` revokes access and removes the record.\n- `tenant.set_quota`: set one person's limits; 0 restores the default.\n\nAll three are admin-only and refused in scheduled turns. The last admin can never be demoted or removed\n(`last-admin`). A 33rd person is refused (`limit`). Approving a chat with `tenant.set_role` does not let it talk:\nthe chat must also be on the chat allow-list, which only the owner changes."
+  },
+  {
+   "id": "people-and-security#the-human-web-only-rail",
+   "file": "people-and-security",
+   "title": "The human-web-only rail",
+   "body": "Some settings would let the model redirect its own brain or grant itself access. No tool and no device action\ncan change them; only the owner API (the owner's web UI and scripts) can:\n\n- secrets: the OpenAI, Anthropic and Mistral keys, the Tavily key, the Telegram bot token;\n- the chat allow-list (the device's own auth gate) and MCP client tokens;\n- provider priority and routing, the orchestrator host, the sub-agent fabric;\n- loops (routines) and the budget and governor knobs.\n\nA device `config` action that carries any protected key, at any depth, in any case or with any separator, is\nrefused as a whole with `protected-BLOCKED`, and nothing in it is applied. A key is protected when its letters\nand digits, lower-cased, are one of the documented names (`oaiKey`, `antKey`, `mistralKey`, `tavilyKey`,\n`tgToken`, `tgAllow`, `providerPriority`, `priority`, `orchHost`, `fabric`, `allowlist`, `loops`, `budget`,\n`governor` and their aliases) or contain a fragment such as `key`, `token`, `secret`, `priorit`, `rout`,\n`host`, `url`, `allow`, `auth`, `loop`, `budget`, `governor`. The orch_model action is the one deliberate\nexception: the model may repoint its own provider and model."
+  },
+  {
+   "id": "people-and-security#secrets",
+   "file": "people-and-security",
+   "title": "Secrets",
+   "body": "Secrets live in Settings under `secret.<name>` (names `openai`, `anthropic`, `mistral`, `tavily`,\n`telegram`). The owner API writes and clears them and reads only whether each is set; no endpoint and no tool\nreturns a value. Inside the core a value is read only through `core.secrets.getSecret(name)`, which is handed\nto provider code (the provider router, image generation) and never to a tool. device.status shows each secret\nas \"set\" or \"not set\". The simulator seeds `openai`, `anthropic` and `mistral` from `OPENAI_API_KEY`,\n`ANTHROPIC_API_KEY` and `MISTRAL_API_KEY` at start, only when not set yet.\n\nA refusal never repeats the value it refused: not a secret, not a blocked config value, not an unknown key.\nLog lines name a secret or knob, never its value. The security tests set canary secrets through the owner API,\ncall every tool as every role on every path (protected-key attacks included) with the network fenced to a\nserver that echoes credentials back, and check that no canary appears in any output, log line, stored result,\ndurable file or owner API reply."
+  },
+  {
+   "id": "providers#llm-providers-and-the-budget-governor",
+   "file": "providers",
+   "title": "LLM providers and the budget governor",
+   "body": "Halo talks to three LLM providers: OpenAI, Anthropic and Mistral. The orchestrator turn, its tool loop and\nsub-agents all use one provider-neutral port (`lib/turn/providers/types.ts`); three small adapters translate it\nto each provider's HTTP API. A router picks the provider in the owner's priority order and falls back when one\nfails; the budget governor refuses a provider whose spending ceiling for the billing period is reached."
+  },
+  {
+   "id": "providers#the-port",
+   "file": "providers",
+   "title": "The port",
+   "body": "`ChatProvider.complete(request)` makes one HTTP exchange and returns one response:\n\n- request: `system` (the prompt), `messages` (the conversation), optional `schema` (the JSON schema the final\n  answer must follow), optional `tools` (registry tools: name, description, input schema), `model`,\n  `maxOutputTokens`, `timeoutMs`, optional `previousResponseId` (OpenAI continuation).\n- response: `text`, `json` (the parsed structured answer) or `jsonError` (why there is none), `toolCalls`\n  (`id`, registry `name`, parsed `arguments`, `argumentsError` when they were not a JSON object), `usage`\n  (`inputTokens`, `outputTokens`), `responseId`, `model`, and `finish`: `stop`, `length` (the output token\n  cap), `tool_calls` (run the calls and call again) or `refusal` (a refusal or content filter).\n\nMessages are `user` text, `assistant` text with the tool calls it made, and `tool` results (`toolCallId`,\n`name`, `content`, `isError`). The caller keeps the history. OpenAI can keep it server-side instead: pass the\nlast `responseId` as `previousResponseId` and only the new messages. Anthropic and Mistral always need the whole\nhistory and refuse `previousResponseId`. On OpenAI a tool loop is best continued by id: the stored response\nkeeps the model's reasoning items, which a rebuilt history drops.\n\nRegistry tool names contain dots (`memory.search`); the providers accept only letters, digits, `_` and `-`, up\nto 64 characters. Adapters map names to wire names (`memory_search`, clashes get `_2`) and back. Call ids from\nanother provider are rewritten where a provider would reject them (Mistral wants exactly 9 letters or digits).\n\nModel output that is not valid JSON, a cut-off answer, or tool arguments that do not parse are reported in the\nresponse, never thrown."
+  },
+  {
+   "id": "providers#how-each-provider-is-spoken-to",
+   "file": "providers",
+   "title": "How each provider is spoken to",
+   "body": "OpenAI, Responses API: `POST {base}/responses` with `Authorization: Bearer <key>`. The prompt goes in\n`instructions`, messages in `input` (tool calls as `function_call` items, results as `function_call_output`\nitems with the same `call_id`), tools as `{type:\"function\", name, description, parameters, strict:false}`, the\nanswer schema as `text.format = {type:\"json_schema\", name, schema, strict:true}`, the cap as\n`max_output_tokens` (at least 16). The answer is read from `output[]`: `message` items with `output_text`\n(or `refusal`) parts, and `function_call` items (`call_id`, `name`, `arguments` as JSON text). `status:\n\"incomplete\"` with `incomplete_details.reason = \"max_output_tokens\"` means cut off; `content_filter` counts\nas a refusal; `status: \"failed\"` is a server failure. Usage: `usage.input_tokens`, `usage.output_tokens`.\n\nAnthropic, Messages API: `POST {base}/messages` with `x-api-key: <key>` and `anthropic-version: 2023-06-01`.\nThe prompt goes in `system`, `max_tokens` is required. Assistant tool calls are `tool_use` blocks; results are\n`tool_result` blocks (`tool_use_id`, `content`, `is_error`) in the next user message, consecutive results\nmerged into one. The answer schema is sent as one more tool whose input is the answer: `tool_choice` is\n`{type:\"tool\", name}` when there are no other tools, `{type:\"any\"}` when there are (the model must call a tool;\ncalling the answer tool ends the turn). `stop_reason` `max_tokens` means cut off, `refusal` a refusal. Input\ntokens are `input_tokens` plus the cache read and cache write tokens.\n\nMistral, chat completions: `POST {base}/chat/completions` with `Authorization: Bearer <key>`. The prompt is the\nfirst `system` message; tool calls are `tool_calls` on the assistant message (`function.arguments` as JSON\ntext), results are `role:\"tool\"` messages with `tool_call_id` and `name`; the answer schema is\n`response_format = {type:\"json_schema\", json_schema:{name, schema, strict:true}}`; the cap is `max_tokens`.\n`finish_reason` `length` or `model_length` means cut off, `error` is a server failure; message content is a\nstring or a list of chunks (only `text` chunks count). Usage: `usage.prompt_tokens`, `usage.completion_tokens`."
+  },
+  {
+   "id": "providers#errors-retries-and-fallback",
+   "file": "providers",
+   "title": "Errors, retries and fallback",
+   "body": "Every failure is a `ProviderError` with a kind and one sentence that never contains a key:\n\n| Kind | When | Retried |\n|---|---|---|\n| auth | 401 or 403 (the provider's text is not quoted: OpenAI's echoes part of the key) | no |\n| billing | 402, or a quota/spend-limit code (OpenAI `insufficient_quota`) | no |\n| rate-limit | 429 | yes |\n| overloaded | 529 (Anthropic), 503, or an `overloaded` error type | yes |\n| server | other 5xx, 408, 409, OpenAI `status: \"failed\"`, Mistral `finish_reason: \"error\"` | yes |\n| network | the connection failed or dropped mid-body | yes |\n| timeout | no complete answer within `timeoutMs` | no |\n| too-large | the answer is over 512 KB | no |\n| bad-request | other 4xx, or an invalid request (checked before sending) | no |\n| bad-response | a 2xx body that is not JSON or lacks the documented fields | no |\n| budget | the budget governor refused before sending | no, and no fallback |\n\nRetries: at most 3 attempts per provider, waiting 500 ms, then 1 s (doubling, at most 8 s, minus up to 25% at\nrandom so devices do not retry in step). A `retry-after-ms` or `retry-after` header (seconds or an HTTP date)\nis honoured instead, up to 20 s; a longer wait is not taken, the next provider is tried at once. Waits go\nthrough an injected `sleep`, so tests do not wait.\n\nThe router (`ProviderRouter`) tries the providers in the owner's priority order, only those with a key\n(secret names `openai`, `anthropic`, `mistral`), with the owner's model for each (or a default). It falls to\nthe next provider on any failure except a budget refusal, which ends the route before anything is sent: the\nowner's ceiling is a rail, not a hint to spend elsewhere. A request may name a preferred provider and model\n(the head's own choice); a continuation (`previousResponseId`) or `fallback: false` stays on one provider. The\nresponse says which provider and model served and lists every attempt. Usage is recorded after a served\nanswer; a failed usage write is logged and the answer kept.\n\nBase URLs default to `https://api.openai.com/v1`, `https://api.anthropic.com/v1` and\n`https://api.mistral.ai/v1`; the router's `baseUrls` option overrides them (the simulator's\n`HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL` and `HALO_MISTRAL_BASE_URL` variables are meant for this, to\npoint at local stand-ins)."
+  },
+  {
+   "id": "providers#the-budget-governor",
+   "file": "providers",
+   "title": "The budget governor",
+   "body": "The governor (`lib/turn/budget.ts`) counts, per provider and billing period, input and output tokens, calls,\nand dollars at the owner's rates (dollars per million input and output tokens, priced when the call is\nrecorded). Before every attempt the router asks it; a provider at or over its dollar ceiling or its token\nceiling (input plus output) is refused with a sentence like `quota: the OpenAI budget for this period is spent\n($10.02 of $10.00); it resets on 2026-02-01.` A ceiling of 0 blocks a provider; no ceiling means no limit.\n\nThe period starts on the owner's reset day (1 to 28, default 1) on the owner's calendar; usage from an earlier\nperiod counts as zero, so a new period starts fresh without any job running. Changing the reset day starts a\nnew period.\n\nEverything lives in settings under `budget.`: `budget.reset_day`, and per provider `usd_ceiling`,\n`token_ceiling`, `usd_per_mtok_in`, `usd_per_mtok_out` and `usage` (written by the governor). These are\nprotected owner knobs: only the owner's web UI changes them; no tool or device action can. A malformed value\nis ignored (logged), never a crash. `snapshot()` gives device.status every provider's spend against its\nceilings, the period start and the next reset."
+  },
+  {
+   "id": "providers#bounds",
+   "file": "providers",
+   "title": "Bounds",
+   "body": "Requests: 1 to 256 messages, at most 128 tools, 1 to 64,000 output tokens, a timeout of 50 ms to 10 minutes,\na body of at most 768 KB. Answers: at most 512 KB. A quoted provider error is clipped to 120 characters."
+  },
+  {
+   "id": "providers#sources",
+   "file": "providers",
+   "title": "Sources",
+   "body": "Checked in August 2026 against the providers' references and their official SDKs' type definitions:\n\n- OpenAI Responses: https://platform.openai.com/docs/api-reference/responses/create,\n  https://platform.openai.com/docs/guides/structured-outputs, https://platform.openai.com/docs/guides/function-calling;\n  openai-node `src/resources/responses/responses.ts` (Response, output items, `incomplete_details.reason`,\n  `function_call_output`), `src/resources/shared.ts` (function names: a-z, A-Z, 0-9, `_`, `-`, at most 64),\n  `src/client.ts` (retries on 408/409/429/5xx; `retry-after-ms`, `retry-after`).\n- Anthropic Messages: https://docs.anthropic.com/en/api/messages, https://docs.anthropic.com/en/api/versioning,\n  https://docs.anthropic.com/en/api/errors (error body `{type:\"error\", error:{type, message}}`, 529\n  `overloaded_error`), https://docs.anthropic.com/en/docs/build-with-claude/tool-use (`tool_choice` auto, any,\n  tool; `tool_result` with `is_error`); anthropic-sdk-typescript `src/resources/messages/messages.ts`\n  (stop reasons `end_turn`, `max_tokens`, `stop_sequence`, `tool_use`, `pause_turn`, `refusal`,\n  `model_context_window_exceeded`; usage cache fields), `src/client.ts` (`anthropic-version: 2023-06-01`).\n- Mistral: https://docs.mistral.ai/capabilities/structured-output/custom_structured_output/ (the\n  `response_format` json_schema example), https://docs.mistral.ai/capabilities/function_calling/ (tools,\n  `tool_calls`, `role:\"tool\"` with `tool_call_id`); mistralai/client-ts `src/models/components/`\n  (`chatcompletionchoice.ts` finish reasons `stop`, `length`, `model_length`, `error`, `tool_calls`;\n  `usageinfo.ts`; `jsonschema.ts`); the 9-character tool call id rule from Mistral's own error text, quoted in\n  https://github.com/langchain-ai/langchain/pull/24668."
+  },
+  {
    "id": "reference-tool-catalog#tool-catalog",
    "file": "reference-tool-catalog",
    "title": "Tool catalog",
@@ -140,6 +526,66 @@ export const DOCS_PACK: DocsPack = {
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `results.get` | Fetch the full text of a stored result by tag, paged. | `tag` (string, required, at most 16 chars); `offset` (integer, 0–1000000) character offset, default 0 | live | any approved caller |\n| `results.list` | List the stored recent results (tag, kind, name, size). | (none) | live | any approved caller |"
   },
   {
+   "id": "reference-tool-catalog#memory",
+   "file": "reference-tool-catalog",
+   "title": "memory.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `memory.write` | Store a fact in long-term associative memory so you can recall it later. | `content` (string, required, at most 2000 chars); `importance` (number, 0–1) 0-1, default 0.5; `permanent` (boolean) never expires (quota permitting), default false; `ttl` (enum: session \\\\| days \\\\| weeks \\\\| months \\\\| permanent) how long it lives unless recalled, default months; `source` (string, at most 32 chars) default self | live | any approved caller |\n| `memory.search` | Search your long-term memory for facts relevant to a query. | `query` (string, required, at most 500 chars); `n_results` (integer, 1–20) default: the retrieval_count knob | live | any approved caller |\n| `memory.update` | Replace a fact that changed: store new content and remove the closest stale match. | `content` (string, required, at most 2000 chars); `old` (string, at most 2000 chars) the stale fact (exact text, or close enough); `id` (string, at most 8 chars) an 8-hex-digit memory id; `importance` (number, 0–1); `permanent` (boolean); `ttl` (enum: session \\\\| days \\\\| weeks \\\\| months \\\\| permanent) | live | any approved caller |\n| `memory.pin` | Pin a memory (never forgotten), unpin it, or delete it. | `action` (enum: pin \\\\| unpin \\\\| delete, required); `content` (string, at most 2000 chars); `id` (string, at most 8 chars) an 8-hex-digit memory id | live | any approved caller |\n| `memory.config` | View or tune how memory is retrieved. | `action` (enum: view \\\\| update \\\\| reembed, required) update and reembed are admin-only; `retrieval_count` (integer, 1–20) results a search returns by default; `relevance_threshold` (number, 0–1) hits under this similarity are dropped; `decay_factor` (number, 0.5–1) importance kept per day (1 = no decay); `max_context_bytes` (integer, 256–8192) cap on a search's formatted output; `max_vectors` (integer, 100–20000) capacity of the live store; `recency_half_life_hours` (integer, 24–2160) age at which recency is halfway to its floor; `mmr_lambda` (number, 0–1) relevance vs. diversity among near-tied results (1 = relevance only) | live | any approved caller |\n| `memory.scratchpad` | Read or edit your working scratchpad (active task + short/mid/long-term goal tiers). | `action` (enum: view \\\\| set_active \\\\| add \\\\| replace \\\\| clear, required); `tier` (enum: short \\\\| mid \\\\| long); `text` (string, at most 240 chars); `items` (array, at most 8 items) | live | admin-only |\n| `memory.episodic` | Search your episodic history by kind, session, text, or a time window. | `kind` (enum: message \\\\| tool_output \\\\| llm_response \\\\| file \\\\| image \\\\| audio \\\\| transcript \\\\| log); `session` (string, at most 64 chars); `text` (string, at most 200 chars) case-insensitive substring; `limit` (integer, 0–10000) rows per page, clamped to 1-100, default 20; `since_hours` (integer, 1–43920) only rows from the last N hours; `before_hours` (integer, 0–43920) only rows older than N hours; `before` (string, at most 24 chars) continue token from the previous page | live | any approved caller |\n| `memory.archive` | Search or restore memories that expired (reached their TTL) and were moved to the SD archive instead of being deleted. | `action` (enum: search \\\\| restore \\\\| list, required); `query` (string, at most 500 chars); `id` (string, at most 8 chars) an 8-hex-digit memory id; `n_results` (integer, 1–20); `limit` (integer, 1–50); `ttl` (enum: sessio"
+  },
+  {
+   "id": "reference-tool-catalog#memory-2",
+   "file": "reference-tool-catalog",
+   "title": "memory.* (2)",
+   "body": "n \\\\| days \\\\| weeks \\\\| months \\\\| permanent) on restore: the TTL class it comes back with (default: its old one) | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#files",
+   "file": "reference-tool-catalog",
+   "title": "files.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `files.list` | List the device's durable artifact store: projects and files. | `project` (string, at most 40 chars) only this project | live | any approved caller |\n| `files.stat` | Metadata for one stored file: size, kind, created time. | `project` (string, required, at most 40 chars) project folder: lower-case letters, digits, - and _; `name` (string, required, at most 80 chars) file name with its extension | live | any approved caller |\n| `files.read` | Read a stored TEXT document's content, paged. | `project` (string, required, at most 40 chars) project folder: lower-case letters, digits, - and _; `name` (string, required, at most 80 chars) file name with its extension; `offset` (integer, 0–16777216) byte offset, default 0 | live | any approved caller |\n| `files.search` | Search the CONTENT of saved text documents for words; returns the best matches with a snippet, ranked by term frequency. | `query` (string, required, at most 200 chars); `project` (string, at most 40 chars) only this project | live | any approved caller |\n| `files.share` | Share one of your saved files read-only with everyone, or stop sharing it. | `project` (string, required, at most 40 chars) project folder: lower-case letters, digits, - and _; `name` (string, required, at most 80 chars) file name with its extension; `share` (boolean) true (the default) shares, false stops sharing | live | refused in scheduled turns |\n| `files.send` | Send a stored file to the owner on Telegram - images go as an inline photo, other files as a document. Reports not-configured until the Telegram messenger is set up. | `project` (string, required, at most 40 chars) project folder: lower-case letters, digits, - and _; `name` (string, required, at most 80 chars) file name with its extension; `chat_id` (string, at most 64 chars) owner only: another chat than the owner's | live | turn-only (refused over /mcp) |\n| `files.fetch` | Download a document from an https URL into the file store, governed by the owner's download trust policy (off / ask per link / scan / full trust). Runs in the background and returns a download id; call again with job to see its state. A per-file size cap applies. Under scan the file stays quarantined until a verdict; the AI scanner is not wired yet. | `url` (string, at most 2048 chars) https URL; `project` (string, at most 40 chars) project folder: lower-case letters, digits, - and _; `name` (string, at most 80 chars) file name: .md .txt .csv .json .log .png .jpg .jpeg .gif .webp or .pdf; `job` (string, at most 9 chars) a download id from an earlier files.fetch: report its state | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#artifact",
+   "file": "reference-tool-catalog",
+   "title": "artifact.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `artifact.save` | Persist a TEXT artifact (report, summary, document) into the durable store. | `project` (string, required, at most 40 chars) project folder: lower-case letters, digits, - and _; `name` (string, required, at most 80 chars) file name ending in .md, .txt, .csv or .json; `text` (string, required, at most 24576 chars) at most 24576 bytes per call; replaces your earlier file of that name | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#image",
+   "file": "reference-tool-catalog",
+   "title": "image.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `image.generate` | Generate an image from a text prompt and save it as a PNG in the durable store; returns the saved project/name. | `prompt` (string, required, at most 4000 chars); `project` (string, at most 40 chars) project folder, default images; `name` (string, at most 60 chars) file name stem (.png is added); default image-<date>-<time>; `size` (enum: 1024x1024 \\\\| 1024x1536 \\\\| 1536x1024 \\\\| auto) default 1024x1024; `quality` (enum: low \\\\| medium \\\\| high) default low (fast, small, cheap); `model` (string, at most 40 chars) default gpt-image-1 | live | turn-only (refused over /mcp) |"
+  },
+  {
+   "id": "reference-tool-catalog#skill",
+   "file": "reference-tool-catalog",
+   "title": "skill.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `skill.list` | List the on-device knowledge capsules you can read (id + title). | (none) | live | any approved caller |\n| `skill.get` | Read a knowledge capsule by id (from skill.list). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | any approved caller |\n| `skill.save` | Save (or update) a reusable skill capsule you authored. | `id` (string, required, at most 23 chars) a-z, 0-9, - and _; `md` (string, required, at most 8192 chars) the SKILL.md text; optional front matter with title: and inject: | live | admin-only |\n| `skill.delete` | Delete a skill capsule you authored (created_by: agent). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | admin-only |"
+  },
+  {
+   "id": "reference-tool-catalog#tenant",
+   "file": "reference-tool-catalog",
+   "title": "tenant.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `tenant.list` | List the people who can talk to this device: chat id, role, quotas. | (none) | live | admin-only |\n| `tenant.set_role` | Approve someone or change their role: admin \\| user \\| guest \\| unknown (revokes access). | `chat` (string, required, at most 49 chars) the person's chat id or identity; `role` (enum: admin \\\\| user \\\\| guest \\\\| unknown, required) | live | admin-only |\n| `tenant.set_quota` | Set one person's storage limits. | `chat` (string, required, at most 49 chars) the person's chat id or identity; `vectors` (integer, 0–100000) memories stored; 0 restores the role default; `bytes` (integer, 0–8589934592) file-store bytes; 0 restores the role default; `ttl_hours` (integer, 0–87600) longest memory lifetime in hours; 0 restores the role default; `pins` (integer, 0–10000) pinned memories; 0 restores the role default | live | admin-only |"
+  },
+  {
+   "id": "reference-tool-catalog#device",
+   "file": "reference-tool-catalog",
+   "title": "device.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `device.control` | Apply ONE device action immediately, mid-turn: action is one device[] element (led / lights / config / orch_model / tts). Same knobs, validator and rails as device[]; changes are real and persist. reboot is refused here. | `action` (object, required) exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here) | live | any approved caller |\n| `device.status` | Read the complete live device state: firmware and build, update engine, time and time zone, heap and PSRAM, SD and flash, Wi-Fi, memory and file-store usage against caps, sub-agents, token budget, provider priority, and every config knob. | (none) | live | any approved caller |\n| `device.selftest` | Run a hardware self-test; returns per-item PASS/FAIL/SKIP. | `audible` (boolean) also run the speaker tone and mic loopback (refused on silent) | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#system",
+   "file": "reference-tool-catalog",
+   "title": "system.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `system.health` | Report live hardware + subsystem health (ring, mic, speaker, SD, memory, PSRAM, Wi-Fi, chat link). | (none) | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#ota",
+   "file": "reference-tool-catalog",
+   "title": "ota.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `ota.status` | Read the firmware-update engine: state, latest version seen + its release notes, last install outcome. | (none) | live | any approved caller |"
+  },
+  {
    "id": "simulator#the-simulator",
    "file": "simulator",
    "title": "The simulator",
@@ -149,19 +595,25 @@ export const DOCS_PACK: DocsPack = {
    "id": "simulator#settings",
    "file": "simulator",
    "title": "Settings",
-   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |"
+   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY` | unset | set the `openai`, `anthropic` and `mistral` secrets at start, only when the owner has not set them yet |"
   },
   {
    "id": "simulator#the-data-folder",
    "file": "simulator",
    "title": "The data folder",
-   "body": "- `admin-token`: the owner's MCP token, created on first start with mode 600. Delete `flash/client.owner` and\n  restart to make a new one.\n- `flash/`: what the device keeps in internal flash (one file per setting, written atomically). MCP client\n  records hold only token hashes."
+   "body": "- `admin-token`: the owner's MCP token, created on first start with mode 600. Delete `flash/client.owner` and\n  restart to make a new one.\n- `flash/`: what the device keeps in internal flash (one file per setting, written atomically). MCP client\n  records hold only token hashes. Secrets are `flash/secret.<name>` (mode 600 like every setting).\n- `sd/`: the SD card: the artifact store (`files/`), skill capsules (`skills/`) and what other subsystems\n  keep on the card. Deleting the folder reads as a pulled card; tests pull and reinsert it at run time with\n  `halo.core.ports.storage.pull()` / `.insert()`. See Files and skills."
   },
   {
    "id": "simulator#pages",
    "file": "simulator",
    "title": "Pages",
-   "body": "- `GET /`: a status page with the firmware version and the number of tools.\n- `POST /mcp`: the MCP endpoint; see the MCP page."
+   "body": "- `GET /`: a status page with the firmware version and the number of tools.\n- `POST /mcp`: the MCP endpoint; see the MCP page.\n- `/api/...`: the owner API (secrets, MCP clients, provider priority, chat allow-list, people, knobs, pending\n  skills), with the owner's token; see the owner API page."
+  },
+  {
+   "id": "simulator#simulated-hardware",
+   "file": "simulator",
+   "title": "Simulated hardware",
+   "body": "The simulator's board ports say they are simulated. System reports the Node process's heap and uptime, the\nsize of `flash/`, the machine's time zone, no PSRAM and no Wi-Fi radio; reboot only records the request. The LED\nring (24 pixels) keeps its current pattern and recent history in memory, the speaker records what it was asked\nto speak or play and logs that it played nothing, and the update engine is disabled."
   }
  ]
 };

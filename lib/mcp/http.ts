@@ -1,3 +1,4 @@
+import { bearerToken } from "../http/bearer";
 import { MAX_HTTP_BODY_BYTES, MAX_JSON_DEPTH } from "../limits";
 import type { Principal } from "../registry/principal";
 import { decodeUtf8 } from "../util/utf8";
@@ -106,10 +107,8 @@ function idOf(message: unknown): string | number | null {
 }
 
 function authenticate(req: HttpRequest, deps: McpHttpDeps): Principal | undefined {
-  const header = req.headers["authorization"];
-  if (!header) return undefined;
-  const m = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header.trim());
-  return m ? deps.authenticate(m[1]) : undefined;
+  const token = bearerToken(req.headers);
+  return token === undefined ? undefined : deps.authenticate(token);
 }
 
 function reply(status: number, body: JsonRpcResponse): HttpResponse {

@@ -1,3 +1,4 @@
+import { ToolError } from "./errors";
 import type { Principal } from "./principal";
 import type { ToolDefinition } from "./types";
 
@@ -9,8 +10,11 @@ export interface Refusal {
   text: string;
 }
 
+/** The marks access is decided by. */
+export type AccessMarks = Pick<ToolDefinition, "name" | "adminOnly" | "turnOnly" | "refuseScheduled">;
+
 /** Why `principal` may not call `tool`, or undefined when it may. The one place access is decided. */
-export function refusalFor(tool: ToolDefinition, principal: Principal): Refusal | undefined {
+export function refusalFor(tool: AccessMarks, principal: Principal): Refusal | undefined {
   if (principal.role === "unknown") {
     return { tag: "not-approved", text: "not-approved: this conversation is not approved to use tools." };
   }
@@ -24,4 +28,10 @@ export function refusalFor(tool: ToolDefinition, principal: Principal): Refusal 
     return { tag: "scheduled-refused", text: `scheduled-refused: ${tool.name} is not allowed in a scheduled turn.` };
   }
   return undefined;
+}
+
+/** For handlers that re-check the caller: throws the refusal the registry would give. */
+export function assertMayCall(tool: AccessMarks, principal: Principal): void {
+  const refusal = refusalFor(tool, principal);
+  if (refusal) throw new ToolError(refusal.text);
 }

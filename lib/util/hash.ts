@@ -5,6 +5,13 @@ export function djb2(s: string): number {
   return h >>> 0;
 }
 
+/** djb2 over bytes[start, end), unsigned 32-bit: a cheap check for short records, not a digest. */
+export function djb2Bytes(bytes: Uint8Array, start = 0, end: number = bytes.length): number {
+  let h = 5381;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 33) + bytes[i]) | 0;
+  return h >>> 0;
+}
+
 /** djb2 as 8 lowercase hex digits. */
 export function djb2Hex(s: string): string {
   return djb2(s).toString(16).padStart(8, "0");

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startSimulator, type RunningSim } from "../../hosts/sim/start.ts";
+import { startSimulator, type RunningSim, type SimOptions } from "../../hosts/sim/start.ts";
 
 export interface TestSim extends RunningSim {
   token: string;
@@ -10,9 +10,18 @@ export interface TestSim extends RunningSim {
 }
 
 /** A simulator on a free loopback port over a fresh data folder. */
-export async function startTestSim(options: { toolsPageSize?: number; dataDir?: string } = {}): Promise<TestSim> {
+export async function startTestSim(
+  options: { toolsPageSize?: number; dataDir?: string } & Pick<SimOptions, "initialSecrets" | "portOverrides"> = {},
+): Promise<TestSim> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "halo-test-"));
-  const sim = await startSimulator({ dataDir, host: "127.0.0.1", port: 0, toolsPageSize: options.toolsPageSize });
+  const sim = await startSimulator({
+    dataDir,
+    host: "127.0.0.1",
+    port: 0,
+    toolsPageSize: options.toolsPageSize,
+    initialSecrets: options.initialSecrets,
+    portOverrides: options.portOverrides,
+  });
   const token = readFileSync(sim.tokenPath, "utf8").trim();
   return {
     ...sim,

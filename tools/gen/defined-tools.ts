@@ -1,5 +1,6 @@
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { buildCore } from "../../lib/core.ts";
+import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types.ts";
 
 
@@ -9,5 +10,6 @@ import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types
  */
 export function definedTools(): ToolDefinition[] {
   const anyValidator = new Proxy({}, { get: () => (() => true) as CompiledValidator });
-  return buildCore(memoryPorts(), anyValidator).registry.all();
+  const ports = memoryPorts();
+  return buildCore(ports, anyValidator, { episodic: episodicOverStorage(ports) }).registry.all();
 }

@@ -1,7 +1,12 @@
 // HttpClient port over node:http/https: no redirects followed, a deadline, a response size cap.
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { HttpClient, HttpClientResponse } from "../../../lib/ports.ts";
+import type { HttpClient, HttpClientErrorCode, HttpClientResponse } from "../../../lib/ports.ts";
+
+/** An Error carrying the port's rejection code. */
+function failure(code: HttpClientErrorCode, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
 
 export const nodeHttpClient: HttpClient = {
   request(req) {
@@ -28,7 +33,7 @@ export const nodeHttpClient: HttpClient = {
           size += chunk.length;
           if (size > req.maxResponseBytes) {
             outgoing.destroy();
-            fail(new Error(`the response is larger than ${req.maxResponseBytes} bytes`));
+            fail(failure("too-large", `the response is larger than ${req.maxResponseBytes} bytes`));
           } else chunks.push(chunk);
         });
         res.on("end", () => {
@@ -37,7 +42,7 @@ export const nodeHttpClient: HttpClient = {
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
           resolve({ status: res.statusCode || 0, headers: out, body: new Uint8Array(Buffer.concat(chunks)) });
         });
-        res.on("error", (e) => fail(new Error(`the connection failed: ${e.message}`)));
+        res.on("error", (e) => fail(failure("network", `the connection failed: ${e.message}`)));
       });
       let done = false;
       const fail = (e: Error): void => {
@@ -48,9 +53,9 @@ export const nodeHttpClient: HttpClient = {
       };
       const timer = setTimeout(() => {
         outgoing.destroy();
-        fail(new Error(`no complete answer within ${req.timeoutMs} ms`));
+        fail(failure("timeout", `no complete answer within ${req.timeoutMs} ms`));
       }, req.timeoutMs);
-      outgoing.on("error", (e) => fail(new Error(`the connection failed: ${e.message}`)));
+      outgoing.on("error", (e) => fail(failure("network", `the connection failed: ${e.message}`)));
       if (body) outgoing.write(body);
       outgoing.end();
     });

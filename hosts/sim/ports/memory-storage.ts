@@ -1,30 +1,45 @@
 // Storage port in memory, with a card that can be pulled and reinserted (tests, generators, benches).
-import type { FileStat, Storage } from "../../../lib/ports.ts";
+// No Node imports: XS test scenarios use it too. Folders exist implicitly, as prefixes of file paths.
+import type { FileStat } from "../../../lib/ports.ts";
+import { checkStoragePath, tempPathOf, TEMP_SUFFIX, type RemovableStorage, type StorageFaults } from "./removable.ts";
 
-export interface MemoryStorage extends Storage {
-  pull(): void;
-  insert(): void;
+export interface MemoryStorage extends RemovableStorage {
   /** Every file and its bytes (tests inspect what was written). */
   files: Map<string, Uint8Array>;
 }
 
-export function memoryStorage(capacityBytes = 64 * 1024 * 1024): MemoryStorage {
+export function memoryStorage(capacityBytes = 64 * 1024 * 1024, faults: StorageFaults = {}): MemoryStorage {
   const files = new Map<string, Uint8Array>();
   const mtimes = new Map<string, number>();
   let present = true;
-  const used = (): number => {
-    let n = 0;
-    for (const b of files.values()) n += b.length;
-    return n;
-  };
+  let used = 0;
   const card = (): void => {
     if (!present) throw new Error("no SD card");
   };
+  const isFolder = (path: string): boolean => {
+    for (const p of files.keys()) if (p.startsWith(path + "/")) return true;
+    return false;
+  };
+  /** A file may not sit where a folder is, nor under a file. An existing file is in a good place. */
+  const checkPlace = (path: string): void => {
+    if (files.has(path)) return;
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i++) if (files.has(parts.slice(0, i).join("/"))) throw new Error("a parent is a file");
+    if (isFolder(path)) throw new Error("a folder has that name");
+  };
   const put = (path: string, data: Uint8Array): void => {
     const old = files.get(path)?.length ?? 0;
-    if (used() - old + data.length > capacityBytes) throw new Error("the SD card is full");
+    if (used - old + data.length > capacityBytes) throw new Error("the SD card is full");
     files.set(path, data);
+    used += data.length - old;
     mtimes.set(path, Date.now());
+  };
+  const drop = (path: string): void => {
+    const old = files.get(path);
+    if (!old) return;
+    used -= old.length;
+    files.delete(path);
+    mtimes.delete(path);
   };
   return {
     files,
@@ -33,15 +48,26 @@ export function memoryStorage(capacityBytes = 64 * 1024 * 1024): MemoryStorage {
     present: () => present,
     read(path) {
       card();
+      checkStoragePath(path);
       const b = files.get(path);
       return b ? b.slice() : undefined;
     },
     writeAtomic(path, data) {
       card();
-      put(path, data.slice());
+      checkStoragePath(path);
+      checkPlace(path);
+      const temp = tempPathOf(path);
+      put(temp, data.slice());
+      faults.beforeRename?.(path);
+      card(); // pulled before the rename: the old file is untouched
+      const bytes = files.get(temp)!;
+      drop(temp);
+      put(path, bytes);
     },
     append(path, data) {
       card();
+      checkStoragePath(path);
+      checkPlace(path);
       const old = files.get(path) ?? new Uint8Array(0);
       const next = new Uint8Array(old.length + data.length);
       next.set(old);
@@ -50,34 +76,46 @@ export function memoryStorage(capacityBytes = 64 * 1024 * 1024): MemoryStorage {
     },
     rename(from, to) {
       card();
+      checkStoragePath(from);
+      checkStoragePath(to);
       const b = files.get(from);
       if (!b) throw new Error("no such file");
-      files.delete(from);
-      files.set(to, b);
-      mtimes.set(to, mtimes.get(from) ?? Date.now());
+      if (from === to) return;
+      checkPlace(to);
+      const mtime = mtimes.get(from) ?? Date.now();
+      drop(from);
+      drop(to);
+      put(to, b);
+      mtimes.set(to, mtime);
     },
     remove(path) {
       card();
-      files.delete(path);
-      for (const p of Array.from(files.keys())) if (p.startsWith(path + "/")) files.delete(p);
+      checkStoragePath(path);
+      drop(path);
+      for (const p of Array.from(files.keys())) if (p.startsWith(path + "/")) drop(p);
     },
     list(dir) {
       card();
-      const prefix = dir === "" ? "" : dir.replace(/\/$/, "") + "/";
+      checkStoragePath(dir, true);
+      const prefix = dir === "" ? "" : dir + "/";
       const names = new Set<string>();
-      for (const p of files.keys()) if (p.startsWith(prefix)) names.add(p.slice(prefix.length).split("/")[0]);
+      for (const p of files.keys()) {
+        if (!p.startsWith(prefix)) continue;
+        const name = p.slice(prefix.length).split("/")[0];
+        if (!name.endsWith(TEMP_SUFFIX)) names.add(name);
+      }
       return Array.from(names).sort();
     },
     stat(path): FileStat | undefined {
       card();
+      checkStoragePath(path);
       const b = files.get(path);
       if (b) return { size: b.length, mtime: mtimes.get(path) ?? 0, directory: false };
-      for (const p of files.keys()) if (p.startsWith(path + "/")) return { size: 0, mtime: 0, directory: true };
-      return undefined;
+      return isFolder(path) ? { size: 0, mtime: 0, directory: true } : undefined;
     },
     freeBytes() {
       card();
-      return capacityBytes - used();
+      return capacityBytes - used;
     },
   };
 }

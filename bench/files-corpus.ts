@@ -1,0 +1,39 @@
+// The files.search benchmark's corpus: 1,000 seeded documents of 4 KB in an
+// artifact store over the memory card, and the query the bench times. No
+// Node imports: bench/files.xs.ts runs the same code on the XS host.
+import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
+import { makePrincipal } from "../lib/registry/principal.ts";
+import { ArtifactStore } from "../lib/store/artifact-store.ts";
+import { queryTerms } from "../lib/store/docs-pack.ts";
+import { mulberry32 } from "../test/support/prng.ts";
+
+export const DOCS = 1000;
+export const DOC_BYTES = 4096;
+const VOCABULARY = 3000;
+const SEED = 4242;
+/** One word every document shares and one a few hold: ranking work for both. */
+export const QUERY = "common rare";
+
+export interface FilesCorpus {
+  search(): number;
+}
+
+export function buildFilesCorpus(): FilesCorpus {
+  const prng = mulberry32(SEED);
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const words: string[] = [];
+  for (let i = 0; i < VOCABULARY; i++) {
+    let w = "";
+    for (let n = prng.int(3, 9); n > 0; n--) w += letters[prng.int(0, 25)];
+    words.push(w);
+  }
+  const owner = makePrincipal("owner", "admin", "mcp");
+  const store = new ArtifactStore(memoryStorage(), { now: () => Date.UTC(2026, 0, 1) });
+  for (let d = 0; d < DOCS; d++) {
+    let text = d % 50 === 0 ? "rare " : "";
+    while (text.length < DOC_BYTES - 16) text += (prng.int(0, 40) === 0 ? "common" : words[prng.int(0, VOCABULARY - 1)]) + (prng.int(0, 12) === 0 ? ".\n" : " ");
+    store.saveText(owner, `p${d % 20}`, `doc-${d}.md`, text.slice(0, DOC_BYTES));
+  }
+  const terms = queryTerms(QUERY);
+  return { search: () => store.search(owner, terms).length };
+}

@@ -1,0 +1,38 @@
+// The memory engine's figures, one `name: value` line each (see bench/memory-bench.ts for what is timed):
+//
+//   memory-search-ms-5k-node   memory.search's work over 5,000 facts, TypeScript kernel, Node (median of 9)
+//   memory-write-ms-5k-node    memory.write's work for a new fact, whole vector-file save included, Node
+//   memory-boot-ms-5k-node     reading the 5,000-fact vector file into a new engine, Node
+//   memory-search-ms-5k-xs     the same three with the C kernel on the XS host (median of 5)
+//   memory-write-ms-5k-xs
+//   memory-boot-ms-5k-xs
+//   memory-file-kb-5k          size of the 5,000-fact vector file
+//
+//   node bench/memory.mjs       (or through `npm run bench`)
+import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { tsImport } from "tsx/esm/api";
+import { runOnXs } from "../hosts/xs/run.mjs";
+
+export async function runMemoryBench() {
+  const { measureMemory } = await tsImport("./memory-bench.ts", import.meta.url);
+  const { tsKernels } = await tsImport("../lib/memory/kernel-ts.ts", import.meta.url);
+  const node = await measureMemory(tsKernels, () => performance.now(), 9);
+  const r = await runOnXs("bench/memory.xs.ts", { timeoutMs: 600_000 });
+  const m = /^MEMORY-XS (.*)$/m.exec(r.stdout);
+  if (r.code !== 0 || !m) throw new Error(`XS memory bench failed (${r.code}): ${(r.stderr + r.stdout).slice(0, 500)}`);
+  const xs = JSON.parse(m[1]);
+  return [
+    ["memory-search-ms-5k-node", node.searchMs],
+    ["memory-write-ms-5k-node", node.writeMs],
+    ["memory-boot-ms-5k-node", node.bootMs],
+    ["memory-search-ms-5k-xs", xs.searchMs],
+    ["memory-write-ms-5k-xs", xs.writeMs],
+    ["memory-boot-ms-5k-xs", xs.bootMs],
+    ["memory-file-kb-5k", Math.round(node.fileBytes / 1024)],
+  ];
+}
+
+if (resolve(fileURLToPath(import.meta.url)) === resolve(process.argv[1] ?? "")) {
+  for (const [name, value] of await runMemoryBench()) console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(3)}`);
+}

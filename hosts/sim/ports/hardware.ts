@@ -1,0 +1,70 @@
+// The simulator's stand-ins for the LED ring, the speaker and the update engine:
+// state in memory that tests and pages can read, and log lines that say
+// "simulated". No Node imports, so XS scenarios can use them too.
+import type { AudioOut, Led, LedPattern, Log, Ota, OtaStatus } from "../../../lib/ports.ts";
+
+/** The ring on the real device has 24 pixels; the simulator mirrors that. */
+export const SIM_RING_PIXELS = 24;
+
+export interface SimLed extends Led {
+  /** Every pattern shown, oldest first (bounded). */
+  history: LedPattern[];
+}
+
+const LED_HISTORY = 64;
+
+/** The ring as state in memory, so a test or a web page can read what it shows. */
+export function simLed(): SimLed {
+  let current: LedPattern = { mode: "off", r: 0, g: 0, b: 0, brightness: 0 };
+  const history: LedPattern[] = [];
+  return {
+    pixels: SIM_RING_PIXELS,
+    history,
+    show(pattern) {
+      current = { ...pattern };
+      history.push(current);
+      if (history.length > LED_HISTORY) history.shift();
+    },
+    current: () => ({ ...current }),
+    check: () => undefined,
+  };
+}
+
+export interface SimAudioOut extends AudioOut {
+  /** What was played, for tests: speech lengths and voices, tones. Never the spoken text. */
+  calls: Array<{ kind: "speak"; chars: number; voice: string } | { kind: "tone"; hz: number; ms: number }>;
+}
+
+/** A speaker that plays nothing: it records each call and logs that it was simulated. */
+export function simAudioOut(log: Log): SimAudioOut {
+  let volume = 60;
+  const calls: SimAudioOut["calls"] = [];
+  return {
+    calls,
+    async speak(text, voice) {
+      calls.push({ kind: "speak", chars: text.length, voice });
+      log.info(`simulated speaker: would speak ${text.length} characters (voice ${voice}, volume ${volume})`);
+    },
+    volume: () => volume,
+    setVolume(percent) {
+      volume = Math.max(0, Math.min(100, Math.round(percent)));
+    },
+    async tone(hz, ms) {
+      calls.push({ kind: "tone", hz, ms });
+      log.info(`simulated speaker: would play a ${hz} Hz tone for ${ms} ms`);
+    },
+  };
+}
+
+/** The update engine of a simulator: disabled, and it says why. */
+export function simOta(firmwareVersion: string): Ota {
+  return {
+    status: (): OtaStatus => ({
+      state: "disabled",
+      runningVersion: firmwareVersion,
+      autoUpdate: false,
+      detail: "the simulator does not update itself",
+    }),
+  };
+}
+

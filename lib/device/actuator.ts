@@ -1,0 +1,90 @@
+import type { AudioOut, Led, LedPattern, Log, System } from "../ports";
+import type { DeviceAction } from "./actions";
+import type { ConfigStore } from "./config";
+import { LED_MAX_BRIGHTNESS } from "./knobs";
+
+export interface ActuatorDeps {
+  config: ConfigStore;
+  log: Log;
+  led?: Led;
+  audioOut?: AudioOut;
+  system?: System;
+}
+
+export interface ActionOutcome {
+  ok: boolean;
+  /** One sentence; a failure starts with its tag (not-present:, silent:, off:). */
+  text: string;
+}
+
+/**
+ * Carries out validated device actions through the ports. An absent port is
+ * reported as not present, never pretended. Outcomes name knobs, not values.
+ */
+export class DeviceActuator {
+  constructor(private readonly deps: ActuatorDeps) {}
+
+  async apply(action: DeviceAction): Promise<ActionOutcome> {
+    const { config, led, audioOut, system } = this.deps;
+    switch (action.kind) {
+      case "led": {
+        if (!led) return fail("not-present: this device has no LED ring.");
+        const asked = action.brightness === null ? config.number("ledBrightness") : action.brightness;
+        const brightness = Math.min(asked, LED_MAX_BRIGHTNESS);
+        led.show({ mode: action.mode, r: action.r, g: action.g, b: action.b, brightness });
+        const capped = asked > LED_MAX_BRIGHTNESS ? ` (capped from ${asked} at 60% for the hardware's safety)` : "";
+        return done(`ring: ${action.mode} ${action.r},${action.g},${action.b} at brightness ${brightness}${capped}.`);
+      }
+      case "lights": {
+        if (!led) return fail("not-present: this device has no LED ring.");
+        const pattern: LedPattern =
+          action.value === "off"
+            ? { mode: "off", r: 0, g: 0, b: 0, brightness: 0 }
+            : { mode: "solid", r: 255, g: 255, b: 255, brightness: LED_MAX_BRIGHTNESS };
+        led.show(pattern);
+        return done(`ring: lights ${action.value}.`);
+      }
+      case "config": {
+        const problem = config.apply(action.changes, "device");
+        if (problem) return fail(`invalid: ${problem}`);
+        if (audioOut && action.changes.some(([k]) => k === "sfxVol")) audioOut.setVolume(config.number("sfxVol"));
+        this.deps.log.info(`config: ${action.changes.map(([k]) => k).join(", ")} changed by a device action`);
+        return done(`config: ${action.changes.map(([k]) => k).join(", ")} updated.`);
+      }
+      case "orch_model": {
+        const problem = config.apply([["orchProvider", action.provider], ["orchModel", action.model]], "orch_model");
+        if (problem) return fail(`invalid: ${problem}`);
+        return done(`orchestrator model: ${action.provider} ${action.model} from the next turn.`);
+      }
+      case "reboot":
+        if (!system) return fail("not-present: this host cannot reboot (no System port).");
+        this.deps.log.info("device: reboot requested by a device action");
+        system.reboot();
+        return done(system.info().simulated ? "reboot requested (simulated: the simulator keeps running)." : "rebooting.");
+      case "tts":
+        return this.speak(action.text);
+    }
+  }
+
+  private async speak(text: string): Promise<ActionOutcome> {
+    const { config, audioOut } = this.deps;
+    if (!audioOut) return fail("not-present: this device has no speaker.");
+    if (config.string("profile") === "silent") return fail("silent: the device is on silent (profile silent).");
+    if (!config.bool("ttsOn")) return fail("off: spoken replies are off (ttsOn is false).");
+    if (config.number("sfxVol") === 0) return fail("off: the speaker volume is 0.");
+    try {
+      await audioOut.speak(text, config.string("ttsVoice"));
+    } catch {
+      return fail("failed: the speaker could not play the speech.");
+    }
+    return done(`spoke ${text.length} characters.`);
+  }
+}
+
+function done(text: string): ActionOutcome {
+  return { ok: true, text };
+}
+
+function fail(text: string): ActionOutcome {
+  return { ok: false, text };
+}

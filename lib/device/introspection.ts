@@ -1,0 +1,42 @@
+import type { ChatAllowList } from "../people/chat-allowlist";
+import type { Ports } from "../ports";
+import type { Principal } from "../registry/principal";
+import type { ConfigStore } from "./config";
+import type { ProviderPriority } from "./provider-priority";
+import type { SecretStore } from "./secrets";
+
+/** One measured quantity of a subsystem, against its cap when it has one. */
+export interface Gauge {
+  label: string;
+  used: number;
+  cap?: number;
+  unit: "count" | "bytes";
+}
+
+/** How a subsystem reports its usage to device.status and system.health. */
+export interface UsageSource {
+  gauges(principal: Principal): Gauge[];
+}
+
+/**
+ * The subsystems the introspection tools report on. Each is optional: an
+ * absent one is reported as not present (or not configured), never guessed.
+ * buildCore fills in what exists; a subsystem built later can be added here.
+ */
+export interface IntrospectionSources {
+  memory?: UsageSource;
+  files?: UsageSource;
+  agents?: UsageSource;
+  budget?: UsageSource;
+}
+
+/** Everything the device.* / system.* / ota.* tools read. Never the secret values. */
+export interface IntrospectionDeps {
+  ports: Ports;
+  config: ConfigStore;
+  /** Only whether each secret is set. */
+  secretStatus: SecretStore["status"];
+  priority: ProviderPriority;
+  chats: ChatAllowList;
+  sources: IntrospectionSources;
+}

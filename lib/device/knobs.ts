@@ -1,0 +1,66 @@
+// The owner knobs a device config action (or the owner API) may set: each with
+// its type and range. Anything not listed here is refused; the protected keys
+// (lib/device/protected-keys.ts) are refused before this table is consulted.
+
+export type KnobValue = number | boolean | string;
+/** Who may write a knob: a device config action, only the owner API, or the orch_model action. */
+export type KnobWriter = "device" | "owner" | "orch_model";
+
+export interface KnobSpec {
+  key: string;
+  type: "int" | "bool" | "enum" | "string";
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  pattern?: RegExp;
+  default: KnobValue;
+  writer: KnobWriter;
+  description: string;
+}
+
+/** The most the ring is ever driven (60% of 255), for the hardware's safety. */
+export const LED_MAX_BRIGHTNESS = 153;
+export const PROVIDERS = ["openai", "anthropic", "mistral"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const KNOBS: readonly KnobSpec[] = [
+  { key: "ledBrightness", type: "int", min: 0, max: 255, default: 96, writer: "device", description: `ring brightness 0-255; the ring never exceeds ${LED_MAX_BRIGHTNESS}` },
+  { key: "posture", type: "enum", values: ["full", "subtle", "off"], default: "full", writer: "device", description: "how much the ring shows: every state, only attention and errors, or nothing" },
+  { key: "profile", type: "enum", values: ["normal", "quiet", "silent"], default: "normal", writer: "device", description: "sound profile: quiet mutes effects, silent mutes everything (speech and audible tests too)" },
+  { key: "theme", type: "enum", values: ["aurora", "ember", "ocean", "mono"], default: "aurora", writer: "device", description: "the ring's colour theme" },
+  { key: "attnHoldMs", type: "int", min: 0, max: 60000, default: 8000, writer: "device", description: "how long the ring holds the attention state, in ms" },
+  { key: "sfxVol", type: "int", min: 0, max: 100, default: 60, writer: "device", description: "speaker volume 0-100" },
+  { key: "sfxTheme", type: "enum", values: ["classic", "soft", "none"], default: "classic", writer: "device", description: "the sound-effect set" },
+  { key: "ttsOn", type: "bool", default: true, writer: "device", description: "speak replies aloud" },
+  { key: "ttsVoice", type: "string", pattern: /^[a-z0-9_-]{1,32}$/, default: "alloy", writer: "device", description: "the speech voice name (1-32 of a-z 0-9 _ -)" },
+  { key: "ttsProv", type: "enum", values: ["openai", "mistral"], default: "openai", writer: "device", description: "the speech synthesis service" },
+  { key: "sttProv", type: "enum", values: ["openai", "mistral"], default: "openai", writer: "device", description: "the transcription service" },
+  { key: "devName", type: "string", pattern: /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,31}$/, default: "Halo", writer: "device", description: "the device's name (1-32 letters, digits, space . _ ' -)" },
+  { key: "hwTests", type: "bool", default: true, writer: "owner", description: "whether device.selftest may run audible items (owner API only)" },
+  { key: "orchProvider", type: "enum", values: PROVIDERS, default: "openai", writer: "orch_model", description: "the provider of the orchestrator's own model (set with the orch_model action)" },
+  { key: "orchModel", type: "string", pattern: /^[A-Za-z0-9._:\/-]{0,64}$/, default: "", writer: "orch_model", description: "the orchestrator's model name; empty means the provider's default (set with the orch_model action)" },
+];
+
+const BY_LOWER = new Map<string, KnobSpec>(KNOBS.map((k) => [k.key.toLowerCase(), k]));
+
+/** The knob a name refers to, matched case-insensitively. */
+export function knobByName(name: string): KnobSpec | undefined {
+  return BY_LOWER.get(name.toLowerCase());
+}
+
+/** Why `value` does not fit `spec`, in one sentence that never repeats the value; undefined when it fits. */
+export function knobValueProblem(spec: KnobSpec, value: unknown): string | undefined {
+  switch (spec.type) {
+    case "int":
+      if (typeof value !== "number" || !Number.isInteger(value) || value < spec.min! || value > spec.max!) {
+        return `${spec.key} must be an integer from ${spec.min} to ${spec.max}.`;
+      }
+      return undefined;
+    case "bool":
+      return typeof value === "boolean" ? undefined : `${spec.key} must be true or false.`;
+    case "enum":
+      return typeof value === "string" && spec.values!.indexOf(value) >= 0 ? undefined : `${spec.key} must be one of ${spec.values!.join(", ")}.`;
+    case "string":
+      return typeof value === "string" && spec.pattern!.test(value) ? undefined : `${spec.key} is not in the accepted form (${spec.description}).`;
+  }
+}

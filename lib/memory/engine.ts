@@ -1,0 +1,238 @@
+// The memory engine: the live vector store and its file, the config, the
+// scratchpad and the archive, with the housekeeping every call shares (load
+// when the card appears, forgetting when due, saving). The operations are in
+// writes.ts, search.ts and archive-ops.ts.
+import type { Clock, Digest, Kernels, Log, Settings, Storage } from "../ports";
+import { ToolError } from "../registry/errors";
+import { CARD_ABSENT_TEXT, cardError } from "../store/card";
+import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS } from "./bounds";
+import { loadMemConfig, type MemConfig } from "./config";
+import type { Embedder } from "./embedder";
+import { forget, type Removed } from "./forgetting";
+import { MemoryArchive } from "./archive";
+import { normalizeL2, quantizeInt8 } from "./quantize";
+import { Scratchpad } from "./scratchpad";
+import { decodeVectorFile, encodeVectorFile, VectorFileError } from "./vector-file";
+import { VectorStore } from "./vector-store";
+
+export const VECTOR_FILE_PATH = "memory/vectors.bin";
+
+export interface MemoryDeps {
+  clock: Clock;
+  log: Log;
+  settings: Settings;
+  digest: Digest;
+  kernels: Kernels;
+  embedder: Embedder;
+  /** The SD card; without one, memory lives in RAM only. */
+  storage?: Storage;
+}
+
+export class MemoryEngine {
+  readonly deps: MemoryDeps;
+  store: VectorStore;
+  config: MemConfig;
+  /** The embedder the stored vectors were made with (differs from deps.embedder until a re-embed). */
+  storeEmbedderId: string;
+  readonly scratchpad: Scratchpad;
+  readonly archive: MemoryArchive | undefined;
+  private loaded = false;
+  /** Why nothing may be saved (a damaged file that could not be moved aside). */
+  private blocked: string | undefined;
+  private busy = false;
+  private lastMaintain: number;
+  /** RAM holds acknowledged changes the card lacks (a save failed). */
+  private dirty = false;
+  /** When unsaved recall boosts or decay began (0: none). */
+  private softDirtySince = 0;
+
+  constructor(deps: MemoryDeps) {
+    this.deps = deps;
+    this.config = loadMemConfig(deps.settings, deps.log);
+    this.store = new VectorStore(deps.embedder.dims, this.config.max_vectors);
+    this.storeEmbedderId = deps.embedder.id;
+    this.scratchpad = new Scratchpad(deps.settings, deps.log);
+    this.archive = deps.storage ? new MemoryArchive(deps.storage, deps.log) : undefined;
+    this.lastMaintain = deps.clock.now();
+    this.load();
+  }
+
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  /** Start of every operation: load when the card came back, forget when due, save what is pending. */
+  prepare(): void {
+    if (this.busy) throw new ToolError("busy: memory is being re-embedded; try again in a moment.");
+    if (!this.loaded) this.load();
+    this.maintainIfDue();
+    this.flushIfDue();
+  }
+
+  /** Refuses (ToolError) when the card holding the memories was never read (absent since boot). */
+  requireLoaded(): void {
+    if (!this.loaded) throw new ToolError(CARD_ABSENT_TEXT);
+  }
+
+  /** Refuses (ToolError) when a change could not be saved. */
+  requireWritable(): void {
+    if (this.busy) throw new ToolError("busy: memory is being re-embedded; try again in a moment.");
+    const storage = this.deps.storage;
+    if (storage && !storage.present()) throw new ToolError(CARD_ABSENT_TEXT);
+    if (!this.loaded) throw new ToolError("unavailable: the memory file could not be read from the SD card.");
+    if (this.blocked) throw new ToolError(`unavailable: ${this.blocked}.`);
+  }
+
+  /** Refuses (ToolError) when the stored vectors come from another embedder than the current one. */
+  requireCurrentEmbedder(): void {
+    const current = this.deps.embedder;
+    if (this.storeEmbedderId === current.id) return;
+    if (this.store.count === 0) {
+      this.store = new VectorStore(current.dims, this.config.max_vectors);
+      this.storeEmbedderId = current.id;
+      return;
+    }
+    throw new ToolError(
+      `unavailable: the embedding model changed (stored ${this.storeEmbedderId}, now ${current.id}); an admin re-embeds with memory.config action reembed.`,
+    );
+  }
+
+  /** Embeds one text as a quantized row of the current embedder. */
+  async embedRow(text: string): Promise<Int8Array> {
+    return (await this.embedRows([text]))[0];
+  }
+
+  async embedRows(texts: string[]): Promise<Int8Array[]> {
+    const { embedder } = this.deps;
+    let vectors: Float32Array[];
+    try {
+      vectors = await embedder.embed(texts);
+    } catch (e) {
+      throw new ToolError(`unavailable: embedding failed: ${e instanceof Error ? e.message : "unknown error"}`);
+    }
+    return vectors.map((v) => {
+      if (!v || v.length !== embedder.dims) throw new ToolError("unavailable: the embedder returned a vector of the wrong size.");
+      if (!normalizeL2(v)) throw new ToolError("invalid arguments: the text has nothing to embed (no words).");
+      const row = new Int8Array(embedder.dims);
+      quantizeInt8(v, row);
+      return row;
+    });
+  }
+
+  /** Makes sure one more entry fits in the arrays (grows up to max_vectors). */
+  ensureCapacity(): void {
+    if (this.store.count >= this.store.capacity && this.store.capacity < this.config.max_vectors) this.store.resize(this.config.max_vectors);
+  }
+
+  /** Saves the store now. Throws a ToolError when the card refuses; the change stays in RAM and is saved later. */
+  save(): void {
+    const storage = this.deps.storage;
+    if (!storage) return;
+    if (this.blocked) throw new ToolError(`unavailable: ${this.blocked}.`);
+    try {
+      storage.writeAtomic(VECTOR_FILE_PATH, encodeVectorFile(this.store, this.storeEmbedderId, this.lastMaintain, this.deps.digest));
+    } catch (e) {
+      this.dirty = true;
+      throw cardError(storage, e);
+    }
+    this.dirty = false;
+    this.softDirtySince = 0;
+  }
+
+  /** Recall boosts and decay: saved with the next change, or after RECALL_FLUSH_INTERVAL_MS. */
+  markSoftDirty(): void {
+    if (this.softDirtySince === 0) this.softDirtySince = this.now();
+  }
+
+  /** A note for results when nothing is persisted at all. */
+  persistenceNote(): string {
+    return this.deps.storage ? "" : " (kept in RAM only: this device has no SD card)";
+  }
+
+  /** Runs `work` with every other operation refused (re-embedding). */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.busy) throw new ToolError("busy: memory is being re-embedded; try again in a moment.");
+    this.busy = true;
+    try {
+      return await work();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Replaces the store (re-embed, capacity change) and saves it. */
+  replaceStore(store: VectorStore, embedderId: string): void {
+    this.store = store;
+    this.storeEmbedderId = embedderId;
+    this.save();
+  }
+
+  private load(): void {
+    const { storage, log, digest } = this.deps;
+    if (!storage) {
+      this.loaded = true;
+      return;
+    }
+    let bytes: Uint8Array | undefined;
+    try {
+      if (!storage.present()) return;
+      bytes = storage.read(VECTOR_FILE_PATH);
+    } catch {
+      return;
+    }
+    this.loaded = true;
+    if (!bytes) return;
+    try {
+      const file = decodeVectorFile(bytes, digest, this.config.max_vectors);
+      this.store = file.store;
+      this.storeEmbedderId = file.embedderId;
+      if (file.maintainedAt > 0) this.lastMaintain = file.maintainedAt;
+      log.info(`memory: loaded ${file.store.count} memories (${file.embedderId})`);
+    } catch (e) {
+      if (!(e instanceof VectorFileError)) throw e;
+      const aside = `${VECTOR_FILE_PATH}.bad-${Math.floor(this.now() / 1000)}`;
+      try {
+        storage.rename(VECTOR_FILE_PATH, aside);
+        log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${e.message}); kept aside as ${aside}; starting with an empty store`);
+      } catch {
+        this.blocked = `the memory file is damaged (${e.message}) and could not be moved aside`;
+        log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${e.message}) and could not be moved aside; memory is read-only`);
+      }
+    }
+  }
+
+  private maintainIfDue(): void {
+    const now = this.now();
+    if (now - this.lastMaintain < MAINTAIN_INTERVAL_MS) return;
+    const report = forget(this.store, now, this.lastMaintain, this.config.decay_factor);
+    this.lastMaintain = now;
+    if (report.expired.length > 0) this.archiveExpired(report.expired, now);
+    if (report.expired.length > 0 || report.pruned > 0) this.dirty = true;
+    else this.markSoftDirty();
+  }
+
+  private archiveExpired(expired: Removed[], now: number): void {
+    const { storage, log } = this.deps;
+    if (!this.archive || !storage || !storage.present()) {
+      log.info(`memory: ${expired.length} memories reached their TTL and were dropped (no SD archive)`);
+      return;
+    }
+    try {
+      this.archive.add(expired, this.storeEmbedderId, now);
+      log.info(`memory: ${expired.length} memories reached their TTL and moved to the archive`);
+    } catch {
+      log.warn(`memory: ${expired.length} expired memories could not be archived and were dropped`);
+    }
+  }
+
+  private flushIfDue(): void {
+    const storage = this.deps.storage;
+    const soft = this.softDirtySince !== 0 && this.now() - this.softDirtySince >= RECALL_FLUSH_INTERVAL_MS;
+    if (!(this.dirty || soft) || !storage || !this.loaded || this.blocked || !storage.present()) return;
+    try {
+      this.save();
+    } catch {
+      this.deps.log.warn("memory: a pending save failed; it is retried on the next call");
+    }
+  }
+}

@@ -1,0 +1,185 @@
+// The live memory: one flat Int8Array of capacity x dims plus parallel typed
+// arrays for the metadata, not one object per vector. Slots are dense
+// (0..count-1): a removal moves the last entry into the hole.
+import { MEMORY_MAX_NAMESPACES } from "./bounds";
+import { int8Norm } from "./quantize";
+
+export const FLAG_PINNED = 1;
+export const FLAG_PERMANENT = 2;
+
+/** One entry's metadata, as written and as read back. */
+export interface EntryMeta {
+  id: number;
+  ns: string;
+  content: string;
+  source: string;
+  importance: number;
+  created: number;
+  lastRecalled: number;
+  flags: number;
+  ttlClass: number;
+}
+
+export class VectorStore {
+  readonly dims: number;
+  capacity: number;
+  count = 0;
+  vectors: Int8Array;
+  norms: Float32Array;
+  importance: Float32Array;
+  created: Float64Array;
+  lastRecalled: Float64Array;
+  flags: Uint8Array;
+  ttlClass: Uint8Array;
+  ids: Uint32Array;
+  nsIndex: Uint16Array;
+  readonly content: string[] = [];
+  readonly source: string[] = [];
+  /** Namespace names by index; an index is never reused while the store lives. */
+  private readonly namespaces: string[] = [];
+  private readonly nsLookup = new Map<string, number>();
+  /** Per namespace: a mask byte per slot (1 = the slot belongs to it) and content id -> slot. */
+  private masks: Uint8Array[] = [];
+  private readonly slotById: Array<Map<number, number>> = [];
+  private readonly nsCounts: number[] = [];
+
+  constructor(dims: number, capacity: number) {
+    this.dims = dims;
+    this.capacity = capacity;
+    this.vectors = new Int8Array(capacity * dims);
+    this.norms = new Float32Array(capacity);
+    this.importance = new Float32Array(capacity);
+    this.created = new Float64Array(capacity);
+    this.lastRecalled = new Float64Array(capacity);
+    this.flags = new Uint8Array(capacity);
+    this.ttlClass = new Uint8Array(capacity);
+    this.ids = new Uint32Array(capacity);
+    this.nsIndex = new Uint16Array(capacity);
+  }
+
+  /** Stores an entry and its int8 row (and the row's norm when known); returns its slot. The caller checks capacity first. */
+  add(meta: EntryMeta, row: Int8Array, norm?: number): number {
+    if (this.count >= this.capacity) throw new Error("the vector store is full");
+    if (row.length !== this.dims) throw new Error("bad row length");
+    const slot = this.count++;
+    const ns = this.nsIndexOf(meta.ns, true);
+    this.vectors.set(row, slot * this.dims);
+    this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
+    this.setMeta(slot, meta, ns);
+    return slot;
+  }
+
+  /** Removes the entry at `slot`; the last entry moves into it. */
+  remove(slot: number): void {
+    const last = this.count - 1;
+    const ns = this.nsIndex[slot];
+    this.masks[ns][slot] = 0;
+    this.slotById[ns].delete(this.ids[slot]);
+    this.nsCounts[ns]--;
+    if (slot !== last) {
+      const moved = this.metaAt(last);
+      const movedNs = this.nsIndex[last];
+      this.vectors.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
+      this.norms[slot] = this.norms[last];
+      this.masks[movedNs][last] = 0;
+      this.slotById[movedNs].delete(moved.id);
+      this.nsCounts[movedNs]--;
+      this.setMeta(slot, moved, movedNs);
+    }
+    this.content.length = last;
+    this.source.length = last;
+    this.count = last;
+  }
+
+  /** The slot of content id `id` in `ns`, or -1. */
+  slotOf(ns: string, id: number): number {
+    const index = this.nsLookup.get(ns);
+    if (index === undefined) return -1;
+    const slot = this.slotById[index].get(id);
+    return slot === undefined ? -1 : slot;
+  }
+
+  nsOf(slot: number): string {
+    return this.namespaces[this.nsIndex[slot]];
+  }
+
+  /** The mask that selects `ns`'s entries for Kernels.topK, or undefined when it has none. */
+  maskOf(ns: string): Uint8Array | undefined {
+    const index = this.nsLookup.get(ns);
+    return index === undefined || this.nsCounts[index] === 0 ? undefined : this.masks[index];
+  }
+
+  countIn(ns: string): number {
+    const index = this.nsLookup.get(ns);
+    return index === undefined ? 0 : this.nsCounts[index];
+  }
+
+  /** The int8 row of a slot (a view, not a copy). */
+  row(slot: number): Int8Array {
+    return this.vectors.subarray(slot * this.dims, (slot + 1) * this.dims);
+  }
+
+  metaAt(slot: number): EntryMeta {
+    return {
+      id: this.ids[slot],
+      ns: this.nsOf(slot),
+      content: this.content[slot],
+      source: this.source[slot],
+      importance: this.importance[slot],
+      created: this.created[slot],
+      lastRecalled: this.lastRecalled[slot],
+      flags: this.flags[slot],
+      ttlClass: this.ttlClass[slot],
+    };
+  }
+
+  /** Grows (or shrinks down to `count`) the arrays to hold `capacity` entries. */
+  resize(capacity: number): void {
+    if (capacity < this.count) throw new Error("capacity under the entry count");
+    const copy = <T extends Int8Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array>(a: T, size: number): T => {
+      const next = new (a.constructor as { new (n: number): T })(size);
+      next.set(a.subarray(0, Math.min(a.length, size)) as never);
+      return next;
+    };
+    this.vectors = copy(this.vectors, capacity * this.dims);
+    this.norms = copy(this.norms, capacity);
+    this.importance = copy(this.importance, capacity);
+    this.created = copy(this.created, capacity);
+    this.lastRecalled = copy(this.lastRecalled, capacity);
+    this.flags = copy(this.flags, capacity);
+    this.ttlClass = copy(this.ttlClass, capacity);
+    this.ids = copy(this.ids, capacity);
+    this.nsIndex = copy(this.nsIndex, capacity);
+    this.masks = this.masks.map((m) => copy(m, capacity));
+    this.capacity = capacity;
+  }
+
+  private setMeta(slot: number, meta: EntryMeta, ns: number): void {
+    this.ids[slot] = meta.id;
+    this.nsIndex[slot] = ns;
+    this.content[slot] = meta.content;
+    this.source[slot] = meta.source;
+    this.importance[slot] = meta.importance;
+    this.created[slot] = meta.created;
+    this.lastRecalled[slot] = meta.lastRecalled;
+    this.flags[slot] = meta.flags;
+    this.ttlClass[slot] = meta.ttlClass;
+    this.masks[ns][slot] = 1;
+    this.slotById[ns].set(meta.id, slot);
+    this.nsCounts[ns]++;
+  }
+
+  private nsIndexOf(ns: string, create: boolean): number {
+    let index = this.nsLookup.get(ns);
+    if (index === undefined && create) {
+      if (this.namespaces.length >= MEMORY_MAX_NAMESPACES) throw new Error("too many namespaces");
+      index = this.namespaces.length;
+      this.namespaces.push(ns);
+      this.nsLookup.set(ns, index);
+      this.masks.push(new Uint8Array(this.capacity));
+      this.slotById.push(new Map());
+      this.nsCounts.push(0);
+    }
+    return index ?? -1;
+  }
+}

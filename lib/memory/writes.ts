@@ -1,0 +1,249 @@
+// memory.write, memory.update and memory.pin over the engine. Everything is
+// inside the caller's namespace; another person's entries are never found.
+import type { Principal } from "../registry/principal";
+import { ToolError } from "../registry/errors";
+import { djb2 } from "../util/hash";
+import { utf8Length } from "../util/utf8";
+import {
+  CONTENT_ID_PROBES,
+  DEFAULT_IMPORTANCE,
+  DUPLICATE_IMPORTANCE_BOOST,
+  MEMORY_CONTENT_MAX_BYTES,
+  NEAR_DUPLICATE_DISTANCE,
+  UPDATE_MIN_SIMILARITY,
+} from "./bounds";
+import type { MemoryEngine } from "./engine";
+import { evictionCandidate } from "./forgetting";
+import { cosineFromDot } from "./quantize";
+import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
+import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
+
+export interface WriteArgs {
+  content: string;
+  importance?: number;
+  permanent?: boolean;
+  ttl?: TtlClass;
+  source?: string;
+}
+
+export interface UpdateArgs extends Omit<WriteArgs, "source"> {
+  old?: string;
+  id?: string;
+}
+
+export const ID_PATTERN = "^[0-9a-f]{8}$";
+
+export function formatId(id: number): string {
+  return id.toString(16).padStart(8, "0");
+}
+
+export function parseId(text: string): number | undefined {
+  return new RegExp(ID_PATTERN).test(text) ? parseInt(text, 16) >>> 0 : undefined;
+}
+
+/** Stores a fact; the same or a near-identical fact raises the existing entry's importance instead. */
+export async function writeMemory(engine: MemoryEngine, p: Principal, args: WriteArgs): Promise<string> {
+  engine.prepare();
+  const content = checkContent(args.content);
+  const importance = checkImportance(args.importance);
+  engine.requireWritable();
+  engine.requireCurrentEmbedder();
+  const row = await engine.embedRow(content);
+  engine.requireWritable();
+  engine.requireCurrentEmbedder();
+  const { store } = engine;
+  const now = engine.now();
+  const { ttl, note: ttlNote } = chooseTtl(args, p);
+  const same = findContent(engine, p.ns, content);
+  const near = same.slot >= 0 ? same.slot : nearestSlot(engine, p.ns, row, 1 - NEAR_DUPLICATE_DISTANCE);
+  if (near >= 0) {
+    const raised = Math.min(1, Math.max(store.importance[near] + DUPLICATE_IMPORTANCE_BOOST, importance ?? 0));
+    store.importance[near] = raised;
+    store.lastRecalled[near] = now;
+    if (ttl > store.ttlClass[near]) setTtl(engine, near, ttl);
+    engine.save();
+    const what = same.slot >= 0 ? "Already remembered" : "A near-identical memory exists";
+    return `${what} (id ${formatId(store.ids[near])}); importance raised to ${raised.toFixed(2)}.${engine.persistenceNote()}`;
+  }
+  const evicted = makeRoom(engine, p);
+  const meta: EntryMeta = {
+    id: same.id,
+    ns: p.ns,
+    content,
+    source: args.source ?? "self",
+    importance: importance ?? DEFAULT_IMPORTANCE,
+    created: now,
+    lastRecalled: now,
+    flags: ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0,
+    ttlClass: ttl,
+  };
+  engine.store.add(meta, row);
+  engine.save();
+  const notes = ttlNote + (evicted > 0 ? ` Evicted ${evicted} lower-value memory to make room.` : "");
+  return `Remembered (id ${formatId(meta.id)}, ttl ${TTL_CLASSES[ttl]}).${notes}${engine.persistenceNote()}`;
+}
+
+/** Replaces a changed fact: finds the stale entry (by id, exact content, or closest match) and stores the new content. */
+export async function updateMemory(engine: MemoryEngine, p: Principal, args: UpdateArgs): Promise<string> {
+  engine.prepare();
+  const content = checkContent(args.content);
+  const importance = checkImportance(args.importance);
+  if ((args.id === undefined) === (args.old === undefined)) throw new ToolError("invalid arguments: give either 'old' or 'id'.");
+  engine.requireWritable();
+  engine.requireCurrentEmbedder();
+  let targetId: number;
+  if (args.id !== undefined) {
+    targetId = requireSlotById(engine, p.ns, args.id).id;
+  } else {
+    const old = args.old!.trim();
+    const exact = findContent(engine, p.ns, old);
+    if (exact.slot >= 0) targetId = exact.id;
+    else {
+      const slot = nearestSlot(engine, p.ns, await engine.embedRow(old), UPDATE_MIN_SIMILARITY);
+      if (slot < 0) throw new ToolError("not-found: no memory close enough to 'old' to replace.");
+      targetId = engine.store.ids[slot];
+    }
+  }
+  const row = await engine.embedRow(content);
+  engine.requireWritable();
+  engine.requireCurrentEmbedder();
+  const { store } = engine;
+  const target = store.slotOf(p.ns, targetId);
+  if (target < 0) throw new ToolError("not-found: the memory to replace is gone.");
+  const old = store.metaAt(target);
+  const { ttl, note } = args.ttl !== undefined || args.permanent !== undefined ? chooseTtl(args, p) : { ttl: old.ttlClass, note: "" };
+  store.remove(target);
+  const same = findContent(engine, p.ns, content);
+  const now = engine.now();
+  if (same.slot >= 0) {
+    store.importance[same.slot] = Math.min(1, Math.max(store.importance[same.slot], importance ?? old.importance));
+    store.lastRecalled[same.slot] = now;
+  } else {
+    engine.ensureCapacity();
+    const flags = (old.flags & FLAG_PINNED) | (ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0);
+    store.add({ ...old, id: same.id, content, importance: importance ?? old.importance, created: now, lastRecalled: now, flags, ttlClass: ttl }, row);
+  }
+  engine.save();
+  return `Updated: replaced id ${formatId(old.id)} with id ${formatId(same.id)}.${note}${engine.persistenceNote()}`;
+}
+
+/** pin, unpin or delete one of the caller's entries, named by id or exact content. */
+export function pinMemory(engine: MemoryEngine, p: Principal, action: "pin" | "unpin" | "delete", target: { id?: string; content?: string }): string {
+  engine.prepare();
+  if ((target.id === undefined) === (target.content === undefined)) throw new ToolError("invalid arguments: give either 'content' or 'id'.");
+  engine.requireWritable();
+  const { store } = engine;
+  let slot: number;
+  if (target.id !== undefined) slot = requireSlotById(engine, p.ns, target.id).slot;
+  else {
+    slot = findContent(engine, p.ns, target.content!.trim()).slot;
+    if (slot < 0) throw new ToolError("not-found: no memory with exactly that content.");
+  }
+  const id = formatId(store.ids[slot]);
+  if (action === "delete") {
+    store.remove(slot);
+    engine.save();
+    return `Deleted id ${id}.`;
+  }
+  const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
+  if (action === "unpin") {
+    if (!pinned) return `id ${id} was not pinned.`;
+    store.flags[slot] &= ~FLAG_PINNED;
+    engine.save();
+    return `Unpinned id ${id}.`;
+  }
+  if (pinned) return `id ${id} is already pinned.`;
+  if (pinnedCount(engine, p.ns) >= p.quota.pins) {
+    throw new ToolError(`quota: you have ${p.quota.pins} pinned memories, the most your quota allows; unpin one first.`);
+  }
+  store.flags[slot] |= FLAG_PINNED;
+  engine.save();
+  return `Pinned id ${id}: it will not be forgotten.`;
+}
+
+function checkContent(raw: string): string {
+  const content = typeof raw === "string" ? raw.trim() : "";
+  if (content === "") throw new ToolError("invalid arguments: 'content' is empty.");
+  if (utf8Length(content) > MEMORY_CONTENT_MAX_BYTES) throw new ToolError(`invalid arguments: 'content' is longer than ${MEMORY_CONTENT_MAX_BYTES} bytes.`);
+  return content;
+}
+
+function checkImportance(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !(value >= 0 && value <= 1)) throw new ToolError("invalid arguments: 'importance' must be a number from 0 to 1.");
+  return value;
+}
+
+/** The TTL class asked for, clamped to the caller's quota (with a note when clamped). */
+function chooseTtl(args: { ttl?: TtlClass; permanent?: boolean }, p: Principal): { ttl: number; note: string } {
+  const wanted = args.permanent ? TTL_PERMANENT : ttlIndex(args.ttl ?? DEFAULT_TTL);
+  const ttl = clampTtl(wanted, p.quota.ttlHours);
+  const asked = args.permanent || args.ttl !== undefined;
+  return { ttl, note: asked && ttl !== wanted ? ` TTL clamped to ${TTL_CLASSES[ttl]} by your quota.` : "" };
+}
+
+function setTtl(engine: MemoryEngine, slot: number, ttl: number): void {
+  const { store } = engine;
+  store.ttlClass[slot] = ttl;
+  if (ttl === TTL_PERMANENT) store.flags[slot] |= FLAG_PERMANENT;
+}
+
+/** The content id `content` has (or would get) in `ns`, and its slot when stored. Colliding ids probe onward. */
+export function findContent(engine: MemoryEngine, ns: string, content: string): { id: number; slot: number } {
+  const { store } = engine;
+  let id = djb2(content);
+  for (let i = 0; i < CONTENT_ID_PROBES; i++) {
+    const slot = store.slotOf(ns, id);
+    if (slot < 0 || store.content[slot] === content) return { id, slot };
+    id = (id + 1) >>> 0;
+  }
+  throw new ToolError("unavailable: too many content id collisions; reword the fact.");
+}
+
+function requireSlotById(engine: MemoryEngine, ns: string, text: string): { id: number; slot: number } {
+  const id = parseId(text);
+  const slot = id === undefined ? -1 : engine.store.slotOf(ns, id);
+  if (id === undefined || slot < 0) throw new ToolError("not-found: no memory with that id.");
+  return { id, slot };
+}
+
+/** The caller's entry most similar to `row` when at least `minSimilarity`, else -1 (one masked topK). */
+export function nearestSlot(engine: MemoryEngine, ns: string, row: Int8Array, minSimilarity: number): number {
+  const { store } = engine;
+  const mask = store.maskOf(ns);
+  if (!mask) return -1;
+  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, row, 1, mask);
+  if (indices.length === 0) return -1;
+  const rowNorm = Math.sqrt(row.reduce((sum, x) => sum + x * x, 0));
+  return cosineFromDot(scores[0], rowNorm, store.norms[indices[0]]) >= minSimilarity ? indices[0] : -1;
+}
+
+function pinnedCount(engine: MemoryEngine, ns: string): number {
+  const { store } = engine;
+  const mask = store.maskOf(ns);
+  let n = 0;
+  if (mask) for (let slot = 0; slot < store.count; slot++) if (mask[slot] && store.flags[slot] & FLAG_PINNED) n++;
+  return n;
+}
+
+/** Frees a slot for one more of `p`'s entries: the person's quota first, then the store's capacity. */
+function makeRoom(engine: MemoryEngine, p: Principal): number {
+  const { store } = engine;
+  const now = engine.now();
+  let evicted = 0;
+  if (store.countIn(p.ns) >= p.quota.vectors) {
+    const victim = evictionCandidate(store, now, p.ns, p.quota.pins);
+    if (victim < 0) throw new ToolError(`quota: your ${p.quota.vectors} memories are all pinned or permanent; unpin or delete some first.`);
+    store.remove(victim);
+    evicted++;
+  }
+  if (store.count >= engine.config.max_vectors) {
+    let victim = evictionCandidate(store, now);
+    if (victim < 0) victim = evictionCandidate(store, now, p.ns, p.quota.pins);
+    if (victim < 0) throw new ToolError("full: the memory store is full of pinned and permanent entries.");
+    store.remove(victim);
+    evicted++;
+  }
+  engine.ensureCapacity();
+  return evicted;
+}

@@ -1,0 +1,91 @@
+// files.search ranking: BM25 (term frequency, saturated and length-normalised,
+// weighted by how rare a term is) over the documents a caller may read.
+// Counting uses the engine's native lowerCase/indexOf, not per-byte JS loops,
+// and only one document's text is held at a time.
+import { DOCS_SNIPPET_CHARS, FILES_SEARCH_MAX_HITS } from "../limits";
+import { clipForMessage, snippetAround } from "../util/text";
+import type { ArtifactRecord } from "./artifact-index";
+
+export interface SearchHit {
+  record: ArtifactRecord;
+  score: number;
+  snippet: string;
+}
+
+/** What of a record is searched: its name, and a body (content, or an image's note) that snippets come from. */
+export interface SearchText {
+  name: string;
+  body: string;
+}
+
+/** Returns the searchable text of a record, or undefined when it cannot be read. */
+export type SearchTextReader = (record: ArtifactRecord) => SearchText | undefined;
+
+const K1 = 1.2;
+const B = 0.75;
+/** Occurrences of one term counted per document; more add nothing to BM25's saturated score. */
+const MAX_COUNT = 1000;
+
+export function searchArtifacts(records: ArtifactRecord[], terms: string[], read: SearchTextReader): SearchHit[] {
+  const t = terms.length;
+  if (t === 0 || records.length === 0) return [];
+  const counts = new Uint16Array(records.length * t);
+  const lengths = new Float64Array(records.length);
+  const df = new Uint32Array(t);
+  let totalLength = 0;
+  let readable = 0;
+  for (let i = 0; i < records.length; i++) {
+    const text = read(records[i]);
+    if (text === undefined) continue;
+    const name = text.name.toLowerCase();
+    const body = text.body.toLowerCase();
+    lengths[i] = name.length + body.length;
+    totalLength += lengths[i];
+    readable++;
+    for (let j = 0; j < t; j++) {
+      const n = Math.min(MAX_COUNT, countWordStarts(name, terms[j]) + countWordStarts(body, terms[j]));
+      counts[i * t + j] = n;
+      if (n > 0) df[j]++;
+    }
+  }
+  if (readable === 0) return [];
+  const avg = totalLength / readable || 1;
+  const idf = Array.from(df, (d) => Math.log(1 + (readable - d + 0.5) / (d + 0.5)));
+  const scored: Array<{ index: number; score: number }> = [];
+  for (let i = 0; i < records.length; i++) {
+    let score = 0;
+    for (let j = 0; j < t; j++) {
+      const tf = counts[i * t + j];
+      if (tf > 0) score += (idf[j] * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[i]) / avg));
+    }
+    if (score > 0) scored.push({ index: i, score });
+  }
+  scored.sort((a, b) => b.score - a.score || records[b.index].updated - records[a.index].updated);
+  return scored.slice(0, FILES_SEARCH_MAX_HITS).map(({ index, score }) => {
+    const record = records[index];
+    const best = bestTerm(terms, idf, counts, index * t);
+    const body = read(record)?.body || record.name;
+    const snippet = clipForMessage(snippetAround(body, best, DOCS_SNIPPET_CHARS), DOCS_SNIPPET_CHARS + 2);
+    return { record, score: Math.round(score * 1000) / 1000, snippet };
+  });
+}
+
+/** The rarest term the document contains: its snippet centres on it. */
+function bestTerm(terms: string[], idf: number[], counts: Uint16Array, base: number): string {
+  let best = 0;
+  for (let j = 1; j < terms.length; j++) if (counts[base + j] > 0 && (counts[base + best] === 0 || idf[j] > idf[best])) best = j;
+  return terms[best];
+}
+
+/** Occurrences of `term` that start a word (so "run" finds "running" but not "brunch"). */
+function countWordStarts(text: string, term: string): number {
+  let n = 0;
+  for (let at = text.indexOf(term); at >= 0 && n < MAX_COUNT; at = text.indexOf(term, at + term.length)) {
+    if (at === 0 || !isWordChar(text.charCodeAt(at - 1))) n++;
+  }
+  return n;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 95 || c > 127;
+}

@@ -1,0 +1,292 @@
+// The durable artifact store on the SD card: files/<project>/<name>, one owner
+// per file, private unless shared read-only. Every method takes the caller's
+// Principal; a file the caller may not see is reported exactly like a miss.
+import { ARTIFACTS_MAX_COUNT, FILES_SEARCH_DOC_BYTES } from "../limits";
+import type { Clock, Storage } from "../ports";
+import { ToolError } from "../registry/errors";
+import type { Principal } from "../registry/principal";
+import { clipForMessage } from "../util/text";
+import { decodeUtf8 } from "../util/utf8";
+import { ArtifactIndex, artifactKey, artifactPath, FILES_DIR, type ArtifactRecord } from "./artifact-index";
+import {
+  contentMatchesName,
+  FETCH_EXTENSIONS,
+  kindOf,
+  nameProblem,
+  projectProblem,
+  SAVE_EXTENSIONS,
+} from "./artifact-names";
+import { searchArtifacts, type SearchHit } from "./artifact-search";
+import { textArtifactBytes, textPage } from "./artifact-text";
+import { CARD_ABSENT_TEXT, onCard } from "./card";
+
+export type { ArtifactRecord } from "./artifact-index";
+
+/** Free space kept on the card beyond a file being written (the index, temp files). */
+const CARD_FREE_MARGIN_BYTES = 64 * 1024;
+/** Longest note (image prompt, download source) kept for search. */
+const NOTE_MAX_CHARS = 300;
+
+export interface SaveOptions {
+  note?: string;
+  /** Save quarantined under this fetch id (a download awaiting its scan verdict). */
+  quarantine?: string;
+}
+
+export interface Saved {
+  record: ArtifactRecord;
+  /** True when the caller's earlier file of that name was overwritten. */
+  replaced: boolean;
+}
+
+export interface TextPage {
+  record: ArtifactRecord;
+  text: string;
+  /** Byte offset of the next page, or undefined at the end. */
+  next?: number;
+}
+
+export function notFoundText(project: string, name: string): string {
+  return `not-found: no file ${clipForMessage(project, 40)}/${clipForMessage(name, 80)}.`;
+}
+
+export class ArtifactStore {
+  private readonly index = new ArtifactIndex();
+
+  constructor(
+    private readonly storage: Storage | undefined,
+    private readonly clock: Clock,
+  ) {}
+
+  /** artifact.save: a text document of at most ARTIFACT_TEXT_MAX_BYTES. */
+  saveText(p: Principal, project: string, name: string, text: string): Saved {
+    checkNames(project, name, SAVE_EXTENSIONS);
+    return this.save(p, project, name, textArtifactBytes(name, text));
+  }
+
+  /** Saves any allowed kind of file (images, downloads); the content must match the extension. */
+  save(p: Principal, project: string, name: string, bytes: Uint8Array, options: SaveOptions = {}): Saved {
+    checkNames(project, name, FETCH_EXTENSIONS);
+    if (!contentMatchesName(name, bytes)) {
+      throw new ToolError(`invalid: the content does not match the file type of ${clipForMessage(name, 80)}.`);
+    }
+    return this.withIndex((card) => {
+      const key = artifactKey(project, name);
+      const existing = this.index.get(key);
+      if (existing && existing.owner !== p.ns) {
+        throw new ToolError(`conflict: ${project}/${clipForMessage(name, 80)} cannot be written: the name is taken; choose another name.`);
+      }
+      if (!existing && this.index.size >= ARTIFACTS_MAX_COUNT) {
+        throw new ToolError(`limit: the store holds ${ARTIFACTS_MAX_COUNT} files, its maximum.`);
+      }
+      const used = this.usedBy(p.ns) - (existing ? existing.size : 0);
+      if (used + bytes.length > p.quota.bytes) {
+        throw new ToolError(`quota: this file (${bytes.length} bytes) would exceed your file storage quota (${used} of ${p.quota.bytes} bytes used).`);
+      }
+      if (card.freeBytes() < bytes.length + CARD_FREE_MARGIN_BYTES) {
+        throw new ToolError("card-full: the SD card has too little free space for this file.");
+      }
+      const now = this.clock.now();
+      const record: ArtifactRecord = {
+        project,
+        name: existing ? existing.name : name,
+        owner: p.ns,
+        kind: kindOf(name),
+        size: bytes.length,
+        created: existing ? existing.created : now,
+        updated: now,
+        shared: existing ? existing.shared && !options.quarantine : false,
+      };
+      if (options.note) record.note = options.note.slice(0, NOTE_MAX_CHARS);
+      if (options.quarantine) record.quarantine = options.quarantine;
+      card.writeAtomic(artifactPath(record), bytes);
+      this.index.put(card, record);
+      return { record, replaced: !!existing };
+    });
+  }
+
+  /**
+   * Whether `p` may write `project/name`: it is free or already theirs. It
+   * tells no more than a save attempt would (image.generate asks before it pays).
+   */
+  canWrite(p: Principal, project: string, name: string): boolean {
+    checkNames(project, name, FETCH_EXTENSIONS);
+    return this.withIndex(() => {
+      const existing = this.index.get(artifactKey(project, name));
+      return !existing || existing.owner === p.ns;
+    });
+  }
+
+  /** The files `p` may see, sorted by project and name; optionally one project only. */
+  list(p: Principal, project?: string): ArtifactRecord[] {
+    if (project !== undefined) checkProject(project);
+    return this.withIndex(() => this.visibleTo(p, project));
+  }
+
+  /** One visible file's record; not-found otherwise. */
+  stat(p: Principal, project: string, name: string): ArtifactRecord {
+    return this.withIndex(() => this.findVisible(p, project, name));
+  }
+
+  /** One page of a text file, from byte `offset`. */
+  readText(p: Principal, project: string, name: string, offset: number): TextPage {
+    return this.withIndex((card) => {
+      const record = this.readable(p, project, name);
+      if (record.kind !== "text") {
+        throw new ToolError(`binary: ${record.project}/${record.name} is ${record.kind === "image" ? "an image" : "a binary document"}; files.read serves text files only (deliver it with files.send).`);
+      }
+      const bytes = card.read(artifactPath(record));
+      if (!bytes) throw new ToolError(notFoundText(project, name));
+      return { record, ...textPage(bytes, offset, `${record.project}/${record.name}`) };
+    });
+  }
+
+  /** A visible, readable file's bytes (files.send). */
+  readBytes(p: Principal, project: string, name: string): { record: ArtifactRecord; bytes: Uint8Array } {
+    return this.withIndex((card) => {
+      const record = this.readable(p, project, name);
+      const bytes = card.read(artifactPath(record));
+      if (!bytes) throw new ToolError(notFoundText(project, name));
+      return { record, bytes };
+    });
+  }
+
+  /** Term-frequency search over the files `p` may read. */
+  search(p: Principal, terms: string[], project?: string): SearchHit[] {
+    if (project !== undefined) checkProject(project);
+    return this.withIndex((card) => {
+      const records = this.visibleTo(p, project).filter((r) => !r.quarantine);
+      return searchArtifacts(records, terms, (r) => {
+        if (r.kind !== "text") return { name: r.name, body: r.note || "" };
+        const bytes = card.read(artifactPath(r));
+        if (!bytes) return undefined;
+        return { name: r.name, body: decodeUtf8(bytes.length > FILES_SEARCH_DOC_BYTES ? bytes.subarray(0, FILES_SEARCH_DOC_BYTES) : bytes) };
+      });
+    });
+  }
+
+  /** files.share: only a file's owner changes its sharing; guests cannot share. */
+  share(p: Principal, project: string, name: string, shared: boolean): ArtifactRecord {
+    if (p.role === "guest" || p.role === "unknown") throw new ToolError("guest-refused: guests cannot share files.");
+    return this.withIndex((card) => {
+      const record = this.readable(p, project, name);
+      if (record.owner !== p.ns) {
+        throw new ToolError(`read-only: ${record.project}/${record.name} was shared with you; only its owner can change its sharing.`);
+      }
+      if (record.shared === shared) return record;
+      const next = { ...record, shared };
+      this.index.put(card, next);
+      return next;
+    });
+  }
+
+  /** Deletes one of `p`'s own files (the owner's web API; no tool deletes yet). */
+  remove(p: Principal, project: string, name: string): void {
+    this.withIndex((card) => {
+      const record = this.findVisible(p, project, name);
+      if (record.owner !== p.ns) throw new ToolError(notFoundText(project, name));
+      this.drop(card, record);
+    });
+  }
+
+  /** Bytes of file storage `ns` uses. */
+  usage(ns: string): number {
+    return this.withIndex(() => this.usedBy(ns));
+  }
+
+  /** `p`'s own files and bytes, and the card's free space. */
+  summary(p: Principal): { files: number; bytes: number; freeBytes: number } {
+    return this.withIndex((card) => {
+      let files = 0;
+      for (const r of this.index.all()) if (r.owner === p.ns) files++;
+      return { files, bytes: this.usedBy(p.ns), freeBytes: card.freeBytes() };
+    });
+  }
+
+  /** The file quarantined under fetch `id`, if any (it is never visible to other people). */
+  quarantined(id: string): ArtifactRecord | undefined {
+    return this.withIndex(() => this.findQuarantined(id));
+  }
+
+  /** A scan verdict: "safe" makes the file readable, "unsafe" deletes it. Returns false when no file waits under `id`. */
+  settleQuarantine(id: string, safe: boolean): boolean {
+    return this.withIndex((card) => {
+      const record = this.findQuarantined(id);
+      if (!record) return false;
+      if (safe) {
+        const next = { ...record };
+        delete next.quarantine;
+        this.index.put(card, next);
+      } else this.drop(card, record);
+      return true;
+    });
+  }
+
+  /** Runs `fn` with the card and an index in line with it; trouble becomes a clean refusal. */
+  private withIndex<T>(fn: (card: Storage) => T): T {
+    if (this.storage && !this.storage.present()) {
+      this.index.forget(); // the card may come back as a different card
+      throw new ToolError(CARD_ABSENT_TEXT);
+    }
+    return onCard(this.storage, (card) => {
+      try {
+        this.index.sync(card);
+        return fn(card);
+      } catch (e) {
+        if (!(e instanceof ToolError)) this.index.forget();
+        throw e;
+      }
+    });
+  }
+
+  private visibleTo(p: Principal, project?: string): ArtifactRecord[] {
+    const out: ArtifactRecord[] = [];
+    for (const r of this.index.all()) if ((project === undefined || r.project === project) && visible(r, p)) out.push(r);
+    return out.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
+  }
+
+  private findVisible(p: Principal, project: string, name: string): ArtifactRecord {
+    checkNames(project, name, FETCH_EXTENSIONS);
+    const record = this.index.get(artifactKey(project, name));
+    if (!record || !visible(record, p)) throw new ToolError(notFoundText(project, name));
+    return record;
+  }
+
+  private readable(p: Principal, project: string, name: string): ArtifactRecord {
+    const record = this.findVisible(p, project, name);
+    if (record.quarantine) {
+      throw new ToolError(`quarantined: ${record.project}/${record.name} awaits a safety verdict and cannot be read or sent yet.`);
+    }
+    return record;
+  }
+
+  private findQuarantined(id: string): ArtifactRecord | undefined {
+    for (const r of this.index.all()) if (r.quarantine === id) return r;
+    return undefined;
+  }
+
+  private drop(card: Storage, record: ArtifactRecord): void {
+    card.remove(artifactPath(record));
+    this.index.delete(card, artifactKey(record.project, record.name));
+    if (card.list(`${FILES_DIR}/${record.project}`).length === 0) card.remove(`${FILES_DIR}/${record.project}`);
+  }
+
+  private usedBy(ns: string): number {
+    return this.index.bytesOf(ns);
+  }
+}
+
+function visible(record: ArtifactRecord, p: Principal): boolean {
+  return record.owner === p.ns || (record.shared && !record.quarantine);
+}
+
+function checkProject(project: string): void {
+  const problem = projectProblem(project);
+  if (problem) throw new ToolError(problem);
+}
+
+function checkNames(project: string, name: string, extensions: readonly string[]): void {
+  checkProject(project);
+  const problem = nameProblem(name, extensions);
+  if (problem) throw new ToolError(problem);
+}

@@ -1,0 +1,46 @@
+// Turns SD-card trouble into one clean sentence. Storage methods throw when the
+// card is absent, pulled mid-operation or full; a store wraps each operation
+// here so a tool refuses instead of failing with an internal error.
+import type { Storage } from "../ports";
+import { ToolError } from "../registry/errors";
+import { clipForMessage } from "../util/text";
+
+export const NO_STORAGE_TEXT = "no-card: this device has no SD card storage.";
+export const CARD_ABSENT_TEXT = "no-card: the SD card is not inserted; insert it and try again.";
+export const CARD_PULLED_TEXT = "no-card: the SD card was removed during the operation; the previous version of the file is intact.";
+
+/** The storage, or a ToolError when there is none or the card is out. */
+export function requireCard(storage: Storage | undefined): Storage {
+  if (!storage) throw new ToolError(NO_STORAGE_TEXT);
+  if (!storage.present()) throw new ToolError(CARD_ABSENT_TEXT);
+  return storage;
+}
+
+/**
+ * Runs `operation` on the card. A ToolError passes through; any other throw
+ * becomes a refusal: "no-card" when the card is gone now, else "storage-error"
+ * with the port's short message (ports never put secrets in their messages).
+ */
+export function onCard<T>(storage: Storage | undefined, operation: (card: Storage) => T): T {
+  const card = requireCard(storage);
+  try {
+    return operation(card);
+  } catch (e) {
+    throw cardError(card, e);
+  }
+}
+
+export function cardError(card: Storage, e: unknown): Error {
+  if (e instanceof ToolError) return e;
+  if (!safePresent(card)) return new ToolError(CARD_PULLED_TEXT);
+  const detail = e instanceof Error && e.message ? clipForMessage(e.message, 80) : "unknown failure";
+  return new ToolError(`storage-error: the SD card operation failed (${detail}).`);
+}
+
+function safePresent(card: Storage): boolean {
+  try {
+    return card.present();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,95 @@
+// image.generate's provider: an OpenAI-compatible images endpoint
+// (POST {base}/images/generations, reply {data:[{b64_json}]}). The key and
+// base URL are read at each call through a small config the core wires to the
+// owner's secrets; with no key set the tool reports "not configured".
+import type { HttpClient } from "../ports";
+import { ToolError } from "../registry/errors";
+import { decodeBase64 } from "../util/base64";
+import { clipForMessage } from "../util/text";
+import { decodeUtf8 } from "../util/utf8";
+import { parseHttpUrl } from "../util/url";
+import { contentMatchesName } from "./artifact-names";
+
+/** Owner-set provider values, read at each call. Never reached by a tool's arguments. */
+export interface ImageProviderConfig {
+  /** The OpenAI API key (the owner's secret), undefined when not set. */
+  apiKey(): string | undefined;
+  /** Base URL of an OpenAI-compatible API; undefined means DEFAULT_IMAGE_BASE_URL. */
+  baseUrl(): string | undefined;
+}
+
+export const DEFAULT_IMAGE_BASE_URL = "https://api.openai.com/v1";
+export const DEFAULT_IMAGE_MODEL = "gpt-image-1";
+/** gpt-image-1 takes 1-2 minutes for a high-quality image. */
+export const IMAGE_TIMEOUT_MS = 180_000;
+/** The JSON reply: a base64 PNG is 4/3 of the image. */
+export const IMAGE_MAX_RESPONSE_BYTES = 12 * 1024 * 1024;
+
+export interface ImageRequest {
+  prompt: string;
+  model: string;
+  size: string;
+  quality: string;
+}
+
+export class ImageClient {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly config: ImageProviderConfig,
+    private readonly timeoutMs = IMAGE_TIMEOUT_MS,
+  ) {}
+
+  configured(): boolean {
+    return !!this.config.apiKey();
+  }
+
+  /** The PNG bytes of one generated image; a ToolError with one sentence on any failure. */
+  async generate(req: ImageRequest): Promise<Uint8Array> {
+    const key = this.config.apiKey();
+    if (!key) throw new ToolError("not-configured: image.generate needs an OpenAI API key, which the owner sets in the web UI.");
+    const base = (this.config.baseUrl() || DEFAULT_IMAGE_BASE_URL).replace(/\/+$/, "");
+    if (typeof parseHttpUrl(base) === "string") throw new ToolError("not-configured: the image provider's base URL is not a valid URL.");
+    let res;
+    try {
+      res = await this.http.request({
+        method: "POST",
+        url: `${base}/images/generations`,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ model: req.model, prompt: req.prompt, n: 1, size: req.size, quality: req.quality }),
+        timeoutMs: this.timeoutMs,
+        maxResponseBytes: IMAGE_MAX_RESPONSE_BYTES,
+      });
+    } catch (e) {
+      throw new ToolError(`provider-error: the image request failed (${clipForMessage(e instanceof Error ? e.message : "network error", 100)}).`);
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new ToolError(`provider-error: the image provider refused the API key (HTTP ${res.status}).`);
+    }
+    const body = parseJson(res.body);
+    if (res.status !== 200) {
+      throw new ToolError(`provider-error: the image provider answered HTTP ${res.status}${providerMessage(body)}.`);
+    }
+    const b64 = body && Array.isArray(body.data) && body.data[0] && body.data[0].b64_json;
+    if (typeof b64 !== "string") throw new ToolError("provider-error: the image provider's reply held no base64 image.");
+    const png = decodeBase64(b64);
+    if (!png || png.length === 0) throw new ToolError("provider-error: the image provider's base64 image is malformed.");
+    if (!contentMatchesName("image.png", png)) throw new ToolError("provider-error: the image provider's reply is not a PNG.");
+    return png;
+  }
+}
+
+/** The reply as JSON of unknown shape (callers check each field), or undefined. */
+function parseJson(bytes: Uint8Array): any {
+  try {
+    return JSON.parse(decodeUtf8(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The provider's error message, clipped, with anything key-like removed (OpenAI echoes part of a bad key). */
+function providerMessage(body: any): string {
+  const message = body && body.error && typeof body.error.message === "string" ? body.error.message : "";
+  if (!message) return "";
+  return `: ${clipForMessage(message.replace(/\b(sk|key)-[A-Za-z0-9_*-]+/g, "[key]"), 120)}`;
+}

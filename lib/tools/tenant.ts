@@ -1,0 +1,88 @@
+import type { ChatAllowList } from "../people/chat-allowlist";
+import { MAX_PEOPLE, OWNER_PERSON_ID, PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
+import { ToolError } from "../registry/errors";
+import { assertMayCall } from "../registry/policy";
+import type { Quota, Role } from "../registry/principal";
+import type { ToolRegistry } from "../registry/registry";
+import type { ToolContext, ToolResult } from "../registry/types";
+import { formatBytes } from "../util/format";
+
+const CHAT = { type: "string", minLength: 1, maxLength: 49, pattern: PERSON_ID_PATTERN.source, description: "the person's chat id or identity" };
+const quotaField = (max: number, what: string): { [key: string]: unknown } => ({ type: "integer", minimum: 0, maximum: max, description: `${what}; 0 restores the role default` });
+
+/** tenant.list, tenant.set_role, tenant.set_quota: the model-callable half of the people surface. Admin-only. */
+export function registerTenantTools(registry: ToolRegistry, people: PeopleStore, chats: ChatAllowList): void {
+  const guard = (name: string, ctx: ToolContext): void => assertMayCall({ name, adminOnly: true }, ctx.principal);
+
+  registry.register({
+    name: "tenant.list",
+    description: "List the people who can talk to this device: chat id, role, quotas.",
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    adminOnly: true,
+    handler: (_args, ctx): ToolResult => {
+      guard("tenant.list", ctx);
+      const list = people.list();
+      return { text: `People (${list.length} of ${MAX_PEOPLE}):\n${list.map(describe).join("\n")}` };
+    },
+  });
+
+  registry.register({
+    name: "tenant.set_role",
+    description: "Approve someone or change their role: admin | user | guest | unknown (revokes access).",
+    inputSchema: {
+      type: "object",
+      properties: { chat: CHAT, role: { type: "string", enum: ["admin", "user", "guest", "unknown"] } },
+      required: ["chat", "role"],
+      additionalProperties: false,
+    },
+    adminOnly: true,
+    handler: (args, ctx): ToolResult => {
+      guard("tenant.set_role", ctx);
+      const chat = args.chat as string;
+      const outcome = people.setRole(chat, args.role as Role);
+      if (!outcome.ok) throw new ToolError(`${outcome.tag}: ${outcome.message}`);
+      if (!outcome.person) return { text: `${chat} is removed: access revoked.` };
+      const gate = chat !== OWNER_PERSON_ID && !chats.has(chat) ? " It is not on the chat allow-list: only the owner can add it, in the web UI." : "";
+      return { text: `${chat} is now ${outcome.person.role}.${gate}` };
+    },
+  });
+
+  registry.register({
+    name: "tenant.set_quota",
+    description: "Set one person's storage limits.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        chat: CHAT,
+        vectors: quotaField(QUOTA_MAXIMUM.vectors, "memories stored"),
+        bytes: quotaField(QUOTA_MAXIMUM.bytes, "file-store bytes"),
+        ttl_hours: quotaField(QUOTA_MAXIMUM.ttlHours, "longest memory lifetime in hours"),
+        pins: quotaField(QUOTA_MAXIMUM.pins, "pinned memories"),
+      },
+      required: ["chat"],
+      additionalProperties: false,
+    },
+    adminOnly: true,
+    handler: (args, ctx): ToolResult => {
+      guard("tenant.set_quota", ctx);
+      const changes: Partial<Quota> = {};
+      if (args.vectors !== undefined) changes.vectors = args.vectors as number;
+      if (args.bytes !== undefined) changes.bytes = args.bytes as number;
+      if (args.ttl_hours !== undefined) changes.ttlHours = args.ttl_hours as number;
+      if (args.pins !== undefined) changes.pins = args.pins as number;
+      if (Object.keys(changes).length === 0) throw new ToolError("invalid arguments: give at least one of vectors, bytes, ttl_hours, pins.");
+      const outcome = people.setQuota(args.chat as string, changes);
+      if (!outcome.ok) throw new ToolError(`${outcome.tag}: ${outcome.message}`);
+      return { text: `Quota set.\n${describe(outcome.person!)}` };
+    },
+  });
+}
+
+function describe(p: PersonView): string {
+  const mark = (field: keyof Quota): string => (p.overridden.indexOf(field) >= 0 ? " (set)" : "");
+  const ttl = p.quota.ttlHours === 0 ? "no maximum" : `${p.quota.ttlHours} h`;
+  return (
+    `- ${p.id}: ${p.role}; vectors ${p.quota.vectors}${mark("vectors")}, bytes ${formatBytes(p.quota.bytes)}${mark("bytes")}, ` +
+    `ttl ${ttl}${mark("ttlHours")}, pins ${p.quota.pins}${mark("pins")}`
+  );
+}

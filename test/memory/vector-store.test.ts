@@ -1,0 +1,73 @@
+// The flat store: dense slots, per-namespace masks and id maps kept right through removals and growth.
+import assert from "node:assert/strict";
+import { quantizeInt8, normalizeL2 } from "../../lib/memory/quantize.ts";
+import { VectorStore, type EntryMeta } from "../../lib/memory/vector-store.ts";
+import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+
+const DIMS = 8;
+const meta = (id: number, ns: string): EntryMeta => ({ id, ns, content: `c${id}`, source: "self", importance: 0.5, created: id, lastRecalled: id, flags: 0, ttlClass: 1 });
+const row = (seed: number): Int8Array => Int8Array.from({ length: DIMS }, (_, i) => ((seed * 7 + i * 13) % 50) - 25);
+
+function check(store: VectorStore): void {
+  for (let s = 0; s < store.count; s++) {
+    const ns = store.nsOf(s);
+    assert.equal(store.slotOf(ns, store.ids[s]), s);
+    assert.equal(store.maskOf(ns)![s], 1);
+    assert.equal(store.content[s], `c${store.ids[s]}`);
+    assert.deepEqual(Array.from(store.row(s)), Array.from(row(store.ids[s])));
+  }
+  assert.equal(store.content.length, store.count);
+}
+
+describe("VectorStore", () => {
+  it("keeps slots dense, masks and id maps exact through removals", () => {
+    const store = new VectorStore(DIMS, 10);
+    for (let i = 1; i <= 6; i++) store.add(meta(i, i % 2 ? "odd" : "even"), row(i));
+    check(store);
+    store.remove(0); // the last entry (6) moves into slot 0
+    check(store);
+    assert.equal(store.ids[0], 6);
+    store.remove(store.count - 1);
+    store.remove(2);
+    check(store);
+    assert.equal(store.countIn("odd") + store.countIn("even"), store.count);
+    assert.equal(store.slotOf("odd", 1), -1);
+    const mask = store.maskOf("even")!;
+    for (let s = store.count; s < 10; s++) assert.equal(mask[s], 0, "no stale mask bytes past count");
+    while (store.count > 0) store.remove(0);
+    assert.equal(store.maskOf("odd"), undefined);
+  });
+
+  it("a masked topK sees only one namespace", () => {
+    const store = new VectorStore(DIMS, 10);
+    for (let i = 1; i <= 6; i++) store.add(meta(i, i % 2 ? "odd" : "even"), row(i));
+    const { indices } = tsKernels.topK(store.vectors, DIMS, store.count, row(2), 6, store.maskOf("even"));
+    assert.deepEqual(Array.from(indices).map((s) => store.ids[s]).sort(), [2, 4, 6]);
+    assert.equal(store.ids[indices[0]], 2);
+  });
+
+  it("grows and shrinks without losing entries; refuses to shrink under the count or add past capacity", () => {
+    const store = new VectorStore(DIMS, 3);
+    for (let i = 1; i <= 3; i++) store.add(meta(i, "a"), row(i));
+    assert.throws(() => store.add(meta(4, "a"), row(4)), /full/);
+    store.resize(6);
+    store.add(meta(4, "a"), row(4));
+    check(store);
+    assert.throws(() => store.resize(3), /capacity under the entry count/);
+    store.resize(4);
+    check(store);
+    assert.equal(store.vectors.length, 4 * DIMS);
+  });
+
+  it("quantizes a normalized vector to round(v x 127), clamped", () => {
+    const v = Float32Array.from([3, 4, 0, 0]);
+    assert.ok(normalizeL2(v));
+    const out = new Int8Array(4);
+    quantizeInt8(v, out);
+    assert.deepEqual(Array.from(out), [76, 102, 0, 0]);
+    const over = new Int8Array(2);
+    quantizeInt8(Float32Array.from([1.5, -1.5]), over);
+    assert.deepEqual(Array.from(over), [127, -127]);
+    assert.equal(normalizeL2(new Float32Array(3)), false);
+  });
+});

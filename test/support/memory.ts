@@ -1,0 +1,117 @@
+// Rigs for the memory tests: an engine (or the whole core) over in-memory ports
+// with a fake clock, and a Storage wrapper that cuts a write at byte N.
+import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
+import { memoryStorage, type MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { tempPathOf } from "../../hosts/sim/ports/removable.ts";
+import { fakeClock, memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
+import { memoryPorts } from "../../hosts/sim/ports/index.ts";
+import { buildCore, type Core, type CoreOptions } from "../../lib/core.ts";
+import { episodicOverStorage } from "../../lib/memory/build.ts";
+import { MemoryEngine, type MemoryDeps } from "../../lib/memory/engine.ts";
+import { hashingEmbedder } from "../../lib/memory/hashing-embedder.ts";
+import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import type { Settings, Storage } from "../../lib/ports.ts";
+
+export const HOUR = 3600 * 1000;
+export const DAY = 24 * HOUR;
+
+export type FakeClock = ReturnType<typeof fakeClock>;
+
+export interface MemoryRig {
+  engine: MemoryEngine;
+  clock: FakeClock;
+  storage: MemoryStorage;
+  settings: Settings;
+  log: ReturnType<typeof memoryLog>;
+  deps: MemoryDeps;
+  /** A new engine over the same card, settings and clock: what a reboot sees. */
+  reboot(overrides?: Partial<MemoryDeps>): MemoryEngine;
+}
+
+export function memoryRig(overrides: Partial<MemoryDeps> = {}): MemoryRig {
+  const clock = fakeClock();
+  const storage = memoryStorage();
+  const settings = memorySettings();
+  const log = memoryLog();
+  const deps: MemoryDeps = { clock, log, settings, digest: nodeDigest, kernels: tsKernels, embedder: hashingEmbedder(256), storage, ...overrides };
+  return {
+    engine: new MemoryEngine(deps),
+    clock,
+    storage,
+    settings,
+    log,
+    deps,
+    reboot: (more = {}) => new MemoryEngine({ ...deps, ...more }),
+  };
+}
+
+export interface CoreRig {
+  core: Core;
+  clock: FakeClock;
+  storage: MemoryStorage;
+  log: ReturnType<typeof memoryLog>;
+}
+
+/** The real core (registry, validators, every tool) over memory ports with a fake clock and a bound episodic store. */
+export function memoryCore(options: { storage?: boolean; episodic?: boolean; settings?: Settings; core?: CoreOptions } = {}): CoreRig {
+  const clock = fakeClock();
+  const storage = memoryStorage();
+  const log = memoryLog();
+  const ports = memoryPorts({ clock, log, storage: options.storage === false ? undefined : storage, settings: options.settings ?? memorySettings() });
+  const episodic = options.episodic === false ? undefined : episodicOverStorage(ports);
+  return { core: buildCore(ports, undefined, { episodic, ...options.core }), clock, storage, log };
+}
+
+/** Thrown by a TornStorage when the power is cut. */
+export class PowerCut extends Error {
+  constructor() {
+    super("power cut");
+  }
+}
+
+/**
+ * A Storage whose next write is cut after `cutAt` bytes, as by a power cut:
+ * for writeAtomic the temporary file is cut and the rename never happens; for
+ * append only `cutAt` bytes land. After the cut every call throws (no power).
+ * A write of at most `cutAt` bytes completes normally.
+ */
+export function tornStorage(inner: MemoryStorage, cutAt: number): Storage & { tripped: boolean } {
+  let tripped = false;
+  const alive = (): void => {
+    if (tripped) throw new PowerCut();
+  };
+  return {
+    get tripped() {
+      return tripped;
+    },
+    present: () => !tripped && inner.present(),
+    read: (path) => (alive(), inner.read(path)),
+    writeAtomic(path, data) {
+      alive();
+      if (data.length <= cutAt) return inner.writeAtomic(path, data);
+      tripped = true;
+      // What a real card is left with: a partial temporary file beside the untouched target.
+      inner.files.set(tempPathOf(path), data.slice(0, cutAt));
+      throw new PowerCut();
+    },
+    append(path, data) {
+      alive();
+      if (data.length <= cutAt) return inner.append(path, data);
+      tripped = true;
+      if (cutAt > 0) inner.append(path, data.subarray(0, cutAt));
+      throw new PowerCut();
+    },
+    rename: (from, to) => (alive(), inner.rename(from, to)),
+    remove: (path) => (alive(), inner.remove(path)),
+    list: (dir) => (alive(), inner.list(dir)),
+    stat: (path) => (alive(), inner.stat(path)),
+    freeBytes: () => (alive(), inner.freeBytes()),
+  };
+}
+
+/** A deep copy of a memory card's files (to restart every crash case from the same state). */
+export function cloneCard(source: MemoryStorage): MemoryStorage {
+  const copy = memoryStorage();
+  for (const [path, bytes] of source.files) copy.files.set(path, bytes.slice());
+  return copy;
+}
