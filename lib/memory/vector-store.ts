@@ -62,7 +62,7 @@ export class VectorStore {
     if (this.count >= this.capacity) throw new Error("the vector store is full");
     if (row.length !== this.dims) throw new Error("bad row length");
     const slot = this.count++;
-    const ns = this.nsIndexOf(meta.ns, true);
+    const ns = this.nsIndexFor(meta.ns);
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
     this.setMeta(slot, meta, ns);
@@ -169,9 +169,10 @@ export class VectorStore {
     this.nsCounts[ns]++;
   }
 
-  private nsIndexOf(ns: string, create: boolean): number {
+  /** The index of a namespace, added on first use. */
+  private nsIndexFor(ns: string): number {
     let index = this.nsLookup.get(ns);
-    if (index === undefined && create) {
+    if (index === undefined) {
       if (this.namespaces.length >= MEMORY_MAX_NAMESPACES) throw new Error("too many namespaces");
       index = this.namespaces.length;
       this.namespaces.push(ns);
@@ -180,6 +181,6 @@ export class VectorStore {
       this.slotById.push(new Map());
       this.nsCounts.push(0);
     }
-    return index ?? -1;
+    return index;
   }
 }
