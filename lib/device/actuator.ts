@@ -71,7 +71,7 @@ export class DeviceActuator {
     if (!audioOut) return fail("not-present: this device has no speaker.");
     if (config.string("profile") === "silent") return fail("silent: the device is on silent (profile silent).");
     if (!config.bool("ttsOn")) return fail("off: spoken replies are off (ttsOn is false).");
-    if (config.number("sfxVol") === 0) return fail("off: the speaker volume is 0.");
+    if (config.number("sfxVol") === 0 || audioOut.volume() === 0) return fail("off: the speaker volume is 0.");
     try {
       await audioOut.speak(text, config.string("ttsVoice"));
     } catch {

@@ -37,6 +37,8 @@ export const KNOBS: readonly KnobSpec[] = [
   { key: "sttProv", type: "enum", values: ["openai", "mistral"], default: "openai", writer: "device", description: "the transcription service" },
   { key: "devName", type: "string", pattern: /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,31}$/, default: "Halo", writer: "device", description: "the device's name (1-32 letters, digits, space . _ ' -)" },
   { key: "hwTests", type: "bool", default: true, writer: "owner", description: "whether device.selftest may run audible items (owner API only)" },
+  { key: "ownerChatId", type: "string", pattern: /^(-?[0-9]{1,20})?$/, default: "", writer: "owner", description: "the owner's Telegram chat id: where reply.telegram and files.send go by default; empty means none (owner API only)" },
+  { key: "webSearchBudget", type: "int", min: 0, max: 100000, default: 1000, writer: "owner", description: "web.search calls allowed per calendar month (UTC); 0 switches web search off (owner API only)" },
   { key: "orchProvider", type: "enum", values: PROVIDERS, default: "openai", writer: "orch_model", description: "the provider of the orchestrator's own model (set with the orch_model action)" },
   { key: "orchModel", type: "string", pattern: /^[A-Za-z0-9._:\/-]{0,64}$/, default: "", writer: "orch_model", description: "the orchestrator's model name; empty means the provider's default (set with the orch_model action)" },
 ];

@@ -163,6 +163,14 @@ describe("memory tools", () => {
     assert.ok(specs.includes("memory.write") && !specs.includes("memory.scratchpad"));
   });
 
+  it("device.status reports the caller's memory against their quota (and the whole store to an admin)", async () => {
+    const rig = memoryCore();
+    await call(rig, "memory.write", { content: "Alice waters the ferns on Sundays" }, alice);
+    await call(rig, "memory.write", { content: "The owner's fact" });
+    assert.match(await call(rig, "device.status", {}, alice), /^Memory: your memories 1 of 1000; your pinned memories 0 of 50$/m);
+    assert.match(await call(rig, "device.status", {}), /^Memory: your memories 1 of 5000; your pinned memories 0 of 200; live memories \(all people\) 2 of 5000$/m);
+  });
+
   it("without any SD card memory works in RAM and says it is not persisted", async () => {
     const rig = memoryCore({ storage: false });
     assert.match(await call(rig, "memory.write", { content: "RAM only fact" }), /kept in RAM only/);
