@@ -1,4 +1,11 @@
 import { VALIDATORS } from "./generated/validators.js";
+import type { AlertLog } from "./agents/alerts";
+import { buildAgentsSubsystem, scheduledPrincipal } from "./agents/build";
+import type { Routines } from "./agents/routines";
+import type { RoutineScheduler } from "./agents/scheduler";
+import type { SubAgents } from "./agents/sessions";
+import type { TelegramChannel } from "./chat/telegram-channel";
+import type { VoiceSynth } from "./chat/voice";
 import { DOCS_PACK } from "./generated/docs-pack";
 import { DeviceActuator } from "./device/actuator";
 import { ConfigStore } from "./device/config";
@@ -16,6 +23,9 @@ import { memoryUsageSource } from "./memory/usage";
 import type { Ports } from "./ports";
 import { ToolRegistry } from "./registry/registry";
 import type { CompiledValidator } from "./registry/types";
+import type { BudgetGovernor } from "./turn/budget";
+import type { ProviderRouter } from "./turn/providers/router";
+import { buildProviderRouter } from "./turn/providers/wiring";
 import type { ArtifactStore } from "./store/artifact-store";
 import { DocsLibrary } from "./store/docs-pack";
 import type { Downloads } from "./store/downloads";
@@ -28,6 +38,10 @@ import { registerArchiveTool, registerEpisodicTool } from "./tools/memory-histor
 import { buildFilesSubsystem, filesUsageSource } from "./tools/files-subsystem";
 import { registerResultTools } from "./tools/results";
 import { registerTenantTools } from "./tools/tenant";
+import { buildTurn } from "./turn/build";
+import type { TurnEngine } from "./turn/engine";
+import { buildChannelsSubsystem } from "./tools/channels-subsystem";
+import type { WebSearchBudget } from "./web/search-budget";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
 export interface Core {
@@ -57,6 +71,23 @@ export interface Core {
   memory: MemoryEngine;
   /** The episodic log, when the host bound one (CoreOptions.episodic). */
   episodic?: EpisodicStore;
+  /** The orchestrator turn: `turn.runTurn(principal, {text, channel?, scheduled?, onReply?})` (docs/turn.md). */
+  turn: TurnEngine;
+  /** Telegram outbound (reply.telegram, the Messenger of files.send); `telegram.client` is what a host's TelegramInbound polls with. */
+  telegram: TelegramChannel;
+  /** The monthly web-search counter; web.search is registered only when the Tavily key was set at boot. */
+  webBudget: WebSearchBudget;
+  /** The LLM providers in the owner's order, shared by turns and sub-agents; `budget` is its governor. */
+  router: ProviderRouter;
+  budget: BudgetGovernor;
+  /** Sub-agents (session.*). */
+  agents: SubAgents;
+  /** Routines and wakeups (loop.*, wakeup.set); the owner API approves and rejects here. */
+  routines: Routines;
+  /** Fires due routines: the host calls `scheduler.tick()` every SCHEDULER_TICK_MS; the turn engine binds with `setRunner`. */
+  scheduler: RoutineScheduler;
+  /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
+  alerts: AlertLog;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -65,6 +96,12 @@ export interface CoreOptions {
   getSecret?: SecretReader;
   /** The episodic store (device and simulator bind one over their SD card); memory.episodic exists only with it. */
   episodic?: EpisodicStore;
+  /** Base URLs of outside services by name (`telegram`, `tavily`); unset means the public API. The simulator reads HALO_<NAME>_BASE_URL. */
+  baseUrls?: { [service: string]: string | undefined };
+  /** Speech synthesis for Telegram voice notes; default: OpenAI speech with the owner's openai key (ttsProv openai). */
+  voiceSynth?: VoiceSynth;
+  /** The host's timer, for provider retry backoff (without one, retries do not wait). */
+  sleep?(ms: number): Promise<void>;
 }
 
 /**
@@ -90,10 +127,19 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   if (options.episodic) registerEpisodicTool(registry, options.episodic, () => ports.clock.now());
   if (ports.storage) registerArchiveTool(registry, memory);
   introspection.memory = memoryUsageSource(memory);
-  const files = buildFilesSubsystem(registry, ports, { image: { apiKey: () => secrets.getSecret("openai"), baseUrl: () => undefined } });
+  const channels = buildChannelsSubsystem(registry, ports, { secrets, config, chats, actuator, introspection, baseUrls: options.baseUrls, voice: options.voiceSynth });
+  // Telegram is the messenger files.send delivers through, unless the host brought its own.
+  const files = buildFilesSubsystem(registry, { ...ports, messenger: ports.messenger ?? channels.telegram }, { image: { apiKey: () => secrets.getSecret("openai"), baseUrl: () => undefined } });
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
-  registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), priority, chats, sources: introspection }, actuator);
+  registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
   const { artifacts, downloads, skills } = files;
-  return { ports, registry, ring, clients, secrets, people, chats, priority, config, actuator, introspection, artifacts, downloads, skills, memory, episodic: options.episodic };
+  const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
+  const { router, budget } = buildProviderRouter({ ports, getSecret: (n) => secrets.getSecret(n), priority: () => priority.get(), utcOffsetMinutes, baseUrls: options.baseUrls, sleep: options.sleep });
+  const agentParts = buildAgentsSubsystem(registry, { ports, router, artifacts, skills, config, chats, principalFor: (ns) => scheduledPrincipal({ people, clients, chats }, ns) });
+  introspection.agents = agentParts.usage;
+  const { agents, routines, scheduler, alerts } = agentParts;
+  const turn = buildTurn({ ports, registry, ring, router, budget, config, actuator, memory, scheduler });
+  introspection.budget = turn.budgetSource;
+  return { ports, registry, ring, clients, secrets, people, chats, priority, config, actuator, introspection, artifacts, downloads, skills, memory, episodic: options.episodic, turn: turn.engine, telegram: channels.telegram, webBudget: channels.webBudget, router, budget, agents, routines, scheduler, alerts };
 }

@@ -1,5 +1,6 @@
 import { buildCore, type Core, type CoreOptions } from "./core";
 import { pathOnly, tokenInQuery } from "./http/bearer";
+import { CHAT_PATH, handleChatApi, type ChatApiEnvironment } from "./http/chat-api";
 import { originAllowed } from "./http/origin";
 import { createOwnerApi } from "./http/owner-api";
 import { statusPage } from "./http/status-page";
@@ -42,9 +43,17 @@ export function createHalo(options: HaloOptions): Halo {
   };
   const ownerApi = createOwnerApi({ ...core, log: ports.log, verifyToken: (token) => core.clients.verify(token), originAllowed });
 
+  const chatApi: ChatApiEnvironment = {
+    verifyToken: (token) => core.clients.verify(token),
+    principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }),
+    turn: core.turn,
+    originAllowed,
+  };
+
   async function handleHttp(req: HttpRequest): Promise<HttpResponse> {
     const path = pathOnly(req.path);
     // The owner API answers everything in JSON, its own refusal of a token in the URL included.
+    if (path === CHAT_PATH) return handleChatApi(req, chatApi);
     if (path === "/api" || path.startsWith("/api/")) return ownerApi(req);
     if (tokenInQuery(req.path)) return textResponse(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.\n");
     if (path === "/mcp") return handleMcpHttp(req, mcpDeps);

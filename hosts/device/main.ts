@@ -7,17 +7,38 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import Timer from "timer";
+import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds";
+import { TelegramInbound } from "../../lib/chat/telegram-inbound";
+import { derivePrincipal } from "../../lib/people/principals";
+
+/** Provider retry backoff and the Telegram loop's waits run on Moddable's Timer. */
+function timerSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => void Timer.set(() => resolve(), ms));
+}
 
 export default function main(): void {
   const config = readDeviceConfig();
   const ports = devicePorts(config);
   // The episodic log lives on the SD card (memory.episodic exists only with it).
-  const halo = createHalo({ ports, firmwareVersion: config.firmwareVersion, core: { episodic: episodicOverStorage(ports) } });
+  const halo = createHalo({ ports, firmwareVersion: config.firmwareVersion, core: { episodic: episodicOverStorage(ports), sleep: timerSleep } });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
   const ownerToken = halo.ensureOwnerToken();
   // Shown once, on first boot, on the console only: the owner copies it from there.
   if (ownerToken !== undefined) trace(`[halo] owner token (shown once): ${ownerToken}\n`);
   startNetwork(config.wifi, config.sntpHost, ports.log, (): void => {
     serveHttp(halo, config.httpPort, ports.log);
+    // Routines and wakeups fire from here, once the network (and so SNTP time) is up.
+    Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
+    // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
+    new TelegramInbound({
+      telegram: halo.core.telegram.client,
+      sendText: (chatId, text) => halo.core.telegram.sendText(chatId, text),
+      chats: halo.core.chats,
+      principalFor: (chatId) => derivePrincipal(halo.core, "chat", chatId),
+      runner: halo.core.turn,
+      log: ports.log,
+      sleep: timerSleep,
+    }).start();
   });
 }

@@ -3,8 +3,11 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
+import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds.ts";
+import { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
+import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
@@ -16,10 +19,12 @@ export interface SimOptions {
   host: string;
   port: number;
   toolsPageSize?: number;
-  /** Secrets set at start when not set yet (from OPENAI_API_KEY, ANTHROPIC_API_KEY, MISTRAL_API_KEY). */
+  /** Secrets set at start when not set yet (from OPENAI_API_KEY, ANTHROPIC_API_KEY, MISTRAL_API_KEY, TAVILY_API_KEY, TELEGRAM_BOT_TOKEN). */
   initialSecrets?: Partial<Record<SecretName, string>>;
   /** Ports to use instead of the simulator's own (tests: a log that keeps its lines, a fenced network). */
   portOverrides?: Partial<Ports>;
+  /** Base URLs of outside services (from HALO_OPENAI_BASE_URL, HALO_ANTHROPIC_BASE_URL, HALO_MISTRAL_BASE_URL, HALO_TELEGRAM_BASE_URL, HALO_TAVILY_BASE_URL): local stand-ins. */
+  baseUrls?: { [service: string]: string | undefined };
 }
 
 /** Environment variables that seed a secret the owner has not set yet. */
@@ -27,13 +32,20 @@ const SECRET_ENV: Array<[string, SecretName]> = [
   ["OPENAI_API_KEY", "openai"],
   ["ANTHROPIC_API_KEY", "anthropic"],
   ["MISTRAL_API_KEY", "mistral"],
+  ["TAVILY_API_KEY", "tavily"],
+  ["TELEGRAM_BOT_TOKEN", "telegram"],
 ];
+
+/** Services whose base URL HALO_<NAME>_BASE_URL overrides (the LLM providers default to their public APIs, e.g. https://api.openai.com/v1). */
+const BASE_URL_SERVICES = ["openai", "anthropic", "mistral", "telegram", "tavily"];
 
 export interface RunningSim {
   halo: Halo;
   server: Server;
   url: string;
   tokenPath: string;
+  /** The Telegram long-poll loop (it waits quietly while no bot token is set). */
+  inbound: TelegramInbound;
   close(): Promise<void>;
 }
 
@@ -42,7 +54,12 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error("HALO_PORT must be a port number");
   const initialSecrets: Partial<Record<SecretName, string>> = {};
   for (const [name, secret] of SECRET_ENV) if (env[name]) initialSecrets[secret] = env[name];
-  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets };
+  const baseUrls: { [service: string]: string } = {};
+  for (const service of BASE_URL_SERVICES) {
+    const url = env[`HALO_${service.toUpperCase()}_BASE_URL`];
+    if (url) baseUrls[service] = url;
+  }
+  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets, baseUrls };
 }
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
@@ -52,7 +69,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   const seeds = new SecretStore(ports.settings, ports.log);
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
   // The episodic log lives on the simulated SD card, when the simulator has one.
-  const core = { episodic: episodicOverStorage(ports) };
+  const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
+  const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
   const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
   const tokenPath = join(options.dataDir, "admin-token");
   const token = halo.ensureOwnerToken();
@@ -65,6 +83,20 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());
   });
+  // Routines and wakeups fire from here; the core itself never sets a timer.
+  const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
+  ticker.unref();
+  // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
+  const inbound = new TelegramInbound({
+    telegram: halo.core.telegram.client,
+    sendText: (chatId, text) => halo.core.telegram.sendText(chatId, text),
+    chats: halo.core.chats,
+    principalFor: (chatId) => derivePrincipal(halo.core, "chat", chatId),
+    runner: halo.core.turn,
+    log: ports.log,
+    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+  });
+  inbound.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -73,6 +105,11 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server,
     url: `http://${host}:${port}`,
     tokenPath,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    inbound,
+    close: async () => {
+      clearInterval(ticker);
+      await inbound.stop();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
   };
 }

@@ -24,7 +24,7 @@ export const SUBAGENT_MAX_OUTPUT_TOKENS = 4096;
 export const SUBAGENT_TIMEOUT_MS = 120000;
 /** A history-carried conversation (Anthropic, Mistral): messages and UTF-8 bytes kept; older exchanges are dropped first. */
 export const SUBAGENT_HISTORY_MAX_MESSAGES = 24;
-export const SUBAGENT_HISTORY_MAX_BYTES = 64 * 1024;
+export const SUBAGENT_HISTORY_MAX_BYTES = 96 * 1024;
 /** Largest result saved to the artifact store (bytes). */
 export const SUBAGENT_RESULT_MAX_BYTES = 64 * 1024;
 

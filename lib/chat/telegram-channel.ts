@@ -39,6 +39,15 @@ export class TelegramChannel implements Messenger {
     return id && TELEGRAM_CHAT_ID_PATTERN.test(id) ? id : undefined;
   }
 
+  /** For system.health: token, owner chat, and how the last exchange went. */
+  linkHealth(): { configured: boolean; ok: boolean; detail: string } {
+    const state = this.deps.client.linkState();
+    if (!state.configured) return { configured: false, ok: false, detail: "no bot token in Telegram's form is set" };
+    const owner = `owner chat ${this.ownerChat() ? "set" : "not set"}`;
+    if (state.lastError) return { configured: true, ok: false, detail: `${owner}; the last exchange failed: ${state.lastError.replace(/\.$/, "")}` };
+    return { configured: true, ok: true, detail: `${owner}; ${state.exchanges === 0 ? "no exchange yet" : "the last exchange succeeded"}` };
+  }
+
   /** Why nothing may be sent to `chatId` (one sentence, never repeating it), or undefined when it may. */
   targetProblem(chatId: string): string | undefined {
     if (!TELEGRAM_CHAT_ID_PATTERN.test(chatId)) return "that is not a Telegram chat id (an integer).";
@@ -57,11 +66,11 @@ export class TelegramChannel implements Messenger {
     await this.deps.client.sendVoice(chatId, clip);
   }
 
-  sendDocument(file: OutgoingFile, chatId?: string): Promise<void> {
+  async sendDocument(file: OutgoingFile, chatId?: string): Promise<void> {
     return this.deps.client.sendDocument(this.resolve(chatId), file);
   }
 
-  sendPhoto(file: OutgoingFile, chatId?: string): Promise<void> {
+  async sendPhoto(file: OutgoingFile, chatId?: string): Promise<void> {
     const target = this.resolve(chatId);
     if (file.bytes.length > TELEGRAM_PHOTO_MAX_BYTES) return this.deps.client.sendDocument(target, file);
     return this.deps.client.sendPhoto(target, file);
@@ -83,7 +92,8 @@ export class TelegramChannel implements Messenger {
 /**
  * Splits text into messages of at most TELEGRAM_TEXT_MAX_CHARS, preferring a
  * line break, then a space, near the end of each; never inside a surrogate
- * pair. Past TELEGRAM_MAX_PARTS the rest is cut and the last part says so.
+ * pair. Past TELEGRAM_MAX_PARTS the rest is cut and the last part says so
+ * (`max` must leave room for that note: more than CUT_NOTE_ROOM).
  */
 export function splitForTelegram(text: string, max = TELEGRAM_TEXT_MAX_CHARS, maxParts = TELEGRAM_MAX_PARTS): string[] {
   const parts: string[] = [];
@@ -106,8 +116,8 @@ export function splitForTelegram(text: string, max = TELEGRAM_TEXT_MAX_CHARS, ma
   }
   // Room for the note is made in the last part; what that drops is counted too.
   const last = parts[maxParts - 1];
-  let keep = Math.min(last.length, max - CUT_NOTE_ROOM);
-  if (isHighSurrogate(last.charCodeAt(keep - 1))) keep--;
+  let keep = Math.max(0, Math.min(last.length, max - CUT_NOTE_ROOM));
+  if (keep > 0 && isHighSurrogate(last.charCodeAt(keep - 1))) keep--;
   parts[maxParts - 1] = `${last.slice(0, keep)}\n[cut: ${rest.length + last.length - keep} more characters]`;
   return parts;
 }

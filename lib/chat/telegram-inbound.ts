@@ -29,9 +29,9 @@ export interface ChatTurnInput {
   channel: "telegram";
 }
 
-/** Runs one turn for a chat message; the reply text is sent back (empty: nothing is sent). */
+/** Runs one turn for a chat message; `reply` is sent back (empty: nothing is sent). TurnEngine fits as it is. */
 export interface ChatTurnRunner {
-  runTurn(principal: Principal, input: ChatTurnInput): Promise<{ text: string }>;
+  runTurn(principal: Principal, input: ChatTurnInput): Promise<{ reply: string }>;
 }
 
 /** The parts of the Telegram client the loop uses. */
@@ -171,7 +171,7 @@ export class TelegramInbound {
     this.deps.telegram.sendChatAction(chatId, "typing").catch(() => undefined);
     let text: string;
     try {
-      text = (await this.deps.runner.runTurn(principal, { text: item.text, channel: "telegram" })).text;
+      text = (await this.deps.runner.runTurn(principal, { text: item.text, channel: "telegram" })).reply;
     } catch (e) {
       this.deps.log.warn(`telegram: the turn for chat ${chatId} failed (${e instanceof Error ? e.name : "error"})`);
       text = FAILED_TURN_REPLY;

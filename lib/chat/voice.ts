@@ -1,6 +1,6 @@
-// The seam for Telegram voice notes: text in, an audio file out. No
-// implementation ships in lib/ yet; until a host or a provider adapter binds
-// one (CoreOptions.voiceSynth), reply.telegram voice:true sends text instead.
+// The seam for Telegram voice notes: text in, an audio file out. The core
+// binds OpenAI speech (openai-voice.ts) unless the host brings its own
+// (CoreOptions.voiceSynth); when synthesis fails, reply.telegram sends text.
 
 /** An audio file Telegram plays as a voice note: OGG/Opus, MP3 or M4A. */
 export interface VoiceClip {

@@ -47,8 +47,12 @@ export function healthItems(deps: IntrospectionDeps, principal: Principal): Heal
     const rssi = info.wifiRssiDbm;
     add("Wi-Fi", rssi !== undefined && rssi < WEAK_RSSI_DBM ? "WARN" : "OK", rssi !== undefined ? `${rssi} dBm` : "connected");
   }
-  const botToken = deps.secretStatus().find((s) => s.name === "telegram");
-  add("chat link", "NOT CONFIGURED", `no chat transport on this build; bot token ${botToken && botToken.set ? "set" : "not set"}`);
+  const link = deps.sources.chatLink?.health();
+  if (link) add("chat link", !link.configured ? "NOT CONFIGURED" : link.ok ? "OK" : "WARN", link.detail);
+  else {
+    const botToken = deps.secretStatus().find((s) => s.name === "telegram");
+    add("chat link", "NOT CONFIGURED", `no chat transport on this build; bot token ${botToken && botToken.set ? "set" : "not set"}`);
+  }
   return items;
 }
 

@@ -1,8 +1,6 @@
-import type { ChatAllowList } from "../people/chat-allowlist";
 import type { Ports } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { ConfigStore } from "./config";
-import type { ProviderPriority } from "./provider-priority";
 import type { SecretStore } from "./secrets";
 
 /** One measured quantity of a subsystem, against its cap when it has one. */
@@ -28,6 +26,15 @@ export interface IntrospectionSources {
   files?: UsageSource;
   agents?: UsageSource;
   budget?: UsageSource;
+  /** The monthly web-search counter against the owner's budget. */
+  web?: UsageSource;
+  /** The chat transport (Telegram). */
+  chatLink?: ChatLinkSource;
+}
+
+/** How the chat transport reports itself to system.health: never a secret. */
+export interface ChatLinkSource {
+  health(): { configured: boolean; ok: boolean; detail: string };
 }
 
 /** Everything the device.* / system.* / ota.* tools read. Never the secret values. */
@@ -36,7 +43,5 @@ export interface IntrospectionDeps {
   config: ConfigStore;
   /** Only whether each secret is set. */
   secretStatus: SecretStore["status"];
-  priority: ProviderPriority;
-  chats: ChatAllowList;
   sources: IntrospectionSources;
 }

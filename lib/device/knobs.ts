@@ -1,6 +1,9 @@
 // The owner knobs a device config action (or the owner API) may set: each with
 // its type and range. Anything not listed here is refused; the protected keys
 // (lib/device/protected-keys.ts) are refused before this table is consulted.
+import { SCHEDULED_TURNS_PER_DAY_DEFAULT, SCHEDULED_TURNS_PER_DAY_MAX } from "../agents/bounds";
+import { UTC_OFFSET_MAX_MINUTES, UTC_OFFSET_MIN_MINUTES } from "../agents/schedule";
+import { TOOL_ROUNDS_DEFAULT, TOOL_ROUNDS_MAX } from "../turn/bounds";
 
 export type KnobValue = number | boolean | string;
 /** Who may write a knob: a device config action, only the owner API, or the orch_model action. */
@@ -37,8 +40,13 @@ export const KNOBS: readonly KnobSpec[] = [
   { key: "sttProv", type: "enum", values: ["openai", "mistral"], default: "openai", writer: "device", description: "the transcription service" },
   { key: "devName", type: "string", pattern: /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,31}$/, default: "Halo", writer: "device", description: "the device's name (1-32 letters, digits, space . _ ' -)" },
   { key: "hwTests", type: "bool", default: true, writer: "owner", description: "whether device.selftest may run audible items (owner API only)" },
+  // Named with "loop" so a device config action carrying it is refused as protected-BLOCKED (lib/device/protected-keys.ts).
+  { key: "toolLoopRounds", type: "int", min: 1, max: TOOL_ROUNDS_MAX, default: TOOL_ROUNDS_DEFAULT, writer: "owner", description: `tool rounds one conversation turn may run, 1-${TOOL_ROUNDS_MAX} (owner API only)` },
   { key: "ownerChatId", type: "string", pattern: /^(-?[0-9]{1,20})?$/, default: "", writer: "owner", description: "the owner's Telegram chat id: where reply.telegram and files.send go by default; empty means none (owner API only)" },
   { key: "webSearchBudget", type: "int", min: 0, max: 100000, default: 1000, writer: "owner", description: "web.search calls allowed per calendar month (UTC); 0 switches web search off (owner API only)" },
+  { key: "utcOffsetMin", type: "int", min: UTC_OFFSET_MIN_MINUTES, max: UTC_OFFSET_MAX_MINUTES, default: 0, writer: "owner", description: "the owner's time zone as minutes from UTC (e.g. 120 for UTC+2; no daylight-saving rule): routines' daily/weekly times and the daily governor use it (owner API only)" },
+  // Named with "routine" so a device config action carrying it is refused as protected-BLOCKED.
+  { key: "routineTurnsPerDay", type: "int", min: 0, max: SCHEDULED_TURNS_PER_DAY_MAX, default: SCHEDULED_TURNS_PER_DAY_DEFAULT, writer: "owner", description: `scheduled turns (routines and wakeups) allowed per day, 0-${SCHEDULED_TURNS_PER_DAY_MAX}; 0 stops them all (owner API only)` },
   { key: "orchProvider", type: "enum", values: PROVIDERS, default: "openai", writer: "orch_model", description: "the provider of the orchestrator's own model (set with the orch_model action)" },
   { key: "orchModel", type: "string", pattern: /^[A-Za-z0-9._:\/-]{0,64}$/, default: "", writer: "orch_model", description: "the orchestrator's model name; empty means the provider's default (set with the orch_model action)" },
 ];

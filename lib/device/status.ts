@@ -30,12 +30,13 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`File store: ${usageLine(deps.sources.files, principal, "not present")}`);
   out.push(`Sub-agents: ${usageLine(deps.sources.agents, principal, "not configured")}`);
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
-  out.push(`Provider priority: ${deps.priority.get().join(", ")}`);
-  out.push(`Chat allow-list: ${deps.chats.list().length} chats`);
+  out.push(`Web search: ${usageLine(deps.sources.web, principal, "not configured")}`);
   out.push(`Secrets: ${deps.secretStatus().map((s) => `${s.name} ${s.set ? "set" : "not set"}`).join(", ")}`);
+  // Owner-only knobs (hardware tests, the owner's chat, budgets) sit on the human-web-only rail: not shown.
   out.push("Config:");
   for (const k of config.all()) {
-    out.push(`- ${k.key}: ${JSON.stringify(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : k.writer === "owner" ? " [owner only]" : " [orch_model action]"}`);
+    if (k.writer === "owner") continue;
+    out.push(`- ${k.key}: ${JSON.stringify(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : " [orch_model action]"}`);
   }
   return out.join("\n");
 }

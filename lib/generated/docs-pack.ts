@@ -52,8 +52,16 @@ export const DOCS_PACK: DocsPack = {
    "title": "Tool catalog"
   },
   {
+   "slug": "replies-and-search",
+   "title": "Replies, Telegram and web search"
+  },
+  {
    "slug": "simulator",
    "title": "The simulator"
+  },
+  {
+   "slug": "turn",
+   "title": "The orchestrator turn"
   }
  ],
  "sections": [
@@ -109,7 +117,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "device-actions#config-knobs",
    "file": "device-actions",
    "title": "Config knobs",
-   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
+   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
   },
   {
    "id": "device-actions#introspection-tools",
@@ -415,7 +423,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "owner-api#config-knobs",
    "file": "owner-api",
    "title": "Config knobs",
-   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/config\n# {\"knobs\":[{\"key\":\"ledBrightness\",\"value\":96,\"writer\":\"device\",\"isDefault\":true,\"spec\":{\"type\":\"int\",\"min\":0,\"max\":255,...}},...]}\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":false}' http://127.0.0.1:8787/api/config/hwTests\n# {\"key\":\"hwTests\",\"value\":false}\n```\n\nThe owner may set every knob, including the owner-only ones (`hwTests`); see the device actions page for the\nlist and ranges."
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/config\n# {\"knobs\":[{\"key\":\"ledBrightness\",\"value\":96,\"writer\":\"device\",\"isDefault\":true,\"spec\":{\"type\":\"int\",\"min\":0,\"max\":255,...}},...]}\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":false}' http://127.0.0.1:8787/api/config/hwTests\n# {\"key\":\"hwTests\",\"value\":false}\n```\n\nThe owner may set every knob, including the owner-only ones (`hwTests`, `ownerChatId`, `webSearchBudget`); see\nthe device actions page for the list and ranges."
   },
   {
    "id": "owner-api#pending-skills",
@@ -439,7 +447,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "people-and-security#roles",
    "file": "people-and-security",
    "title": "Roles",
-   "body": "- **admin**: every tool, including the admin-only ones (`tenant.*`, `skill.save`, `skill.delete`,\n  `memory.scratchpad`) and the admin-only device actions (`config`, `orch_model`, `reboot`).\n- **user** and **guest**: every tool that is not admin-only. They differ in their default quotas.\n- **unknown**: no access. Every call is refused with `not-approved`, and nothing is advertised.\n\nAdmin-only is enforced twice. The registry hides an admin-only tool from a user's or guest's prompt\n(CAPABILITIES) and from their MCP `tools/list`, and refuses it in dispatch; each handler checks the caller\nagain, so reaching the tool another way (for example over `/mcp`) is refused the same way. Admin-only tools are\nalso refused in scheduled turns (`scheduled-refused`). Turn-output tools (`files.send`, `image.generate`) are\nhidden from and refused over `/mcp` (`turn-only`)."
+   "body": "- **admin**: every tool, including the admin-only ones (`tenant.*`, `skill.save`, `skill.delete`,\n  `memory.scratchpad`) and the admin-only device actions (`config`, `orch_model`, `reboot`).\n- **user** and **guest**: every tool that is not admin-only. They differ in their default quotas.\n- **unknown**: no access. Every call is refused with `not-approved`, and nothing is advertised.\n\nAdmin-only is enforced twice. The registry hides an admin-only tool from a user's or guest's prompt\n(CAPABILITIES) and from their MCP `tools/list`, and refuses it in dispatch; each handler checks the caller\nagain, so reaching the tool another way (for example over `/mcp`) is refused the same way. Admin-only tools are\nalso refused in scheduled turns (`scheduled-refused`). Turn-output tools (`files.send`, `image.generate`,\n`reply.speak`, `reply.telegram`) are hidden from and refused over `/mcp` (`turn-only`)."
   },
   {
    "id": "people-and-security#quotas",
@@ -538,6 +546,18 @@ export const DOCS_PACK: DocsPack = {
    "body": "n \\\\| days \\\\| weeks \\\\| months \\\\| permanent) on restore: the TTL class it comes back with (default: its old one) | live | any approved caller |"
   },
   {
+   "id": "reference-tool-catalog#reply",
+   "file": "reference-tool-catalog",
+   "title": "reply.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `reply.speak` | Read text aloud on the device speaker (text-to-speech). | `text` (string, required, at most 600 chars) | live | turn-only (refused over /mcp) |\n| `reply.telegram` | Send a Telegram message; voice:true delivers it as spoken audio. | `text` (string, required, at most 4096 chars); `chat_id` (string, at most 21 chars) an allow-listed chat (admins only); default this conversation's chat, else the owner's; `voice` (boolean) send as a voice note; falls back to text when voice is unavailable | live | turn-only (refused over /mcp) |"
+  },
+  {
+   "id": "reference-tool-catalog#web",
+   "file": "reference-tool-catalog",
+   "title": "web.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `web.search` | Search the live web; returns an answer plus top results (title, url, snippet). | `query` (string, required, at most 400 chars); `max_results` (integer, 1–10) default 5 | live | any approved caller |"
+  },
+  {
    "id": "reference-tool-catalog#files",
    "file": "reference-tool-catalog",
    "title": "files.*",
@@ -586,6 +606,66 @@ export const DOCS_PACK: DocsPack = {
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `ota.status` | Read the firmware-update engine: state, latest version seen + its release notes, last install outcome. | (none) | live | any approved caller |"
   },
   {
+   "id": "reference-tool-catalog#session",
+   "file": "reference-tool-catalog",
+   "title": "session.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `session.spawn` | Start a sub-agent to work on a task in parallel. Returns its session id; read its answer with session.poll. | `task` (string, required, at most 8000 chars); `provider` (enum: openai \\\\| anthropic \\\\| mistral) preferred provider (fallback follows the owner's order); `model` (string, at most 64 chars); `skill` (string, at most 23 chars) an approved skill capsule id, injected into the brief; `name` (string, at most 40 chars) short display name, also the saved result's name (default agent); `project` (string, at most 40 chars) run tag: results save to <project>/<name>-<id>.md (default subagents); `attach` (array, at most 4 items) <project>/<name> documents whose full text is spliced into the brief | live | any approved caller |\n| `session.list` | List your sub-agents and their state. | (none) | live | any approved caller |\n| `session.terminate` | Stop one of your sub-agents. | `id` (string, required, at most 16 chars) a sub-agent id from session.spawn or session.list | live | any approved caller |\n| `session.tell` | Send a message to one of your sub-agents, as if you were its user; read its answer with session.poll. | `id` (string, required, at most 16 chars) a sub-agent id from session.spawn or session.list; `message` (string, required, at most 4000 chars) | live | any approved caller |\n| `session.poll` | Read the latest reply from one of your sub-agents (like reading its message to you). | `id` (string, required, at most 16 chars) a sub-agent id from session.spawn or session.list | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#wakeup",
+   "file": "reference-tool-catalog",
+   "title": "wakeup.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `wakeup.set` | Schedule ONE future wakeup for yourself, no owner approval: in 2 min to 7 days you get a single automatic turn carrying your note (one retry if that turn fails, then the owner is alerted). At most 4 armed; cancel with loop.cancel. | `minutes` (integer, required, 2–10080) minutes from now; `note` (string, required, at most 1000 chars) what the wakeup turn should do or check | live | admin-only |"
+  },
+  {
+   "id": "reference-tool-catalog#loop",
+   "file": "reference-tool-catalog",
+   "title": "loop.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `loop.create` | Schedule a recurring or timed task that fires as a future turn; saved pending the owner's approval. | `name` (string, required, at most 60 chars); `prompt` (string, required, at most 1000 chars) what the routine's turn is asked each time; `chat_id` (string, at most 64 chars) an allow-listed chat the routine reports to; `schedule` (object, required) | live | admin-only |\n| `loop.list` | List all routines and wakeups with schedule, next run, last result and approval. | (none) | live | admin-only |\n| `loop.cancel` | Cancel (delete) a routine or wakeup by its id. | `id` (string, required, at most 16 chars) a routine (r...) or wakeup (w...) id from loop.list | live | admin-only |"
+  },
+  {
+   "id": "replies-and-search#replies-telegram-and-web-search",
+   "file": "replies-and-search",
+   "title": "Replies, Telegram and web search",
+   "body": "How a turn reaches a person (`reply.speak`, `reply.telegram`), how Telegram messages reach the device, and the\nlive web search (`web.search`)."
+  },
+  {
+   "id": "replies-and-search#reply-speak",
+   "file": "replies-and-search",
+   "title": "reply.speak",
+   "body": "Reads text (1-600 characters) aloud on the device speaker. Turn-only: hidden from and refused over `/mcp`.\n\nIt runs the same speech path as the end-of-turn `tts` device action, with the same rails. When nothing is\nplayed, the call is an error (`isError`) whose text starts with `not-spoken:` and says why, so the model\nreplies in text instead:\n\n| Why | Text after `not-spoken:` |\n|---|---|\n| no speaker port | this device has no speaker. |\n| `profile` is silent | the device is on silent (profile silent). |\n| `ttsOn` is false | spoken replies are off (ttsOn is false). |\n| `sfxVol` is 0, or the speaker port reports volume 0 | the speaker volume is 0. |\n| the speaker failed | the speaker could not play the speech. |\n\nThe voice is the `ttsVoice` knob. Synthesis itself is the host's: the AudioOut port speaks the text."
+  },
+  {
+   "id": "replies-and-search#reply-telegram",
+   "file": "replies-and-search",
+   "title": "reply.telegram",
+   "body": "Sends a Telegram message. Turn-only, and allowed in scheduled turns, so routines can report.\n\n- `text` (required): 1-4096 characters, one Telegram message.\n- `chat_id`: a Telegram chat id (an integer, groups negative). It must be the owner's chat or on the chat\n  allow-list (`not-allowed:` otherwise), and only an admin may name a chat other than the conversation's own\n  (`admin-only:`).\n- Without `chat_id`: a conversation that comes from an allow-listed Telegram chat replies to that chat; any\n  other conversation (the owner's voice or web session, a routine) goes to the owner's chat, the `ownerChatId`\n  knob. With neither, the call is refused with `not-configured:`.\n- `voice: true` sends a voice note when spoken replies are on (`ttsOn`) and the speech is made and uploaded.\n  Otherwise the same text is sent as a message and the result says why: `Sent to the owner's chat as text (not\n  as voice: ...)`. The content is never dropped.\n- Voice notes are made with OpenAI speech (`POST {base}/audio/speech`, model `gpt-4o-mini-tts`, the `ttsVoice`\n  knob as the voice, `response_format: \"opus\"`, which is an Ogg/Opus file, the format Telegram shows as a voice\n  note) with the owner's `openai` key; the simulator reads `HALO_OPENAI_BASE_URL`. With `ttsProv` set to\n  mistral, or without an OpenAI key, voice notes fall back to text. A host may bring its own synthesizer\n  (`CoreOptions.voiceSynth`, a `VoiceSynth` returning OGG/Opus, MP3 or M4A bytes).\n\nWithout a bot token the call is refused with `not-configured:`. A Telegram failure is `send-failed:` with one\nsentence, for example `Telegram refused to deliver to that chat (HTTP 403): Forbidden: bot was blocked by the\nuser`."
+  },
+  {
+   "id": "replies-and-search#the-telegram-client",
+   "file": "replies-and-search",
+   "title": "The Telegram client",
+   "body": "`lib/chat/telegram.ts` speaks the Bot API over the HttpClient port: `POST {base}/bot<token>/<method>` with a\nJSON body, or `multipart/form-data` for uploads (`sendVoice` field `voice`, `sendDocument` field `document`,\n`sendPhoto` field `photo`, each with `chat_id` and an optional `caption`). Replies are the Bot API envelope:\n`{\"ok\":true,\"result\":...}` or `{\"ok\":false,\"error_code\":...,\"description\":...,\"parameters\":{\"retry_after\":...}}`.\n\n- The base URL defaults to `https://api.telegram.org`; the simulator reads `HALO_TELEGRAM_BASE_URL`.\n- The bot token is the owner's secret `telegram`, read at each call: a token set or replaced in the web UI is\n  used from the next call on. A token not of Telegram's form (digits, a colon, 20-200 of `A-Z a-z 0-9 _ -`) is\n  refused before anything is sent, so it can never bend the URL path.\n- The token is part of every URL, so no error message or log line is ever built from a URL or from a transport\n  error's own text, and Telegram's description is quoted only with the token blanked out as `[token]`. A\n  refused token (401, or 404 with the Bot API envelope) is reported without quoting Telegram.\n- Failures have a kind: `auth` (401), `forbidden` (403), `conflict` (409: another poller or a webhook),\n  `rate-limit` (429, with Telegram's `retry_after`), `server` (5xx), `bad-request` (other 4xx), `timeout`,\n  `network`, `too-large`, `bad-response` (not the envelope), `not-configured`.\n- Long texts are split into messages of at most 4096 characters, at a line break or space near the end of\n  each, never inside a character; past 8 messages the rest is cut and the last message says how much.\n- Calls time out after 20 s, uploads after 120 s; answers over 256 KB (getUpdates 1 MB) are refused.\n\nThe same channel is the Messenger port behind `files.send`: no chat means the owner's chat, a named chat must\npass the same allow-list rule, and a photo over 10 MB goes as a document.\n\n`system.health` reports the chat link: NOT CONFIGURED without a valid token, OK or WARN by how the last\nexchange with Telegram went (never the token), and whether the owner chat is set."
+  },
+  {
+   "id": "replies-and-search#incoming-telegram-messages",
+   "file": "replies-and-search",
+   "title": "Incoming Telegram messages",
+   "body": "`TelegramInbound` (`lib/chat/telegram-inbound.ts`) is a loop the host starts and stops. It long-polls\n`getUpdates` (offset, a 25 s wait on Telegram's side, `allowed_updates: [\"message\"]`) and hands each message to\na worker that runs it as a turn and sends the reply back.\n\n- Only chats on the chat allow-list are heard. A message from any other chat never reaches the turn; the log\n  gets one line per unknown chat (its id, never the text), at most 32 such lines per run.\n- Each allowed text message runs `runTurn(principal, {text, channel: \"telegram\"})`, with the principal derived\n  for that chat (`derivePrincipal(core, \"chat\", chatId)`, re-derived when its turn starts, so a chat removed\n  from the allow-list meanwhile is dropped). The chat shows \"typing\" meanwhile. A non-empty reply is sent\n  back; an empty one sends nothing. A message without text (a photo, a voice note) gets \"I can only read text\n  messages here for now.\" A failed turn gets a short apology and a log line with the error's name only.\n- At most 8 messages wait for the worker. While the queue is full the loop stops polling, so nothing more is\n  acknowledged and nothing is dropped; Telegram keeps the rest.\n- A failed poll waits 1 s, doubling up to 60 s; Telegram's `retry_after` is taken when given; a refused token\n  or a conflict waits 60 s; without a token the loop looks again every 30 s. A rate-limited reply is retried\n  twice, waiting as asked (at most 30 s).\n- `stop()` returns at once: a poll in flight is abandoned and its updates are not acknowledged, so Telegram\n  delivers them again after the next start; a turn already running finishes and its reply is sent; messages\n  still queued in RAM are dropped (as they are on a reboot: the queue is not persisted).\n\nThe host wires it to the turn engine (the simulator does this at start):\n\n```ts\nconst inbound = new TelegramInbound({\n  telegram: core.telegram.client,\n  sendText: (chatId, text) => core.telegram.sendText(chatId, text),\n  chats: core.chats,\n  principalFor: (chatId) => derivePrincipal(core, \"chat\", chatId),\n  runner: core.turn, // anything with runTurn(principal, { text, channel }) => Promise<{ reply }>\n  log: core.ports.log,\n  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),\n});\ninbound.start();\n```\n\nA chat's role is its person record's (guest without one); the owner makes their own Telegram chat an admin\nwith `tenant.set_role` or the owner API, and sets it as `ownerChatId`."
+  },
+  {
+   "id": "replies-and-search#web-search",
+   "file": "replies-and-search",
+   "title": "web.search",
+   "body": "Searches the live web through Tavily and returns Tavily's short answer plus the top results (title, URL and a\nsnippet of at most 300 characters), as text and as structured content.\n\n- `query` (required): 1-400 characters. `max_results`: 1-10, default 5.\n- Registered only when the owner's Tavily key (secret `tavily`) is set when the device boots. Setting the key\n  later takes effect at the next restart; clearing it makes every call answer `not-configured:` at once.\n- Guests are refused (`guest-refused:`): a search spends the owner's budget. Users, admins and MCP clients may\n  search.\n- The request is `POST {base}/search` with `Authorization: Bearer <key>` (the key never goes in the body) and\n  `{\"query\", \"max_results\", \"search_depth\": \"basic\", \"topic\": \"general\", \"include_answer\": true,\n  \"include_raw_content\": false, \"include_images\": false}`. The base URL defaults to `https://api.tavily.com`;\n  the simulator reads `HALO_TAVILY_BASE_URL`. Timeout 30 s; answers over 512 KB are refused.\n- Errors: a refused key (401/403) is `provider-error:` without quoting Tavily; 429 is `rate-limited:`; 432 and\n  433 (the Tavily plan's limits) are `quota:`; other statuses are `provider-error:` with Tavily's\n  `detail.error` (the key blanked out); a timeout, a dropped connection or a body that is not the documented\n  JSON is `provider-error:`."
+  },
+  {
+   "id": "replies-and-search#the-monthly-budget",
+   "file": "replies-and-search",
+   "title": "The monthly budget",
+   "body": "The owner-only knob `webSearchBudget` (default 1000, 0 switches web search off) caps searches per calendar\nmonth in UTC. The counter is kept in Settings (`web.usage`, one atomic write per search) and survives\nrestarts; it starts again at 0 when the month changes. A search is counted before it is sent; one that Tavily\nrefused with an HTTP error is given back, one that timed out, dropped, or came back garbled stays counted,\nsince it may have been billed. When the month's budget is spent the call is refused before anything is sent:\n`quota: this month's web-search budget (N searches) is spent; it starts again on YYYY-MM-01 (UTC), or the owner\ncan raise it.` Each result ends with `(web searches this month: used of budget)`, and `device.status` shows\nthe same line.\n\nBoth `webSearchBudget` and `ownerChatId` are on the human-web-only rail: only the owner API sets them\n(`PUT /api/config/webSearchBudget`), and a device config action naming either is refused with\n`protected-BLOCKED`."
+  },
+  {
    "id": "simulator#the-simulator",
    "file": "simulator",
    "title": "The simulator",
@@ -595,7 +675,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "simulator#settings",
    "file": "simulator",
    "title": "Settings",
-   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY` | unset | set the `openai`, `anthropic` and `mistral` secrets at start, only when the owner has not set them yet |"
+   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |"
   },
   {
    "id": "simulator#the-data-folder",
@@ -614,6 +694,48 @@ export const DOCS_PACK: DocsPack = {
    "file": "simulator",
    "title": "Simulated hardware",
    "body": "The simulator's board ports say they are simulated. System reports the Node process's heap and uptime, the\nsize of `flash/`, the machine's time zone, no PSRAM and no Wi-Fi radio; reboot only records the request. The LED\nring (24 pixels) keeps its current pattern and recent history in memory, the speaker records what it was asked\nto speak or play and logs that it played nothing, and the update engine is disabled."
+  },
+  {
+   "id": "turn#the-orchestrator-turn",
+   "file": "turn",
+   "title": "The orchestrator turn",
+   "body": "A turn is one exchange with the assistant: a person's text in, the assistant's reply out, and whatever the\nreply decided to do (remember facts, look things up for next time, drive the LED ring, start sub-agents, update\nthe scratchpad). Every conversation surface runs the same engine: `POST /api/chat`, Telegram, voice, and\nroutines (scheduled turns). The code is in `lib/turn/`: `contract.ts` (the answer), `prompt.ts` (the World\nprompt), `loop.ts` (the tool loop), `apply.ts` (carrying the answer out), `conversation.ts` (state between\nturns), `engine.ts` (the TurnEngine), `build.ts` (wiring)."
+  },
+  {
+   "id": "turn#the-engine",
+   "file": "turn",
+   "title": "The engine",
+   "body": "`core.turn.runTurn(principal, input)` runs one turn and resolves with its result; it never throws for anything\na model or a provider does.\n\n- `input.text`: the person's text, 1 to 8192 bytes.\n- `input.channel`: where it came from (`web`, `telegram`, `voice`, `routine`, `api`...), shown to the model.\n- `input.scheduled`: an unattended turn (a routine or wakeup); the principal is marked scheduled, so admin-only\n  and refuse-scheduled tools are refused.\n- `input.onReply(reply)`: called with `{reply, ask}` as soon as the answer is final, before memory writes and\n  device actions run: a channel delivers the reply first.\n\nThe principal's `via` is set to `turn`. A principal whose role is `unknown` gets no turn (`not-approved`). One\nturn per person runs at a time; a second waits for the first. The routine scheduler runs its scheduled turns\nthrough the same engine.\n\nThe result: `ok`, `reply`, `ask`, `failure` (`no-provider`, `budget`, `provider`, `timeout`, `contract`,\n`refusal`, `rounds`, `invalid`, `not-approved`) with one sentence, the provider and model that served, `rounds`,\n`toolCalls` (name, round, ok, and the results-ring tag of a cut result), `usage` (tokens), `problems` (what\nthe contract parser dropped or cut), and one outcome line per applied item: `scratchpad`, `memoryWritten`,\n`memoryQueried`, `sessionOps`, `device`. A failure's reply is the sentence itself, e.g. with no provider key:\n\"No language-model key is set yet, so I cannot answer. The owner adds one with: curl -X PUT\nhttp://<device>/api/secrets/openai ...\". A budget refusal is the governor's `quota:` sentence; nothing is\nsent to any provider then."
+  },
+  {
+   "id": "turn#the-turn-contract",
+   "file": "turn",
+   "title": "The turn contract",
+   "body": "The model answers every turn with one JSON object (schema `turn_answer`):\n\n| Field | Type | What it does |\n|---|---|---|\n| `reply` | string, required | what the person is told (at most 8 KB; a longer one is cut) |\n| `memory` | string, required | a short note to itself, shown at the start of its next turn (at most 600 bytes) |\n| `ask` | string, required | a question the person must answer before it can go on, or \"\" |\n| `mem_write[]` | up to 8 of `{content, importance, permanent, ttl}` | `memory.write` for each, after the reply is delivered |\n| `mem_query[]` | up to 4 of `{query, n_results}` | `memory.search` for each; the results are shown in the next turn, once |\n| `session_ops[]` | up to 4 of `{op: spawn, task, provider, model, skill, name, project, attach}` or `{op: terminate, id}` | `session.spawn` / `session.terminate`; reported \"not available\" where those tools do not exist |\n| `device[]` | up to 8 device actions | validated by the device validator, run by the actuator at the end of the turn; a reboot runs last of all |\n| `scratchpad` | `{active, short, mid, long}` or null | rewrites the working scratchpad (admin conversations only); a free write, no tool round |\n\nThe three strings must be present and be strings: otherwise the answer is sent back once for repair, with the\nreason (\"the answer has no 'ask' field\"), and if the repaired answer is still wrong the turn ends with a\n`contract:` sentence and nothing is applied. The arrays are tolerant: null or absent means none; a bad item is\ndropped and reported by its index (`mem_write[2]: dropped (importance must be a number from 0 to 1).`); items\npast an array's cap are dropped and counted; unknown top-level fields are ignored and counted. Reports name\nfields and indices, never values.\n\nThe schema the providers get is in strict form (OpenAI and Mistral strict structured output; Anthropic gets it\nas a forced tool): every property is listed in `required`, optional ones are nullable, every object has\n`additionalProperties: false`, and there are no length or count keywords (the parser enforces the bounds). Two\nshapes differ from the device validator's, because strict mode has no open objects: a device element lists all\nsix actions with all but one null (`{\"led\": {...}, \"lights\": null, ...}`), and `config` is a list of\n`{key, value}` pairs. The parser turns them into the validator's form (`{\"config\": {\"ledBrightness\": 40}}`);\nthe validator then applies its rails, so a config naming a protected key (a secret, provider priority, the\nallow-list, loops, budgets, `toolLoopRounds`) is refused whole as `protected-BLOCKED`, without repeating the\nvalue. `reboot: true` asks for a reboot; `false` or null is no action."
+  },
+  {
+   "id": "turn#the-prompt",
+   "file": "turn",
+   "title": "The prompt",
+   "body": "The system prompt is the World prompt, in this order:\n\n1. `# WORLD`: the device's name (`devName`), the time and time zone, who is talking (namespace and role), the\n   channel, and whether this is a scheduled turn.\n2. `## HOW TO ANSWER`: the contract in one line per field, the tool round limit, the human-web-only rail.\n3. `## CAPABILITIES`: `registry.manifest(principal)`, one line per tool this person may call (hidden tools are\n   not listed); at most 16 KB.\n4. `## SCRATCHPAD`: the working scratchpad, in admin conversations only (it is device-wide).\n5. `## RECALLED MEMORIES`: a memory search over the person's text in their own namespace; at most 1500 bytes.\n6. `## YOUR NOTE FROM THE LAST TURN`: the previous turn's `memory`.\n7. `## RESULTS OF YOUR LAST MEMORY QUERIES`: the previous turn's `mem_query[]` results; at most 3000 bytes.\n8. `## EARLIER IN THIS CONVERSATION`: the summary older turns were folded into.\n\nThe messages are the recent turns verbatim (the person's text and the reply), then the new text. Recent turns\nare kept while there are at most 12 of them and 8 KB in all (each side cut at 2 KB); older turns fold into one\nsummary line each (\"they said ... / you said ...\"), and the summary keeps its newest 1500 bytes. The state\n(turns, summary, note, query results) is per person, in RAM and on the SD card (`turn/<namespace>.json`,\nwritten atomically); a damaged file starts afresh, and without a card the state lives in RAM until the card is\nback. A failed turn is not recorded."
+  },
+  {
+   "id": "turn#the-tool-loop",
+   "file": "turn",
+   "title": "The tool loop",
+   "body": "Before answering, the model may call any registry tool this person may call. Each call goes through\n`registry.dispatch(name, args, principal)` with `via: \"turn\"`, so the same access rules, validation and result\nclamp apply as over `/mcp`. A call to a hidden tool gets the registry's refusal (`admin-only: ...`), an unknown\nname gets `unknown tool: ...; call only the tools listed in CAPABILITIES.`, arguments that are not a JSON\nobject get `invalid arguments: ...`; all are error results the model reads, never a crash.\n\n| Bound | Value |\n|---|---|\n| tool rounds per turn | 4 by default; the owner sets 1-12 with the `toolLoopRounds` knob (owner API only) |\n| calls run per round | 8; further calls in the round are answered with a refusal |\n| one result shown to the model | 4 KB (the registry's clamp) |\n| all results of a turn shown to the model | 24 KB |\n| the whole turn | 120 s; one provider call at most 60 s |\n| contract repairs | 1 |\n\nA result cut by either clamp ends with a note naming its tag in the results ring, where the whole output is\nkept for `results.get`. When the round cap is reached, the calls of the next round are answered with\n`limit: the tool round cap ... is reached` and the model is asked for its answer; a model that still calls\ntools ends the turn (`rounds`). No provider call starts after the deadline (`timeout`).\n\nProvider calls go through the ProviderRouter (docs: LLM providers): the head's own provider and model (the\n`orch_model` device action sets `orchProvider`/`orchModel`) first, then the owner's priority order among keyed\nproviders, with retries and fallback. On OpenAI the loop continues the stored response by id and sends only the\nnew tool results; if that continuation fails, the whole history is sent again and may fall back to another\nprovider. A budget refusal ends the turn before anything is sent. Token usage is recorded by the budget\ngovernor, and `device.status` shows it under \"Token usage and budget\": per provider this period's tokens and\nestimated spend (US cents) against the owner's ceilings, the last turn's tokens, and the turns since boot."
+  },
+  {
+   "id": "turn#post-api-chat",
+   "file": "turn",
+   "title": "POST /api/chat",
+   "body": "One turn over HTTP. Any client's bearer token is accepted (the owner's admin token or an MCP client's); the\nturn runs as that client's principal (its role and namespace), with channel `api`.\n\n```\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H \"content-type: application/json\" \\\n  -d '{\"text\":\"Make the ring blue and remember that I like green tea.\"}' http://127.0.0.1:8787/api/chat\n# {\"ok\":true,\"reply\":\"Done, and noted.\",\"ask\":\"\",\"provider\":\"openai\",\"model\":\"...\",\"rounds\":0,\n#  \"usage\":{\"inputTokens\":812,\"outputTokens\":96},\n#  \"memoryWritten\":[{\"ok\":true,\"text\":\"Remembered (id 93a08482, ttl months).\"}],\n#  \"device\":[{\"index\":0,\"ok\":true,\"text\":\"ring: solid 0,0,255 at brightness 96.\"}]}\n```\n\nThe body is `{\"text\": ...}` and nothing else (at most 16 KB, JSON). The answer is 200 with the turn's result\nwhenever a turn ran, failed turns included (`ok: false`, `failure`, and the sentence as `reply`); empty lists\nare left out. Errors: 400 (malformed body, unknown field, empty or too long text, a token in the URL), 401 (no\nor unknown token), 405 (not POST), 413 (body too large), 415 (not JSON)."
+  },
+  {
+   "id": "turn#npm-run-chat",
+   "file": "turn",
+   "title": "npm run chat",
+   "body": "A terminal client for the chat endpoint (`tools/chat.mjs`). It reads the token from `$HALO_TOKEN`, else from\n`$HALO_DATA/admin-token` (default `./.halo-data/admin-token`, where the simulator writes the owner's token), and\ntalks to `$HALO_URL` (default `http://127.0.0.1:8787`).\n\n```\nnpm start                      # the simulator, in one terminal\nOPENAI_API_KEY=sk-... npm start   # or with a key the first time (seeded into the secret store)\nnpm run chat                   # in another: type a line, read the reply; /quit or Ctrl-D ends\nnpm run chat -- \"hello\"        # one turn, then exit\n```\n\nEach reply is printed as `halo> ...`, followed by one indented line per thing the turn did (tool calls, memory\nwritten, device actions, sub-agent ops, answer problems). To point the simulator at local stand-ins for the\nproviders, set `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL` or `HALO_MISTRAL_BASE_URL` (each defaults to\nthe provider's public API, e.g. `https://api.openai.com/v1`)."
   }
  ]
 };

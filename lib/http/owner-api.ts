@@ -80,3 +80,6 @@ function readBody(req: HttpRequest): HttpResponse | { body: { [key: string]: unk
 function error(status: number, message: string): HttpResponse {
   return { status, headers: { ...HEADERS }, body: JSON.stringify({ error: message }) };
 }
+
+/** The JSON body reader and error shape, shared with the other JSON endpoints under /api/ (POST /api/chat). */
+export { readBody as readJsonBody, error as apiError };

@@ -7,6 +7,7 @@ import type { ChatAllowList } from "../people/chat-allowlist";
 import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } from "../people/clients";
 import { PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
+import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
 import type { Route } from "./router";
 
 /** Pending skills, as the skills store offers them to the owner (approve or reject by id). */
@@ -27,6 +28,10 @@ export interface OwnerApiDeps {
   log: Log;
   /** Present once the skills store exists; its endpoints are absent until then. */
   skills?: SkillApprovals;
+  /** Routines awaiting approval and every routine and wakeup (lib/http/owner-routines.ts). */
+  routines?: RoutineApprovals;
+  /** Owner alerts from unattended turns. */
+  alerts?: AlertReader;
 }
 
 export interface ApiCall {
@@ -127,6 +132,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
     },
   ];
   if (deps.skills) routes.push(...skillRoutes(deps.skills, deps.log));
+  routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   return routes;
 }
 

@@ -2,6 +2,7 @@
 // (`web.usage`, atomic per write) against the owner-only knob webSearchBudget.
 // Months are calendar months in UTC; the counter starts again at 0 when the
 // month changes.
+import type { UsageSource } from "../device/introspection";
 import type { Clock, Log, Settings } from "../ports";
 
 /** The knob (owner API only; a device config action naming it is protected-BLOCKED). */
@@ -68,6 +69,16 @@ export class WebSearchBudget {
     this.calls = calls;
     return true;
   }
+}
+
+/** device.status's line: searches this month against the budget. */
+export function webUsageSource(budget: WebSearchBudget): UsageSource {
+  return {
+    gauges: () => {
+      const u = budget.usage();
+      return [{ label: `searches in ${u.month}`, used: u.calls, cap: u.budget, unit: "count" }];
+    },
+  };
 }
 
 /** `YYYY-MM` of a time, UTC. */

@@ -1,0 +1,182 @@
+// Scripted orchestrator turns without a network: the real core (registry,
+// memory, device validator, actuator) with a scripted in-process router in
+// place of the providers. No Node imports: the XS run and the benchmark use it.
+// runTurnScenario returns a transcript; the Node and XS runs must match line for line.
+import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
+import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { buildCore, type Core } from "../../lib/core.ts";
+import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import type { Digest, Led, LedPattern, Ports } from "../../lib/ports.ts";
+import { makePrincipal } from "../../lib/registry/principal.ts";
+import { buildTurn } from "../../lib/turn/build.ts";
+import type { TurnEngine, TurnResult } from "../../lib/turn/engine.ts";
+import type { TurnRouter } from "../../lib/turn/loop.ts";
+import type { RouteRequest, RoutedResponse } from "../../lib/turn/providers/router.ts";
+import type { ChatResponse } from "../../lib/turn/providers/types.ts";
+import { djb2Bytes, djb2Hex } from "../../lib/util/hash.ts";
+
+/** Not SHA-256: a deterministic stand-in with no Node import (the vector file's checksum). */
+const checksumDigest: Digest = {
+  sha256(data) {
+    const out = new Uint8Array(32);
+    let h = djb2Bytes(data);
+    for (let i = 0; i < 32; i++) {
+      h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
+      out[i] = h & 0xff;
+    }
+    return out;
+  },
+};
+
+function scenarioLed(): Led {
+  let current: LedPattern = { mode: "off", r: 0, g: 0, b: 0, brightness: 0 };
+  return { pixels: 24, show: (p) => void (current = { ...p }), current: () => current, check: () => undefined };
+}
+
+export type Step = (req: RouteRequest) => Partial<ChatResponse>;
+
+/** A router that answers from a script, in process; it records what it was asked. */
+export class ScriptedRouter implements TurnRouter {
+  readonly seen: RouteRequest[] = [];
+  private steps: Step[] = [];
+  private counter = 0;
+
+  script(...steps: Step[]): void {
+    this.steps.push(...steps);
+  }
+
+  available(): Array<"openai"> {
+    return ["openai"];
+  }
+
+  provider(): { continuation: "history" } {
+    return { continuation: "history" };
+  }
+
+  complete(req: RouteRequest): Promise<RoutedResponse> {
+    this.seen.push({ ...req, messages: req.messages.slice() });
+    const step = this.steps.shift();
+    const base: ChatResponse = { text: "", toolCalls: [], usage: { inputTokens: 100, outputTokens: 20 }, finish: "stop", responseId: `r${++this.counter}` };
+    const res = { ...base, ...(step ? step(req) : { text: "no script", jsonError: "the answer is not valid JSON" }) };
+    return Promise.resolve({ ...res, provider: "openai", model: "scripted", attempts: [] });
+  }
+}
+
+/** A step asking for tool calls: [registry name, arguments]. */
+export function calls(...list: Array<[string, { [key: string]: unknown }]>): Step {
+  return () => ({ finish: "tool_calls", toolCalls: list.map(([name, args], i) => ({ id: `call_${i}`, name, arguments: args })) });
+}
+
+/** A step giving a final answer (a JSON value, or text that is not JSON). */
+export function final(value: unknown): Step {
+  return () => (typeof value === "string" ? { text: value, jsonError: "the answer is not valid JSON" } : { text: JSON.stringify(value), json: value });
+}
+
+export function contractAnswer(fields: { [key: string]: unknown }): { [key: string]: unknown } {
+  return { reply: "ok", memory: "", ask: "", mem_write: null, mem_query: null, session_ops: null, device: null, scratchpad: null, ...fields };
+}
+
+const NULL_ACTIONS = { led: null, lights: null, config: null, orch_model: null, reboot: null, tts: null };
+
+export interface TurnRig {
+  core: Core;
+  engine: TurnEngine;
+  router: ScriptedRouter;
+}
+
+/** The real core over memory ports with a fixed clock, and a TurnEngine on a scripted router. */
+export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10)): TurnRig {
+  const ports: Ports = {
+    clock: { now: () => now },
+    random: { fill: (bytes) => bytes.fill(7) },
+    digest: checksumDigest,
+    log: { info: () => undefined, warn: () => undefined },
+    settings: memorySettings(),
+    http: { request: () => Promise.reject(new Error("no network in this scenario")) },
+    storage: memoryStorage(),
+    kernels: tsKernels,
+    led: scenarioLed(),
+  };
+  const core = buildCore(ports);
+  const router = new ScriptedRouter();
+  const { engine } = buildTurn({ ports, registry: core.registry, ring: core.ring, router, budget: core.budget, config: core.config, actuator: core.actuator, memory: core.memory });
+  return { core, engine, router };
+}
+
+/** A turn with two tool calls and a final answer that uses most of the contract: the benchmark's unit of work. */
+export function scriptBenchTurn(router: ScriptedRouter): void {
+  router.script(
+    calls(["docs.search", { query: "memory" }], ["results.list", {}]),
+    final(
+      contractAnswer({
+        reply: "Here is what I found.",
+        memory: "Looked up the docs.",
+        mem_query: [{ query: "tea", n_results: 2 }],
+        device: [{ ...NULL_ACTIONS, led: { mode: "pulse", r: 0, g: 80, b: 255, brightness: null } }],
+      }),
+    ),
+  );
+}
+
+function resultLine(r: TurnResult): string {
+  const { provider: _p, model: _m, ...rest } = r;
+  return JSON.stringify(rest);
+}
+
+function promptLine(req: RouteRequest): string {
+  const sections = (req.system.match(/^##? [A-Z &]+$/gm) ?? []).join("|");
+  const roles = req.messages.map((m) => m.role[0]).join("");
+  return `prompt ${djb2Hex(req.system)} ${req.system.length} ${sections} ${roles} tools=${req.tools?.length ?? 0}`;
+}
+
+export async function runTurnScenario(): Promise<string[]> {
+  const out: string[] = [];
+  const { core, engine, router } = scenarioTurnRig();
+  const owner = makePrincipal("owner", "admin", "turn");
+  const guest = makePrincipal("visitor", "guest", "turn");
+  const turn = async (label: string, who: typeof owner, text: string): Promise<void> => {
+    const before = router.seen.length;
+    const r = await engine.runTurn(who, { text, channel: "scenario" });
+    for (const req of router.seen.slice(before)) out.push(`${label} ${promptLine(req)}`);
+    out.push(`${label} ${resultLine(r)}`);
+  };
+
+  router.script(
+    calls(["docs.search", { query: "device actions" }], ["memory.search", { query: "tea" }]),
+    final(
+      contractAnswer({
+        reply: "Noted, and the ring is blue.",
+        memory: "Owner likes green tea.",
+        mem_write: [{ content: "The owner likes green tea.", importance: 0.8, permanent: null, ttl: null }],
+        mem_query: [{ query: "green tea", n_results: null }],
+        device: [
+          { ...NULL_ACTIONS, led: { mode: "solid", r: 0, g: 0, b: 255, brightness: 40 } },
+          { ...NULL_ACTIONS, config: [{ key: "oaiKey", value: "sk-INJECTED" }] },
+        ],
+        scratchpad: { active: "remember tea", short: ["buy tea"], mid: null, long: null },
+      }),
+    ),
+  );
+  await turn("t1", owner, "I like green tea. Make the ring blue.");
+  out.push(`t1 led ${JSON.stringify(core.ports.led!.current())}`);
+
+  router.script(final(contractAnswer({ reply: "Green tea." })));
+  await turn("t2", owner, "What tea do I like?");
+  const t2 = router.seen[router.seen.length - 1];
+  out.push(`t2 recall ${/## RECALLED MEMORIES\n(.*)/.exec(t2.system)?.[1] ?? "none"}`);
+  out.push(`t2 results ${t2.system.indexOf("## RESULTS OF YOUR LAST MEMORY QUERIES") >= 0}`);
+
+  router.script(final("plain prose"), final({ reply: "fixed", memory: "" }));
+  await turn("t3", owner, "Say something.");
+
+  core.config.apply([["toolLoopRounds", 1]], "owner");
+  router.script(calls(["results.list", {}]), calls(["results.list", {}]), final(contractAnswer({ reply: "capped" })));
+  await turn("t4", owner, "Loop.");
+
+  router.script(calls(["tenant.list", {}], ["nope.tool", {}]), final(contractAnswer({ reply: "guest done", device: [{ ...NULL_ACTIONS, reboot: true }] })));
+  await turn("t5", guest, "Who else is here?");
+
+  scriptBenchTurn(router);
+  await turn("t6", owner, "Bench turn.");
+  return out;
+}

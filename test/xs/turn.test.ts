@@ -1,0 +1,39 @@
+// The orchestrator turn on the XS engine (compose, tool loop, contract, apply):
+// the same transcript as on Node, line for line.
+import assert from "node:assert/strict";
+import { runOnXs } from "../../hosts/xs/run.mjs";
+import { runTurnScenario } from "../scenarios/turn.ts";
+
+describe("the orchestrator turn on XS", () => {
+  let xs: { code: number; stdout: string; stderr: string };
+  let node: string[];
+  before(async () => {
+    xs = await runOnXs("test/xs/turn.xs.ts", { timeoutMs: 120_000 });
+    node = await runTurnScenario();
+  });
+
+  it("runs to the end", () => {
+    assert.equal(xs.code, 0, xs.stderr + xs.stdout.slice(-2000));
+    assert.match(xs.stdout, /^END$/m);
+  });
+
+  it("gives the same transcript as Node, line for line", () => {
+    const onXs = xs.stdout.split("\n").filter((l) => l.startsWith("T ")).map((l) => JSON.parse(l.slice(2)));
+    assert.ok(node.length >= 20, String(node.length));
+    assert.equal(onXs.length, node.length);
+    for (let i = 0; i < node.length; i++) assert.equal(onXs[i], node[i], `line ${i}`);
+  });
+
+  it("the transcript shows the behaviour, not just agreement", () => {
+    const text = node.join("\n");
+    assert.match(text, /^t1 \{"ok":true,"reply":"Noted, and the ring is blue\.".*"memoryWritten":\[\{"ok":true,"text":"Remembered/m);
+    assert.match(text, /"index":1,"ok":false,"text":"protected-BLOCKED: /);
+    assert.doesNotMatch(text, /sk-INJECTED/);
+    assert.match(text, /^t1 led \{"mode":"solid","r":0,"g":0,"b":255,"brightness":40\}$/m);
+    assert.match(text, /^t2 recall - \[\d+%\] The owner likes green tea\.$/m);
+    assert.match(text, /^t2 prompt \w+ \d+ .*## YOUR NOTE FROM THE LAST TURN\|## RESULTS OF YOUR LAST MEMORY QUERIES uau /m);
+    assert.match(text, /^t3 \{"ok":false,"reply":"contract: the model's answer could not be used \(the answer has no 'ask' field/m);
+    assert.match(text, /^t4 \{"ok":true,"reply":"capped","ask":"","rounds":1,/m);
+    assert.match(text, /^t5 \{.*"name":"tenant\.list","ok":false\},\{"round":1,"name":"nope\.tool","ok":false\}.*"admin-only: a reboot action/m);
+  });
+});
