@@ -675,7 +675,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "simulator#settings",
    "file": "simulator",
    "title": "Settings",
-   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |"
+   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |\n| `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL`, `HALO_MISTRAL_BASE_URL` | the public APIs (`https://api.openai.com/v1`, ...) | point the LLM provider adapters (turns, sub-agents) at a local stand-in |"
   },
   {
    "id": "simulator#the-data-folder",
@@ -687,7 +687,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "simulator#pages",
    "file": "simulator",
    "title": "Pages",
-   "body": "- `GET /`: a status page with the firmware version and the number of tools.\n- `POST /mcp`: the MCP endpoint; see the MCP page.\n- `/api/...`: the owner API (secrets, MCP clients, provider priority, chat allow-list, people, knobs, pending\n  skills), with the owner's token; see the owner API page."
+   "body": "- `GET /`: a status page with the firmware version and the number of tools.\n- `POST /mcp`: the MCP endpoint; see the MCP page.\n- `POST /api/chat`: one conversation turn with any client's token; `npm run chat` is a terminal client for it.\n  See the orchestrator turn page.\n- `/api/...`: the owner API (secrets, MCP clients, provider priority, chat allow-list, people, knobs, pending\n  skills), with the owner's token; see the owner API page."
   },
   {
    "id": "simulator#simulated-hardware",

@@ -66,6 +66,7 @@ export function registerSessionTools(registry: ToolRegistry, deps: SessionToolDe
     },
     handler: (args, ctx): ToolResult => {
       const p = ctx.principal;
+      if ((args.task as string).trim() === "") throw new ToolError("invalid arguments: the task is empty.");
       const project = (args.project as string | undefined) ?? SUBAGENT_DEFAULT_PROJECT;
       const problem = projectProblem(project);
       if (problem) throw new ToolError(`invalid arguments: ${problem}`);
@@ -123,6 +124,7 @@ export function registerSessionTools(registry: ToolRegistry, deps: SessionToolDe
       additionalProperties: false,
     },
     handler: (args, ctx): ToolResult => {
+      if ((args.message as string).trim() === "") throw new ToolError("invalid arguments: the message is empty.");
       const s = agents.tell(ctx.principal, args.id as string, args.message as string);
       const where = s.state === "queued" ? "it is queued until a slot frees" : "it is working on it";
       return { text: `Sent to sub-agent ${s.id}; ${where}. Read its answer with session.poll.`, structured: { id: s.id, state: s.state } };

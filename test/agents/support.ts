@@ -64,9 +64,10 @@ export async function agentRig(options: { keyed?: ProviderId[]; start?: number; 
     servers,
     call: (name, args, p = owner) => rig.core.registry.dispatch(name, args, p),
     reboot: () => (rig.core = build()),
+    // Closing the servers first ends any request still held open, so nothing is left running.
     close: async () => {
-      await rig.core.agents.settled();
       for (const s of Object.values(servers)) await s.close();
+      await rig.core.agents.settled();
     },
   };
   return rig;

@@ -19,6 +19,7 @@ function bareCore(): Core {
   const core = coreWith({ system: undefined, led: undefined, audioOut: undefined, ota: undefined, storage: undefined });
   delete core.introspection.memory;
   delete core.introspection.files;
+  delete core.introspection.agents;
   return core;
 }
 
@@ -38,12 +39,12 @@ describe("device.status", () => {
     assert.match(r.text, /^LED ring: 24 pixels, showing off$/m);
     assert.match(r.text, /^Memory: your memories 0 of 5000; your pinned memories 0 of 200/m);
     assert.match(r.text, /^File store: your files 0; /m);
-    assert.match(r.text, /^Sub-agents: not configured$/m);
+    assert.match(r.text, /^Sub-agents: sub-agents running 0 of 4; sub-agents queued 0 of 12; your sub-agents 0; routines 0 of 16; wakeups armed 0 of 4; scheduled turns today 0 of 24$/m);
     assert.match(r.text, /^Token usage and budget: turns since boot 0; tokens since boot 0$/m);
     assert.doesNotMatch(r.text, /priority|allow-list/i, "provider routing and the allow-list stay on the human-web-only rail");
     assert.match(r.text, /^Secrets: openai not set, anthropic set, mistral not set, tavily not set, telegram not set$/m);
     assert.match(r.text, /^- ledBrightness: 96 \(default\)$/m);
-    assert.doesNotMatch(r.text, /hwTests|ownerChatId|webSearchBudget/, "owner-only knobs are not readable through tools");
+    assert.doesNotMatch(r.text, /hwTests|ownerChatId|webSearchBudget|utcOffsetMin|routineTurnsPerDay/, "owner-only knobs are not readable through tools");
     assert.doesNotMatch(r.text, /VALUE-THAT-MUST-NOT-SHOW/);
   });
 

@@ -129,6 +129,25 @@ describe("turn: a scripted multi-turn conversation", () => {
     assert.doesNotMatch(prompt, /tenant\.set_role/);
   });
 
+  it("spawns a sub-agent through session_ops[] and it goes to work", async () => {
+    const openai = rig.servers.openai;
+    openai.reply(
+      openAiAnswer(
+        answer({
+          reply: "I asked a helper.",
+          session_ops: [{ op: "spawn", task: "List three green teas.", provider: null, model: null, skill: null, name: "teas", project: "tea-run", attach: null, id: null }],
+        }),
+      ),
+      openAiAnswer("Sencha, gyokuro, longjing."),
+    );
+    const r = await rig.core.turn.runTurn(person(), { text: "Research green teas in the background." });
+    assert.equal(r.sessionOps[0].op, "spawn");
+    assert.equal(r.sessionOps[0].ok, true, r.sessionOps[0].text);
+    assert.match(r.sessionOps[0].text, /^(Started|Queued) sub-agent \S+ "teas"/);
+    for (let i = 0; i < 100 && openai.seen.length < 2; i++) await new Promise((ok) => setTimeout(ok, 10));
+    assert.ok(openai.seen[1].text.includes("List three green teas."), "the sub-agent's request carries its task");
+  });
+
   it("writes the scratchpad for an admin and shows it in the next turn", async () => {
     rig.servers.openai.reply(
       openAiAnswer(answer({ reply: "Planned.", scratchpad: { active: "plan the garden", short: ["buy seeds"], mid: null, long: null } })),
