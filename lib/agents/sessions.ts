@@ -223,10 +223,13 @@ export class SubAgents {
       const message = s.pending!;
       s.pending = undefined;
       s.state = "running";
-      const run = this.exchange(s, message).then(() => {
-        this.inFlight.delete(run);
-        this.pump();
-      });
+      // exchange() records every failure itself; the catch only keeps a slot from leaking on a bug.
+      const run = this.exchange(s, message)
+        .catch(() => this.deps.log.warn(`sub-agent ${s.id} stopped unexpectedly`))
+        .then(() => {
+          this.inFlight.delete(run);
+          this.pump();
+        });
       this.inFlight.add(run);
     }
   }

@@ -60,6 +60,10 @@ export const DOCS_PACK: DocsPack = {
    "title": "The simulator"
   },
   {
+   "slug": "sub-agents-and-routines",
+   "title": "Sub-agents and routines"
+  },
+  {
    "slug": "turn",
    "title": "The orchestrator turn"
   }
@@ -117,7 +121,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "device-actions#config-knobs",
    "file": "device-actions",
    "title": "Config knobs",
-   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
+   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n| `utcOffsetMin` | integer -720 to 840 | 0 | the owner's time zone as minutes from UTC (no daylight-saving rule): routines' daily and weekly times and the daily governor's day; owner API only |\n| `routineTurnsPerDay` | integer 0-96 | 24 | scheduled turns (routines and wakeups) per day; 0 stops them; owner API only (protected-BLOCKED in a config action: it is a routine knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
   },
   {
    "id": "device-actions#introspection-tools",
@@ -423,13 +427,19 @@ export const DOCS_PACK: DocsPack = {
    "id": "owner-api#config-knobs",
    "file": "owner-api",
    "title": "Config knobs",
-   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/config\n# {\"knobs\":[{\"key\":\"ledBrightness\",\"value\":96,\"writer\":\"device\",\"isDefault\":true,\"spec\":{\"type\":\"int\",\"min\":0,\"max\":255,...}},...]}\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":false}' http://127.0.0.1:8787/api/config/hwTests\n# {\"key\":\"hwTests\",\"value\":false}\n```\n\nThe owner may set every knob, including the owner-only ones (`hwTests`, `ownerChatId`, `webSearchBudget`); see\nthe device actions page for the list and ranges."
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/config\n# {\"knobs\":[{\"key\":\"ledBrightness\",\"value\":96,\"writer\":\"device\",\"isDefault\":true,\"spec\":{\"type\":\"int\",\"min\":0,\"max\":255,...}},...]}\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":false}' http://127.0.0.1:8787/api/config/hwTests\n# {\"key\":\"hwTests\",\"value\":false}\n```\n\nThe owner may set every knob, including the owner-only ones (`hwTests`, `ownerChatId`, `webSearchBudget`,\n`utcOffsetMin`, `routineTurnsPerDay`); see\nthe device actions page for the list and ranges."
   },
   {
    "id": "owner-api#pending-skills",
    "file": "owner-api",
    "title": "Pending skills",
-   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/skills/pending\n# {\"pending\":[{\"id\":\"weekly-report\",...}]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/skills/weekly-report/approve\n# {\"id\":\"weekly-report\",\"decision\":\"approved\"}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/skills/weekly-report/reject\n```\n\nA capsule the assistant saves stays inert until the owner approves it. An id with no pending capsule is 404.\nRoutines (loops) get their approval endpoints when the routines store exists."
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/skills/pending\n# {\"pending\":[{\"id\":\"weekly-report\",...}]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/skills/weekly-report/approve\n# {\"id\":\"weekly-report\",\"decision\":\"approved\"}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/skills/weekly-report/reject\n```\n\nA capsule the assistant saves stays inert until the owner approves it. An id with no pending capsule is 404."
+  },
+  {
+   "id": "owner-api#routines-and-alerts",
+   "file": "owner-api",
+   "title": "Routines and alerts",
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines\n# {\"routines\":[{\"id\":\"r1a2b3c4d\",\"kind\":\"routine\",\"owner\":\"owner\",\"name\":\"Morning brief\",\"prompt\":\"...\",\n#   \"schedule\":{\"kind\":\"daily\",\"at\":\"07:30\"},\"approved\":false,\"created\":...,\"failures\":0},\n#   {\"id\":\"w0badcafe\",\"kind\":\"wakeup\",...,\"nextRun\":...,\"attempt\":0}]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/approve\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"approved\",\"nextRun\":1767771000000}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/reject\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"rejected\"}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines/w0badcafe\n# {\"id\":\"w0badcafe\",\"decision\":\"deleted\"}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"alerts\":[{\"id\":1,\"at\":...,\"source\":\"wakeup w0badcafe\",\"message\":\"The wakeup \\\"...\\\" failed twice: ...\"}]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"cleared\":1}\n```\n\nA routine the assistant creates never fires until approved here. Approve and reject take only a pending\nroutine (404 otherwise); DELETE removes any routine or wakeup. Alerts are the failures nobody saw (a wakeup\nthat failed twice, a routine failing three times in a row, the daily governor refusing); the newest 16 are kept\nacross restarts. The knobs `utcOffsetMin` and `routineTurnsPerDay` are set under Config knobs. See the sub-agents\nand routines page."
   },
   {
    "id": "people-and-security#people-roles-and-the-human-web-only-rail",
@@ -694,6 +704,84 @@ export const DOCS_PACK: DocsPack = {
    "file": "simulator",
    "title": "Simulated hardware",
    "body": "The simulator's board ports say they are simulated. System reports the Node process's heap and uptime, the\nsize of `flash/`, the machine's time zone, no PSRAM and no Wi-Fi radio; reboot only records the request. The LED\nring (24 pixels) keeps its current pattern and recent history in memory, the speaker records what it was asked\nto speak or play and logs that it played nothing, and the update engine is disabled."
+  },
+  {
+   "id": "sub-agents-and-routines#sub-agents-and-routines",
+   "file": "sub-agents-and-routines",
+   "title": "Sub-agents and routines",
+   "body": "Two ways the assistant works beyond one turn: sub-agents (`session.*`) are parallel helpers it starts and talks\nto; routines (`loop.*`) and wakeups (`wakeup.set`) are turns it runs later, unattended. The code is in\n`lib/agents/`: `sessions.ts` (the sub-agent manager), `conversation.ts` (each sub-agent's conversation state),\n`brief.ts` (its system prompt and first message), `results.ts` (auto-save), `routines.ts` (the routine store),\n`schedule.ts` (next-run arithmetic), `scheduler.ts` (firing), `daily-governor.ts`, `alerts.ts`, `build.ts`\n(wiring); the tools are `lib/tools/session.ts` and `lib/tools/loop.ts`; every bound is in `lib/agents/bounds.ts`."
+  },
+  {
+   "id": "sub-agents-and-routines#sub-agents",
+   "file": "sub-agents-and-routines",
+   "title": "Sub-agents",
+   "body": "A sub-agent is one LLM conversation run by the device on the shared provider router, so the owner's provider\npriority, keys and budget governor apply to it as to any turn. It gets a fixed sub-agent system prompt (a\nfocused helper, no tools, Markdown, result first) and its task as the first message. It has no registry tools.\nSub-agents run as promises inside the core; they live in memory and are gone after a restart (their results\nare saved, see below).\n\n| Tool | Arguments | What it does |\n|---|---|---|\n| `session.spawn` | `task` (1-8,000 characters), `provider` (openai, anthropic, mistral), `model`, `skill`, `name`, `project`, `attach` (up to 4) | starts a sub-agent, or queues it; returns its id (`sa` + 8 hex digits) |\n| `session.list` | none | your sub-agents: state, provider and model, rounds, unread reply, saved file; and the device-wide capacity |\n| `session.poll` | `id` | its latest reply (marked read), or that it is still working, failed or was terminated |\n| `session.tell` | `id`, `message` (1-4,000 characters) | a follow-up message, as its user; read the answer with `session.poll` |\n| `session.terminate` | `id` | stops it |\n\nEvery approved caller may use them; each person sees and touches only their own sub-agents: another person's\nid is answered exactly like an unknown one (`not-found: no sub-agent <id>.`). The turn's `session_ops[]` spawn\nand terminate ops dispatch to `session.spawn` and `session.terminate` with the same fields."
+  },
+  {
+   "id": "sub-agents-and-routines#states-and-capacity",
+   "file": "sub-agents-and-routines",
+   "title": "States and capacity",
+   "body": "`queued` (waiting for a slot), `running` (a provider request in flight), `idle` (answered, waiting for\n`session.tell`), `failed` (its first exchange failed: spawn a new one), `terminated`.\n\n- At most 4 provider requests run at once, device-wide (`SUBAGENTS_MAX_RUNNING`); up to 12 more spawns or\n  follow-ups wait in a first-in, first-out queue (`SUBAGENTS_MAX_QUEUED`); the next one is refused with\n  `limit:`.\n- A member or guest holds at most 4 working (running or queued) sub-agents, so nobody starves the owner.\n- The device remembers 16 sub-agents (`SUBAGENTS_MAX_KEPT`); a new one makes it forget the least recently\n  active one that is not working.\n- `session.tell` on a queued or running sub-agent is refused (`busy:`): poll it until it answers first.\n- Terminating a queued sub-agent removes it from the queue at once. A running one's request cannot be cancelled\n  mid-flight: its slot frees when that request ends, and its answer is discarded."
+  },
+  {
+   "id": "sub-agents-and-routines#the-conversation",
+   "file": "sub-agents-and-routines",
+   "title": "The conversation",
+   "body": "The first exchange goes to the provider named by `provider` (with `model`), else the owner's priority order,\nwith fallback to the next keyed provider on failure. Every later exchange stays on the provider that answered\nthe first, with no fallback, because the conversation lives there:\n\n- OpenAI keeps it server-side: the device keeps only the last response id and sends\n  `previous_response_id` plus the new message (the system prompt is sent again each time: OpenAI does not carry\n  `instructions` over).\n- Anthropic and Mistral need the whole history on every request: the device keeps it, bounded to 24 messages\n  and 96 KB; the first exchange (the brief and its answer) always stays, the oldest follow-ups are dropped\n  first.\n\nA failed follow-up leaves the conversation as it was (the failed message is not kept); `session.poll` shows the\nerror with the previous answer, and `session.tell` may try again. A budget refusal (`quota:`) stops the request\nbefore anything is sent, without fallback. Each exchange asks for at most 4,096 output tokens within 120 s; a\nreply cut at the token cap says so."
+  },
+  {
+   "id": "sub-agents-and-routines#the-brief-skills-and-attachments",
+   "file": "sub-agents-and-routines",
+   "title": "The brief: skills and attachments",
+   "body": "- `skill`: a skill capsule id. Its text is appended to the sub-agent's system prompt under `## Skill: <id>`.\n  Built-in, owner and approved capsules only: a capsule awaiting the owner's approval is refused\n  (`not-approved:`), an unknown one `not-found:`.\n- `attach`: up to 4 `<project>/<name>` documents from the file store; the full text of each is spliced into the\n  first message under `## Attached documents` / `### <project>/<name>`, at most 12 KB each (a longer one is cut,\n  with a note saying so). Only files the caller may read (their own or shared): another person's private file\n  is refused exactly like a missing one, and nothing is spawned. Naming a document in the task text attaches\n  nothing."
+  },
+  {
+   "id": "sub-agents-and-routines#results",
+   "file": "sub-agents-and-routines",
+   "title": "Results",
+   "body": "Every answer is saved to the file store as the spawner: `<project>/<name>-<id>.md` for the first and\n`<project>/<name>-<id>-<round>.md` for follow-ups (`name` defaults to `agent`, `project` to `subagents`; use\none project per fan-out run). The save counts against the spawner's file quota. When it fails (no SD card,\nquota) the answer is still delivered by `session.poll`, with `[not saved: <reason>]`."
+  },
+  {
+   "id": "sub-agents-and-routines#routines-and-wakeups",
+   "file": "sub-agents-and-routines",
+   "title": "Routines and wakeups",
+   "body": "A routine is a recurring turn: the assistant's prompt, run unattended on a schedule. A wakeup is one turn the\nassistant sets for itself later, carrying a note. Both run through the turn engine as scheduled turns of the\nadmin who created them (`principal.scheduled = true`), so every admin-only and refuse-scheduled tool is\nrefused in them.\n\n| Tool | Arguments | What it does |\n|---|---|---|\n| `wakeup.set` | `minutes` (2-10,080), `note` (1-1,000 characters) | arms one wakeup, no approval; at most 4 armed |\n| `loop.create` | `name` (1-60), `prompt` (1-1,000), `schedule`, `chat_id` (optional, must be on the chat allow-list) | saves a routine pending the owner's approval |\n| `loop.list` | none | every routine and wakeup: schedule, approval, next run, last result |\n| `loop.cancel` | `id` | deletes a routine or wakeup |\n\nAll four are admin-only. `loop.create` is also refused in scheduled turns (a routine cannot create routines).\nBecause the registry refuses every admin-only tool in a scheduled turn, a wakeup turn cannot set the next\nwakeup either (the reference design allowed that chaining; here the owner's conversation sets wakeups).\n\nSchedules:\n\n- `{\"kind\": \"interval\", \"every_seconds\": N}`, N from 300 to 2,592,000 (30 days). Runs fall on a fixed grid from\n  the approval time; a late tick does not shift it.\n- `{\"kind\": \"daily\", \"at\": \"HH:MM\"}`, optionally with `days` to run only on some week days.\n- `{\"kind\": \"weekly\", \"at\": \"HH:MM\", \"days\": [\"mon\", \"thu\"]}`: `days` required (sun, mon, tue, wed, thu, fri,\n  sat).\n\n**Time zone.** `at` is the owner's local time: UTC plus the owner knob `utcOffsetMin` (minutes, -720 to 840,\ndefault 0 = UTC). It is a fixed offset with no daylight-saving rule: the owner changes it when the clocks change.\nThe same offset decides where a \"day\" begins for the daily governor (and the budget governor's billing\ncalendar), and how times are shown (`2026-01-05 09:30 (UTC+02:00)`)."
+  },
+  {
+   "id": "sub-agents-and-routines#approval-and-limits",
+   "file": "sub-agents-and-routines",
+   "title": "Approval and limits",
+   "body": "A routine the model creates is saved with `approved: false` and never fires until the owner approves it (owner\nAPI `POST /api/routines/<id>/approve`; reject with `/reject`, delete anything with `DELETE /api/routines/<id>`).\nIts first run is the next one after the approval. At most 16 routines are kept and 4 may await approval at\nonce. A wakeup needs no approval."
+  },
+  {
+   "id": "sub-agents-and-routines#firing",
+   "file": "sub-agents-and-routines",
+   "title": "Firing",
+   "body": "The core never sets a timer: the host calls `core.scheduler.tick()` every 20 s (`SCHEDULER_TICK_MS`; the\nsimulator with `setInterval`, the device with Moddable's `Timer` once the network and SNTP time are up). Tests\nmove a fake clock and call `tick()`.\n\n- A due routine is fired once per occurrence. Its next run is computed and saved before its turn starts, so a\n  crash mid-turn skips that occurrence rather than repeating it.\n- An occurrence more than 10 minutes late (the device was off) is skipped, noted as `missed`, and the routine\n  continues with its next run; missed runs are never replayed.\n- A turn that has not finished after 10 minutes counts as failed; its late outcome is ignored.\n- A routine whose creator is no longer an admin does not run (the failure is recorded).\n- Three failures in a row raise one owner alert; a success resets the count.\n\n**Wakeups** run once at their time, then retire. A failed wakeup turn is retried once, a minute later; when the\nretry fails too, the owner is alerted and the wakeup retires. The next attempt is saved before each turn\nstarts, so a restart during a wakeup's turn counts as a failed attempt: the retry still runs after the restart,\nand a restart during the retry raises the alert.\n\nUntil the turn engine is bound (`core.scheduler.setRunner`), every fire fails with \"turn engine not available\"\nand is counted like any failure. `core.turn` binds itself when the core is built."
+  },
+  {
+   "id": "sub-agents-and-routines#the-daily-governor",
+   "file": "sub-agents-and-routines",
+   "title": "The daily governor",
+   "body": "Scheduled turns (routines and wakeups together) are bounded per day of the owner's calendar by the owner knob\n`routineTurnsPerDay` (0-96, default 24; 0 stops them all). The count is kept in settings, so a restart does not\nreset it. A routine over the limit skips that occurrence (`skipped: the daily limit ...`); a wakeup over the\nlimit retires with an owner alert; the first refusal of the day raises one alert. `device.status` shows\n`scheduled turns today N of M`, with the routine and wakeup counts and sub-agent capacity."
+  },
+  {
+   "id": "sub-agents-and-routines#storage",
+   "file": "sub-agents-and-routines",
+   "title": "Storage",
+   "body": "Routines and wakeups live in internal flash (Settings), one key per item (`loop.item.<id>`), so each change is\none atomic write and pulling the SD card loses nothing. A stored record that cannot be read is skipped with a\nlog line at boot. The governor's count is `loop.governor`; the owner alerts are `alerts.owner`. These keys, the\nknobs `routineTurnsPerDay` and the routines themselves are on the human-web-only rail: no device config action\ncan write them (`protected-BLOCKED`)."
+  },
+  {
+   "id": "sub-agents-and-routines#owner-alerts",
+   "file": "sub-agents-and-routines",
+   "title": "Owner alerts",
+   "body": "Failures nobody was there to see are recorded as owner alerts (source, message, time): a wakeup that failed\ntwice or was interrupted, a wakeup refused by the daily governor, a routine failing three times in a row, the\ngovernor's first refusal of the day. The newest 16 are kept in settings and logged; the owner API reads them\n(`GET /api/alerts`) and clears them (`DELETE /api/alerts`)."
+  },
+  {
+   "id": "sub-agents-and-routines#bounds",
+   "file": "sub-agents-and-routines",
+   "title": "Bounds",
+   "body": "| Bound | Value |\n|---|---|\n| sub-agents running / queued / per member / remembered | 4 / 12 / 4 / 16 |\n| task / follow-up message | 8,000 / 4,000 characters |\n| attachments / bytes kept of each | 4 / 12 KB |\n| history kept (Anthropic, Mistral) | 24 messages, 96 KB |\n| output tokens / deadline per exchange | 4,096 / 120 s |\n| saved result | 64 KB |\n| wakeups armed / delay | 4 / 2 minutes to 7 days |\n| routines / pending approval | 16 / 4 |\n| routine interval | 300 s to 30 days |\n| name / prompt or note | 60 / 1,000 characters |\n| late run skipped after / turn timeout | 10 minutes / 10 minutes |\n| wakeup retry delay | 60 s |\n| scheduled turns per day | 24 (owner knob, 0-96) |\n| owner alerts kept | 16 |"
   },
   {
    "id": "turn#the-orchestrator-turn",
