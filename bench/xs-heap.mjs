@@ -8,6 +8,8 @@ export async function runXsHeapBench() {
   const heap = JSON.parse(m[1]);
   return [
     ["xs-heap-after-boot-kb", heap.heapBytes / 1024],
+    ["xs-heap-of-code-and-constants-kb", heap.loadedBytes / 1024],
+    ["xs-heap-built-by-boot-kb", (heap.heapBytes - heap.loadedBytes) / 1024],
     ["xs-tools-registered", heap.tools],
   ];
 }

@@ -7,8 +7,10 @@ declare function print(...args: unknown[]): void;
 declare function exit(code: number): void;
 
 async function main(): Promise<void> {
+  // Loaded code and module constants are in the heap here (on the device they stay in flash).
+  const loaded = xsHeapInfo().heapBytes;
   const core = buildCore(portablePorts());
-  print(`HEAP ${JSON.stringify({ ...xsHeapInfo(), tools: core.registry.all().length })}`);
+  print(`HEAP ${JSON.stringify({ ...xsHeapInfo(), loadedBytes: loaded, tools: core.registry.all().length })}`);
   const transcript = await runCoreScenario();
   for (const line of transcript) print(`T ${JSON.stringify(line)}`);
   print("END");
