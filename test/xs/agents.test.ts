@@ -1,31 +1,14 @@
 // Sub-agents and routines on the XS engine (real router and adapters over an in-process
 // network, scheduler on a hand-moved clock): the same transcript as on Node, line for line.
 import assert from "node:assert/strict";
-import { runOnXs } from "../../hosts/xs/run.mjs";
 import { runAgentsScenario } from "../scenarios/agents.ts";
+import { compareOnXs } from "../support/xs-compare.ts";
 
 describe("sub-agents and routines on XS", () => {
-  let xs: { code: number; stdout: string; stderr: string };
-  let node: string[];
-  before(async () => {
-    xs = await runOnXs("test/xs/agents.xs.ts", { timeoutMs: 120_000 });
-    node = await runAgentsScenario();
-  });
-
-  it("runs to the end", () => {
-    assert.equal(xs.code, 0, xs.stderr + xs.stdout.slice(-2000));
-    assert.match(xs.stdout, /^END$/m);
-  });
-
-  it("gives the same transcript as Node, line for line", () => {
-    const onXs = xs.stdout.split("\n").filter((l) => l.startsWith("T ")).map((l) => JSON.parse(l.slice(2)));
-    assert.ok(node.length >= 25, String(node.length));
-    assert.equal(onXs.length, node.length);
-    for (let i = 0; i < node.length; i++) assert.equal(onXs[i], node[i], `line ${i}`);
-  });
+  const cmp = compareOnXs("test/xs/agents.xs.ts", runAgentsScenario, 25);
 
   it("the transcript shows the behaviour, not just agreement", () => {
-    const text = node.join("\n");
+    const text = cmp.node().join("\n");
     assert.match(text, /^req https:\/\/api\.openai\.com\/v1\/responses "resp_1" \[\{"role":"user","content":"Shorter, please\."\}\]$/m);
     assert.match(text, /^req https:\/\/api\.anthropic\.com\/v1\/messages null \[\{"role":"user","content":"Name a herb\."\},\{"role":"assistant","content":"answer 3"\},\{"role":"user","content":"Another\?"\}\]$/m);
     assert.match(text, /### notes\/brief\.md\\nTea is grown in Assam\./);

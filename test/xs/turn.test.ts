@@ -1,31 +1,14 @@
 // The orchestrator turn on the XS engine (compose, tool loop, contract, apply):
 // the same transcript as on Node, line for line.
 import assert from "node:assert/strict";
-import { runOnXs } from "../../hosts/xs/run.mjs";
 import { runTurnScenario } from "../scenarios/turn.ts";
+import { compareOnXs } from "../support/xs-compare.ts";
 
 describe("the orchestrator turn on XS", () => {
-  let xs: { code: number; stdout: string; stderr: string };
-  let node: string[];
-  before(async () => {
-    xs = await runOnXs("test/xs/turn.xs.ts", { timeoutMs: 120_000 });
-    node = await runTurnScenario();
-  });
-
-  it("runs to the end", () => {
-    assert.equal(xs.code, 0, xs.stderr + xs.stdout.slice(-2000));
-    assert.match(xs.stdout, /^END$/m);
-  });
-
-  it("gives the same transcript as Node, line for line", () => {
-    const onXs = xs.stdout.split("\n").filter((l) => l.startsWith("T ")).map((l) => JSON.parse(l.slice(2)));
-    assert.ok(node.length >= 20, String(node.length));
-    assert.equal(onXs.length, node.length);
-    for (let i = 0; i < node.length; i++) assert.equal(onXs[i], node[i], `line ${i}`);
-  });
+  const cmp = compareOnXs("test/xs/turn.xs.ts", runTurnScenario, 20);
 
   it("the transcript shows the behaviour, not just agreement", () => {
-    const text = node.join("\n");
+    const text = cmp.node().join("\n");
     assert.match(text, /^t1 \{"ok":true,"reply":"Noted, and the ring is blue\.".*"memoryWritten":\[\{"ok":true,"text":"Remembered/m);
     assert.match(text, /"index":1,"ok":false,"text":"protected-BLOCKED: /);
     assert.doesNotMatch(text, /sk-INJECTED/);

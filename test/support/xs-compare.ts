@@ -1,0 +1,34 @@
+// For mocha: run a scenario's XS entry and the same scenario on Node; require identical transcripts.
+import assert from "node:assert/strict";
+import { runOnXs } from "../../hosts/xs/run.mjs";
+
+export interface XsComparison {
+  /** The Node transcript, for tests that check what the scenario did. */
+  node(): string[];
+  /** The XS host's whole output. */
+  xsStdout(): string;
+}
+
+/** Registers the XS run and the two standard checks inside the calling describe(). */
+export function compareOnXs(entry: string, scenario: () => Promise<string[]>, minLines: number): XsComparison {
+  let xs: { code: number; stdout: string; stderr: string };
+  let node: string[];
+  before(async () => {
+    xs = await runOnXs(entry, { timeoutMs: 120_000 });
+    node = await scenario();
+  });
+
+  it("runs to the end", () => {
+    assert.equal(xs.code, 0, xs.stderr + xs.stdout.slice(-2000));
+    assert.match(xs.stdout, /^END$/m);
+  });
+
+  it("gives the same transcript as Node, line for line", () => {
+    const onXs = xs.stdout.split("\n").filter((l) => l.startsWith("T ")).map((l) => JSON.parse(l.slice(2)));
+    assert.ok(node.length >= minLines, `${node.length} lines`);
+    assert.equal(onXs.length, node.length);
+    for (let i = 0; i < node.length; i++) assert.equal(onXs[i], node[i], `line ${i}`);
+  });
+
+  return { node: () => node, xsStdout: () => xs.stdout };
+}
