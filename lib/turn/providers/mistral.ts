@@ -8,8 +8,7 @@ import {
   checkChatRequest,
   endpoint,
   isPlainObject,
-  structuredAnswer,
-  tokenCount,
+  chatResponse,
   toolCallFrom,
   toolNames,
   toolResultText,
@@ -104,16 +103,7 @@ export function parseMistralResponse(body: unknown, req: ChatRequest): ChatRespo
   if (reason === "length" || reason === "model_length") finish = "length";
   else if (reason === "content_filter") finish = "refusal";
   const usage = isPlainObject(body.usage) ? body.usage : {};
-  const out: ChatResponse = {
-    text,
-    toolCalls,
-    usage: { inputTokens: tokenCount(usage.prompt_tokens), outputTokens: tokenCount(usage.completion_tokens) },
-    finish,
-  };
-  if (typeof body.id === "string") out.responseId = body.id;
-  if (typeof body.model === "string") out.model = body.model;
-  if (req.schema) Object.assign(out, structuredAnswer(text, finish));
-  return out;
+  return chatResponse(body, req, { text, toolCalls, finish, inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
 }
 
 export function mistralProvider(conn: ProviderConnection): ChatProvider {

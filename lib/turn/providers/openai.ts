@@ -8,8 +8,7 @@ import {
   checkChatRequest,
   endpoint,
   isPlainObject,
-  structuredAnswer,
-  tokenCount,
+  chatResponse,
   toolCallFrom,
   toolNames,
   toolResultText,
@@ -88,16 +87,7 @@ export function parseOpenAiResponse(body: unknown, req: ChatRequest): ChatRespon
   else if (status === "incomplete") finish = "length";
   if (!text && refusal !== undefined) text = refusal;
   const usage = isPlainObject(body.usage) ? body.usage : {};
-  const out: ChatResponse = {
-    text,
-    toolCalls,
-    usage: { inputTokens: tokenCount(usage.input_tokens), outputTokens: tokenCount(usage.output_tokens) },
-    finish,
-  };
-  if (typeof body.id === "string") out.responseId = body.id;
-  if (typeof body.model === "string") out.model = body.model;
-  if (req.schema) Object.assign(out, structuredAnswer(text, finish));
-  return out;
+  return chatResponse(body, req, { text, toolCalls, finish, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
 }
 
 export function openAiProvider(conn: ProviderConnection): ChatProvider {

@@ -11,6 +11,7 @@ import {
   WIRE_NAME_PATTERN,
   type ChatMessage,
   type ChatRequest,
+  type ChatResponse,
   type FinishReason,
   type ToolCall,
 } from "./types";
@@ -178,3 +179,21 @@ export function endpoint(baseUrl: string, path: string): string {
 }
 
 export { isPlainObject };
+
+/** The parsed parts of a provider reply, assembled the same way for every adapter. */
+export function chatResponse(
+  body: { [key: string]: unknown },
+  req: ChatRequest,
+  parts: { text: string; toolCalls: ToolCall[]; finish: FinishReason; inputTokens: unknown; outputTokens: unknown },
+): ChatResponse {
+  const out: ChatResponse = {
+    text: parts.text,
+    toolCalls: parts.toolCalls,
+    usage: { inputTokens: tokenCount(parts.inputTokens), outputTokens: tokenCount(parts.outputTokens) },
+    finish: parts.finish,
+  };
+  if (typeof body.id === "string") out.responseId = body.id;
+  if (typeof body.model === "string") out.model = body.model;
+  if (req.schema) Object.assign(out, structuredAnswer(parts.text, parts.finish));
+  return out;
+}
