@@ -16,7 +16,7 @@ import { ChatAllowList } from "./people/chat-allowlist";
 import { ClientTokens } from "./people/clients";
 import { PeopleStore } from "./people/people";
 import { buildMemoryEngine } from "./memory/build";
-import { noSecrets, type SecretReader } from "./memory/embedder-select";
+import type { SecretReader } from "./memory/embedder-select";
 import type { MemoryEngine } from "./memory/engine";
 import type { EpisodicStore } from "./memory/episodic";
 import { memoryUsageSource } from "./memory/usage";
@@ -92,7 +92,7 @@ export interface Core {
 
 /** Host choices buildCore cannot read from the ports. */
 export interface CoreOptions {
-  /** Secrets for provider code (the embeddings key). Default: reads nothing, so the offline embedder is used. */
+  /** Overrides where the memory embedder reads its key (default: the secrets store's `openai` key). */
   getSecret?: SecretReader;
   /** The episodic store (device and simulator bind one over their SD card); memory.episodic exists only with it. */
   episodic?: EpisodicStore;
@@ -122,7 +122,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   const config = new ConfigStore(ports.settings, ports.log);
   const actuator = new DeviceActuator({ config, log: ports.log, led: ports.led, audioOut: ports.audioOut, system: ports.system });
   const introspection: IntrospectionSources = {};
-  const memory = buildMemoryEngine(ports, options.getSecret ?? noSecrets);
+  const memory = buildMemoryEngine(ports, options.getSecret ?? ((name) => secrets.getSecret(name)));
   registerMemoryTools(registry, memory);
   if (options.episodic) registerEpisodicTool(registry, options.episodic, () => ports.clock.now());
   if (ports.storage) registerArchiveTool(registry, memory);

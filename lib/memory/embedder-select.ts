@@ -10,9 +10,7 @@ import { openAiEmbedder } from "./openai-embedder";
 /** Reads one secret by name; undefined when it is not set. Never logs it. */
 export type SecretReader = (name: string) => string | undefined;
 
-/** A reader that knows no secrets: the default until the secrets store is wired in. */
-export const noSecrets: SecretReader = () => undefined;
-
+/** Settings key of the owner's embedder choice (no tool writes it). */
 export const EMBEDDER_SETTINGS_KEY = "memory.embedder";
 /** The secret that holds the embeddings service's API key. */
 export const EMBEDDER_SECRET_NAME = "openai";
