@@ -129,7 +129,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   introspection.memory = memoryUsageSource(memory);
   const channels = buildChannelsSubsystem(registry, ports, { secrets, config, chats, actuator, introspection, baseUrls: options.baseUrls, voice: options.voiceSynth });
   // Telegram is the messenger files.send delivers through, unless the host brought its own.
-  const files = buildFilesSubsystem(registry, { ...ports, messenger: ports.messenger ?? channels.telegram }, { image: { apiKey: () => secrets.getSecret("openai"), baseUrl: () => undefined } });
+  const files = buildFilesSubsystem(registry, { ...ports, messenger: ports.messenger ?? channels.telegram }, { image: { apiKey: () => secrets.getSecret("openai"), baseUrl: () => options.baseUrls?.openai } });
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
   registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
