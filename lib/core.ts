@@ -139,7 +139,9 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   const agentParts = buildAgentsSubsystem(registry, { ports, router, artifacts, skills, config, chats, principalFor: (ns) => scheduledPrincipal({ people, clients, chats }, ns) });
   introspection.agents = agentParts.usage;
   const { agents, routines, scheduler, alerts } = agentParts;
-  const turn = buildTurn({ ports, registry, ring, router, budget, config, actuator, memory, scheduler });
+  // A fired routine's reply goes to Telegram, or is kept as an owner alert (lib/agents/reply-delivery.ts).
+  const delivery = { channel: channels.telegram, alerts };
+  const turn = buildTurn({ ports, registry, ring, router, budget, config, actuator, memory, scheduler, delivery, episodic: options.episodic });
   introspection.budget = turn.budgetSource;
   return { ports, registry, ring, clients, secrets, people, chats, priority, config, actuator, introspection, artifacts, downloads, skills, memory, episodic: options.episodic, turn: turn.engine, telegram: channels.telegram, webBudget: channels.webBudget, router, budget, agents, routines, scheduler, alerts };
 }

@@ -1,4 +1,5 @@
 import { buildCore, type Core, type CoreOptions } from "./core";
+import { bootEventText, recordDeviceEvent } from "./device/events";
 import { pathOnly, tokenInQuery } from "./http/bearer";
 import { CHAT_PATH, handleChatApi, type ChatApiEnvironment } from "./http/chat-api";
 import { originAllowed } from "./http/origin";
@@ -6,6 +7,7 @@ import { createOwnerApi } from "./http/owner-api";
 import { statusPage } from "./http/status-page";
 import { handleMcpHttp, type HttpRequest, type HttpResponse, type McpHttpDeps } from "./mcp/http";
 import { McpServer } from "./mcp/server";
+import { EpisodicJournal } from "./memory/episodic-journal";
 import type { Ports } from "./ports";
 import { derivePrincipal } from "./people/principals";
 
@@ -32,6 +34,8 @@ export interface Halo {
 export function createHalo(options: HaloOptions): Halo {
   const { ports, firmwareVersion } = options;
   const core = buildCore(ports, undefined, options.core);
+  // The boot is the first row of the device's timeline (session "system"); a missing card only skips it.
+  recordDeviceEvent(new EpisodicJournal(core.episodic, ports.log), bootEventText(firmwareVersion, ports.system));
   const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
   const mcpDeps: McpHttpDeps = {
     server: mcp,

@@ -42,3 +42,43 @@ export class Server {
   static readonly responseFragment: 9;
   static readonly responseComplete: 10;
 }
+
+/** Options of an HTTP `Request` (a superset of the Socket's; `Socket: SecureSocket` with `secure` for https). */
+export interface RequestOptions {
+  host?: string;
+  address?: string;
+  port?: number;
+  path?: string;
+  method?: string;
+  /** Alternating header names and values. Header text must be ASCII. */
+  headers?: (string | number)[];
+  /** The whole body (a String must be ASCII), or `true` to give it in fragments. */
+  body?: string | ArrayBuffer | true;
+  /** String or ArrayBuffer: the body arrives whole at responseComplete; undefined: in fragments. */
+  response?: typeof String | typeof ArrayBuffer;
+  Socket?: unknown;
+  secure?: { [key: string]: unknown };
+}
+
+export type RequestCallback = (message: number, val1?: any, val2?: any) => void;
+
+/** The HTTP/1.1 client: one request per instance, `Connection: close`, no redirects followed. */
+export class Request {
+  constructor(options: RequestOptions);
+  callback: RequestCallback;
+  /** In a responseFragment callback: the bytes available (no type) or read them. */
+  read(type: typeof ArrayBuffer, count?: number): ArrayBuffer;
+  read(type: typeof String, count?: number): string;
+  read(): number;
+  close(): void;
+  static readonly error: -2;
+  static readonly requestFragment: 0;
+  /** val1 = the status code. */
+  static readonly status: 1;
+  /** val1 = lower-case header name, val2 = value. */
+  static readonly header: 2;
+  static readonly headersComplete: 3;
+  /** val1 = bytes available to read. */
+  static readonly responseFragment: 4;
+  static readonly responseComplete: 5;
+}

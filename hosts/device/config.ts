@@ -18,6 +18,21 @@ export interface DeviceConfig {
   storageCreate: boolean;
   wifi?: WifiCredentials;
   sntpHost?: string;
+  /** Build id for device.status: the board, plus `build=` given to mcconfig (e.g. a commit). */
+  build: string;
+  /** True on lin: the System port's readings describe the PC process. */
+  simulated: boolean;
+  /** IANA zone name from the build's `timeZone` key; "UTC" when none is set. */
+  timeZone: string;
+  /** Outside services' base URLs from `<service>BaseUrl` keys (e.g. `openaiBaseUrl=http://192.168.1.5:8099/v1`): local stand-ins. */
+  baseUrls: { [service: string]: string };
+  /** The WS2812 ring; undefined when the build names no ring pin. */
+  ring?: RingConfig;
+}
+
+export interface RingConfig {
+  pin: number;
+  length: number;
 }
 
 /** Preference domain and keys the owner's Wi-Fi credentials live under. */
@@ -34,6 +49,31 @@ function integer(value: unknown, fallback: number): number {
 
 function flag(value: unknown): boolean {
   return value === true || value === "true" || value === 1 || value === "1";
+}
+
+/** Services whose base URL a `<service>BaseUrl` config key overrides (as HALO_<SERVICE>_BASE_URL does for the simulator). */
+const BASE_URL_SERVICES = ["openai", "anthropic", "mistral", "telegram", "tavily"];
+
+function baseUrls(): { [service: string]: string } {
+  const out: { [service: string]: string } = {};
+  for (const service of BASE_URL_SERVICES) {
+    const url = text(config[`${service}BaseUrl`]);
+    if (url) out[service] = url;
+  }
+  return out;
+}
+
+/** Longest ring the LED port drives (a bound on the pixel buffer). */
+const RING_MAX_PIXELS = 256;
+/** Highest GPIO number of the ESP32-S3. */
+const MAX_GPIO = 48;
+
+function ringConfig(value: unknown): RingConfig | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { pin, length } = value as { pin?: unknown; length?: unknown };
+  if (typeof pin !== "number" || !Number.isInteger(pin) || pin < 0 || pin > MAX_GPIO) return undefined;
+  if (typeof length !== "number" || !Number.isInteger(length) || length < 1 || length > RING_MAX_PIXELS) return undefined;
+  return { pin, length };
 }
 
 function wifiCredentials(): WifiCredentials | undefined {
@@ -53,5 +93,10 @@ export function readDeviceConfig(): DeviceConfig {
     storageCreate: flag(config.storageCreate),
     wifi: wifiCredentials(),
     sntpHost: text(config.sntp),
+    build: [text(config.board) ?? "unknown board", text(config.build)].filter((part) => part !== undefined).join(", "),
+    simulated: flag(config.simulated),
+    timeZone: text(config.timeZone) ?? "UTC",
+    baseUrls: baseUrls(),
+    ring: ringConfig(config.ring),
   };
 }

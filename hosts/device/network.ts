@@ -12,6 +12,8 @@ import type { WifiCredentials } from "./config";
 const RECONNECT_MS = 5000;
 /** The Wi-Fi monitor, kept reachable so its callback keeps coming. */
 let monitor: WiFi | undefined;
+/** Whether a Wi-Fi radio is in use and joined; "absent" when the host's own network is used (lin). */
+let wifiState: "connected" | "disconnected" | "absent" = "absent";
 /** A clock earlier than this has not been set (2024-01-01). */
 const CLOCK_SET_AFTER_MS = 1704067200000;
 
@@ -34,19 +36,31 @@ export function startNetwork(wifi: WifiCredentials | undefined, sntpHost: string
     return;
   }
   let started = false;
+  wifiState = "disconnected";
   monitor = new WiFi(wifi, (message: WiFiMessage): void => {
     if (message === WiFi.gotIP) {
+      wifiState = "connected";
       log.info(`Wi-Fi "${wifi.ssid}": address ${Net.get("IP") ?? "?"}`);
       if (sntpHost) setClock(sntpHost, log);
       if (!started) {
         started = true;
         ready();
       }
+    } else if (message === WiFi.lostIP) {
+      wifiState = "disconnected";
     } else if (message === WiFi.disconnected) {
+      wifiState = "disconnected";
       log.warn(`Wi-Fi "${wifi.ssid}" lost; retrying`);
       Timer.set((): void => WiFi.connect(wifi), RECONNECT_MS);
     }
   });
+}
+
+/** The station's state for the System port; the RSSI only while connected. */
+export function wifiStatus(): { state: "connected" | "disconnected" | "absent"; rssiDbm?: number } {
+  if (wifiState !== "connected") return { state: wifiState };
+  const rssi = Net.get("RSSI");
+  return typeof rssi === "number" ? { state: wifiState, rssiDbm: rssi } : { state: wifiState };
 }
 
 /** Stops watching Wi-Fi (the connection itself stays up). */

@@ -7,6 +7,7 @@ import type { ChatAllowList } from "../people/chat-allowlist";
 import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } from "../people/clients";
 import { PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
+import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
 import type { Route } from "./router";
 
@@ -32,6 +33,8 @@ export interface OwnerApiDeps {
   routines?: RoutineApprovals;
   /** Owner alerts from unattended turns. */
   alerts?: AlertReader;
+  /** files.fetch jobs and the download trust policy (lib/http/owner-downloads.ts). */
+  downloads?: DownloadApprovals;
 }
 
 export interface ApiCall {
@@ -133,6 +136,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   ];
   if (deps.skills) routes.push(...skillRoutes(deps.skills, deps.log));
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
+  routes.push(...downloadRoutes(deps.downloads, deps.log));
   return routes;
 }
 

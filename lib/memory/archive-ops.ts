@@ -31,11 +31,11 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
   const dims = engine.deps.embedder.dims;
   const comparable = ownEntries(engine, p).filter((e) => e.embedderId === engine.deps.embedder.id);
   if (comparable.length === 0) return "The archive holds none of your memories to search.";
-  const row = await engine.embedRow(q);
+  const queryRow = await engine.embedQuery(q);
   const rows = new Int8Array(comparable.length * dims);
   comparable.forEach((e, i) => rows.set(e.row, i * dims));
-  const { indices, scores } = engine.deps.kernels.topK(rows, dims, comparable.length, row, Math.min(n, comparable.length));
-  const queryNorm = int8Norm(row, 0, dims);
+  const { indices, scores } = engine.deps.kernels.topK(rows, dims, comparable.length, queryRow, Math.min(n, comparable.length));
+  const queryNorm = int8Norm(queryRow, 0, dims);
   const lines: string[] = [];
   for (let i = 0; i < indices.length; i++) {
     const e = comparable[indices[i]];

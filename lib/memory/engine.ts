@@ -10,7 +10,7 @@ import { loadMemConfig, type MemConfig } from "./config";
 import type { Embedder } from "./embedder";
 import { forget, type Removed } from "./forgetting";
 import { MemoryArchive } from "./archive";
-import { normalizeL2, quantizeInt8 } from "./quantize";
+import { normalizeL2, quantizeInt8, quantizeQueryInt8 } from "./quantize";
 import { Scratchpad } from "./scratchpad";
 import { decodeVectorFile, encodeVectorFile, VectorFileError } from "./vector-file";
 import { VectorStore } from "./vector-store";
@@ -97,12 +97,29 @@ export class MemoryEngine {
     );
   }
 
-  /** Embeds one text as a quantized row of the current embedder. */
+  /** Embeds one text as a row to store (round(v x 127)) for the current embedder. */
   async embedRow(text: string): Promise<Int8Array> {
     return (await this.embedRows([text]))[0];
   }
 
+  /** Rows to store, one per text. */
   async embedRows(texts: string[]): Promise<Int8Array[]> {
+    return (await this.embedUnit(texts)).map((v) => quantizeTo(v, quantizeInt8));
+  }
+
+  /** Embeds one text as a query row (quantizeQueryInt8): compared with stored rows, never stored. */
+  async embedQuery(text: string): Promise<Int8Array> {
+    return quantizeTo((await this.embedUnit([text]))[0], quantizeQueryInt8);
+  }
+
+  /** One embedding of `text` as both a row to store and a query row (a write checks for near-duplicates first). */
+  async embedRowAndQuery(text: string): Promise<{ row: Int8Array; query: Int8Array }> {
+    const v = (await this.embedUnit([text]))[0];
+    return { row: quantizeTo(v, quantizeInt8), query: quantizeTo(v, quantizeQueryInt8) };
+  }
+
+  /** The current embedder's vectors for `texts`, checked and L2-normalized. */
+  private async embedUnit(texts: string[]): Promise<Float32Array[]> {
     const { embedder } = this.deps;
     let vectors: Float32Array[];
     try {
@@ -113,9 +130,7 @@ export class MemoryEngine {
     return vectors.map((v) => {
       if (!v || v.length !== embedder.dims) throw new ToolError("unavailable: the embedder returned a vector of the wrong size.");
       if (!normalizeL2(v)) throw new ToolError("invalid arguments: the text has nothing to embed (no words).");
-      const row = new Int8Array(embedder.dims);
-      quantizeInt8(v, row);
-      return row;
+      return v;
     });
   }
 
@@ -235,4 +250,10 @@ export class MemoryEngine {
       this.deps.log.warn("memory: a pending save failed; it is retried on the next call");
     }
   }
+}
+
+function quantizeTo(v: Float32Array, quantize: (v: Float32Array, out: Int8Array) => void): Int8Array {
+  const row = new Int8Array(v.length);
+  quantize(v, row);
+  return row;
 }

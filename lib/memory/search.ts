@@ -10,7 +10,12 @@ import { cosineFromDot, int8Norm } from "./quantize";
 import { diversify, formatHits, pairwiseSimilarity, recallScore, recency, type Hit } from "./recall";
 import { FLAG_PINNED } from "./vector-store";
 
-/** How many candidates the kernel returns for `n` results. */
+/**
+ * How many candidates the kernel returns for `n` results (at least
+ * RECALL_CANDIDATES_MIN). Ranking them by cosine, which divides by each stored
+ * row's own int8 norm, is the re-rank that lifts int8 recall@10 against exact
+ * float search (docs/memory-kernel.md).
+ */
 const CANDIDATES_PER_RESULT = 4;
 
 export interface SearchAnswer {
@@ -27,15 +32,15 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   engine.requireLoaded();
   engine.requireCurrentEmbedder();
   if (!engine.store.maskOf(p.ns)) return { text: "No memories stored yet.", hits: [] };
-  const row = await engine.embedRow(q);
+  const queryRow = await engine.embedQuery(q);
   engine.requireCurrentEmbedder();
   const { store, config } = engine;
   const mask = store.maskOf(p.ns);
   if (!mask) return { text: "No memories stored yet.", hits: [] };
   const now = engine.now();
   const k = Math.min(store.countIn(p.ns), MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, count * CANDIDATES_PER_RESULT));
-  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, row, k, mask);
-  const queryNorm = int8Norm(row, 0, row.length);
+  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, queryRow, k, mask);
+  const queryNorm = int8Norm(queryRow, 0, queryRow.length);
   const hits: Hit[] = [];
   for (let i = 0; i < indices.length; i++) {
     const slot = indices[i];

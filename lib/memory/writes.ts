@@ -14,7 +14,7 @@ import {
 } from "./bounds";
 import type { MemoryEngine } from "./engine";
 import { evictionCandidate } from "./forgetting";
-import { cosineFromDot } from "./quantize";
+import { cosineFromDot, int8Norm } from "./quantize";
 import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
 import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
 
@@ -48,14 +48,14 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
   const importance = checkImportance(args.importance);
   engine.requireWritable();
   engine.requireCurrentEmbedder();
-  const row = await engine.embedRow(content);
+  const { row, query } = await engine.embedRowAndQuery(content);
   engine.requireWritable();
   engine.requireCurrentEmbedder();
   const { store } = engine;
   const now = engine.now();
   const { ttl, note: ttlNote } = chooseTtl(args, p);
   const same = findContent(engine, p.ns, content);
-  const near = same.slot >= 0 ? same.slot : nearestSlot(engine, p.ns, row, 1 - NEAR_DUPLICATE_DISTANCE);
+  const near = same.slot >= 0 ? same.slot : nearestSlot(engine, p.ns, query, 1 - NEAR_DUPLICATE_DISTANCE);
   if (near >= 0) {
     const raised = Math.min(1, Math.max(store.importance[near] + DUPLICATE_IMPORTANCE_BOOST, importance ?? 0));
     store.importance[near] = raised;
@@ -99,7 +99,7 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
     const exact = findContent(engine, p.ns, old);
     if (exact.slot >= 0) targetId = exact.id;
     else {
-      const slot = nearestSlot(engine, p.ns, await engine.embedRow(old), UPDATE_MIN_SIMILARITY);
+      const slot = nearestSlot(engine, p.ns, await engine.embedQuery(old), UPDATE_MIN_SIMILARITY);
       if (slot < 0) throw new ToolError("not-found: no memory close enough to 'old' to replace.");
       targetId = engine.store.ids[slot];
     }
@@ -207,15 +207,14 @@ function requireSlotById(engine: MemoryEngine, ns: string, text: string): { id: 
   return { id, slot };
 }
 
-/** The caller's entry most similar to `row` when at least `minSimilarity`, else -1 (one masked topK). */
-export function nearestSlot(engine: MemoryEngine, ns: string, row: Int8Array, minSimilarity: number): number {
+/** The caller's entry most similar to the query row `query` when at least `minSimilarity`, else -1 (one masked topK). */
+export function nearestSlot(engine: MemoryEngine, ns: string, query: Int8Array, minSimilarity: number): number {
   const { store } = engine;
   const mask = store.maskOf(ns);
   if (!mask) return -1;
-  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, row, 1, mask);
+  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, query, 1, mask);
   if (indices.length === 0) return -1;
-  const rowNorm = Math.sqrt(row.reduce((sum, x) => sum + x * x, 0));
-  return cosineFromDot(scores[0], rowNorm, store.norms[indices[0]]) >= minSimilarity ? indices[0] : -1;
+  return cosineFromDot(scores[0], int8Norm(query, 0, query.length), store.norms[indices[0]]) >= minSimilarity ? indices[0] : -1;
 }
 
 function pinnedCount(engine: MemoryEngine, ns: string): number {

@@ -21,6 +21,10 @@ export const CONTRACT_MAX_PROBLEMS = 16;
 export const TURN_TEXT_MAX_BYTES = 8 * 1024;
 /** Longest channel label (characters). */
 export const TURN_CHANNEL_MAX_CHARS = 32;
+/** Longest episodic session id a turn may be given (characters; the episodic log keeps 64). */
+export const TURN_SESSION_MAX_CHARS = 64;
+/** Bytes of one tool call's output kept in the episodic history (the whole of a cut one stays in the results ring). */
+export const TOOL_OUTPUT_HISTORY_MAX_BYTES = 2 * 1024;
 
 /** Prompt sections (UTF-8 bytes each); a longer section is cut with a note. */
 export const PROMPT_CAPABILITIES_MAX_BYTES = 16 * 1024;

@@ -1,12 +1,15 @@
 // Wires the orchestrator turn from the core's subsystems: the shared provider
 // router and budget governor (lib/turn/providers/wiring.ts), the conversation
-// store and the TurnEngine; binds the engine as the routine scheduler's runner;
-// and reports the budget for device.status.
+// store and the TurnEngine; binds the engine as the routine scheduler's runner
+// (a fired routine's reply is delivered by lib/agents/reply-delivery.ts); and
+// reports the budget for device.status.
+import { deliverScheduledReply, type ReplyDeliveryDeps } from "../agents/reply-delivery";
 import type { RoutineScheduler } from "../agents/scheduler";
 import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
 import type { Gauge, UsageSource } from "../device/introspection";
 import type { MemoryEngine } from "../memory/engine";
+import { EpisodicJournal, type EpisodicAppender } from "../memory/episodic-journal";
 import { searchMemory } from "../memory/search";
 import type { Ports } from "../ports";
 import type { ToolRegistry } from "../registry/registry";
@@ -30,6 +33,10 @@ export interface TurnWiring {
   memory: MemoryEngine;
   /** When given, routines and wakeups run as scheduled turns of this engine. */
   scheduler?: Pick<RoutineScheduler, "setRunner">;
+  /** Where a scheduled turn's reply goes (Telegram, else the owner alerts); without it the reply is only returned. */
+  delivery?: Omit<ReplyDeliveryDeps, "log">;
+  /** The episodic log each turn is recorded in (CoreOptions.episodic). */
+  episodic?: EpisodicAppender;
 }
 
 export interface TurnSubsystem {
@@ -61,11 +68,19 @@ export function buildTurn(w: TurnWiring): TurnSubsystem {
     recall: memoryRecall(w.memory),
     scratchpad: w.memory.scratchpad,
     timeZone: () => ports.system?.info().timeZone ?? "UTC",
+    journal: new EpisodicJournal(w.episodic, ports.log),
   });
+  const delivery = w.delivery;
   w.scheduler?.setRunner({
     async runScheduledTurn(principal, request) {
-      const r = await engine.runTurn(principal, { text: request.text, channel: "routine", scheduled: true });
-      return r.ok ? { ok: true } : { ok: false, error: r.failure?.message ?? "the turn failed." };
+      const session = `routine:${request.routineId}`;
+      const r = await engine.runTurn(principal, { text: request.text, channel: "routine", session, scheduled: true });
+      if (!r.ok) return { ok: false, error: r.failure?.message ?? "the turn failed." };
+      if (delivery) {
+        const reportedItself = r.toolCalls.some((c) => c.name === "reply.telegram" && c.ok);
+        await deliverScheduledReply({ ...delivery, log: ports.log }, { routineId: request.routineId, chatId: request.chatId, reply: r.reply, reportedItself });
+      }
+      return { ok: true };
     },
   });
   return { engine, budgetSource: budgetUsageSource(w.budget, engine.usage) };

@@ -3,6 +3,7 @@
 // conversation state. One turn per person at a time.
 import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
+import { EpisodicJournal } from "../memory/episodic-journal";
 import type { Clock, Log } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
@@ -10,9 +11,10 @@ import type { ResultsRing } from "../store/results-ring";
 import { clipForMessage } from "../util/text";
 import { utf8Length } from "../util/utf8";
 import { applyAnswer, type AppliedTurn, type Outcome, type ScratchpadWriter } from "./apply";
-import { TOOL_ROUNDS_DEFAULT, TOOL_ROUNDS_MAX, TURN_CHANNEL_MAX_CHARS, TURN_DEADLINE_MS, TURN_TEXT_MAX_BYTES } from "./bounds";
+import { TOOL_ROUNDS_DEFAULT, TOOL_ROUNDS_MAX, TURN_CHANNEL_MAX_CHARS, TURN_DEADLINE_MS, TURN_SESSION_MAX_CHARS, TURN_TEXT_MAX_BYTES } from "./bounds";
 import { parseTurnAnswer, TURN_ANSWER, type TurnAnswer } from "./contract";
 import { recordTurn, type ConversationStore } from "./conversation";
+import { DEFAULT_TURN_SESSION, turnHistory, type TurnHistory } from "./history";
 import { runToolLoop, type LoopFailure, type ToolCallReport, type TurnRouter } from "./loop";
 import { composePrompt } from "./prompt";
 import { CHAT_MAX_TOOLS, isProviderId, type ProviderId } from "./providers/types";
@@ -24,6 +26,8 @@ export interface TurnInput {
   channel?: string;
   /** An unattended turn (a routine or wakeup): the principal is marked scheduled. */
   scheduled?: boolean;
+  /** The episodic history's session for this turn's rows (default: the channel, else "turn"). */
+  session?: string;
   /** Called with the reply as soon as it is final, before memory writes and device actions run. */
   onReply?(reply: { reply: string; ask: string }): void | Promise<void>;
 }
@@ -72,9 +76,12 @@ export interface TurnEngineDeps {
   timeZone?(): string;
   /** The whole turn's deadline (default TURN_DEADLINE_MS). */
   deadlineMs?: number;
+  /** Where each turn's rows go (lib/turn/history.ts); without it nothing is recorded. */
+  journal?: EpisodicJournal;
 }
 
 const CHANNEL_PATTERN = new RegExp(`^[A-Za-z0-9._-]{1,${TURN_CHANNEL_MAX_CHARS}}$`);
+const SESSION_PATTERN = new RegExp(`^[A-Za-z0-9._:-]{1,${TURN_SESSION_MAX_CHARS}}$`);
 
 /** The sentence a turn answers with while no provider has a key. */
 export const NO_PROVIDER_KEY_REPLY =
@@ -92,16 +99,25 @@ export interface TurnUsage {
 
 export class TurnEngine {
   private readonly locks = new Map<string, Promise<void>>();
+  private readonly journal: EpisodicJournal;
   readonly usage: TurnUsage = { turns: 0, inputTokens: 0, outputTokens: 0 };
 
-  constructor(private readonly deps: TurnEngineDeps) {}
+  constructor(private readonly deps: TurnEngineDeps) {
+    this.journal = deps.journal ?? new EpisodicJournal(undefined, deps.log);
+  }
 
   /** Runs one turn for `principal` (its `via` is set to "turn"). Never throws for anything a model or provider does. */
   runTurn(principal: Principal, input: TurnInput): Promise<TurnResult> {
     const who: Principal = { ...principal, via: "turn", scheduled: principal.scheduled || input.scheduled === true };
     const refused = checkInput(who, input);
     if (refused) return Promise.resolve(refused);
-    return this.exclusive(who.ns, () => this.turn(who, input));
+    const history = turnHistory(this.journal, who, input.session ?? input.channel ?? DEFAULT_TURN_SESSION);
+    return this.exclusive(who.ns, async () => {
+      history.message(input.text);
+      const result = await this.turn(who, input, history);
+      if (result.failure) history.failure(result.failure.kind, result.failure.message);
+      return result;
+    });
   }
 
   /** The tool rounds a turn may run: the owner's knob, within bounds. */
@@ -110,7 +126,7 @@ export class TurnEngine {
     return Number.isInteger(n) && n >= 1 && n <= TOOL_ROUNDS_MAX ? n : TOOL_ROUNDS_DEFAULT;
   }
 
-  private async turn(who: Principal, input: TurnInput): Promise<TurnResult> {
+  private async turn(who: Principal, input: TurnInput, history: TurnHistory): Promise<TurnResult> {
     const { deps } = this;
     if (deps.router.available().length === 0) return failed("no-provider", NO_PROVIDER_KEY_REPLY);
     const state = deps.conversations.load(who.ns);
@@ -145,6 +161,7 @@ export class TurnEngine {
         const parsed = parseTurnAnswer(json);
         return parsed.ok ? { ok: true, value: { answer: parsed.answer, problems: parsed.problems } } : parsed;
       },
+      onToolResult: (report, text) => history.toolOutput(report, text),
     });
     this.count(loop.usage, loop.provider, loop.model);
     const base = { provider: loop.provider, model: loop.model, rounds: loop.rounds, toolCalls: loop.toolCalls, usage: loop.usage };
@@ -154,6 +171,7 @@ export class TurnEngine {
       return { ...failed(failure.kind, reply), ...base };
     }
     const { answer, problems } = loop.value;
+    history.reply(answer.reply, answer.ask);
     const notes: string[] = [];
     try {
       await input.onReply?.({ reply: answer.reply, ask: answer.ask });
@@ -245,6 +263,9 @@ function checkInput(who: Principal, input: TurnInput): TurnResult | undefined {
   if (utf8Length(input.text) > TURN_TEXT_MAX_BYTES) return failed("invalid", `invalid: the text is longer than ${TURN_TEXT_MAX_BYTES} bytes.`);
   if (input.channel !== undefined && (typeof input.channel !== "string" || !CHANNEL_PATTERN.test(input.channel))) {
     return failed("invalid", `invalid: the channel is 1-${TURN_CHANNEL_MAX_CHARS} of A-Z a-z 0-9 . _ -.`);
+  }
+  if (input.session !== undefined && (typeof input.session !== "string" || !SESSION_PATTERN.test(input.session))) {
+    return failed("invalid", `invalid: the session is 1-${TURN_SESSION_MAX_CHARS} of A-Z a-z 0-9 . _ : -.`);
   }
   return undefined;
 }

@@ -58,6 +58,8 @@ export interface LoopRequest<T> {
   model?: string;
   /** Reads a final answer; a refusal is sent back to the model for repair (CONTRACT_REPAIRS_MAX times). */
   accept(json: unknown, res: RoutedResponse): Acceptance<T>;
+  /** Told of each tool call as it completes, with the tool's whole output (before the clamp for the model). */
+  onToolResult?(report: ToolCallReport, text: string): void;
 }
 
 export type LoopFailure = "budget" | "no-provider" | "provider" | "timeout" | "contract" | "refusal" | "rounds";
@@ -182,6 +184,7 @@ async function runCalls<T>(deps: LoopDeps, req: LoopRequest<T>, calls: ToolCall[
     if (shown.tag) report.tag = shown.tag;
     if (shown.truncated) report.truncated = true;
     out.toolCalls.push(report);
+    req.onToolResult?.(report, result.text);
     messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: shown.text, isError: result.isError ? true : undefined });
   }
 }

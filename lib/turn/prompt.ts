@@ -52,7 +52,7 @@ function world(p: PromptInput): string {
     `Now: ${new Date(p.now).toISOString()} (the device's time zone is ${p.timeZone}).`,
     `You are talking with "${who.ns}" (role ${who.role})${p.channel ? ` via ${p.channel}` : ""}.`,
   ];
-  if (who.scheduled) lines.push("This is a scheduled turn: nobody is watching, so act on the task and report in your reply.");
+  if (who.scheduled) lines.push("This is a scheduled turn: nobody is watching, so act on the task and report in your reply; the device delivers your reply to the routine's chat or the owner's, so do not also send it with reply.telegram.");
   return lines.join("\n");
 }
 

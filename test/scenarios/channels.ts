@@ -3,6 +3,7 @@
 // the monthly budget, and reply.* / web.search through the whole core. No sockets
 // (XS has none in the test host): scripted HttpClient ports answer in each wire format.
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
+import { deliverScheduledReply } from "../../lib/agents/reply-delivery.ts";
 import { TelegramClient } from "../../lib/chat/telegram.ts";
 import { splitForTelegram } from "../../lib/chat/telegram-channel.ts";
 import { TelegramError } from "../../lib/chat/telegram-errors.ts";
@@ -154,7 +155,12 @@ export async function runChannelsScenario(): Promise<string[]> {
   const corePorts = portablePorts();
   corePorts.settings.set("secret.tavily", "tvly-CORE");
   corePorts.http = scriptedHttp(
-    [reply(200, { ok: true, result: {} }), reply(200, { answer: null, results: [{ title: "R", url: "https://r.example", content: "snippet" }] })],
+    [
+      reply(200, { ok: true, result: {} }),
+      reply(200, { answer: null, results: [{ title: "R", url: "https://r.example", content: "snippet" }] }),
+      reply(200, { ok: true, result: {} }),
+      reply(403, { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" }),
+    ],
     coreSeen,
   );
   const speech: string[] = [];
@@ -175,6 +181,11 @@ export async function runChannelsScenario(): Promise<string[]> {
   core.config.apply([["ttsOn", false]], "owner");
   out.push(`core reply.speak.off ${JSON.stringify(await core.registry.dispatch("reply.speak", { text: "Hello" }, owner))}`);
   out.push(`core speech ${JSON.stringify(speech)}`);
+  // A routine's reply: chat 99 is not allowed, so it goes to the owner's chat; a refused one becomes an owner alert.
+  const delivery = { channel: core.telegram, alerts: core.alerts, log: corePorts.log };
+  out.push(`core deliver ${await deliverScheduledReply(delivery, { routineId: "r00000001", chatId: "99", reply: "Routine report", reportedItself: false })}`);
+  out.push(`core deliver.refused ${await deliverScheduledReply(delivery, { routineId: "w00000002", reply: "Wakeup report", reportedItself: false })}`);
+  out.push(`core alerts ${JSON.stringify(core.alerts.list().map((a) => [a.source, a.message]))}`);
   out.push(...coreSeen.map((s) => `cseen ${s}`));
   return out;
 }

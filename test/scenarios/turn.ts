@@ -5,6 +5,7 @@
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
+import { EpisodicStore } from "../../lib/memory/episodic.ts";
 import { tsKernels } from "../../lib/memory/kernel-ts.ts";
 import type { Digest, Led, LedPattern, Ports } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
@@ -82,10 +83,11 @@ export interface TurnRig {
   core: Core;
   engine: TurnEngine;
   router: ScriptedRouter;
+  episodic?: EpisodicStore;
 }
 
-/** The real core over memory ports with a fixed clock, and a TurnEngine on a scripted router. */
-export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10)): TurnRig {
+/** The real core over memory ports with a fixed clock, and a TurnEngine on a scripted router (recording its episodic history when asked). */
+export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episodic?: boolean } = {}): TurnRig {
   const ports: Ports = {
     clock: { now: () => now },
     random: { fill: (bytes) => bytes.fill(7) },
@@ -99,8 +101,9 @@ export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10)): TurnRig {
   };
   const core = buildCore(ports);
   const router = new ScriptedRouter();
-  const { engine } = buildTurn({ ports, registry: core.registry, ring: core.ring, router, budget: core.budget, config: core.config, actuator: core.actuator, memory: core.memory });
-  return { core, engine, router };
+  const episodic = options.episodic ? new EpisodicStore(ports.storage!, ports.clock, ports.log) : undefined;
+  const { engine } = buildTurn({ ports, registry: core.registry, ring: core.ring, router, budget: core.budget, config: core.config, actuator: core.actuator, memory: core.memory, episodic });
+  return { core, engine, router, episodic };
 }
 
 /** A turn with two tool calls and a final answer that uses most of the contract: the benchmark's unit of work. */
@@ -131,7 +134,7 @@ function promptLine(req: RouteRequest): string {
 
 export async function runTurnScenario(): Promise<string[]> {
   const out: string[] = [];
-  const { core, engine, router } = scenarioTurnRig();
+  const { core, engine, router, episodic } = scenarioTurnRig(undefined, { episodic: true });
   const owner = makePrincipal("owner", "admin", "turn");
   const guest = makePrincipal("visitor", "guest", "turn");
   const turn = async (label: string, who: typeof owner, text: string): Promise<void> => {
@@ -178,5 +181,9 @@ export async function runTurnScenario(): Promise<string[]> {
 
   scriptBenchTurn(router);
   await turn("t6", owner, "Bench turn.");
+
+  // The episodic history the turns left, oldest first.
+  const rows = episodic!.query({ namespaces: ["owner", "visitor"] }, 100).rows.reverse();
+  for (const row of rows) out.push(`history ${row.ns} ${row.session} ${row.role} ${row.kind} ${row.text.length} ${djb2Hex(row.text)} ${JSON.stringify(row.text.slice(0, 60))}`);
   return out;
 }

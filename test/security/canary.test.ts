@@ -134,9 +134,20 @@ describe("canary secrets stay secret through a session that calls every tool", (
     await new Promise((ok) => setTimeout(ok, 300)); // let background jobs (downloads) settle
   });
 
+  it("runs conversation turns as every role; the turns and their episodic rows are checked too", async function () {
+    this.timeout(60_000);
+    for (const [label, p] of turnPrincipals()) record(`turn ${label}`, await core().turn.runTurn(p, { text: `hello from ${label}`, channel: "web" }));
+    const rows = core().episodic!.query({ namespaces: ["owner", "alice", "gus"] }, 100).rows;
+    assert.ok(rows.some((r) => r.kind === "message" && r.text === "hello from user/turn"), "the turns were recorded");
+    assert.ok(rows.some((r) => r.kind === "log" && r.text.startsWith("turn failed (")), "the fenced providers' refusals were recorded");
+    for (const row of rows) record(`episodic ${row.ns} ${row.kind}`, row.text);
+  });
+
   it("no canary appears in any output, log line, stored result, durable file or owner API reply", async () => {
-    for (const path of ["/api/secrets", "/api/clients", "/api/config", "/api/people", "/api/chats", "/api/providers/priority", "/api/skills/pending"]) {
-      record(`GET ${path}`, (await ownerApi(sim, "GET", path)).text);
+    for (const path of ["/api/secrets", "/api/clients", "/api/config", "/api/people", "/api/chats", "/api/providers/priority", "/api/skills/pending", "/api/downloads", "/api/routines", "/api/alerts"]) {
+      const r = await ownerApi(sim, "GET", path);
+      assert.equal(r.status, 200, path);
+      record(`GET ${path}`, r.text);
     }
     for (const line of log.lines) record("log", line);
     for (const ns of ["owner", "alice", "gus"]) for (const entry of core().ring.list(ns)) record(`ring ${ns}`, entry.text);

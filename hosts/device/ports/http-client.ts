@@ -1,10 +1,125 @@
-// Outbound HTTP on the device: not built yet. Moddable's `http` Request (with
-// SecureSocket for https) is the way; until it is wired and tested, every
-// request refuses with one short sentence, as the port's contract asks.
-import type { HttpClient, HttpClientRequest, HttpClientResponse } from "../../../lib/ports";
+// Outbound HTTP(S) over the SDK's `http` Request, with SecureSocket for https
+// (CA roots from the build's resources). One request per connection, no
+// redirects followed; the body arrives in fragments so the size cap is checked
+// as it grows; a Timer abandons the exchange at the deadline. Rejections carry
+// the port's `code`: "timeout", "too-large" or "network".
+import { Request } from "http";
+import SecureSocket from "securesocket";
+import Timer, { type TimerId } from "timer";
+import type { HttpClient, HttpClientErrorCode, HttpClientRequest, HttpClientResponse } from "../../../lib/ports";
+import { encodeUtf8 } from "../../../lib/util/utf8";
 
-export const refusingHttpClient: HttpClient = {
-  request(_req: HttpClientRequest): Promise<HttpClientResponse> {
-    return Promise.reject(new Error("Outbound HTTP is not available on the device yet."));
+/** scheme, host (name or [IPv6]), port, path+query; a fragment is dropped. */
+const URL_PATTERN = /^(https?):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?([/?][^#\s]*)?(?:#\S*)?$/;
+const DEFAULT_PORTS = { http: 80, https: 443 } as const;
+/** TLS 1.2 at least. */
+const TLS_MIN_VERSION = 0x303;
+/** The Request writes header text by UTF-16 length: names and values must be printable ASCII. */
+const HEADER_TEXT = /^[\x20-\x7e\t]*$/;
+
+function failure(code: HttpClientErrorCode, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** The body as a whole ArrayBuffer (the Request takes a String only when it is ASCII). */
+function bodyBuffer(body: string | Uint8Array): ArrayBuffer {
+  const bytes = typeof body === "string" ? encodeUtf8(body) : body;
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+}
+
+function joinChunks(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+export const moddableHttpClient: HttpClient = {
+  request(req: HttpClientRequest): Promise<HttpClientResponse> {
+    return new Promise<HttpClientResponse>((resolve, reject) => {
+      const m = URL_PATTERN.exec(req.url);
+      if (!m) {
+        reject(new Error("The URL is not an http or https URL this client can reach."));
+        return;
+      }
+      const scheme = m[1] as "http" | "https";
+      const host = m[2].startsWith("[") ? m[2].slice(1, -1) : m[2];
+      const port = m[3] === undefined ? DEFAULT_PORTS[scheme] : Number(m[3]);
+      if (!(port > 0 && port < 65536)) {
+        reject(new Error("The URL's port is out of range."));
+        return;
+      }
+      const headers: string[] = [];
+      let hostGiven = false;
+      for (const [name, value] of Object.entries(req.headers ?? {})) {
+        if (!HEADER_TEXT.test(name) || !HEADER_TEXT.test(value)) {
+          reject(new Error("A request header holds text that is not plain ASCII."));
+          return;
+        }
+        if (name === "host") hostGiven = true;
+        headers.push(name, value);
+      }
+      if (!hostGiven && port !== DEFAULT_PORTS[scheme]) headers.push("host", `${m[2]}:${port}`);
+
+      let status = 0;
+      const responseHeaders: { [name: string]: string } = {};
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      let settled = false;
+      let request: Request | undefined;
+      let timer: TimerId | undefined;
+
+      const finish = (outcome: Error | HttpClientResponse): void => {
+        if (settled) return;
+        settled = true;
+        if (timer !== undefined) Timer.clear(timer);
+        request?.close();
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+
+      timer = Timer.set((): void => {
+        timer = undefined;
+        finish(failure("timeout", `No complete answer came within ${req.timeoutMs} ms.`));
+      }, req.timeoutMs);
+
+      try {
+        request = new Request({
+          host,
+          port,
+          path: m[4] === undefined ? "/" : m[4].startsWith("?") ? "/" + m[4] : m[4],
+          method: req.method,
+          headers,
+          ...(req.body !== undefined ? { body: bodyBuffer(req.body) } : {}),
+          ...(scheme === "https" ? { Socket: SecureSocket, secure: { protocolVersion: TLS_MIN_VERSION } } : {}),
+        });
+      } catch (e) {
+        finish(failure("network", "The connection could not be opened."));
+        return;
+      }
+      const exchange = request;
+      exchange.callback = (message: number, val1?: unknown, val2?: unknown): void => {
+        if (settled) return;
+        if (message === Request.status) status = val1 as number;
+        else if (message === Request.header) {
+          const name = val1 as string;
+          const value = String(val2);
+          responseHeaders[name] = responseHeaders[name] === undefined ? value : `${responseHeaders[name]}, ${value}`;
+        } else if (message === Request.responseFragment) {
+          const piece = new Uint8Array(exchange.read(ArrayBuffer));
+          size += piece.byteLength;
+          if (size > req.maxResponseBytes) finish(failure("too-large", `The response is larger than ${req.maxResponseBytes} bytes.`));
+          else chunks.push(piece);
+        } else if (message === Request.responseComplete) {
+          finish({ status, headers: responseHeaders, body: joinChunks(chunks, size) });
+        } else if (message < 0) {
+          finish(failure("network", status ? "The connection closed before the whole response arrived." : "The connection failed."));
+        }
+      };
+    });
   },
 };

@@ -1,0 +1,168 @@
+// Recall of the int8 search against exact float search, for bench/vector.mjs.
+// Two sets (both documented in docs/memory-kernel.md):
+//
+//   gaussian  mulberry32 seed 7; 64 cluster centres with N(0,1) components; 20,000 vectors of 256
+//             dims, each a uniformly chosen centre plus N(0,1) noise per component (two members of a
+//             cluster have cosine ~0.5, of different clusters ~0); 100 queries drawn the same way.
+//   embedder  what the device stores: the 20,000 facts and 500 questions of bench/embedder-corpus.ts,
+//             embedded at 256 dims by the default offline embedder (lib/memory/hashing-embedder.ts).
+//
+// Both sides start from the same L2-normalised Float32Array vectors. The float side ranks by exact
+// cosine (dot of unit vectors, summed in doubles). The int8 side quantizes stored rows with
+// quantizeInt8 (round(v x 127)) and queries with quantizeQueryInt8 (largest |component| to 127), as
+// the memory engine does, and ranks with tsKernels.topK (the C kernel gives identical results). The
+// re-ranked variant takes the kernel's top 32 and orders them by dot / stored row's int8 norm (the
+// cosine memory.search computes for its candidates), ties to the lower index.
+//
+// recall@10 = mean over queries of (int8 top-10 rows whose exact cosine is at least the exact
+// 10th-best cosine) / 10. Rows tied with the 10th are equally right answers: the embedder's sparse
+// word and trigram features give exact ties there for about a sixth of the queries. `strict` also
+// reports |int8 top-10 ∩ float top-10 (ties to the lower index)| / 10.
+import { hashText } from "../lib/memory/hashing-embedder.ts";
+import { tsKernels } from "../lib/memory/kernel-ts.ts";
+import { int8Norm, normalizeL2, quantizeInt8, quantizeQueryInt8 } from "../lib/memory/quantize.ts";
+import { mulberry32 } from "../test/support/prng.ts";
+import { buildEmbedderCorpus, CORPUS_FACTS } from "./embedder-corpus.ts";
+
+export const RECALL_DIMS = 256;
+export const RECALL_K = 10;
+/** Candidates the re-ranked variant takes from the kernel (memory.search takes at least as many). */
+export const RERANK_CANDIDATES = 32;
+const GAUSSIAN_SEED = 7;
+const GAUSSIAN_ROWS = 20000;
+const GAUSSIAN_QUERIES = 100;
+const EMBEDDER_QUERIES = 500;
+/** Exact cosines closer than this count as tied (sums of the same products in another order). */
+const TIE_EPSILON = 1e-9;
+
+/** A recall set: unit rows (flat, RECALL_DIMS each) and unit queries. */
+export interface RecallSet {
+  rows: Float32Array;
+  count: number;
+  queries: Float32Array[];
+}
+
+/** How the int8 side is built; the defaults are the memory engine's. */
+export interface RecallOptions {
+  /** Stored rows are round(v x 127 x rowScale), clamped (the sensitivity table only). */
+  rowScale?: number;
+  /** "max-abs": quantizeQueryInt8 (the engine's); "x1": round(v x 127) like a stored row. */
+  query?: "max-abs" | "x1";
+}
+
+export interface RecallFigures {
+  /** Kernel top-10, ties with the 10th counted as right. */
+  kernel: number;
+  /** Kernel top-32 re-ranked by dot / stored-row norm, then top-10. */
+  reranked: number;
+  /** Kernel top-10 against the float top-10 with ties to the lower index. */
+  kernelStrict: number;
+  rerankedStrict: number;
+}
+
+/** The gaussian set; `clusters` and `noise` vary only for the sensitivity table. */
+export function gaussianSet(clusters = 64, noise = 1): RecallSet {
+  const prng = mulberry32(GAUSSIAN_SEED);
+  const centres: Float32Array[] = [];
+  for (let c = 0; c < clusters; c++) {
+    const centre = new Float32Array(RECALL_DIMS);
+    for (let j = 0; j < RECALL_DIMS; j++) centre[j] = prng.gaussian();
+    centres.push(centre);
+  }
+  const unitVector = (): Float32Array => {
+    const centre = centres[prng.int(0, clusters - 1)];
+    const v = new Float32Array(RECALL_DIMS);
+    for (let j = 0; j < RECALL_DIMS; j++) v[j] = centre[j] + noise * prng.gaussian();
+    normalizeL2(v);
+    return v;
+  };
+  const rows = new Float32Array(GAUSSIAN_ROWS * RECALL_DIMS);
+  for (let i = 0; i < GAUSSIAN_ROWS; i++) rows.set(unitVector(), i * RECALL_DIMS);
+  const queries: Float32Array[] = [];
+  for (let q = 0; q < GAUSSIAN_QUERIES; q++) queries.push(unitVector());
+  return { rows, count: GAUSSIAN_ROWS, queries };
+}
+
+/** The embedder set; `facts` varies only for the sensitivity table. */
+export function embedderSet(facts = CORPUS_FACTS): RecallSet {
+  const corpus = buildEmbedderCorpus(facts, EMBEDDER_QUERIES);
+  const unit = (text: string): Float32Array => {
+    const v = hashText(text, RECALL_DIMS);
+    if (!normalizeL2(v)) throw new Error(`nothing to embed in ${JSON.stringify(text)}`);
+    return v;
+  };
+  const rows = new Float32Array(corpus.facts.length * RECALL_DIMS);
+  corpus.facts.forEach((fact, i) => rows.set(unit(fact), i * RECALL_DIMS));
+  return { rows, count: corpus.facts.length, queries: corpus.queries.map(unit) };
+}
+
+/** Kernel top-`RERANK_CANDIDATES` re-ordered by dot / stored-row norm, best `k`, ties to the lower index. */
+export function rerankByRowNorm(indices: Int32Array, scores: Int32Array, norms: Float32Array, k: number): number[] {
+  const order: number[] = [];
+  const value = new Float64Array(indices.length);
+  for (let r = 0; r < indices.length; r++) {
+    const norm = norms[indices[r]];
+    value[r] = norm > 0 ? scores[r] / norm : 0;
+    order.push(r);
+  }
+  order.sort((a, b) => value[b] - value[a] || indices[a] - indices[b]);
+  return order.slice(0, k).map((r) => indices[r]);
+}
+
+/** recall@10 of the int8 search on `set`, plain and re-ranked. */
+export function recallAt10(set: RecallSet, options: RecallOptions = {}): RecallFigures {
+  const dims = RECALL_DIMS;
+  const rowScale = options.rowScale ?? 1;
+  const quantizeQuery = (options.query ?? "max-abs") === "max-abs" ? quantizeQueryInt8 : quantizeInt8;
+  const rows = new Int8Array(set.count * dims);
+  const norms = new Float32Array(set.count);
+  for (let i = 0; i < set.count; i++) {
+    const v = set.rows.subarray(i * dims, (i + 1) * dims);
+    quantizeInt8(rowScale === 1 ? v : v.map((x) => x * rowScale), rows, i * dims);
+    norms[i] = int8Norm(rows, i * dims, dims);
+  }
+  const sums = { kernel: 0, reranked: 0, kernelStrict: 0, rerankedStrict: 0 };
+  const scores = new Float64Array(set.count);
+  for (const v of set.queries) {
+    for (let i = 0; i < set.count; i++) {
+      let sum = 0;
+      for (let j = 0, p = i * dims; j < dims; j++, p++) sum += set.rows[p] * v[j];
+      scores[i] = sum;
+    }
+    const exact = exactTop(scores, RECALL_K);
+    const tenth = scores[exact[RECALL_K - 1]];
+    const inExact = new Set(exact);
+    const query = new Int8Array(dims);
+    quantizeQuery(v, query);
+    const top = tsKernels.topK(rows, dims, set.count, query, RERANK_CANDIDATES);
+    // The first 10 of a top-32 are the kernel's top-10: same order, same tie rule.
+    const kernel = Array.from(top.indices.subarray(0, RECALL_K));
+    const reranked = rerankByRowNorm(top.indices, top.scores, norms, RECALL_K);
+    for (const i of kernel) {
+      if (scores[i] >= tenth - TIE_EPSILON) sums.kernel++;
+      if (inExact.has(i)) sums.kernelStrict++;
+    }
+    for (const i of reranked) {
+      if (scores[i] >= tenth - TIE_EPSILON) sums.reranked++;
+      if (inExact.has(i)) sums.rerankedStrict++;
+    }
+  }
+  const total = set.queries.length * RECALL_K;
+  return { kernel: sums.kernel / total, reranked: sums.reranked / total, kernelStrict: sums.kernelStrict / total, rerankedStrict: sums.rerankedStrict / total };
+}
+
+/** Indices of the `k` highest scores, best first, ties to the lower index. */
+function exactTop(scores: Float64Array, k: number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    if (best.length === k && scores[i] <= scores[best[k - 1]]) continue;
+    let at = best.length < k ? best.length : k - 1;
+    best[at] = i;
+    while (at > 0 && scores[best[at - 1]] < scores[i]) {
+      best[at] = best[at - 1];
+      best[at - 1] = i;
+      at--;
+    }
+  }
+  return best;
+}

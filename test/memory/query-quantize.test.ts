@@ -1,0 +1,176 @@
+// Query rows use the whole int8 range (quantizeQueryInt8), stored rows stay
+// round(v x 127): the similarities memory reports and the near-duplicate
+// threshold must stay as right as with round(v x 127) queries, or get better.
+import assert from "node:assert/strict";
+import { NEAR_DUPLICATE_DISTANCE } from "../../lib/memory/bounds.ts";
+import { hashText } from "../../lib/memory/hashing-embedder.ts";
+import { cosineFromDot, int8Norm, normalizeL2, quantizeInt8, quantizeQueryInt8 } from "../../lib/memory/quantize.ts";
+import { searchMemory } from "../../lib/memory/search.ts";
+import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
+import { makePrincipal } from "../../lib/registry/principal.ts";
+import { mulberry32 } from "../support/prng.ts";
+import { memoryRig } from "../support/memory.ts";
+
+const DIMS = 256;
+const NEAR = 1 - NEAR_DUPLICATE_DISTANCE;
+const owner = makePrincipal("owner", "admin", "mcp");
+
+function unit(text: string): Float32Array {
+  const v = hashText(text, DIMS);
+  assert.ok(normalizeL2(v));
+  return v;
+}
+
+function exactCosine(a: string, b: string): number {
+  const x = unit(a);
+  const y = unit(b);
+  let sum = 0;
+  for (let i = 0; i < DIMS; i++) sum += x[i] * y[i];
+  return sum;
+}
+
+type Quantizer = (v: Float32Array, out: Int8Array) => void;
+
+/** The similarity memory reports for query `q` against stored text `stored`, with `quantizeQuery` on the query side. */
+function int8Cosine(stored: string, q: string, quantizeQuery: Quantizer): number {
+  const row = new Int8Array(DIMS);
+  const query = new Int8Array(DIMS);
+  quantizeInt8(unit(stored), row);
+  quantizeQuery(unit(q), query);
+  let dot = 0;
+  for (let i = 0; i < DIMS; i++) dot += row[i] * query[i];
+  return cosineFromDot(dot, int8Norm(query, 0, DIMS), int8Norm(row, 0, DIMS));
+}
+
+/** Seeded sentences and a copy with one word changed: cosines from about 0.5 to 1, most near the 0.95 threshold. */
+function sentencePairs(count: number): Array<[string, string]> {
+  const words = ("garage code spare key flowerpot dentist tuesday morning blue green kitchen drawer passport office "
+    + "sister berlin birthday march train station platform coffee meeting").split(" ");
+  const prng = mulberry32(11);
+  const pick = (): string => words[prng.int(0, words.length - 1)];
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < count; i++) {
+    const a = Array.from({ length: prng.int(4, 24) }, pick);
+    const b = [...a];
+    b[prng.int(0, a.length - 1)] = pick() + (prng.int(0, 1) ? "s" : String(prng.int(0, 9)));
+    pairs.push([a.join(" "), b.join(" ")]);
+  }
+  return pairs;
+}
+
+describe("query quantization", () => {
+  it("stretches the largest component to +-127 and keeps the proportions", () => {
+    const out = new Int8Array(4);
+    quantizeQueryInt8(Float32Array.from([0.6, -0.8, 0, 0]), out);
+    assert.deepEqual(Array.from(out), [95, -127, 0, 0]); // round(0.6 x 127 / 0.8) = 95
+    const offset = new Int8Array(5).fill(9);
+    quantizeQueryInt8(Float32Array.from([0, 0.05, -0.01]), offset, 2);
+    assert.deepEqual(Array.from(offset), [9, 9, 0, 127, -25]);
+    const zeros = new Int8Array(3).fill(5);
+    quantizeQueryInt8(new Float32Array(3), zeros);
+    assert.deepEqual(Array.from(zeros), [0, 0, 0], "an all-zero vector gives zeros, not NaN");
+  });
+
+  it("gives a real query a component of +-127: its norm grows by 1 / max|v|", () => {
+    const v = unit("where did I leave the passport");
+    const query = new Int8Array(DIMS);
+    quantizeQueryInt8(v, query);
+    assert.equal(Math.max(...Array.from(query, Math.abs)), 127);
+    const stretch = 1 / Math.max(...Array.from(v, Math.abs));
+    assert.ok(stretch > 1.5, `precondition: a spread-out vector (${stretch})`);
+    const stored = new Int8Array(DIMS);
+    quantizeInt8(v, stored);
+    const ratio = int8Norm(query, 0, DIMS) / int8Norm(stored, 0, DIMS);
+    assert.ok(Math.abs(ratio - stretch) < 0.02 * stretch, `norm ratio ${ratio}, stretch ${stretch}`);
+    assert.ok(int8Cosine("where did I leave the passport", "where did I leave the passport", quantizeQueryInt8) > 0.999);
+  });
+
+  it("reports similarities at least as close to the exact cosine as round(v x 127) queries did", () => {
+    let errorOld = 0;
+    let errorNew = 0;
+    let worstOld = 0;
+    let worstNew = 0;
+    let percentOld = 0;
+    let percentNew = 0;
+    let decisionsOld = 0;
+    let decisionsNew = 0;
+    const pairs = sentencePairs(2000);
+    for (const [a, b] of pairs) {
+      const exact = exactCosine(a, b);
+      const old = int8Cosine(a, b, quantizeInt8);
+      const now = int8Cosine(a, b, quantizeQueryInt8);
+      errorOld += Math.abs(old - exact);
+      errorNew += Math.abs(now - exact);
+      worstOld = Math.max(worstOld, Math.abs(old - exact));
+      worstNew = Math.max(worstNew, Math.abs(now - exact));
+      if (Math.round(old * 100) === Math.round(exact * 100)) percentOld++;
+      if (Math.round(now * 100) === Math.round(exact * 100)) percentNew++;
+      if (old >= NEAR === exact >= NEAR) decisionsOld++;
+      if (now >= NEAR === exact >= NEAR) decisionsNew++;
+      // Away from the threshold by more than the rounding error, the duplicate test never errs.
+      if (Math.abs(exact - NEAR) > 0.01) assert.equal(now >= NEAR, exact >= NEAR, `${a} / ${b}: exact ${exact}, int8 ${now}`);
+    }
+    assert.ok(errorNew < 0.85 * errorOld, `mean error ${errorNew / pairs.length} vs ${errorOld / pairs.length}`);
+    assert.ok(worstNew <= worstOld && worstNew < 0.01, `worst error ${worstNew} vs ${worstOld}`);
+    assert.ok(percentNew >= percentOld, `reported percentages right: ${percentNew} vs ${percentOld}`);
+    assert.ok(decisionsNew >= decisionsOld, `near-duplicate decisions right: ${decisionsNew} vs ${decisionsOld}`);
+  });
+});
+
+describe("query quantization in the engine", () => {
+  const base = "The spare key for the garden shed is under the blue flowerpot next to the back door";
+  const nearCopy = "The spare key for the garden shed is under the blue flowerpot next to the old back door";
+  const justApart = "The spare key for the garden shed is hidden under the blue flowerpot next to the back door";
+
+  it("a write collapses into a stored fact exactly when the exact cosine is at least 0.95", async () => {
+    const nearCosine = exactCosine(base, nearCopy);
+    const apartCosine = exactCosine(base, justApart);
+    assert.ok(nearCosine >= NEAR && nearCosine < NEAR + 0.01, `precondition: ${nearCosine}`);
+    assert.ok(apartCosine < NEAR && apartCosine > NEAR - 0.01, `precondition: ${apartCosine}`);
+    const { engine } = memoryRig();
+    await writeMemory(engine, owner, { content: base });
+    assert.match(await writeMemory(engine, owner, { content: nearCopy }), /^A near-identical memory exists/);
+    assert.match(await writeMemory(engine, owner, { content: justApart }), /^Remembered/);
+    assert.equal(engine.store.count, 2);
+  });
+
+  it("catches a near-duplicate at the threshold that a round(v x 127) query row missed", async () => {
+    const a = "blue tuesday kitchen march blue dentist coffee station spare train office birthday blue kitchen";
+    const b = "blue tuesday garages march blue dentist coffee station spare train office birthday blue kitchen";
+    const exact = exactCosine(a, b);
+    assert.ok(exact >= NEAR && exact < NEAR + 0.002, `precondition: ${exact}`);
+    assert.ok(int8Cosine(a, b, quantizeInt8) < NEAR, "precondition: the old query row says not a duplicate");
+    const { engine } = memoryRig();
+    await writeMemory(engine, owner, { content: a });
+    assert.match(await writeMemory(engine, owner, { content: b }), /^A near-identical memory exists/);
+    assert.equal(engine.store.count, 1);
+  });
+
+  it("search similarities match the exact cosine, best first", async () => {
+    const { engine } = memoryRig();
+    const facts = [base, "My sister lives in Berlin near the train station", "The dentist appointment is on Tuesday morning", "The passport is in the kitchen drawer"];
+    for (const content of facts) await writeMemory(engine, owner, { content });
+    const query = "where is the spare key for the shed";
+    const { hits, text } = await searchMemory(engine, owner, query, 4);
+    assert.equal(hits[0].content, base);
+    let differsFromOld = 0;
+    for (const hit of hits) {
+      const exact = exactCosine(hit.content, query);
+      assert.ok(Math.abs(hit.similarity - exact) < 0.005, `${hit.content}: ${hit.similarity} vs exact ${exact}`);
+      // The engine's query row is quantizeQueryInt8's (up to the store's float32 norms).
+      assert.ok(Math.abs(hit.similarity - int8Cosine(hit.content, query, quantizeQueryInt8)) < 1e-6);
+      if (Math.abs(hit.similarity - int8Cosine(hit.content, query, quantizeInt8)) > 1e-6) differsFromOld++;
+    }
+    assert.ok(differsFromOld > 0, "not the round(v x 127) query row");
+    assert.match(text, new RegExp(`^- \\[${Math.round(exactCosine(base, query) * 100)}%\\] The spare key`));
+  });
+
+  it("update by closest match finds the stale fact through a query row", async () => {
+    const { engine } = memoryRig();
+    await writeMemory(engine, owner, { content: base });
+    await writeMemory(engine, owner, { content: "The passport is in the kitchen drawer" });
+    const answer = await updateMemory(engine, owner, { old: "spare key shed flowerpot", content: "The spare key for the garden shed is with the neighbour" });
+    assert.match(answer, /^Updated: replaced id/);
+    assert.deepEqual([...engine.store.content].sort(), ["The passport is in the kitchen drawer", "The spare key for the garden shed is with the neighbour"]);
+  });
+});
