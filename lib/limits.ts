@@ -23,6 +23,14 @@ export const DOCS_QUERY_MAX_CHARS = 200;
 export const DOCS_SEARCH_MAX_HITS = 10;
 export const DOCS_SNIPPET_CHARS = 160;
 
+/**
+ * Largest value one Settings key may hold, in UTF-8 bytes. The device keeps
+ * settings in ESP32 NVS, whose strings hold at most 4,000 bytes with the key
+ * stored in front; every Settings implementation refuses more, so the
+ * simulator and the tests fail where the device would.
+ */
+export const SETTINGS_VALUE_MAX_BYTES = 3800;
+
 /** Tool names: the MCP rule. */
 export const TOOL_NAME_PATTERN: RegExp = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -57,6 +57,7 @@ export interface Storage {
  */
 export interface Settings {
   get(key: string): string | undefined;
+  /** Throws when the value is over SETTINGS_VALUE_MAX_BYTES (lib/limits.ts). */
   set(key: string, value: string): void;
   remove(key: string): void;
   /** Keys that start with `prefix`, sorted. */

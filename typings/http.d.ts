@@ -60,7 +60,8 @@ export interface RequestOptions {
   secure?: { [key: string]: unknown };
 }
 
-export type RequestCallback = (message: number, val1?: any, val2?: any) => void;
+/** For requestFragment (val1 = bytes the socket can take) it returns the next body piece, undefined at the end. */
+export type RequestCallback = (message: number, val1?: any, val2?: any) => ArrayBuffer | string | undefined | void;
 
 /** The HTTP/1.1 client: one request per instance, `Connection: close`, no redirects followed. */
 export class Request {

@@ -5,6 +5,8 @@
 import type { Clock, Log, Settings } from "../ports";
 import { clipForMessage } from "../util/text";
 import { OWNER_ALERT_MAX_CHARS, OWNER_ALERTS_MAX } from "./bounds";
+import { SETTINGS_VALUE_MAX_BYTES } from "../limits";
+import { utf8Length } from "../util/utf8";
 
 export interface OwnerAlert {
   /** Increasing number, unique within the kept list. */
@@ -52,10 +54,19 @@ export class AlertLog implements OwnerAlerts {
     this.alerts = this.alerts.concat([alert]).slice(-OWNER_ALERTS_MAX);
     this.log.warn(`owner alert (${alert.source}): ${alert.message}`);
     try {
-      this.settings.set(SETTINGS_KEY, JSON.stringify(this.alerts));
+      this.settings.set(SETTINGS_KEY, this.persistable());
     } catch {
       this.log.warn("alerts: could not persist the owner alerts; they are kept until restart");
     }
+  }
+
+  // The newest alerts whose JSON fits one setting (NVS strings are small); all stay in RAM until restart.
+  private persistable(): string {
+    for (let from = 0; from < this.alerts.length; from++) {
+      const text = JSON.stringify(this.alerts.slice(from));
+      if (utf8Length(text) <= SETTINGS_VALUE_MAX_BYTES) return text;
+    }
+    return "[]";
   }
 
   /** Oldest first. */

@@ -21,11 +21,8 @@ function failure(code: HttpClientErrorCode, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/** The body as a whole ArrayBuffer (the Request takes a String only when it is ASCII). */
-function bodyBuffer(body: string | Uint8Array): ArrayBuffer {
-  const bytes = typeof body === "string" ? encodeUtf8(body) : body;
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+function bodyBytes(body: string | Uint8Array): Uint8Array {
+  return typeof body === "string" ? encodeUtf8(body) : body;
 }
 
 function joinChunks(chunks: Uint8Array[], size: number): Uint8Array {
@@ -64,6 +61,15 @@ export const moddableHttpClient: HttpClient = {
         headers.push(name, value);
       }
       if (!hostGiven && port !== DEFAULT_PORTS[scheme]) headers.push("host", `${m[2]}:${port}`);
+      // The Request writes a whole body in one socket write, which throws when
+      // it is larger than the socket's free space: the body goes in fragments
+      // (requestFragment), so its length is sent here.
+      const body = req.body === undefined ? undefined : bodyBytes(req.body);
+      let sent = 0;
+      if (body !== undefined) {
+        for (let i = headers.length - 2; i >= 0; i -= 2) if (headers[i] === "content-length") headers.splice(i, 2);
+        headers.push("content-length", String(body.byteLength));
+      }
 
       let status = 0;
       const responseHeaders: { [name: string]: string } = {};
@@ -94,7 +100,7 @@ export const moddableHttpClient: HttpClient = {
           path: m[4] === undefined ? "/" : m[4].startsWith("?") ? "/" + m[4] : m[4],
           method: req.method,
           headers,
-          ...(req.body !== undefined ? { body: bodyBuffer(req.body) } : {}),
+          ...(body !== undefined ? { body: true } : {}),
           ...(scheme === "https" ? { Socket: SecureSocket, secure: { protocolVersion: TLS_MIN_VERSION } } : {}),
         });
       } catch (e) {
@@ -102,8 +108,15 @@ export const moddableHttpClient: HttpClient = {
         return;
       }
       const exchange = request;
-      exchange.callback = (message: number, val1?: unknown, val2?: unknown): void => {
-        if (settled) return;
+      exchange.callback = (message: number, val1?: unknown, val2?: unknown): ArrayBuffer | undefined => {
+        if (settled) return undefined;
+        if (message === Request.requestFragment) {
+          if (body === undefined || sent >= body.byteLength) return undefined;
+          const end = Math.min(body.byteLength, sent + (val1 as number));
+          const piece = body.slice(sent, end).buffer as ArrayBuffer;
+          sent = end;
+          return piece;
+        }
         if (message === Request.status) status = val1 as number;
         else if (message === Request.header) {
           const name = val1 as string;
@@ -119,6 +132,7 @@ export const moddableHttpClient: HttpClient = {
         } else if (message < 0) {
           finish(failure("network", status ? "The connection closed before the whole response arrived." : "The connection failed."));
         }
+        return undefined;
       };
     });
   },

@@ -3,7 +3,9 @@
 // key is stored under "k" + its djb2 hash, and the value keeps the full key in
 // front of it ("key\nvalue") to detect a collision and to list keys by prefix.
 import Preference from "preference";
+import { SETTINGS_VALUE_MAX_BYTES } from "../../../lib/limits";
 import { djb2Hex } from "../../../lib/util/hash";
+import { utf8Length } from "../../../lib/util/utf8";
 import type { Settings } from "../../../lib/ports";
 
 const DOMAIN = "halo";
@@ -33,6 +35,7 @@ export const preferenceSettings: Settings = {
   },
   set(key: string, value: string): void {
     checkKey(key);
+    if (utf8Length(value) > SETTINGS_VALUE_MAX_BYTES) throw new Error("the setting is too large to store");
     const name = slot(key);
     const pair = readSlot(name);
     if (pair && pair[0] !== key) throw new Error("settings key collision");

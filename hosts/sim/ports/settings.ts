@@ -2,7 +2,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Settings } from "../../../lib/ports.ts";
-import { checkKey, SETTINGS_KEY } from "./memory-settings.ts";
+import { checkKey, checkValue, SETTINGS_KEY } from "./memory-settings.ts";
 
 export function folderSettings(dir: string): Settings {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -17,6 +17,7 @@ export function folderSettings(dir: string): Settings {
     },
     set(key, value) {
       checkKey(key);
+      checkValue(value);
       const tmp = join(dir, `.${key}.tmp`);
       const fd = openSync(tmp, "w", 0o600);
       try {
