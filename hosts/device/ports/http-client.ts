@@ -35,6 +35,28 @@ function joinChunks(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
+type SocketCallback = (...args: unknown[]) => unknown;
+
+/**
+ * http.js runs inside the socket's callback and lets socket errors escape
+ * (e.g. "write failed" after a refused connection on lin); uncaught there, an
+ * exception aborts the whole app. This wraps the Request's socket callback
+ * (its `socket` field, http.js in SDK 8.2.3) so a throw ends only this request.
+ */
+function guardSocket(request: Request, onThrow: () => void): void {
+  const socket = (request as unknown as { socket?: { callback?: SocketCallback } }).socket;
+  const inner = socket?.callback;
+  if (!socket || typeof inner !== "function") return;
+  socket.callback = function (this: unknown, ...args: unknown[]): unknown {
+    try {
+      return inner.apply(this, args);
+    } catch {
+      onThrow();
+      return undefined;
+    }
+  };
+}
+
 export const moddableHttpClient: HttpClient = {
   request(req: HttpClientRequest): Promise<HttpClientResponse> {
     return new Promise<HttpClientResponse>((resolve, reject) => {
@@ -108,6 +130,7 @@ export const moddableHttpClient: HttpClient = {
         return;
       }
       const exchange = request;
+      guardSocket(exchange, (): void => finish(failure("network", "The connection failed.")));
       exchange.callback = (message: number, val1?: unknown, val2?: unknown): ArrayBuffer | undefined => {
         if (settled) return undefined;
         if (message === Request.requestFragment) {
