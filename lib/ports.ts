@@ -47,6 +47,7 @@ export interface Storage {
   remove(path: string): void;
   list(dir: string): string[];
   stat(path: string): FileStat | undefined;
+  /** Number.MAX_SAFE_INTEGER when the host cannot tell (see FREE_SPACE_UNKNOWN). */
   freeBytes(): number;
 }
 

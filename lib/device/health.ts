@@ -1,5 +1,5 @@
 import type { Principal } from "../registry/principal";
-import { formatBytes } from "../util/format";
+import { formatBytes, formatFree } from "../util/format";
 import type { IntrospectionDeps, UsageSource } from "./introspection";
 import { formatGauge } from "./status";
 
@@ -65,7 +65,7 @@ function sdItem(deps: IntrospectionDeps): HealthItem {
   if (!storage) return { item: "SD", state: "NOT PRESENT", detail: "no storage port" };
   try {
     if (!storage.present()) return { item: "SD", state: "FAIL", detail: "no card inserted" };
-    return { item: "SD", state: "OK", detail: `${formatBytes(storage.freeBytes())} free` };
+    return { item: "SD", state: "OK", detail: formatFree(storage.freeBytes()) };
   } catch {
     return { item: "SD", state: "FAIL", detail: "the card does not answer" };
   }

@@ -1,5 +1,5 @@
 import type { Principal } from "../registry/principal";
-import { formatBytes } from "../util/format";
+import { formatBytes, formatFree, FREE_SPACE_UNKNOWN } from "../util/format";
 import { clipForMessage } from "../util/text";
 import type { Gauge, IntrospectionDeps, UsageSource } from "./introspection";
 
@@ -73,7 +73,7 @@ function sdLine(deps: IntrospectionDeps): string {
   if (!storage) return "not present";
   try {
     if (!storage.present()) return "not inserted";
-    return `present, ${formatBytes(storage.freeBytes())} free`;
+    return `present, ${formatFree(storage.freeBytes())}`;
   } catch (e) {
     return `error (${clipForMessage(e instanceof Error ? e.message : "unreadable")})`;
   }
@@ -91,6 +91,6 @@ function usageLine(source: UsageSource | undefined, principal: Principal, absent
 }
 
 export function formatGauge(g: Gauge): string {
-  const f = (n: number): string => (g.unit === "bytes" ? formatBytes(n) : String(n));
+  const f = (n: number): string => (g.unit !== "bytes" ? String(n) : n >= FREE_SPACE_UNKNOWN ? "unknown" : formatBytes(n));
   return `${g.label} ${f(g.used)}${g.cap !== undefined ? ` of ${f(g.cap)}` : ""}`;
 }

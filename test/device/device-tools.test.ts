@@ -7,6 +7,8 @@ import type { SimSystem } from "../../hosts/sim/ports/system.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
 import type { Ota, Ports, SystemInfo } from "../../lib/ports.ts";
 import { principal } from "../support/registry.ts";
+import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { FREE_SPACE_UNKNOWN } from "../../lib/util/format.ts";
 
 const admin = principal("admin", "turn", "owner");
 
@@ -65,6 +67,16 @@ describe("device.status", () => {
       assert.ok(r.text.split("\n").includes(line), line);
     }
     assert.match(r.text, /time zone not present/);
+  });
+
+  it("says free space is unknown when the card cannot tell, never a made-up number", async () => {
+    const storage = memoryStorage();
+    const core = coreWith({ storage: { ...storage, freeBytes: () => FREE_SPACE_UNKNOWN } });
+    const status = (await core.registry.dispatch("device.status", {}, admin)).text;
+    assert.match(status, /^SD card: present, free space unknown$/m);
+    assert.match(status, /SD card free unknown/);
+    const health = (await core.registry.dispatch("system.health", {}, admin)).text;
+    assert.match(health, /free space unknown/);
   });
 
   it("reports a pulled card, then the reinserted one, without a restart", async () => {

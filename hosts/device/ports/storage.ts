@@ -7,6 +7,7 @@
 // write, temporary files are hidden from list(), a missing folder lists empty.
 import { Directory, File, Iterator } from "file";
 import type { FileStat, Storage } from "../../../lib/ports";
+import { FREE_SPACE_UNKNOWN } from "../../../lib/util/format";
 
 /** Suffix of writeAtomic's temporary file, written beside its target. */
 const TEMP = ".halo-tmp";
@@ -167,7 +168,7 @@ export function fileStorage(root: string, create: boolean): Storage {
       // The file module's System.info() describes its own flash partition, not
       // a mounted card, and says nothing on lin: free space is unknown here,
       // reported as the largest safe integer until the SD module can tell.
-      return Number.MAX_SAFE_INTEGER;
+      return FREE_SPACE_UNKNOWN;
     },
   };
 }
