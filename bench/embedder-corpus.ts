@@ -16,24 +16,28 @@ export const CORPUS_QUERIES = 100;
 const SEED = 2026;
 
 const NAMES = (
-  "Anna Ben Carla David Emma Felix Grace Hugo Ines Jonas Karin Liam Maria Noah Olga Paul Quinn Rosa Sam Tara "
-  + "Uwe Vera Walter Xenia Yusuf Zoe Alice Bruno Chloe Dmitri Elena Farid Greta Hannah Igor Julia Kenji Lena Marco Nina "
-  + "Oscar Petra Rahul Sofia Tomas Ute Viktor Wanda Yara Zack"
+  "Anna Ben Carla David Emma Felix Grace Hugo Ines Jonas Karin Liam Maria Noah Olga Paul Quinn Rosa Sam Tara " +
+  "Uwe Vera Walter Xenia Yusuf Zoe Alice Bruno Chloe Dmitri Elena Farid Greta Hannah Igor Julia Kenji Lena Marco Nina " +
+  "Oscar Petra Rahul Sofia Tomas Ute Viktor Wanda Yara Zack"
 ).split(" ");
-const RELATIONS = "mother father sister brother aunt uncle cousin grandmother grandfather daughter son niece nephew boss friend neighbour".split(" ");
+const RELATIONS =
+  "mother father sister brother aunt uncle cousin grandmother grandfather daughter son niece nephew boss friend neighbour".split(" ");
 const CITIES = (
-  "Berlin Hamburg Munich Vienna Zurich Paris Lyon Madrid Lisbon Rome Milan Prague Warsaw Oslo Stockholm Helsinki "
-  + "Dublin London Leeds Glasgow Boston Denver Toronto Seattle Chicago Austin Sydney Perth Auckland Tokyo Osaka Seoul"
+  "Berlin Hamburg Munich Vienna Zurich Paris Lyon Madrid Lisbon Rome Milan Prague Warsaw Oslo Stockholm Helsinki " +
+  "Dublin London Leeds Glasgow Boston Denver Toronto Seattle Chicago Austin Sydney Perth Auckland Tokyo Osaka Seoul"
 ).split(" ");
 const OBJECTS = (
-  "keys passport charger umbrella headphones wallet glasses tablet camera drill ladder toolbox backpack helmet "
-  + "scarf gloves notebook stapler remote thermos tent racket skateboard guitar blender kettle vacuum hammer"
+  "keys passport charger umbrella headphones wallet glasses tablet camera drill ladder toolbox backpack helmet " +
+  "scarf gloves notebook stapler remote thermos tent racket skateboard guitar blender kettle vacuum hammer"
 ).split(" ");
 const PLACES = (
-  "kitchen garage attic basement hallway bedroom office bathroom balcony cellar shed pantry closet drawer "
-  + "cupboard bookshelf car trunk desk wardrobe"
+  "kitchen garage attic basement hallway bedroom office bathroom balcony cellar shed pantry closet drawer " +
+  "cupboard bookshelf car trunk desk wardrobe"
 ).split(" ");
-const EVENTS = "dentist appointment|haircut|doctor visit|team meeting|flight|concert|yoga class|parent evening|car service|job interview|vet appointment|piano lesson".split("|");
+const EVENTS =
+  "dentist appointment|haircut|doctor visit|team meeting|flight|concert|yoga class|parent evening|car service|job interview|vet appointment|piano lesson".split(
+    "|",
+  );
 const DAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split(" ");
 const MONTHS = "January February March April May June July August September October November December".split(" ");
 /** Favourite things: a category and the values that fit it. */
@@ -68,17 +72,29 @@ const FACT_KINDS: FactKind[] = [
   {
     slots: (pick) => [pick(NAMES), pick(OBJECTS), pick(PLACES)],
     fact: ([n, o, p]) => `${n} left the ${o} in the ${p}.`,
-    questions: [([n, o]) => `where did ${n} leave his ${o}`, ([n, o]) => `where are ${n}'s ${o}`, ([, o, p]) => `who is leaving the ${o} in the ${p}`],
+    questions: [
+      ([n, o]) => `where did ${n} leave his ${o}`,
+      ([n, o]) => `where are ${n}'s ${o}`,
+      ([, o, p]) => `who is leaving the ${o} in the ${p}`,
+    ],
   },
   {
     slots: (pick) => [pick(NAMES), pick(RELATIONS), pick(CITIES)],
     fact: ([n, r, c]) => `${n}'s ${r} lives in ${c}.`,
-    questions: [([n, r]) => `where does ${n}'s ${r} live`, ([n, r, c]) => `does ${n}'s ${r} still live in ${c}`, ([n, r]) => `which city is ${n} ${r} living in`],
+    questions: [
+      ([n, r]) => `where does ${n}'s ${r} live`,
+      ([n, r, c]) => `does ${n}'s ${r} still live in ${c}`,
+      ([n, r]) => `which city is ${n} ${r} living in`,
+    ],
   },
   {
     slots: (pick, prng) => [pick(NAMES), pick(EVENTS), pick(DAYS), String(prng.int(7, 18))],
     fact: ([n, e, d, h]) => `${n} has a ${e} on ${d} at ${h} o'clock.`,
-    questions: [([n, e]) => `when is ${n}'s ${e}`, ([n, e, d]) => `what time is the ${e} for ${n} on ${d}`, ([n, , d]) => `what does ${n} have on ${d}`],
+    questions: [
+      ([n, e]) => `when is ${n}'s ${e}`,
+      ([n, e, d]) => `what time is the ${e} for ${n} on ${d}`,
+      ([n, , d]) => `what does ${n} have on ${d}`,
+    ],
   },
   {
     slots: (pick, prng) => [pick(SECURED), pick(NAMES), String(prng.int(1000, 9999))],
@@ -96,7 +112,11 @@ const FACT_KINDS: FactKind[] = [
       return [pick(NAMES), category, pick(values)];
     },
     fact: ([n, c, v]) => `${n}'s favourite ${c} is ${v}.`,
-    questions: [([n, c]) => `what is ${n}'s favourite ${c}`, ([n, c]) => `which ${c} does ${n} like best`, ([n, , v]) => `does ${n} love ${v}`],
+    questions: [
+      ([n, c]) => `what is ${n}'s favourite ${c}`,
+      ([n, c]) => `which ${c} does ${n} like best`,
+      ([n, , v]) => `does ${n} love ${v}`,
+    ],
   },
   {
     slots: (pick) => [pick(NAMES), pick(FOODS)],
@@ -111,12 +131,20 @@ const FACT_KINDS: FactKind[] = [
   {
     slots: (pick) => [pick(NAMES), pick(LEVELS), pick(GARAGES)],
     fact: ([n, l, g]) => `${n} parked on the ${l} level of the ${g} garage.`,
-    questions: [([n, , g]) => `where is ${n} parking at the ${g}`, ([n, l]) => `which level did ${n} park on`, ([n]) => `where are ${n}'s parking spots`],
+    questions: [
+      ([n, , g]) => `where is ${n} parking at the ${g}`,
+      ([n, l]) => `which level did ${n} park on`,
+      ([n]) => `where are ${n}'s parking spots`,
+    ],
   },
   {
     slots: (pick) => [pick(NAMES), pick(OBJECTS), pick(NAMES)],
     fact: ([a, o, b]) => `${a} lent the ${o} to ${b} last week.`,
-    questions: [([a, o]) => `who has ${a}'s ${o}`, ([a, o, b]) => `did ${b} return the ${o} ${a} lends`, ([, o, b]) => `what did ${b} borrow, the ${o}`],
+    questions: [
+      ([a, o]) => `who has ${a}'s ${o}`,
+      ([a, o, b]) => `did ${b} return the ${o} ${a} lends`,
+      ([, o, b]) => `what did ${b} borrow, the ${o}`,
+    ],
   },
 ];
 

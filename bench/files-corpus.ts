@@ -31,7 +31,8 @@ export function buildFilesCorpus(): FilesCorpus {
   const store = new ArtifactStore(memoryStorage(), { now: () => Date.UTC(2026, 0, 1) });
   for (let d = 0; d < DOCS; d++) {
     let text = d % 50 === 0 ? "rare " : "";
-    while (text.length < DOC_BYTES - 16) text += (prng.int(0, 40) === 0 ? "common" : words[prng.int(0, VOCABULARY - 1)]) + (prng.int(0, 12) === 0 ? ".\n" : " ");
+    while (text.length < DOC_BYTES - 16)
+      text += (prng.int(0, 40) === 0 ? "common" : words[prng.int(0, VOCABULARY - 1)]) + (prng.int(0, 12) === 0 ? ".\n" : " ");
     store.saveText(owner, `p${d % 20}`, `doc-${d}.md`, text.slice(0, DOC_BYTES));
   }
   const terms = queryTerms(QUERY);

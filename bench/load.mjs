@@ -7,7 +7,9 @@ function once(agent, url, headers, body) {
     const started = process.hrtime.bigint();
     const req = request(url, { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (res) => {
       res.resume();
-      res.on("end", () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`status ${res.statusCode}`))));
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`status ${res.statusCode}`)),
+      );
     });
     req.on("error", reject);
     req.end(body);

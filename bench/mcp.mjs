@@ -8,7 +8,10 @@ import { load } from "./load.mjs";
 
 function startProcess(args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
@@ -30,7 +33,11 @@ export async function runMcpBench({ durationMs = 3000 } = {}) {
   const simToken = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
   const sdk = await startProcess(["bench/sdk-server.ts"], { BENCH_TOKEN: "bench-token", BENCH_PORT: "0" });
   const figures = [];
-  const common = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const common = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  };
   const rps = {};
   try {
     for (const [name, message] of Object.entries(REQUESTS)) {

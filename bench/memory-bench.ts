@@ -53,7 +53,20 @@ export async function measureMemory(kernels: Kernels, timer: () => number, sampl
     const [v] = await embedder.embed([content]);
     normalizeL2(v);
     quantizeInt8(v, row);
-    store.add({ id: i + 1, ns: "owner", content, source: "self", importance: 0.5, created: deps.clock.now(), lastRecalled: deps.clock.now(), flags: 0, ttlClass: 3 }, row);
+    store.add(
+      {
+        id: i + 1,
+        ns: "owner",
+        content,
+        source: "self",
+        importance: 0.5,
+        created: deps.clock.now(),
+        lastRecalled: deps.clock.now(),
+        flags: 0,
+        ttlClass: 3,
+      },
+      row,
+    );
   }
   engine.replaceStore(store, embedder.id);
   const search: number[] = [];

@@ -148,7 +148,12 @@ export function recallAt10(set: RecallSet, options: RecallOptions = {}): RecallF
     }
   }
   const total = set.queries.length * RECALL_K;
-  return { kernel: sums.kernel / total, reranked: sums.reranked / total, kernelStrict: sums.kernelStrict / total, rerankedStrict: sums.rerankedStrict / total };
+  return {
+    kernel: sums.kernel / total,
+    reranked: sums.reranked / total,
+    kernelStrict: sums.kernelStrict / total,
+    rerankedStrict: sums.rerankedStrict / total,
+  };
 }
 
 /** Indices of the `k` highest scores, best first, ties to the lower index. */

@@ -18,7 +18,11 @@ function sdkServer(): McpServer {
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: core.registry.toolSpecsFor(owner) as any }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const r = await core.registry.dispatch(req.params.name, req.params.arguments ?? {}, owner);
-    return { content: [{ type: "text", text: r.text }], isError: r.isError === true, ...(r.structured ? { structuredContent: r.structured } : {}) };
+    return {
+      content: [{ type: "text", text: r.text }],
+      isError: r.isError === true,
+      ...(r.structured ? { structuredContent: r.structured } : {}),
+    };
   });
   return mcp;
 }

@@ -89,9 +89,15 @@ async function printRecallTable() {
   const f = (x) => x.toFixed(3);
   for (const [name, build] of sets) {
     const set = build();
-    for (const [rowScale, query] of [[1, "x1"], [1, "max-abs"], [3, "max-abs"]]) {
+    for (const [rowScale, query] of [
+      [1, "x1"],
+      [1, "max-abs"],
+      [3, "max-abs"],
+    ]) {
       const r = recallAt10(set, { rowScale, query });
-      console.log(`${name}; rows x${rowScale}, query ${query}: kernel ${f(r.kernel)} (strict ${f(r.kernelStrict)}), re-ranked top 32 ${f(r.reranked)} (strict ${f(r.rerankedStrict)})`);
+      console.log(
+        `${name}; rows x${rowScale}, query ${query}: kernel ${f(r.kernel)} (strict ${f(r.kernelStrict)}), re-ranked top 32 ${f(r.reranked)} (strict ${f(r.rerankedStrict)})`,
+      );
     }
   }
 }

@@ -50,9 +50,11 @@ const copyBench = native("xs_vector_copy_bench") as (from: Int8Array, to: Int8Ar
 const vectorPath = native("xs_vector_path") as (name?: string) => string;
 const scratch = new Int8Array(ROWS * DIMS);
 
-const search = (kernels: typeof tsKernels, rows: number) => (i: number): void => {
-  kernels.topK(store, DIMS, rows, queries[i % QUERIES], K);
-};
+const search =
+  (kernels: typeof tsKernels, rows: number) =>
+  (i: number): void => {
+    kernels.topK(store, DIMS, rows, queries[i % QUERIES], K);
+  };
 
 copyBench(store, scratch, 1); // touch the scratch pages before timing
 const c5k = time(C_SAMPLES, C_BATCH, search(nativeKernels, 5000));

@@ -127,21 +127,86 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   if (options.episodic) registerEpisodicTool(registry, options.episodic, () => ports.clock.now());
   if (ports.storage) registerArchiveTool(registry, memory);
   introspection.memory = memoryUsageSource(memory);
-  const channels = buildChannelsSubsystem(registry, ports, { secrets, config, chats, actuator, introspection, baseUrls: options.baseUrls, voice: options.voiceSynth });
+  const channels = buildChannelsSubsystem(registry, ports, {
+    secrets,
+    config,
+    chats,
+    actuator,
+    introspection,
+    baseUrls: options.baseUrls,
+    voice: options.voiceSynth,
+  });
   // Telegram is the messenger files.send delivers through, unless the host brought its own.
-  const files = buildFilesSubsystem(registry, { ...ports, messenger: ports.messenger ?? channels.telegram }, { image: { apiKey: () => secrets.getSecret("openai"), baseUrl: () => options.baseUrls?.openai } });
+  const files = buildFilesSubsystem(
+    registry,
+    { ...ports, messenger: ports.messenger ?? channels.telegram },
+    { image: { apiKey: () => secrets.getSecret("openai"), baseUrl: () => options.baseUrls?.openai } },
+  );
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
   registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
   const { artifacts, downloads, skills } = files;
   const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
-  const { router, budget } = buildProviderRouter({ ports, getSecret: (n) => secrets.getSecret(n), priority: () => priority.get(), utcOffsetMinutes, baseUrls: options.baseUrls, sleep: options.sleep });
-  const agentParts = buildAgentsSubsystem(registry, { ports, router, artifacts, skills, config, chats, principalFor: (ns) => scheduledPrincipal({ people, clients, chats }, ns) });
+  const { router, budget } = buildProviderRouter({
+    ports,
+    getSecret: (n) => secrets.getSecret(n),
+    priority: () => priority.get(),
+    utcOffsetMinutes,
+    baseUrls: options.baseUrls,
+    sleep: options.sleep,
+  });
+  const agentParts = buildAgentsSubsystem(registry, {
+    ports,
+    router,
+    artifacts,
+    skills,
+    config,
+    chats,
+    principalFor: (ns) => scheduledPrincipal({ people, clients, chats }, ns),
+  });
   introspection.agents = agentParts.usage;
   const { agents, routines, scheduler, alerts } = agentParts;
   // A fired routine's reply goes to Telegram, or is kept as an owner alert (lib/agents/reply-delivery.ts).
   const delivery = { channel: channels.telegram, alerts };
-  const turn = buildTurn({ ports, registry, ring, router, budget, config, actuator, memory, scheduler, delivery, episodic: options.episodic });
+  const turn = buildTurn({
+    ports,
+    registry,
+    ring,
+    router,
+    budget,
+    config,
+    actuator,
+    memory,
+    scheduler,
+    delivery,
+    episodic: options.episodic,
+  });
   introspection.budget = turn.budgetSource;
-  return { ports, registry, ring, clients, secrets, people, chats, priority, config, actuator, introspection, artifacts, downloads, skills, memory, episodic: options.episodic, turn: turn.engine, telegram: channels.telegram, webBudget: channels.webBudget, router, budget, agents, routines, scheduler, alerts };
+  return {
+    ports,
+    registry,
+    ring,
+    clients,
+    secrets,
+    people,
+    chats,
+    priority,
+    config,
+    actuator,
+    introspection,
+    artifacts,
+    downloads,
+    skills,
+    memory,
+    episodic: options.episodic,
+    turn: turn.engine,
+    telegram: channels.telegram,
+    webBudget: channels.webBudget,
+    router,
+    budget,
+    agents,
+    routines,
+    scheduler,
+    alerts,
+  };
 }

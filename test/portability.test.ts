@@ -33,7 +33,10 @@ describe("portability of lib/", () => {
   for (const [pattern, what] of FORBIDDEN) {
     it(`no file uses ${what}`, () => {
       assert.ok(files.length > 20);
-      assert.deepEqual(files.filter((f) => pattern.test(f.text)).map((f) => f.path), []);
+      assert.deepEqual(
+        files.filter((f) => pattern.test(f.text)).map((f) => f.path),
+        [],
+      );
     });
   }
 

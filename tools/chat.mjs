@@ -8,17 +8,17 @@
 // where the simulator writes the owner's token); the device from $HALO_URL (default http://127.0.0.1:8787).
 // Each line is one POST /api/chat {"text": ...}; the turn's reply is printed, then one short line for
 // each thing the turn did (tool calls, memory written, device actions, sub-agents, problems).
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 
-const url = (process.env.HALO_URL || 'http://127.0.0.1:8787').replace(/\/+$/, '');
+const url = (process.env.HALO_URL || "http://127.0.0.1:8787").replace(/\/+$/, "");
 
 function readToken() {
   if (process.env.HALO_TOKEN) return process.env.HALO_TOKEN.trim();
-  const path = join(resolve(process.env.HALO_DATA || './.halo-data'), 'admin-token');
+  const path = join(resolve(process.env.HALO_DATA || "./.halo-data"), "admin-token");
   try {
-    return readFileSync(path, 'utf8').trim();
+    return readFileSync(path, "utf8").trim();
   } catch {
     console.error(`chat: no token: set HALO_TOKEN, or HALO_DATA to the folder holding admin-token (tried ${path}).`);
     process.exit(2);
@@ -29,7 +29,8 @@ function readToken() {
 export function describe(result) {
   const lines = [`halo> ${result.reply}`];
   if (result.ask) lines.push(`  (asks) ${result.ask}`);
-  for (const c of result.toolCalls ?? []) lines.push(`  · tool ${c.name}${c.ok ? '' : ' (error)'}${c.truncated ? ` (cut; results.get ${c.tag})` : ''}`);
+  for (const c of result.toolCalls ?? [])
+    lines.push(`  · tool ${c.name}${c.ok ? "" : " (error)"}${c.truncated ? ` (cut; results.get ${c.tag})` : ""}`);
   for (const m of result.memoryWritten ?? []) lines.push(`  · memory: ${m.text}`);
   for (const d of result.device ?? []) lines.push(`  · device[${d.index}]: ${d.text}`);
   for (const s of result.sessionOps ?? []) lines.push(`  · ${s.op}: ${s.text}`);
@@ -43,42 +44,42 @@ async function send(token, text) {
   let res;
   try {
     res = await fetch(`${url}/api/chat`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ text }),
     });
   } catch (error) {
     return [`chat: cannot reach ${url} (${error.cause?.code || error.message}); is the simulator running (npm start)?`];
   }
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) return [`chat: HTTP ${res.status}: ${body.error || 'no details'}`];
+  if (!res.ok) return [`chat: HTTP ${res.status}: ${body.error || "no details"}`];
   return describe(body);
 }
 
 async function main() {
   const token = readToken();
-  const oneShot = process.argv.slice(2).join(' ').trim();
+  const oneShot = process.argv.slice(2).join(" ").trim();
   if (oneShot) {
     for (const line of await send(token, oneShot)) console.log(line);
     return;
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   const ask = () => process.stdin.isTTY && rl.prompt();
-  rl.setPrompt('you> ');
+  rl.setPrompt("you> ");
   console.log(`Talking to ${url}. /quit to leave.`);
   ask();
   // One turn at a time: lines typed while a turn runs wait their turn.
   let queue = Promise.resolve();
-  rl.on('line', (line) => {
+  rl.on("line", (line) => {
     const text = line.trim();
-    if (text === '/quit') return rl.close();
+    if (text === "/quit") return rl.close();
     if (!text) return ask();
     queue = queue.then(async () => {
       for (const out of await send(token, text)) console.log(out);
       ask();
     });
   });
-  await new Promise((done) => rl.on('close', done));
+  await new Promise((done) => rl.on("close", done));
   await queue;
 }
 

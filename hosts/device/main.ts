@@ -21,7 +21,11 @@ export default function main(): void {
   const config = readDeviceConfig();
   const ports = devicePorts(config);
   // The episodic log lives on the SD card (memory.episodic exists only with it).
-  const halo = createHalo({ ports, firmwareVersion: config.firmwareVersion, core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep } });
+  const halo = createHalo({
+    ports,
+    firmwareVersion: config.firmwareVersion,
+    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep },
+  });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
   const ownerToken = halo.ensureOwnerToken();
   // Shown once, on first boot, on the console only: the owner copies it from there.

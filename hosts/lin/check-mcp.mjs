@@ -92,7 +92,11 @@ async function chat(text) {
 }
 
 const noKey = await chat("Hello, what time is it?");
-show("POST /api/chat (no key)", noKey.status === 200 && noKey.json?.failure === "no-provider" && /key/.test(noKey.json?.reply ?? ""), `${noKey.status} ${noKey.body.slice(0, 400)}`);
+show(
+  "POST /api/chat (no key)",
+  noKey.status === 200 && noKey.json?.failure === "no-provider" && /key/.test(noKey.json?.reply ?? ""),
+  `${noKey.status} ${noKey.body.slice(0, 400)}`,
+);
 
 if (withStandin) await standinTurn();
 
@@ -109,12 +113,47 @@ async function standinTurn() {
       const toolResults = (json.input ?? []).filter((i) => i.type === "function_call_output");
       let output;
       if (seen.length === 1 && wire) {
-        output = [{ type: "function_call", id: "fc_1", call_id: "call_1", name: wire, arguments: JSON.stringify({ query: "memory" }), status: "completed" }];
+        output = [
+          {
+            type: "function_call",
+            id: "fc_1",
+            call_id: "call_1",
+            name: wire,
+            arguments: JSON.stringify({ query: "memory" }),
+            status: "completed",
+          },
+        ];
       } else {
-        const answer = { reply: `Gr\u00fc\u00dfe from the stand-in; the tool said ${toolResults.length ? "something" : "nothing"}.`, memory: "", ask: "", mem_write: null, mem_query: null, session_ops: null, device: null, scratchpad: null };
-        output = [{ type: "message", id: "msg_1", status: "completed", role: "assistant", content: [{ type: "output_text", text: JSON.stringify(answer), annotations: [] }] }];
+        const answer = {
+          reply: `Gr\u00fc\u00dfe from the stand-in; the tool said ${toolResults.length ? "something" : "nothing"}.`,
+          memory: "",
+          ask: "",
+          mem_write: null,
+          mem_query: null,
+          session_ops: null,
+          device: null,
+          scratchpad: null,
+        };
+        output = [
+          {
+            type: "message",
+            id: "msg_1",
+            status: "completed",
+            role: "assistant",
+            content: [{ type: "output_text", text: JSON.stringify(answer), annotations: [] }],
+          },
+        ];
       }
-      const body = JSON.stringify({ id: `resp_${seen.length}`, object: "response", status: "completed", error: null, incomplete_details: null, model: "stand-in", output, usage: { input_tokens: 10, output_tokens: 5 } });
+      const body = JSON.stringify({
+        id: `resp_${seen.length}`,
+        object: "response",
+        status: "completed",
+        error: null,
+        incomplete_details: null,
+        model: "stand-in",
+        output,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      });
       if (seen.length === 1) {
         res.writeHead(200, { "content-type": "application/json" }); // chunked
         res.write(body.slice(0, 100));
@@ -127,13 +166,23 @@ async function standinTurn() {
   });
   await new Promise((ok) => server.listen(STANDIN_PORT, "127.0.0.1", ok));
   const key = "sk-lin-standin-KEY";
-  const put = await fetch(new URL("/api/secrets/openai", base), { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ value: key }) });
+  const put = await fetch(new URL("/api/secrets/openai", base), {
+    method: "PUT",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ value: key }),
+  });
   show("PUT /api/secrets/openai", put.status === 200, `${put.status}`);
   const turn = await chat("What does the memory doc say?");
   const reply = turn.json?.reply ?? "";
   show(
     "POST /api/chat (stand-in)",
-    turn.status === 200 && turn.json?.ok === true && reply.includes("Gr\u00fc\u00dfe") && reply.includes("said something") && seen.length === 2 && seen[0].path === "/v1/responses" && seen[0].auth === `Bearer ${key}`,
+    turn.status === 200 &&
+      turn.json?.ok === true &&
+      reply.includes("Gr\u00fc\u00dfe") &&
+      reply.includes("said something") &&
+      seen.length === 2 &&
+      seen[0].path === "/v1/responses" &&
+      seen[0].auth === `Bearer ${key}`,
     `${turn.status} ${turn.body.slice(0, 400)}; the stand-in saw ${seen.length} request(s)`,
   );
   const del = await fetch(new URL("/api/secrets/openai", base), { method: "DELETE", headers: auth });

@@ -8,25 +8,25 @@
 // bundle. Bundles and their source maps go to hosts/xs/build/bundles/; error
 // stacks and parser errors that point into a bundle are rewritten to the
 // original file:line with the source map.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
-import { constants } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { BINARY, buildXsHost } from './build.mjs';
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { constants } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+import { BINARY, buildXsHost } from "./build.mjs";
 
 const HOST_DIR = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HOST_DIR, '../..');
-const BUNDLE_DIR = join(HOST_DIR, 'build/bundles');
+const ROOT = resolve(HOST_DIR, "../..");
+const BUNDLE_DIR = join(HOST_DIR, "build/bundles");
 
-const builtins = builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\/'));
-const NODE_BUILTIN = new RegExp(`^(node:.*|(${builtins.join('|')})(/.*)?)$`);
+const builtins = builtinModules.filter((m) => !m.startsWith("_")).map((m) => m.replace(/[/]/g, "\\/"));
+const NODE_BUILTIN = new RegExp(`^(node:.*|(${builtins.join("|")})(/.*)?)$`);
 
 /** Fails the bundle on any import of a Node built-in (nothing of Node exists on XS). */
 const noNodeBuiltins = {
-  name: 'no-node-builtins',
+  name: "no-node-builtins",
   setup(build) {
     build.onResolve({ filter: NODE_BUILTIN }, (args) => ({
       errors: [{ text: `"${args.path}" is a Node built-in; code that runs on XS cannot import it` }],
@@ -37,7 +37,10 @@ const noNodeBuiltins = {
 /** Bundles `entry` to build/bundles/<path-of-entry>.js (+ .js.map); returns the bundle's path. */
 export async function bundleForXs(entry) {
   const source = resolve(entry);
-  const name = relative(ROOT, source).replace(/^(\.\.[/\\])+/, '').replace(/[/\\]/g, '__').replace(/\.[cm]?[jt]sx?$/, '');
+  const name = relative(ROOT, source)
+    .replace(/^(\.\.[/\\])+/, "")
+    .replace(/[/\\]/g, "__")
+    .replace(/\.[cm]?[jt]sx?$/, "");
   const outfile = join(BUNDLE_DIR, `${name}.js`);
   mkdirSync(BUNDLE_DIR, { recursive: true });
   try {
@@ -45,32 +48,32 @@ export async function bundleForXs(entry) {
       entryPoints: [source],
       outfile,
       bundle: true,
-      format: 'esm',
-      target: 'es2022',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      sourcemap: 'external',
+      format: "esm",
+      target: "es2022",
+      platform: "neutral",
+      mainFields: ["module", "main"],
+      sourcemap: "external",
       sourcesContent: false,
-      logLevel: 'silent',
+      logLevel: "silent",
       plugins: [noNodeBuiltins],
     });
   } catch (error) {
-    const text = error.errors ? esbuild.formatMessagesSync(error.errors, { kind: 'error' }).join('') : String(error);
+    const text = error.errors ? esbuild.formatMessagesSync(error.errors, { kind: "error" }).join("") : String(error);
     throw new Error(`cannot bundle ${entry} for XS:\n${text.trimEnd()}`);
   }
   return outfile;
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /** For each generated line of a source map, the [source, line] of its first mapped segment (0-based). */
 function decodeLineStarts(mappings) {
   const lines = [];
   let source = 0;
   let line = 0;
-  for (const text of mappings.split(';')) {
+  for (const text of mappings.split(";")) {
     let first = null;
-    for (const segment of text.split(',')) {
+    for (const segment of text.split(",")) {
       const values = [];
       let value = 0;
       let shift = 0;
@@ -100,36 +103,37 @@ function stackRemapper(bundle) {
   let starts = null;
   let sources = [];
   try {
-    const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8'));
+    const map = JSON.parse(readFileSync(`${bundle}.map`, "utf8"));
     starts = decodeLineStarts(map.mappings);
     sources = map.sources.map((s) => relative(process.cwd(), resolve(dirname(bundle), s)));
   } catch {
     return (line) => line;
   }
-  const escaped = bundle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`${escaped}:(\\d+)`, 'g');
-  return (line) => line.replace(pattern, (whole, n) => {
-    const start = starts[Number(n) - 1];
-    return start ? `${sources[start[0]]}:${start[1] + 1}` : whole;
-  });
+  const escaped = bundle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`${escaped}:(\\d+)`, "g");
+  return (line) =>
+    line.replace(pattern, (whole, n) => {
+      const start = starts[Number(n) - 1];
+      return start ? `${sources[start[0]]}:${start[1] + 1}` : whole;
+    });
 }
 
 /** Line-by-line transform of a stream of output; drops the empty " at ()" frames of host calls. */
 function lineFilter(remap, write) {
-  let pending = '';
+  let pending = "";
   const emit = (line) => {
-    if (line !== ' at ()') write(`${remap(line)}\n`);
+    if (line !== " at ()") write(`${remap(line)}\n`);
   };
   return {
     push(chunk) {
       pending += chunk;
-      const lines = pending.split('\n');
+      const lines = pending.split("\n");
       pending = lines.pop();
       lines.forEach(emit);
     },
     end() {
       if (pending) write(remap(pending));
-      pending = '';
+      pending = "";
     },
   };
 }
@@ -151,19 +155,25 @@ export async function runOnXs(entry, options = {}) {
     hostChecked = true;
   }
   const bundle = await bundleForXs(entry);
-  const hostArgs = heapLimitMB ? ['--heap-limit', String(heapLimitMB), bundle, ...args] : [bundle, ...args];
+  const hostArgs = heapLimitMB ? ["--heap-limit", String(heapLimitMB), bundle, ...args] : [bundle, ...args];
   const remap = stackRemapper(bundle);
-  let stdout = '';
-  let stderr = '';
-  const out = lineFilter(remap, (s) => { stdout += s; onStdout?.(s); });
-  const err = lineFilter(remap, (s) => { stderr += s; onStderr?.(s); });
-  const child = spawn(BINARY, hostArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.setEncoding('utf8').on('data', (chunk) => out.push(chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk) => err.push(chunk));
-  const timer = timeoutMs ? setTimeout(() => child.kill('SIGKILL'), timeoutMs) : null;
+  let stdout = "";
+  let stderr = "";
+  const out = lineFilter(remap, (s) => {
+    stdout += s;
+    onStdout?.(s);
+  });
+  const err = lineFilter(remap, (s) => {
+    stderr += s;
+    onStderr?.(s);
+  });
+  const child = spawn(BINARY, hostArgs, { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.setEncoding("utf8").on("data", (chunk) => out.push(chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk) => err.push(chunk));
+  const timer = timeoutMs ? setTimeout(() => child.kill("SIGKILL"), timeoutMs) : null;
   const code = await new Promise((resolvePromise, reject) => {
-    child.on('error', reject);
-    child.on('close', (status, signal) => {
+    child.on("error", reject);
+    child.on("close", (status, signal) => {
       resolvePromise(status ?? 128 + (constants.signals[signal] ?? 0));
     });
   });
@@ -175,12 +185,12 @@ export async function runOnXs(entry, options = {}) {
 
 async function main(argv) {
   let heapLimitMB;
-  if (argv[0] === '--heap-limit') {
+  if (argv[0] === "--heap-limit") {
     heapLimitMB = Number(argv[1]);
     argv = argv.slice(2);
   }
   if (!argv[0]) {
-    console.error('usage: node hosts/xs/run.mjs [--heap-limit <MB>] <entry.ts|.js> [args...]');
+    console.error("usage: node hosts/xs/run.mjs [--heap-limit <MB>] <entry.ts|.js> [args...]");
     return 2;
   }
   const { code } = await runOnXs(argv[0], {
@@ -194,7 +204,12 @@ async function main(argv) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (error) => { console.error(error.message); process.exitCode = 1; },
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error.message);
+      process.exitCode = 1;
+    },
   );
 }

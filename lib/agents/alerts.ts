@@ -85,5 +85,12 @@ export class AlertLog implements OwnerAlerts {
 
 function isAlert(v: unknown): v is OwnerAlert {
   const a = v as OwnerAlert;
-  return !!a && typeof a === "object" && Number.isInteger(a.id) && typeof a.at === "number" && typeof a.source === "string" && typeof a.message === "string";
+  return (
+    !!a &&
+    typeof a === "object" &&
+    Number.isInteger(a.id) &&
+    typeof a.at === "number" &&
+    typeof a.source === "string" &&
+    typeof a.message === "string"
+  );
 }

@@ -48,9 +48,24 @@ export function buildAgentsSubsystem(registry: ToolRegistry, deps: AgentsDeps): 
   };
   const agents = new SubAgents({ router: deps.router, results: deps.artifacts, clock: ports.clock, random: ports.random, log: ports.log });
   const alerts = new AlertLog(ports.settings, ports.clock, ports.log);
-  const routines = new Routines({ settings: ports.settings, clock: ports.clock, random: ports.random, log: ports.log, offsetMinutes, chatAllowed: (id) => deps.chats.has(id) });
+  const routines = new Routines({
+    settings: ports.settings,
+    clock: ports.clock,
+    random: ports.random,
+    log: ports.log,
+    offsetMinutes,
+    chatAllowed: (id) => deps.chats.has(id),
+  });
   const governor = new DailyGovernor(ports.settings, ports.log, () => deps.config.number("routineTurnsPerDay"), offsetMinutes);
-  const scheduler = new RoutineScheduler({ routines, clock: ports.clock, log: ports.log, alerts, governor, offsetMinutes, principalFor: deps.principalFor });
+  const scheduler = new RoutineScheduler({
+    routines,
+    clock: ports.clock,
+    log: ports.log,
+    alerts,
+    governor,
+    offsetMinutes,
+    principalFor: deps.principalFor,
+  });
   registerSessionTools(registry, { agents, documents: deps.artifacts, skills: deps.skills });
   registerLoopTools(registry, { routines, scheduler, offsetMinutes });
   const usage: UsageSource = {

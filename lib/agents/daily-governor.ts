@@ -23,7 +23,9 @@ export class DailyGovernor {
     if (text === undefined) return 0;
     try {
       const stored = JSON.parse(text) as { day?: unknown; count?: unknown };
-      return stored.day === day && typeof stored.count === "number" && Number.isInteger(stored.count) && stored.count >= 0 ? stored.count : 0;
+      return stored.day === day && typeof stored.count === "number" && Number.isInteger(stored.count) && stored.count >= 0
+        ? stored.count
+        : 0;
     } catch {
       this.log.warn("loops: the stored daily governor count is unreadable; counting from zero");
       return 0;

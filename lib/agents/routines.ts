@@ -107,7 +107,8 @@ export class Routines {
         throw new ToolError("not-allowed: chat_id is not on the owner's chat allow-list.");
       }
     }
-    if (this.count("routine") >= ROUTINES_MAX) throw new ToolError(`limit: ${ROUTINES_MAX} routines exist, the most kept; cancel one first.`);
+    if (this.count("routine") >= ROUTINES_MAX)
+      throw new ToolError(`limit: ${ROUTINES_MAX} routines exist, the most kept; cancel one first.`);
     const pending = this.list().filter((r) => r.kind === "routine" && !r.approved).length;
     if (pending >= ROUTINES_MAX_PENDING) {
       throw new ToolError(`limit: ${ROUTINES_MAX_PENDING} routines already await the owner's approval; wait until they decide.`);
@@ -170,7 +171,8 @@ export class Routines {
   /** Owner API: arms a pending routine; its first run is the next one after now. */
   approve(id: string): RoutineRecord {
     const r = this.items.get(id);
-    if (!r || r.kind !== "routine" || r.approved || !r.schedule) throw new ToolError(`not-found: no routine ${clipForMessage(id, 16)} awaits approval.`);
+    if (!r || r.kind !== "routine" || r.approved || !r.schedule)
+      throw new ToolError(`not-found: no routine ${clipForMessage(id, 16)} awaits approval.`);
     const now = this.deps.clock.now();
     const next = { ...r, approved: true, nextRun: nextRunAfter(r.schedule, now, now, this.deps.offsetMinutes()) };
     this.save(next);
@@ -223,7 +225,8 @@ export class Routines {
 
 function copy(r: RoutineRecord): RoutineRecord {
   const out = { ...r };
-  if (r.schedule) out.schedule = { ...r.schedule, ...("days" in r.schedule && r.schedule.days ? { days: r.schedule.days.slice() } : {}) } as Schedule;
+  if (r.schedule)
+    out.schedule = { ...r.schedule, ...("days" in r.schedule && r.schedule.days ? { days: r.schedule.days.slice() } : {}) } as Schedule;
   return out;
 }
 
@@ -248,7 +251,8 @@ function parseRecord(text: string | undefined): RoutineRecord | undefined {
   }
   if (!r || typeof r !== "object" || typeof r.id !== "string" || !ROUTINE_ID_PATTERN.test(r.id)) return undefined;
   if ((r.kind !== "routine" && r.kind !== "wakeup") || r.id[0] !== r.kind[0]) return undefined;
-  if (typeof r.owner !== "string" || typeof r.name !== "string" || typeof r.prompt !== "string" || typeof r.approved !== "boolean") return undefined;
+  if (typeof r.owner !== "string" || typeof r.name !== "string" || typeof r.prompt !== "string" || typeof r.approved !== "boolean")
+    return undefined;
   if (!isNum(r.created) || !isNum(r.failures) || !optNum(r.nextRun) || !optNum(r.lastRun) || !optNum(r.attempt)) return undefined;
   if (!optStr(r.chatId) || !optStr(r.lastResult)) return undefined;
   if (r.kind === "routine" && !isSchedule(r.schedule)) return undefined;

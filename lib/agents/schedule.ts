@@ -41,7 +41,7 @@ export function parseSchedule(raw: { [key: string]: unknown }): Schedule | strin
   if (kind !== "daily" && kind !== "weekly") return "schedule.kind is interval, daily or weekly.";
   if (every !== undefined) return `a ${kind} schedule takes at (and days), not every_seconds.`;
   if (typeof at !== "string" || !AT_PATTERN.test(at)) return `a ${kind} schedule needs at, a time "HH:MM" (00:00 to 23:59).`;
-  if (days === undefined) return kind === "daily" ? { kind, at } : "a weekly schedule needs days, e.g. [\"mon\", \"thu\"].";
+  if (days === undefined) return kind === "daily" ? { kind, at } : 'a weekly schedule needs days, e.g. ["mon", "thu"].';
   if (!Array.isArray(days) || days.length === 0 || days.length > WEEKDAYS.length) return "days is a list of 1 to 7 week days.";
   const set = new Set<Weekday>();
   for (const d of days) {

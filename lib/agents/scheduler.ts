@@ -100,7 +100,11 @@ export class RoutineScheduler {
     const offset = this.deps.offsetMinutes();
     const next = nextRunAfter(schedule, schedule.kind === "interval" ? planned : now, now, offset);
     if (now - planned > ROUTINE_MISSED_GRACE_MS) {
-      this.deps.routines.update({ ...r, nextRun: next, lastResult: `missed the run of ${formatLocalTime(planned, offset)} (the device was off or busy)` });
+      this.deps.routines.update({
+        ...r,
+        nextRun: next,
+        lastResult: `missed the run of ${formatLocalTime(planned, offset)} (the device was off or busy)`,
+      });
       return undefined;
     }
     if (!this.deps.governor.tryTake(now)) {
@@ -172,7 +176,12 @@ export class RoutineScheduler {
       if (r.kind === "wakeup") {
         if (outcome.ok) return this.deps.routines.delete(id);
         if (r.attempt === 1) {
-          this.deps.routines.update({ ...r, nextRun: Math.max(r.nextRun!, now + WAKEUP_RETRY_DELAY_MS), failures: 1, lastResult: `failed at ${when}: ${error}; retrying once` });
+          this.deps.routines.update({
+            ...r,
+            nextRun: Math.max(r.nextRun!, now + WAKEUP_RETRY_DELAY_MS),
+            failures: 1,
+            lastResult: `failed at ${when}: ${error}; retrying once`,
+          });
           return;
         }
         this.deps.alerts.raise(`wakeup ${id}`, `The wakeup "${clipForMessage(r.prompt, 80)}" failed twice: ${error}.`);
@@ -182,7 +191,10 @@ export class RoutineScheduler {
       const failures = r.failures + 1;
       this.deps.routines.update({ ...r, failures, lastResult: `failed at ${when}: ${error}` });
       if (failures === ROUTINE_ALERT_AFTER_FAILURES) {
-        this.deps.alerts.raise(`routine ${id}`, `The routine "${clipForMessage(r.name, 60)}" failed ${failures} times in a row; last: ${error}.`);
+        this.deps.alerts.raise(
+          `routine ${id}`,
+          `The routine "${clipForMessage(r.name, 60)}" failed ${failures} times in a row; last: ${error}.`,
+        );
       }
     } catch (e) {
       this.deps.log.warn(`loops: could not record the outcome of ${id}: ${e instanceof Error ? e.message : "error"}`);

@@ -129,7 +129,8 @@ export class SubAgents {
       throw new ToolError(`busy: sub-agent ${s.id} is still working on its last message; poll it until it answers, then tell it.`);
     }
     if (s.state === "terminated") throw new ToolError(`terminated: sub-agent ${s.id} was stopped; spawn a new one.`);
-    if (s.state === "failed") throw new ToolError(`failed: sub-agent ${s.id} never answered its task (${s.error ?? "error"}); spawn a new one.`);
+    if (s.state === "failed")
+      throw new ToolError(`failed: sub-agent ${s.id} never answered its task (${s.error ?? "error"}); spawn a new one.`);
     this.checkCapacity(p);
     s.error = undefined;
     this.enqueue(s, message);
@@ -186,13 +187,17 @@ export class SubAgents {
 
   private checkCapacity(p: Principal): void {
     if (this.inFlight.size >= SUBAGENTS_MAX_RUNNING && this.queue.length >= SUBAGENTS_MAX_QUEUED) {
-      throw new ToolError(`limit: ${SUBAGENTS_MAX_RUNNING} sub-agents are running and ${SUBAGENTS_MAX_QUEUED} are queued; wait for one to finish or terminate one.`);
+      throw new ToolError(
+        `limit: ${SUBAGENTS_MAX_RUNNING} sub-agents are running and ${SUBAGENTS_MAX_QUEUED} are queued; wait for one to finish or terminate one.`,
+      );
     }
     if (p.role === "admin") return;
     let active = 0;
     for (const s of this.sessions.values()) if (s.owner.ns === p.ns && (s.state === "queued" || s.state === "running")) active++;
     if (active >= SUBAGENTS_MAX_ACTIVE_PER_MEMBER) {
-      throw new ToolError(`limit: you have ${SUBAGENTS_MAX_ACTIVE_PER_MEMBER} sub-agents working; wait for one to answer or terminate one.`);
+      throw new ToolError(
+        `limit: you have ${SUBAGENTS_MAX_ACTIVE_PER_MEMBER} sub-agents working; wait for one to answer or terminate one.`,
+      );
     }
   }
 
@@ -239,7 +244,12 @@ export class SubAgents {
     const turn = s.conversation.next(message);
     let reply: RoutedResponse;
     try {
-      reply = await this.deps.router.complete({ ...turn, system: s.system, maxOutputTokens: SUBAGENT_MAX_OUTPUT_TOKENS, timeoutMs: SUBAGENT_TIMEOUT_MS });
+      reply = await this.deps.router.complete({
+        ...turn,
+        system: s.system,
+        maxOutputTokens: SUBAGENT_MAX_OUTPUT_TOKENS,
+        timeoutMs: SUBAGENT_TIMEOUT_MS,
+      });
     } catch (e) {
       if (s.state === "terminated") return;
       // Provider and route errors are one sentence that never holds a key.
@@ -284,7 +294,15 @@ function replyText(reply: RoutedResponse): string {
 }
 
 function view(s: Session): SubAgentView {
-  const out: SubAgentView = { id: s.id, name: s.name, state: s.state, rounds: s.rounds, unread: s.unread, inputTokens: s.inputTokens, outputTokens: s.outputTokens };
+  const out: SubAgentView = {
+    id: s.id,
+    name: s.name,
+    state: s.state,
+    rounds: s.rounds,
+    unread: s.unread,
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+  };
   if (s.provider) out.provider = s.provider;
   if (s.model) out.model = s.model;
   if (s.reply !== undefined) out.reply = s.reply;

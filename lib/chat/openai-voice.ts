@@ -33,8 +33,10 @@ export class OpenAiVoiceSynth implements VoiceSynth {
 
   async synthesize(text: string, voice: string): Promise<VoiceClip> {
     const apiKey = this.config.apiKey();
-    if (!apiKey) throw new ProviderError("unavailable", "No OpenAI key is set for speech; the owner sets it in the web UI.", { provider: "openai" });
-    if (text.length > OPENAI_SPEECH_MAX_CHARS) throw new ProviderError("bad-request", `Speech input is limited to ${OPENAI_SPEECH_MAX_CHARS} characters.`, { provider: "openai" });
+    if (!apiKey)
+      throw new ProviderError("unavailable", "No OpenAI key is set for speech; the owner sets it in the web UI.", { provider: "openai" });
+    if (text.length > OPENAI_SPEECH_MAX_CHARS)
+      throw new ProviderError("bad-request", `Speech input is limited to ${OPENAI_SPEECH_MAX_CHARS} characters.`, { provider: "openai" });
     const base = (this.config.baseUrl() || DEFAULT_BASE_URLS.openai).replace(/\/+$/, "");
     let reply: HttpClientResponse;
     try {
@@ -49,7 +51,8 @@ export class OpenAiVoiceSynth implements VoiceSynth {
     } catch (e) {
       throw fromHttpFailure("openai", e, this.timeoutMs, OPENAI_SPEECH_MAX_BYTES);
     }
-    if (reply.status < 200 || reply.status > 299) throw fromHttpStatus("openai", reply.status, reply.headers, parseJson(reply.body), apiKey, this.clock.now());
+    if (reply.status < 200 || reply.status > 299)
+      throw fromHttpStatus("openai", reply.status, reply.headers, parseJson(reply.body), apiKey, this.clock.now());
     const b = reply.body;
     if (b.length < OGG_MAGIC.length || OGG_MAGIC.some((byte, i) => b[i] !== byte)) {
       throw new ProviderError("bad-response", "OpenAI's speech answer is not an Ogg/Opus file.", { provider: "openai" });

@@ -44,7 +44,8 @@ export class TelegramChannel implements Messenger {
     const state = this.deps.client.linkState();
     if (!state.configured) return { configured: false, ok: false, detail: "no bot token in Telegram's form is set" };
     const owner = `owner chat ${this.ownerChat() ? "set" : "not set"}`;
-    if (state.lastError) return { configured: true, ok: false, detail: `${owner}; the last exchange failed: ${state.lastError.replace(/\.$/, "")}` };
+    if (state.lastError)
+      return { configured: true, ok: false, detail: `${owner}; the last exchange failed: ${state.lastError.replace(/\.$/, "")}` };
     return { configured: true, ok: true, detail: `${owner}; ${state.exchanges === 0 ? "no exchange yet" : "the last exchange succeeded"}` };
   }
 

@@ -185,7 +185,10 @@ export class TelegramInbound {
         await this.deps.sendText(chatId, text);
         return;
       } catch (e) {
-        const wait = e instanceof TelegramError && e.kind === "rate-limit" ? Math.min(e.retryAfterMs ?? INBOUND_BACKOFF_MIN_MS, REPLY_RETRY_WAIT_MAX_MS) : -1;
+        const wait =
+          e instanceof TelegramError && e.kind === "rate-limit"
+            ? Math.min(e.retryAfterMs ?? INBOUND_BACKOFF_MIN_MS, REPLY_RETRY_WAIT_MAX_MS)
+            : -1;
         if (wait < 0 || attempt >= REPLY_RETRIES || !this.active) {
           this.deps.log.warn(`telegram: the reply to chat ${chatId} was not sent (${errorSentence(e)})`);
           return;
@@ -209,7 +212,8 @@ export class TelegramInbound {
 /** How long to wait after the n-th failure in a row: Telegram's own retry_after when it gave one. */
 export function backoffMs(error: unknown, failures: number): number {
   if (error instanceof TelegramError && error.retryAfterMs !== undefined) return Math.max(INBOUND_BACKOFF_MIN_MS, error.retryAfterMs);
-  if (error instanceof TelegramError && (error.kind === "auth" || error.kind === "conflict" || error.kind === "not-configured")) return INBOUND_BACKOFF_MAX_MS;
+  if (error instanceof TelegramError && (error.kind === "auth" || error.kind === "conflict" || error.kind === "not-configured"))
+    return INBOUND_BACKOFF_MAX_MS;
   return Math.min(INBOUND_BACKOFF_MAX_MS, INBOUND_BACKOFF_MIN_MS * Math.pow(2, Math.min(failures - 1, 16)));
 }
 

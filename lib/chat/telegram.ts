@@ -123,7 +123,12 @@ export class TelegramClient {
   }
 
   /** One JSON call; resolves with the envelope's `result`. */
-  async call(method: string, params: { [key: string]: unknown }, timeoutMs = TELEGRAM_CALL_TIMEOUT_MS, maxBytes = CALL_MAX_RESPONSE_BYTES): Promise<unknown> {
+  async call(
+    method: string,
+    params: { [key: string]: unknown },
+    timeoutMs = TELEGRAM_CALL_TIMEOUT_MS,
+    maxBytes = CALL_MAX_RESPONSE_BYTES,
+  ): Promise<unknown> {
     return this.exchange(method, { "content-type": "application/json" }, encodeUtf8(JSON.stringify(params)), timeoutMs, maxBytes);
   }
 
@@ -133,18 +138,40 @@ export class TelegramClient {
     if (file.caption) parts.push({ name: "caption", value: file.caption.slice(0, TELEGRAM_CAPTION_MAX_CHARS) });
     parts.push({ name: field, filename: file.name, contentType: file.mime, bytes: file.bytes });
     const body = encodeMultipart(parts, boundary);
-    await this.exchange(method, { "content-type": multipartContentType(boundary) }, body, TELEGRAM_UPLOAD_TIMEOUT_MS, CALL_MAX_RESPONSE_BYTES);
+    await this.exchange(
+      method,
+      { "content-type": multipartContentType(boundary) },
+      body,
+      TELEGRAM_UPLOAD_TIMEOUT_MS,
+      CALL_MAX_RESPONSE_BYTES,
+    );
   }
 
-  private async exchange(method: string, headers: { [name: string]: string }, body: Uint8Array, timeoutMs: number, maxBytes: number): Promise<unknown> {
+  private async exchange(
+    method: string,
+    headers: { [name: string]: string },
+    body: Uint8Array,
+    timeoutMs: number,
+    maxBytes: number,
+  ): Promise<unknown> {
     const token = this.config.token();
-    if (token === undefined) throw new TelegramError("not-configured", "Telegram is not set up: the owner sets the bot token in the web UI.");
-    if (!TOKEN_PATTERN.test(token)) throw new TelegramError("not-configured", "The Telegram bot token is not in Telegram's form (digits, a colon, then the secret).");
+    if (token === undefined)
+      throw new TelegramError("not-configured", "Telegram is not set up: the owner sets the bot token in the web UI.");
+    if (!TOKEN_PATTERN.test(token))
+      throw new TelegramError("not-configured", "The Telegram bot token is not in Telegram's form (digits, a colon, then the secret).");
     const base = (this.config.baseUrl() || TELEGRAM_DEFAULT_BASE_URL).replace(/\/+$/, "");
-    if (typeof parseHttpUrl(base) === "string") throw new TelegramError("not-configured", "The Telegram base URL is not a valid http(s) URL.");
+    if (typeof parseHttpUrl(base) === "string")
+      throw new TelegramError("not-configured", "The Telegram base URL is not a valid http(s) URL.");
     let reply: HttpClientResponse;
     try {
-      reply = await this.http.request({ method: "POST", url: `${base}/bot${token}/${method}`, headers: { ...headers, accept: "application/json" }, body, timeoutMs, maxResponseBytes: maxBytes });
+      reply = await this.http.request({
+        method: "POST",
+        url: `${base}/bot${token}/${method}`,
+        headers: { ...headers, accept: "application/json" },
+        body,
+        timeoutMs,
+        maxResponseBytes: maxBytes,
+      });
     } catch (e) {
       throw this.failed(fromTransportFailure(e, timeoutMs, maxBytes));
     }
@@ -155,8 +182,10 @@ export class TelegramClient {
       envelope = undefined;
     }
     const isObject = typeof envelope === "object" && envelope !== null;
-    if (reply.status < 200 || reply.status > 299 || (isObject && envelope!.ok === false)) throw this.failed(fromApiFailure(reply.status, envelope, token));
-    if (!isObject || envelope!.ok !== true) throw this.failed(badResponse(reply.body.length ? "is not the Bot API's JSON envelope" : "is empty"));
+    if (reply.status < 200 || reply.status > 299 || (isObject && envelope!.ok === false))
+      throw this.failed(fromApiFailure(reply.status, envelope, token));
+    if (!isObject || envelope!.ok !== true)
+      throw this.failed(badResponse(reply.body.length ? "is not the Bot API's JSON envelope" : "is empty"));
     this.exchanges++;
     this.lastError = undefined;
     return envelope!.result;

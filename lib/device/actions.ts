@@ -55,7 +55,8 @@ const ONE_OF = `an action is an object with exactly one of ${ACTION_KINDS.join("
 
 /** Validates a whole device[] array: at most MAX_DEVICE_ACTIONS elements are read, each judged on its own. */
 export function validateDeviceActions(items: unknown, ctx: ValidationContext): DeviceActionsReport {
-  if (!Array.isArray(items)) return { verdicts: [{ index: 0, allowed: false, reason: "invalid: device must be an array of actions." }], dropped: 0 };
+  if (!Array.isArray(items))
+    return { verdicts: [{ index: 0, allowed: false, reason: "invalid: device must be an array of actions." }], dropped: 0 };
   const verdicts: ActionVerdict[] = [];
   const n = Math.min(items.length, MAX_DEVICE_ACTIONS);
   for (let i = 0; i < n; i++) {
@@ -98,7 +99,8 @@ export function validateDeviceAction(raw: unknown, ctx: ValidationContext): Acti
     case "orch_model":
       return checkOrchModel(params);
     case "reboot":
-      if (params !== true && !(isPlainObject(params) && Object.keys(params).length === 0)) return refuse("invalid: reboot takes no parameters ({}).");
+      if (params !== true && !(isPlainObject(params) && Object.keys(params).length === 0))
+        return refuse("invalid: reboot takes no parameters ({}).");
       if (ctx.midTurn) return refuse("not-mid-turn: reboot is refused here; put it in the end-of-turn device[].");
       return { ok: true, action: { kind: "reboot" } };
     case "tts":
@@ -108,7 +110,8 @@ export function validateDeviceAction(raw: unknown, ctx: ValidationContext): Acti
 
 function checkLed(p: unknown): ActionCheck {
   if (!isPlainObject(p)) return refuse("invalid: led takes {mode, r, g, b, brightness}.");
-  if (!onlyFields(p, ["mode", "r", "g", "b", "brightness"])) return refuse("invalid: led has an unknown field; its fields are mode, r, g, b, brightness.");
+  if (!onlyFields(p, ["mode", "r", "g", "b", "brightness"]))
+    return refuse("invalid: led has an unknown field; its fields are mode, r, g, b, brightness.");
   if (typeof p.mode !== "string" || (LED_MODES as readonly string[]).indexOf(p.mode) < 0) {
     return refuse(`invalid: led mode must be one of ${LED_MODES.join(", ")}.`);
   }
@@ -121,8 +124,12 @@ function checkLed(p: unknown): ActionCheck {
     rgb.push(v as number);
   }
   const brightness = p.brightness === undefined ? null : p.brightness;
-  if (brightness !== null && !isIntIn(brightness, 0, 255)) return refuse("invalid: led brightness must be an integer from 0 to 255, or null.");
-  return { ok: true, action: { kind: "led", mode: p.mode as LedMode, r: rgb[0], g: rgb[1], b: rgb[2], brightness: brightness as number | null } };
+  if (brightness !== null && !isIntIn(brightness, 0, 255))
+    return refuse("invalid: led brightness must be an integer from 0 to 255, or null.");
+  return {
+    ok: true,
+    action: { kind: "led", mode: p.mode as LedMode, r: rgb[0], g: rgb[1], b: rgb[2], brightness: brightness as number | null },
+  };
 }
 
 function checkLights(p: unknown): ActionCheck {
@@ -139,7 +146,10 @@ function checkConfig(p: unknown, config: ConfigStore): ActionCheck {
   if (changes.length > MAX_CONFIG_KEYS) return refuse(`invalid: at most ${MAX_CONFIG_KEYS} knobs in one config action.`);
   const checked = config.check(changes, "device");
   if ("problem" in checked) return refuse(`invalid: ${checked.problem}`);
-  return { ok: true, action: { kind: "config", changes: checked.specs.map((spec, i): [string, KnobValue] => [spec.key, changes[i][1] as KnobValue]) } };
+  return {
+    ok: true,
+    action: { kind: "config", changes: checked.specs.map((spec, i): [string, KnobValue] => [spec.key, changes[i][1] as KnobValue]) },
+  };
 }
 
 function checkOrchModel(p: unknown): ActionCheck {
@@ -147,13 +157,15 @@ function checkOrchModel(p: unknown): ActionCheck {
   if (typeof p.provider !== "string" || (PROVIDERS as readonly string[]).indexOf(p.provider) < 0) {
     return refuse(`invalid: orch_model provider must be one of ${PROVIDERS.join(", ")}.`);
   }
-  if (typeof p.model !== "string" || !MODEL_PATTERN.test(p.model)) return refuse("invalid: orch_model model is 1-64 of A-Z a-z 0-9 . _ : / -.");
+  if (typeof p.model !== "string" || !MODEL_PATTERN.test(p.model))
+    return refuse("invalid: orch_model model is 1-64 of A-Z a-z 0-9 . _ : / -.");
   return { ok: true, action: { kind: "orch_model", provider: p.provider as Provider, model: p.model } };
 }
 
 function checkTts(p: unknown): ActionCheck {
   if (!isPlainObject(p) || !onlyFields(p, ["text"]) || typeof p.text !== "string") return refuse("invalid: tts takes {text}.");
-  if (p.text.trim().length === 0 || p.text.length > TTS_MAX_CHARS) return refuse(`invalid: tts text must be 1-${TTS_MAX_CHARS} characters.`);
+  if (p.text.trim().length === 0 || p.text.length > TTS_MAX_CHARS)
+    return refuse(`invalid: tts text must be 1-${TTS_MAX_CHARS} characters.`);
   return { ok: true, action: { kind: "tts", text: p.text } };
 }
 

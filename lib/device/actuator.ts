@@ -52,7 +52,13 @@ export class DeviceActuator {
         return done(`config: ${action.changes.map(([k]) => k).join(", ")} updated.`);
       }
       case "orch_model": {
-        const problem = config.apply([["orchProvider", action.provider], ["orchModel", action.model]], "orch_model");
+        const problem = config.apply(
+          [
+            ["orchProvider", action.provider],
+            ["orchModel", action.model],
+          ],
+          "orch_model",
+        );
         if (problem) return fail(`invalid: ${problem}`);
         return done(`orchestrator model: ${action.provider} ${action.model} from the next turn.`);
       }

@@ -78,7 +78,10 @@ export class ConfigStore {
       // The name is not repeated: whatever a caller put there stays out of replies and logs.
       if (!spec) return { problem: `config key ${i + 1} is not a knob; the knobs are ${KNOBS.map((k) => k.key).join(", ")}.` };
       if (!mayWrite(spec, by)) {
-        return { problem: spec.writer === "orch_model" ? `${spec.key} is set with the orch_model action.` : `${spec.key} is set by the owner only.` };
+        return {
+          problem:
+            spec.writer === "orch_model" ? `${spec.key} is set with the orch_model action.` : `${spec.key} is set by the owner only.`,
+        };
       }
       const problem = knobValueProblem(spec, value);
       if (problem) return { problem };

@@ -13,7 +13,11 @@ export interface DeviceArrayLine {
  * MAX_DEVICE_ACTIONS are read), carries out the allowed ones in order, and
  * returns one line per element (plus one for any elements past the bound).
  */
-export async function runDeviceArray(items: unknown, ctx: Omit<ValidationContext, "midTurn">, actuator: DeviceActuator): Promise<DeviceArrayLine[]> {
+export async function runDeviceArray(
+  items: unknown,
+  ctx: Omit<ValidationContext, "midTurn">,
+  actuator: DeviceActuator,
+): Promise<DeviceArrayLine[]> {
   const report = validateDeviceActions(items, { ...ctx, midTurn: false });
   const lines: DeviceArrayLine[] = [];
   for (const v of report.verdicts) {

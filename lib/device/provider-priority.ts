@@ -45,7 +45,8 @@ export class ProviderPriority {
 
 function priorityProblem(list: unknown): string | undefined {
   const known = `providers are ${PROVIDERS.join(", ")}`;
-  if (!Array.isArray(list) || list.length === 0 || list.length > PROVIDERS.length) return `priority is a list of 1-${PROVIDERS.length} providers; ${known}.`;
+  if (!Array.isArray(list) || list.length === 0 || list.length > PROVIDERS.length)
+    return `priority is a list of 1-${PROVIDERS.length} providers; ${known}.`;
   for (let i = 0; i < list.length; i++) {
     if ((PROVIDERS as readonly unknown[]).indexOf(list[i]) < 0) return `priority entry ${i + 1} is not a provider; ${known}.`;
     if (list.indexOf(list[i]) !== i) return "priority names a provider twice.";

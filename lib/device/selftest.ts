@@ -43,7 +43,12 @@ export async function runSelfTest(deps: IntrospectionDeps, audible: boolean): Pr
   if (!info || info.freePsramBytes === undefined) add("PSRAM", "SKIP", info ? "the board reports no PSRAM" : "no System port");
   else add("PSRAM", info.freePsramBytes < LOW_PSRAM_BYTES ? "FAIL" : "PASS", `${info.freePsramBytes} bytes free`);
   if (!info || info.wifi === "absent") add("Wi-Fi", "SKIP", info ? "no radio" : "no System port");
-  else add("Wi-Fi", info.wifi === "connected" ? "PASS" : "FAIL", info.wifi === "connected" ? `${info.wifiRssiDbm ?? "?"} dBm` : "not connected");
+  else
+    add(
+      "Wi-Fi",
+      info.wifi === "connected" ? "PASS" : "FAIL",
+      info.wifi === "connected" ? `${info.wifiRssiDbm ?? "?"} dBm` : "not connected",
+    );
   const now = ports.clock.now();
   add("clock", now >= EARLIEST_SANE_TIME ? "PASS" : "FAIL", now >= EARLIEST_SANE_TIME ? "set" : "not set (no time sync yet)");
 
@@ -61,7 +66,7 @@ export async function runSelfTest(deps: IntrospectionDeps, audible: boolean): Pr
       add("speaker", "FAIL", "the tone did not play");
     }
   }
-  add("mic loopback", "SKIP", !audible ? "audible items not requested" : audibleRefusal ?? "no microphone port on this build");
+  add("mic loopback", "SKIP", !audible ? "audible items not requested" : (audibleRefusal ?? "no microphone port on this build"));
   return { items, audibleRefusal };
 }
 

@@ -11,15 +11,29 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   const { ports, config } = deps;
   const info = ports.system?.info();
   const out: string[] = [];
-  out.push(info ? `Firmware: ${info.firmwareVersion} (build ${info.build})${info.simulated ? " [simulator]" : ""}` : "Firmware: not present (no System port)");
+  out.push(
+    info
+      ? `Firmware: ${info.firmwareVersion} (build ${info.build})${info.simulated ? " [simulator]" : ""}`
+      : "Firmware: not present (no System port)",
+  );
   out.push(`Update engine: ${otaLine(deps)}`);
   const now = new Date(ports.clock.now()).toISOString();
-  out.push(`Time: ${now} UTC; time zone ${info ? info.timeZone : "not present"}${info ? `; up ${Math.round(info.uptimeMs / 1000)} s` : ""}`);
+  out.push(
+    `Time: ${now} UTC; time zone ${info ? info.timeZone : "not present"}${info ? `; up ${Math.round(info.uptimeMs / 1000)} s` : ""}`,
+  );
   if (info) {
-    out.push(`Heap: ${formatBytes(info.freeHeapBytes)} free${info.totalHeapBytes !== undefined ? ` of ${formatBytes(info.totalHeapBytes)}` : ""}`);
-    out.push(`PSRAM: ${info.freePsramBytes === undefined ? "not present" : `${formatBytes(info.freePsramBytes)} free${info.totalPsramBytes !== undefined ? ` of ${formatBytes(info.totalPsramBytes)}` : ""}`}`);
-    out.push(`Internal flash: ${info.flashUsedBytes === undefined ? "unknown" : `${formatBytes(info.flashUsedBytes)} used${info.flashTotalBytes !== undefined ? ` of ${formatBytes(info.flashTotalBytes)}` : ""}`}`);
-    out.push(`Wi-Fi: ${info.wifi === "connected" ? `connected, ${info.wifiRssiDbm ?? "?"} dBm` : info.wifi === "absent" ? "not present" : "disconnected"}`);
+    out.push(
+      `Heap: ${formatBytes(info.freeHeapBytes)} free${info.totalHeapBytes !== undefined ? ` of ${formatBytes(info.totalHeapBytes)}` : ""}`,
+    );
+    out.push(
+      `PSRAM: ${info.freePsramBytes === undefined ? "not present" : `${formatBytes(info.freePsramBytes)} free${info.totalPsramBytes !== undefined ? ` of ${formatBytes(info.totalPsramBytes)}` : ""}`}`,
+    );
+    out.push(
+      `Internal flash: ${info.flashUsedBytes === undefined ? "unknown" : `${formatBytes(info.flashUsedBytes)} used${info.flashTotalBytes !== undefined ? ` of ${formatBytes(info.flashTotalBytes)}` : ""}`}`,
+    );
+    out.push(
+      `Wi-Fi: ${info.wifi === "connected" ? `connected, ${info.wifiRssiDbm ?? "?"} dBm` : info.wifi === "absent" ? "not present" : "disconnected"}`,
+    );
   } else {
     out.push("Heap, PSRAM, internal flash, Wi-Fi: not present (no System port)");
   }
@@ -31,12 +45,19 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`Sub-agents: ${usageLine(deps.sources.agents, principal, "not configured")}`);
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
   out.push(`Web search: ${usageLine(deps.sources.web, principal, "not configured")}`);
-  out.push(`Secrets: ${deps.secretStatus().map((s) => `${s.name} ${s.set ? "set" : "not set"}`).join(", ")}`);
+  out.push(
+    `Secrets: ${deps
+      .secretStatus()
+      .map((s) => `${s.name} ${s.set ? "set" : "not set"}`)
+      .join(", ")}`,
+  );
   // Owner-only knobs (hardware tests, the owner's chat, budgets) sit on the human-web-only rail: not shown.
   out.push("Config:");
   for (const k of config.all()) {
     if (k.writer === "owner") continue;
-    out.push(`- ${k.key}: ${JSON.stringify(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : " [orch_model action]"}`);
+    out.push(
+      `- ${k.key}: ${JSON.stringify(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : " [orch_model action]"}`,
+    );
   }
   return out.join("\n");
 }
@@ -56,10 +77,18 @@ export function otaStatusText(deps: IntrospectionDeps): string {
   const ota = deps.ports.ota;
   if (!ota) return "Update engine: not present on this host.";
   const s = ota.status();
-  const lines = [`State: ${s.state}`, `Running: ${s.runningVersion}${s.slot ? ` (${s.slot})` : ""}`, `Auto-update: ${s.autoUpdate ? "on" : "off"}`];
+  const lines = [
+    `State: ${s.state}`,
+    `Running: ${s.runningVersion}${s.slot ? ` (${s.slot})` : ""}`,
+    `Auto-update: ${s.autoUpdate ? "on" : "off"}`,
+  ];
   if (s.detail) lines.push(`Detail: ${s.detail}`);
   lines.push(s.latest ? `Latest seen: ${s.latest.version}\nRelease notes: ${clipForNotes(s.latest.notes)}` : "Latest seen: none yet");
-  lines.push(s.lastInstall ? `Last install: ${s.lastInstall.version} ${s.lastInstall.outcome} at ${new Date(s.lastInstall.at).toISOString()}` : "Last install: none");
+  lines.push(
+    s.lastInstall
+      ? `Last install: ${s.lastInstall.version} ${s.lastInstall.outcome} at ${new Date(s.lastInstall.at).toISOString()}`
+      : "Last install: none",
+  );
   lines.push("Installing is the owner's: the web UI starts an update, no tool does.");
   return lines.join("\n");
 }

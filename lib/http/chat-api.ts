@@ -29,7 +29,8 @@ export async function handleChatApi(req: HttpRequest, env: ChatApiEnvironment): 
     return { ...r, headers: { ...r.headers, allow: "POST" } };
   }
   const origin = req.headers["origin"];
-  if (origin !== undefined && !env.originAllowed(origin, req.headers["host"])) return apiError(403, "Forbidden: this origin may not call the chat API.");
+  if (origin !== undefined && !env.originAllowed(origin, req.headers["host"]))
+    return apiError(403, "Forbidden: this origin may not call the chat API.");
   const token = bearerToken(req.headers);
   const client = token === undefined ? undefined : env.verifyToken(token);
   if (!client) {
@@ -43,7 +44,11 @@ export async function handleChatApi(req: HttpRequest, env: ChatApiEnvironment): 
   if (typeof body.text !== "string" || body.text.trim() === "") return apiError(400, "Bad request: 'text' must be a non-empty string.");
   const result = await env.turn.runTurn(env.principalFor(client), { text: body.text, channel: CHAT_API_CHANNEL });
   if (result.failure?.kind === "invalid") return apiError(400, `Bad request: ${result.failure.message}`);
-  return { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: JSON.stringify(chatJson(result)) };
+  return {
+    status: 200,
+    headers: { "content-type": "application/json", "cache-control": "no-store" },
+    body: JSON.stringify(chatJson(result)),
+  };
 }
 
 /** The result as the chat API answers it (fields that are empty are left out). */

@@ -34,7 +34,8 @@ export function createOwnerApi(env: OwnerApiEnvironment): (req: HttpRequest) => 
 async function handleOwnerApi(req: HttpRequest, env: OwnerApiEnvironment, routes: Array<Route<ApiHandler>>): Promise<HttpResponse> {
   if (tokenInQuery(req.path)) return error(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.");
   const origin = req.headers["origin"];
-  if (origin !== undefined && !env.originAllowed(origin, req.headers["host"])) return error(403, "Forbidden: this origin may not call the owner API.");
+  if (origin !== undefined && !env.originAllowed(origin, req.headers["host"]))
+    return error(403, "Forbidden: this origin may not call the owner API.");
   const token = bearerToken(req.headers);
   const caller = token === undefined ? undefined : env.verifyToken(token);
   if (!caller) {
@@ -73,7 +74,8 @@ function readBody(req: HttpRequest): HttpResponse | { body: { [key: string]: unk
   } catch {
     return error(400, "Bad request: the body is not valid JSON.");
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return error(400, "Bad request: the body must be a JSON object.");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return error(400, "Bad request: the body must be a JSON object.");
   return { body: value as { [key: string]: unknown } };
 }
 

@@ -58,9 +58,13 @@ export function downloadRoutes(downloads: DownloadApprovals | undefined, log: Lo
           if (k !== "policy" && k !== "max_bytes") return fail(400, "Bad request: unknown field; the fields are policy, max_bytes.");
         }
         const policy = body.policy as FetchPolicy;
-        if (typeof policy !== "string" || FETCH_POLICIES.indexOf(policy) < 0) return fail(400, `Bad request: policy is ${FETCH_POLICIES.join(", ")}.`);
+        if (typeof policy !== "string" || FETCH_POLICIES.indexOf(policy) < 0)
+          return fail(400, `Bad request: policy is ${FETCH_POLICIES.join(", ")}.`);
         const maxBytes = body.max_bytes;
-        if (maxBytes !== undefined && !(typeof maxBytes === "number" && Number.isInteger(maxBytes) && maxBytes >= 1 && maxBytes <= FILES_FETCH_MAX_BYTES_LIMIT)) {
+        if (
+          maxBytes !== undefined &&
+          !(typeof maxBytes === "number" && Number.isInteger(maxBytes) && maxBytes >= 1 && maxBytes <= FILES_FETCH_MAX_BYTES_LIMIT)
+        ) {
           return fail(400, `Bad request: max_bytes must be an integer from 1 to ${FILES_FETCH_MAX_BYTES_LIMIT}.`);
         }
         try {

@@ -81,7 +81,9 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
       method: "DELETE",
       pattern: "/api/secrets/:name",
       handler: ({ params }) =>
-        deps.secrets.clear(params.name) ? ok({ name: params.name, set: false }) : fail(404, `Not found: the secrets are ${SECRET_NAMES.join(", ")}.`),
+        deps.secrets.clear(params.name)
+          ? ok({ name: params.name, set: false })
+          : fail(404, `Not found: the secrets are ${SECRET_NAMES.join(", ")}.`),
     },
     { method: "GET", pattern: "/api/clients", handler: () => ok({ clients: deps.clients.list() }) },
     { method: "POST", pattern: "/api/clients", handler: ({ body }) => createClient(deps, body) },
@@ -145,9 +147,11 @@ function createClient(deps: OwnerApiDeps, body: { [key: string]: unknown }): Api
   if (bad) return bad;
   const { name, role } = body;
   const ns = body.ns === undefined ? name : body.ns;
-  if (typeof name !== "string" || !CLIENT_NAME_PATTERN.test(name)) return fail(400, "Bad request: name is 1-32 of a-z 0-9 . _ - starting with a letter or digit.");
+  if (typeof name !== "string" || !CLIENT_NAME_PATTERN.test(name))
+    return fail(400, "Bad request: name is 1-32 of a-z 0-9 . _ - starting with a letter or digit.");
   if (role !== "admin" && role !== "user" && role !== "guest") return fail(400, "Bad request: role is admin, user or guest.");
-  if (typeof ns !== "string" || !PERSON_ID_PATTERN.test(ns)) return fail(400, "Bad request: ns is 1-49 of a-z 0-9 . _ - (it may start with -).");
+  if (typeof ns !== "string" || !PERSON_ID_PATTERN.test(ns))
+    return fail(400, "Bad request: ns is 1-49 of a-z 0-9 . _ - (it may start with -).");
   const existing = deps.clients.list();
   if (existing.some((c) => c.name === name)) return fail(409, "Conflict: a client with that name exists.");
   if (existing.length >= MAX_CLIENTS) return fail(409, `Conflict: at most ${MAX_CLIENTS} clients; revoke one first.`);
@@ -216,25 +220,35 @@ function personJson(p: PersonView): { [key: string]: unknown } {
 
 function knobSpecJson(key: string): { [key: string]: unknown } {
   const s = knobByName(key)!;
-  return { type: s.type, min: s.min, max: s.max, values: s.values, pattern: s.pattern ? s.pattern.source : undefined, default: s.default, description: s.description };
+  return {
+    type: s.type,
+    min: s.min,
+    max: s.max,
+    values: s.values,
+    pattern: s.pattern ? s.pattern.source : undefined,
+    default: s.default,
+    description: s.description,
+  };
 }
 
 function skillRoutes(skills: SkillApprovals, log: Log): Array<Route<ApiHandler>> {
-  const decide = (verb: "approve" | "reject") => ({ params }: ApiCall): ApiReply => {
-    if (!skills.listPending().some((s) => s.id === params.id)) return fail(404, "Not found: no pending skill with that id.");
-    let result: unknown;
-    let why = `the skill could not be ${verb === "approve" ? "approved" : "rejected"}.`;
-    try {
-      result = skills[verb](params.id);
-    } catch (e) {
-      // The skills store's refusals are one sentence naming no secret (e.g. the card was pulled).
-      if (e instanceof Error && e.message.length <= 200) why = e.message;
-      result = false;
-    }
-    if (result === false) return fail(409, `Conflict: ${why}`);
-    log.info(`owner api: skill ${params.id} ${verb === "approve" ? "approved" : "rejected"}`);
-    return ok({ id: params.id, decision: verb === "approve" ? "approved" : "rejected" });
-  };
+  const decide =
+    (verb: "approve" | "reject") =>
+    ({ params }: ApiCall): ApiReply => {
+      if (!skills.listPending().some((s) => s.id === params.id)) return fail(404, "Not found: no pending skill with that id.");
+      let result: unknown;
+      let why = `the skill could not be ${verb === "approve" ? "approved" : "rejected"}.`;
+      try {
+        result = skills[verb](params.id);
+      } catch (e) {
+        // The skills store's refusals are one sentence naming no secret (e.g. the card was pulled).
+        if (e instanceof Error && e.message.length <= 200) why = e.message;
+        result = false;
+      }
+      if (result === false) return fail(409, `Conflict: ${why}`);
+      log.info(`owner api: skill ${params.id} ${verb === "approve" ? "approved" : "rejected"}`);
+      return ok({ id: params.id, decision: verb === "approve" ? "approved" : "rejected" });
+    };
   return [
     { method: "GET", pattern: "/api/skills/pending", handler: () => ok({ pending: skills.listPending() }) },
     { method: "POST", pattern: "/api/skills/:id/approve", handler: decide("approve") },

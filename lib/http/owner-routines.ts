@@ -25,22 +25,39 @@ export interface AlertReader {
 export function routineRoutes(routines: RoutineApprovals | undefined, alerts: AlertReader | undefined, log: Log): Array<Route<ApiHandler>> {
   const routes: Array<Route<ApiHandler>> = [];
   if (routines) {
-    const act = (verb: "approve" | "reject" | "cancel", missing: string, done: string) => ({ params }: ApiCall): ApiReply => {
-      let r: RoutineRecord;
-      try {
-        r = routines[verb](params.id);
-      } catch (e) {
-        const why = e instanceof Error && e.message.startsWith("not-found:") ? missing : `Conflict: ${e instanceof Error ? e.message : "the change failed."}`;
-        return { status: why === missing ? 404 : 409, body: { error: why } };
-      }
-      log.info(`owner api: ${r.kind} ${r.id} ${done}`);
-      return { status: 200, body: verb === "approve" ? { id: r.id, decision: done, nextRun: r.nextRun } : { id: r.id, decision: done } };
-    };
+    const act =
+      (verb: "approve" | "reject" | "cancel", missing: string, done: string) =>
+      ({ params }: ApiCall): ApiReply => {
+        let r: RoutineRecord;
+        try {
+          r = routines[verb](params.id);
+        } catch (e) {
+          const why =
+            e instanceof Error && e.message.startsWith("not-found:")
+              ? missing
+              : `Conflict: ${e instanceof Error ? e.message : "the change failed."}`;
+          return { status: why === missing ? 404 : 409, body: { error: why } };
+        }
+        log.info(`owner api: ${r.kind} ${r.id} ${done}`);
+        return { status: 200, body: verb === "approve" ? { id: r.id, decision: done, nextRun: r.nextRun } : { id: r.id, decision: done } };
+      };
     routes.push(
       { method: "GET", pattern: "/api/routines", handler: () => ({ status: 200, body: { routines: routines.list() } }) },
-      { method: "POST", pattern: "/api/routines/:id/approve", handler: act("approve", "Not found: no pending routine with that id.", "approved") },
-      { method: "POST", pattern: "/api/routines/:id/reject", handler: act("reject", "Not found: no pending routine with that id.", "rejected") },
-      { method: "DELETE", pattern: "/api/routines/:id", handler: act("cancel", "Not found: no routine or wakeup with that id.", "deleted") },
+      {
+        method: "POST",
+        pattern: "/api/routines/:id/approve",
+        handler: act("approve", "Not found: no pending routine with that id.", "approved"),
+      },
+      {
+        method: "POST",
+        pattern: "/api/routines/:id/reject",
+        handler: act("reject", "Not found: no pending routine with that id.", "rejected"),
+      },
+      {
+        method: "DELETE",
+        pattern: "/api/routines/:id",
+        handler: act("cancel", "Not found: no routine or wakeup with that id.", "deleted"),
+      },
     );
   }
   if (alerts) {

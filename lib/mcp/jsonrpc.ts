@@ -32,8 +32,7 @@ export interface JsonRpcError {
 }
 
 export type JsonRpcResponse =
-  | { jsonrpc: "2.0"; id: JsonRpcId; result: { [key: string]: unknown } }
-  | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcError };
+  { jsonrpc: "2.0"; id: JsonRpcId; result: { [key: string]: unknown } } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcError };
 
 /** Raised inside method handlers to answer with a JSON-RPC error. */
 export class RpcError extends Error {
@@ -71,7 +70,7 @@ export function classify(value: unknown): Classified {
   const id = m.id;
   const idOk = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
   const safeId = idOk ? (id as JsonRpcId) : null;
-  if (m.jsonrpc !== "2.0") return { kind: "invalid", id: safeId, reason: "jsonrpc must be \"2.0\"" };
+  if (m.jsonrpc !== "2.0") return { kind: "invalid", id: safeId, reason: 'jsonrpc must be "2.0"' };
   if (m.method === undefined && ("result" in m || "error" in m)) return { kind: "response" };
   if (typeof m.method !== "string" || m.method.length === 0 || m.method.length > 128) {
     return { kind: "invalid", id: safeId, reason: "method must be a non-empty string" };

@@ -119,7 +119,13 @@ export class McpServer {
           _meta: serverMeta,
         };
       case "tools/list":
-        return { resultType: "complete", ...this.listTools(params, principal), ttlMs: LIST_TTL_MS, cacheScope: "private", _meta: serverMeta };
+        return {
+          resultType: "complete",
+          ...this.listTools(params, principal),
+          ttlMs: LIST_TTL_MS,
+          cacheScope: "private",
+          _meta: serverMeta,
+        };
       case "tools/call":
         return { resultType: "complete", ...(await this.callTool(params, principal)), _meta: serverMeta };
       default:

@@ -18,7 +18,9 @@ export function listArchive(engine: MemoryEngine, p: Principal, limit: number): 
   const mine = ownEntries(engine, p);
   if (mine.length === 0) return "The archive holds none of your memories.";
   const shown = mine.sort((a, b) => b.archivedAt - a.archivedAt).slice(0, Math.min(limit, ARCHIVE_MAX_RESULTS));
-  const lines = shown.map((e) => `- ${formatId(e.meta.id)} (archived ${day(e.archivedAt)}, was ${TTL_CLASSES[e.meta.ttlClass]}): ${snippet(e.meta.content)}`);
+  const lines = shown.map(
+    (e) => `- ${formatId(e.meta.id)} (archived ${day(e.archivedAt)}, was ${TTL_CLASSES[e.meta.ttlClass]}): ${snippet(e.meta.content)}`,
+  );
   const more = mine.length > shown.length ? `\n[${mine.length - shown.length} more not shown]` : "";
   return lines.join("\n") + more;
 }
@@ -58,7 +60,10 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
   const entry = id === undefined ? undefined : ownEntries(engine, p).find((e) => e.meta.id === id);
   if (!entry) throw new ToolError("not-found: no archived memory with that id.");
   const archive = requireArchive(engine);
-  const row = entry.embedderId === engine.deps.embedder.id && entry.row.length === engine.deps.embedder.dims ? entry.row : await engine.embedRow(entry.meta.content);
+  const row =
+    entry.embedderId === engine.deps.embedder.id && entry.row.length === engine.deps.embedder.dims
+      ? entry.row
+      : await engine.embedRow(entry.meta.content);
   engine.requireWritable();
   engine.requireCurrentEmbedder();
   const { store } = engine;

@@ -88,7 +88,9 @@ export class MemoryArchive {
     if (this.verified) return;
     const { entries, damaged, bytes } = this.read();
     if (damaged || bytes > ARCHIVE_MAX_BYTES) {
-      this.log.warn(`memory: ${ARCHIVE_PATH} ${damaged ? "had a torn or damaged record" : "is over its size"}; rewriting it with ${entries.length} entries`);
+      this.log.warn(
+        `memory: ${ARCHIVE_PATH} ${damaged ? "had a torn or damaged record" : "is over its size"}; rewriting it with ${entries.length} entries`,
+      );
       this.compact(entries);
     }
     this.verified = true;

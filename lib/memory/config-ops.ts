@@ -6,7 +6,8 @@ import { VectorStore } from "./vector-store";
 
 export function viewConfig(engine: MemoryEngine): string {
   const { store, deps, storeEmbedderId } = engine;
-  const stale = storeEmbedderId !== deps.embedder.id && store.count > 0 ? ` (stored vectors are from ${storeEmbedderId}: re-embed needed)` : "";
+  const stale =
+    storeEmbedderId !== deps.embedder.id && store.count > 0 ? ` (stored vectors are from ${storeEmbedderId}: re-embed needed)` : "";
   return `${describeMemConfig(engine.config)}\nEmbedder: ${deps.embedder.id}${stale}\nLive memories: ${store.count} of ${engine.config.max_vectors}`;
 }
 

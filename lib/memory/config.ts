@@ -29,9 +29,30 @@ export const MEM_CONFIG_KNOBS: readonly Knob[] = [
   { name: "relevance_threshold", min: 0, max: 1, integer: false, default: 0.3, help: "hits under this similarity are dropped" },
   { name: "decay_factor", min: 0.5, max: 1, integer: false, default: 0.98, help: "importance kept per day (1 = no decay)" },
   { name: "max_context_bytes", min: 256, max: 8192, integer: true, default: 2048, help: "cap on a search's formatted output" },
-  { name: "max_vectors", min: MAX_VECTORS_MIN, max: MAX_VECTORS_LIMIT, integer: true, default: MAX_VECTORS_DEFAULT, help: "capacity of the live store" },
-  { name: "recency_half_life_hours", min: 24, max: 2160, integer: true, default: 168, help: "age at which recency is halfway to its floor" },
-  { name: "mmr_lambda", min: 0, max: 1, integer: false, default: 0.7, help: "relevance vs. diversity among near-tied results (1 = relevance only)" },
+  {
+    name: "max_vectors",
+    min: MAX_VECTORS_MIN,
+    max: MAX_VECTORS_LIMIT,
+    integer: true,
+    default: MAX_VECTORS_DEFAULT,
+    help: "capacity of the live store",
+  },
+  {
+    name: "recency_half_life_hours",
+    min: 24,
+    max: 2160,
+    integer: true,
+    default: 168,
+    help: "age at which recency is halfway to its floor",
+  },
+  {
+    name: "mmr_lambda",
+    min: 0,
+    max: 1,
+    integer: false,
+    default: 0.7,
+    help: "relevance vs. diversity among near-tied results (1 = relevance only)",
+  },
 ];
 
 export const MEM_CONFIG_SETTINGS_KEY = "memory.config";

@@ -136,7 +136,8 @@ export class MemoryEngine {
 
   /** Makes sure one more entry fits in the arrays (grows up to max_vectors). */
   ensureCapacity(): void {
-    if (this.store.count >= this.store.capacity && this.store.capacity < this.config.max_vectors) this.store.resize(this.config.max_vectors);
+    if (this.store.count >= this.store.capacity && this.store.capacity < this.config.max_vectors)
+      this.store.resize(this.config.max_vectors);
   }
 
   /** Saves the store now. Throws a ToolError when the card refuses; the change stays in RAM and is saved later. */

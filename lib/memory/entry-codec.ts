@@ -40,7 +40,13 @@ export function writeEntry(bytes: Uint8Array, view: DataView, offset: number, me
   at += sourceLen;
   const contentLen = encoder.encodeInto(meta.content, bytes.subarray(at)).written;
   at += contentLen;
-  if (nsLen === 0 || nsLen > MEMORY_NS_MAX_BYTES || sourceLen > SOURCE_MAX_BYTES || contentLen === 0 || contentLen > MEMORY_CONTENT_MAX_BYTES) {
+  if (
+    nsLen === 0 ||
+    nsLen > MEMORY_NS_MAX_BYTES ||
+    sourceLen > SOURCE_MAX_BYTES ||
+    contentLen === 0 ||
+    contentLen > MEMORY_CONTENT_MAX_BYTES
+  ) {
     throw new Error("entry strings out of range");
   }
   view.setUint8(offset + 26, nsLen);

@@ -32,7 +32,14 @@ export const PART_STEM_PATTERN = /^\d{8}-\d{2}$/;
 export const POSITION_PATTERN = "^[0-9]{8}-[0-9]{2}:[0-9]{1,7}$";
 
 export function encodeRow(record: EpisodicRecord): string {
-  const json = JSON.stringify({ ns: record.ns, session: record.session, ts: record.ts, role: record.role, kind: record.kind, text: record.text });
+  const json = JSON.stringify({
+    ns: record.ns,
+    session: record.session,
+    ts: record.ts,
+    role: record.role,
+    kind: record.kind,
+    text: record.text,
+  });
   return `\n${json.length} ${djb2Hex(json)} ${json}`;
 }
 

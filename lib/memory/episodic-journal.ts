@@ -36,7 +36,9 @@ export class EpisodicJournal {
     } catch (e) {
       if (!this.failing) {
         this.failing = true;
-        this.log.warn(`episodic: a row was not recorded (${clipForMessage(e instanceof Error ? e.message : "error", ERROR_MAX_CHARS)}); later failures are not logged until one succeeds`);
+        this.log.warn(
+          `episodic: a row was not recorded (${clipForMessage(e instanceof Error ? e.message : "error", ERROR_MAX_CHARS)}); later failures are not logged until one succeeds`,
+        );
       }
       return false;
     }

@@ -134,7 +134,11 @@ export class EpisodicStore {
     if (this.opened) return;
     if (!this.storage.present()) throw new ToolError(CARD_ABSENT_TEXT);
     try {
-      this.parts = this.storage.list(EPISODIC_DIR).filter((n) => n.endsWith(".log") && PART_STEM_PATTERN.test(n.slice(0, -4))).map((n) => n.slice(0, -4)).sort();
+      this.parts = this.storage
+        .list(EPISODIC_DIR)
+        .filter((n) => n.endsWith(".log") && PART_STEM_PATTERN.test(n.slice(0, -4)))
+        .map((n) => n.slice(0, -4))
+        .sort();
     } catch (e) {
       throw cardError(this.storage, e);
     }

@@ -8,8 +8,10 @@ export const HASHING_EMBEDDER_VERSION = "offline-hash-v1";
 
 /** Words too common to say anything about a fact: they add no features at all. */
 const STOPWORDS = new Set(
-  ("a an and are as at be by for from has have i in is it its my of on or our the to was were "
-    + "what when where which who will with you your me we this that do does did not").split(" "),
+  (
+    "a an and are as at be by for from has have i in is it its my of on or our the to was were " +
+    "what when where which who will with you your me we this that do does did not"
+  ).split(" "),
 );
 const WORD_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.35;

@@ -83,7 +83,10 @@ export function diversify(hits: Hit[], sims: Float32Array, lambda: number, n: nu
     });
     chosen.push(tied.splice(pick, 1)[0]);
   }
-  return chosen.concat(rest).slice(0, n).map((i) => hits[i]);
+  return chosen
+    .concat(rest)
+    .slice(0, n)
+    .map((i) => hits[i]);
 }
 
 /** `- [NN%] content` lines, cut to `maxBytes` (a first line that alone is too long is shortened). */

@@ -57,7 +57,8 @@ export class Scratchpad {
   }
 
   replace(tier: ScratchpadTier, items: string[]): void {
-    if (items.length > SCRATCHPAD_TIER_MAX_ITEMS) throw new ToolError(`invalid arguments: a tier holds at most ${SCRATCHPAD_TIER_MAX_ITEMS} items.`);
+    if (items.length > SCRATCHPAD_TIER_MAX_ITEMS)
+      throw new ToolError(`invalid arguments: a tier holds at most ${SCRATCHPAD_TIER_MAX_ITEMS} items.`);
     items.forEach(checkItem);
     this.store(tier, items.slice());
   }

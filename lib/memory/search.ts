@@ -27,7 +27,8 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   engine.prepare();
   const q = typeof query === "string" ? query.trim() : "";
   if (q === "") throw new ToolError("invalid arguments: 'query' is empty.");
-  if (q.length > MEMORY_QUERY_MAX_CHARS) throw new ToolError(`invalid arguments: 'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
+  if (q.length > MEMORY_QUERY_MAX_CHARS)
+    throw new ToolError(`invalid arguments: 'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
   const count = n ?? engine.config.retrieval_count;
   engine.requireLoaded();
   engine.requireCurrentEmbedder();

@@ -14,7 +14,8 @@ export function memoryUsageSource(engine: MemoryEngine): UsageSource {
         { label: "your memories", used: store.countIn(principal.ns), cap: principal.quota.vectors, unit: "count" },
         { label: "your pinned memories", used: pinned, cap: principal.quota.pins, unit: "count" },
       ];
-      if (principal.role === "admin") gauges.push({ label: "live memories (all people)", used: store.count, cap: config.max_vectors, unit: "count" });
+      if (principal.role === "admin")
+        gauges.push({ label: "live memories (all people)", used: store.count, cap: config.max_vectors, unit: "count" });
       return gauges;
     },
   };

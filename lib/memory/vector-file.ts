@@ -72,7 +72,8 @@ export function decodeVectorFile(bytes: Uint8Array, digest: Digest, capacity: nu
   if (version !== VECTOR_FILE_VERSION) throw new VectorFileError(`unknown format version ${version}`);
   if (dims === 0 || dims > MAX_EMBEDDING_DIMS) throw new VectorFileError(`bad dimensions ${dims}`);
   if (count > MAX_VECTORS_LIMIT) throw new VectorFileError(`too many entries (${count})`);
-  if (bodyBytes !== bytes.length - HEADER_BYTES) throw new VectorFileError(`truncated (${bytes.length - HEADER_BYTES} of ${bodyBytes} body bytes)`);
+  if (bodyBytes !== bytes.length - HEADER_BYTES)
+    throw new VectorFileError(`truncated (${bytes.length - HEADER_BYTES} of ${bodyBytes} body bytes)`);
   const stored = bytes.slice(CHECK_AT, CHECK_AT + CHECK_BYTES);
   bytes.fill(0, CHECK_AT, CHECK_AT + CHECK_BYTES);
   const check = digest.sha256(bytes);

@@ -121,16 +121,25 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
   } else {
     engine.ensureCapacity();
     const flags = (old.flags & FLAG_PINNED) | (ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0);
-    store.add({ ...old, id: same.id, content, importance: importance ?? old.importance, created: now, lastRecalled: now, flags, ttlClass: ttl }, row);
+    store.add(
+      { ...old, id: same.id, content, importance: importance ?? old.importance, created: now, lastRecalled: now, flags, ttlClass: ttl },
+      row,
+    );
   }
   engine.save();
   return `Updated: replaced id ${formatId(old.id)} with id ${formatId(same.id)}.${note}${engine.persistenceNote()}`;
 }
 
 /** pin, unpin or delete one of the caller's entries, named by id or exact content. */
-export function pinMemory(engine: MemoryEngine, p: Principal, action: "pin" | "unpin" | "delete", target: { id?: string; content?: string }): string {
+export function pinMemory(
+  engine: MemoryEngine,
+  p: Principal,
+  action: "pin" | "unpin" | "delete",
+  target: { id?: string; content?: string },
+): string {
   engine.prepare();
-  if ((target.id === undefined) === (target.content === undefined)) throw new ToolError("invalid arguments: give either 'content' or 'id'.");
+  if ((target.id === undefined) === (target.content === undefined))
+    throw new ToolError("invalid arguments: give either 'content' or 'id'.");
   engine.requireWritable();
   const { store } = engine;
   let slot: number;
@@ -164,13 +173,15 @@ export function pinMemory(engine: MemoryEngine, p: Principal, action: "pin" | "u
 function checkContent(raw: string): string {
   const content = typeof raw === "string" ? raw.trim() : "";
   if (content === "") throw new ToolError("invalid arguments: 'content' is empty.");
-  if (utf8Length(content) > MEMORY_CONTENT_MAX_BYTES) throw new ToolError(`invalid arguments: 'content' is longer than ${MEMORY_CONTENT_MAX_BYTES} bytes.`);
+  if (utf8Length(content) > MEMORY_CONTENT_MAX_BYTES)
+    throw new ToolError(`invalid arguments: 'content' is longer than ${MEMORY_CONTENT_MAX_BYTES} bytes.`);
   return content;
 }
 
 function checkImportance(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "number" || !(value >= 0 && value <= 1)) throw new ToolError("invalid arguments: 'importance' must be a number from 0 to 1.");
+  if (typeof value !== "number" || !(value >= 0 && value <= 1))
+    throw new ToolError("invalid arguments: 'importance' must be a number from 0 to 1.");
   return value;
 }
 

@@ -99,10 +99,14 @@ function parseStored(text: string | undefined): StoredClient | undefined {
   try {
     const v = JSON.parse(text);
     if (
-      typeof v === "object" && v !== null &&
-      typeof v.name === "string" && CLIENT_NAME_PATTERN.test(v.name) &&
-      isRole(v.role) && typeof v.ns === "string" &&
-      typeof v.hash === "string" && /^[0-9a-f]{64}$/.test(v.hash) &&
+      typeof v === "object" &&
+      v !== null &&
+      typeof v.name === "string" &&
+      CLIENT_NAME_PATTERN.test(v.name) &&
+      isRole(v.role) &&
+      typeof v.ns === "string" &&
+      typeof v.hash === "string" &&
+      /^[0-9a-f]{64}$/.test(v.hash) &&
       typeof v.created === "number"
     ) {
       return { name: v.name, role: v.role, ns: v.ns, created: v.created, hash: v.hash };

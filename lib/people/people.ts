@@ -23,8 +23,7 @@ export interface PersonView {
 }
 
 export type PeopleOutcome =
-  | { ok: true; person?: PersonView }
-  | { ok: false; tag: "not-found" | "last-admin" | "limit" | "invalid"; message: string };
+  { ok: true; person?: PersonView } | { ok: false; tag: "not-found" | "last-admin" | "limit" | "invalid"; message: string };
 
 interface StoredPerson {
   id: string;
@@ -80,7 +79,8 @@ export class PeopleStore {
 
   /** Approves a person or changes their role; `unknown` revokes access and removes the record. */
   setRole(id: string, role: Role): PeopleOutcome {
-    if (!PERSON_ID_PATTERN.test(id)) return { ok: false, tag: "invalid", message: "a person id is 1-49 of a-z 0-9 . _ - (a chat id may start with -)." };
+    if (!PERSON_ID_PATTERN.test(id))
+      return { ok: false, tag: "invalid", message: "a person id is 1-49 of a-z 0-9 . _ - (a chat id may start with -)." };
     const current = this.people.get(id);
     if (current && current.role === "admin" && role !== "admin" && this.adminCount() === 1) {
       return { ok: false, tag: "last-admin", message: "the last admin cannot be demoted; make someone else admin first." };

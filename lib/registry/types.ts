@@ -15,10 +15,7 @@ export interface ToolContext {
   principal: Principal;
 }
 
-export type ToolHandler = (
-  args: { [key: string]: unknown },
-  ctx: ToolContext,
-) => ToolResult | Promise<ToolResult>;
+export type ToolHandler = (args: { [key: string]: unknown }, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
 
 /** A validator compiled at build time (ajv standalone). `errors` is set after a failed call. */
 export interface CompiledValidator {

@@ -18,4 +18,3 @@ export function describeValidationError(validate: CompiledValidator): string {
   }
   return `invalid arguments: ${where} ${first.message || "is invalid"}.`;
 }
-

@@ -154,8 +154,14 @@ export class ArtifactIndex {
 function isRecord(r: unknown): r is ArtifactRecord {
   const x = r as ArtifactRecord;
   return (
-    !!x && typeof x.project === "string" && typeof x.name === "string" && typeof x.owner === "string" &&
-    (x.kind === "text" || x.kind === "image" || x.kind === "document") && typeof x.size === "number" &&
-    typeof x.created === "number" && typeof x.updated === "number" && typeof x.shared === "boolean"
+    !!x &&
+    typeof x.project === "string" &&
+    typeof x.name === "string" &&
+    typeof x.owner === "string" &&
+    (x.kind === "text" || x.kind === "image" || x.kind === "document") &&
+    typeof x.size === "number" &&
+    typeof x.created === "number" &&
+    typeof x.updated === "number" &&
+    typeof x.shared === "boolean"
   );
 }

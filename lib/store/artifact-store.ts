@@ -8,14 +8,7 @@ import type { Principal } from "../registry/principal";
 import { clipForMessage } from "../util/text";
 import { decodeUtf8 } from "../util/utf8";
 import { ArtifactIndex, artifactKey, artifactPath, FILES_DIR, type ArtifactRecord } from "./artifact-index";
-import {
-  contentMatchesName,
-  FETCH_EXTENSIONS,
-  kindOf,
-  nameProblem,
-  projectProblem,
-  SAVE_EXTENSIONS,
-} from "./artifact-names";
+import { contentMatchesName, FETCH_EXTENSIONS, kindOf, nameProblem, projectProblem, SAVE_EXTENSIONS } from "./artifact-names";
 import { searchArtifacts, type SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
 import { CARD_ABSENT_TEXT, onCard } from "./card";
@@ -81,7 +74,9 @@ export class ArtifactStore {
       }
       const used = this.usedBy(p.ns) - (existing ? existing.size : 0);
       if (used + bytes.length > p.quota.bytes) {
-        throw new ToolError(`quota: this file (${bytes.length} bytes) would exceed your file storage quota (${used} of ${p.quota.bytes} bytes used).`);
+        throw new ToolError(
+          `quota: this file (${bytes.length} bytes) would exceed your file storage quota (${used} of ${p.quota.bytes} bytes used).`,
+        );
       }
       if (card.freeBytes() < bytes.length + CARD_FREE_MARGIN_BYTES) {
         throw new ToolError("card-full: the SD card has too little free space for this file.");
@@ -133,7 +128,9 @@ export class ArtifactStore {
     return this.withIndex((card) => {
       const record = this.readable(p, project, name);
       if (record.kind !== "text") {
-        throw new ToolError(`binary: ${record.project}/${record.name} is ${record.kind === "image" ? "an image" : "a binary document"}; files.read serves text files only (deliver it with files.send).`);
+        throw new ToolError(
+          `binary: ${record.project}/${record.name} is ${record.kind === "image" ? "an image" : "a binary document"}; files.read serves text files only (deliver it with files.send).`,
+        );
       }
       const bytes = card.read(artifactPath(record));
       if (!bytes) throw new ToolError(notFoundText(project, name));
@@ -160,7 +157,10 @@ export class ArtifactStore {
         if (r.kind !== "text") return { name: r.name, body: r.note || "" };
         const bytes = card.read(artifactPath(r));
         if (!bytes) return undefined;
-        return { name: r.name, body: decodeUtf8(bytes.length > FILES_SEARCH_DOC_BYTES ? bytes.subarray(0, FILES_SEARCH_DOC_BYTES) : bytes) };
+        return {
+          name: r.name,
+          body: decodeUtf8(bytes.length > FILES_SEARCH_DOC_BYTES ? bytes.subarray(0, FILES_SEARCH_DOC_BYTES) : bytes),
+        };
       });
     });
   }
@@ -242,7 +242,9 @@ export class ArtifactStore {
   private visibleTo(p: Principal, project?: string): ArtifactRecord[] {
     const out: ArtifactRecord[] = [];
     for (const r of this.index.all()) if ((project === undefined || r.project === project) && visible(r, p)) out.push(r);
-    return out.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
+    return out.sort((a, b) =>
+      a.project < b.project ? -1 : a.project > b.project ? 1 : a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1,
+    );
   }
 
   private findVisible(p: Principal, project: string, name: string): ArtifactRecord {

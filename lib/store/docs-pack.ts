@@ -28,7 +28,10 @@ export interface DocsHit {
 
 /** Lower-case words of a query: letters and digits, at most 8 of them. */
 export function queryTerms(query: string): string[] {
-  const terms = query.toLowerCase().split(/[^0-9A-Za-z\u00C0-\uFFFF_-]+/).filter((t) => t.length > 0);
+  const terms = query
+    .toLowerCase()
+    .split(/[^0-9A-Za-z\u00C0-\uFFFF_-]+/)
+    .filter((t) => t.length > 0);
   return terms.slice(0, 8);
 }
 

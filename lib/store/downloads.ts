@@ -126,7 +126,8 @@ export class Downloads {
   /** One of `p`'s downloads; another person's is not found. */
   status(p: Principal, id: string): FetchJobView {
     const job = this.jobs.get(id);
-    if (!job || job.owner !== p.ns) throw new ToolError("not-found: no download with that id (finished downloads are forgotten after a restart).");
+    if (!job || job.owner !== p.ns)
+      throw new ToolError("not-found: no download with that id (finished downloads are forgotten after a restart).");
     return view(job);
   }
 
@@ -145,7 +146,8 @@ export class Downloads {
     const job = this.awaiting(id);
     const { policy } = this.policy();
     if (policy === "off") throw new ToolError("policy-off: downloads are turned off; turn them on before approving a link.");
-    if (this.counts().running >= FETCH_MAX_RUNNING) throw new ToolError(`busy: ${FETCH_MAX_RUNNING} downloads are running; approve again when one finishes.`);
+    if (this.counts().running >= FETCH_MAX_RUNNING)
+      throw new ToolError(`busy: ${FETCH_MAX_RUNNING} downloads are running; approve again when one finishes.`);
     this.start(job, policy === "scan");
     return view(job);
   }

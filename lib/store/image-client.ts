@@ -60,7 +60,9 @@ export class ImageClient {
         maxResponseBytes: IMAGE_MAX_RESPONSE_BYTES,
       });
     } catch (e) {
-      throw new ToolError(`provider-error: the image request failed (${clipForMessage(e instanceof Error ? e.message : "network error", 100)}).`);
+      throw new ToolError(
+        `provider-error: the image request failed (${clipForMessage(e instanceof Error ? e.message : "network error", 100)}).`,
+      );
     }
     if (res.status === 401 || res.status === 403) {
       throw new ToolError(`provider-error: the image provider refused the API key (HTTP ${res.status}).`);

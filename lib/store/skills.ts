@@ -70,7 +70,9 @@ export class SkillStore {
       }
       const waiting = this.readAll().filter((s) => s.info.source === "agent" && !s.info.approved && s.info.id !== id);
       if (waiting.length >= SKILLS_MAX_PENDING) {
-        throw new ToolError(`limit: ${SKILLS_MAX_PENDING} capsules already await the owner's approval; wait until they approve or reject one.`);
+        throw new ToolError(
+          `limit: ${SKILLS_MAX_PENDING} capsules already await the owner's approval; wait until they approve or reject one.`,
+        );
       }
       return this.write(card, id, md, "agent", false);
     });
@@ -92,7 +94,9 @@ export class SkillStore {
   /** Agent capsules awaiting the owner's decision (owner API). */
   listPending(): SkillInfo[] {
     if (!this.storage || !this.storage.present()) return [];
-    return this.readAll().filter((s) => s.info.source === "agent" && !s.info.approved).map((s) => s.info);
+    return this.readAll()
+      .filter((s) => s.info.source === "agent" && !s.info.approved)
+      .map((s) => s.info);
   }
 
   /** Owner API: makes an agent capsule active. */
@@ -109,7 +113,8 @@ export class SkillStore {
   reject(id: string): void {
     onCard(this.storage, (card) => {
       const s = this.readOne(card, id);
-      if (!s || s.info.source !== "agent" || s.info.approved) throw new ToolError(`not-found: no capsule ${clipForMessage(id, 30)} awaits approval.`);
+      if (!s || s.info.source !== "agent" || s.info.approved)
+        throw new ToolError(`not-found: no capsule ${clipForMessage(id, 30)} awaits approval.`);
       card.remove(pathOf(id));
     });
   }

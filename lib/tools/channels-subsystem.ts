@@ -36,10 +36,16 @@ export interface ChannelsSubsystem {
 
 export function buildChannelsSubsystem(registry: ToolRegistry, ports: Ports, deps: ChannelsDeps): ChannelsSubsystem {
   const { secrets, config, chats } = deps;
-  const client = new TelegramClient(ports.http, ports.random, { token: () => secrets.getSecret("telegram"), baseUrl: () => deps.baseUrls?.telegram });
+  const client = new TelegramClient(ports.http, ports.random, {
+    token: () => secrets.getSecret("telegram"),
+    baseUrl: () => deps.baseUrls?.telegram,
+  });
   const telegram = new TelegramChannel({ client, chats, ownerChat: () => config.string("ownerChatId") || undefined });
   deps.introspection.chatLink = { health: () => telegram.linkHealth() };
-  const openaiVoice = new OpenAiVoiceSynth(ports.http, ports.clock, { apiKey: () => secrets.getSecret("openai"), baseUrl: () => deps.baseUrls?.openai });
+  const openaiVoice = new OpenAiVoiceSynth(ports.http, ports.clock, {
+    apiKey: () => secrets.getSecret("openai"),
+    baseUrl: () => deps.baseUrls?.openai,
+  });
   const voice: VoiceSynth = deps.voice ?? {
     synthesize: (text, name) =>
       config.string("ttsProv") === "openai"

@@ -29,7 +29,12 @@ const ACTION_SCHEMA = {
       required: ["mode"],
       additionalProperties: false,
     },
-    lights: { type: "object", properties: { value: { type: "string", enum: ["off", "full"] } }, required: ["value"], additionalProperties: false },
+    lights: {
+      type: "object",
+      properties: { value: { type: "string", enum: ["off", "full"] } },
+      required: ["value"],
+      additionalProperties: false,
+    },
     config: { type: "object", description: "knob: value pairs (at most 8); see docs device-actions for the knobs" },
     orch_model: {
       type: "object",
@@ -38,7 +43,12 @@ const ACTION_SCHEMA = {
       additionalProperties: false,
     },
     reboot: { type: "object", properties: {}, additionalProperties: false },
-    tts: { type: "object", properties: { text: { type: "string", minLength: 1, maxLength: TTS_MAX_CHARS } }, required: ["text"], additionalProperties: false },
+    tts: {
+      type: "object",
+      properties: { text: { type: "string", minLength: 1, maxLength: TTS_MAX_CHARS } },
+      required: ["text"],
+      additionalProperties: false,
+    },
   },
   additionalProperties: false,
 };

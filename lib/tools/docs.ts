@@ -24,7 +24,10 @@ export function registerDocsTools(registry: ToolRegistry, docs: DocsLibrary): vo
       }
       const sections = docs.sectionsOf(file);
       if (!sections) {
-        const known = docs.files().map((f) => f.slug).join(", ");
+        const known = docs
+          .files()
+          .map((f) => f.slug)
+          .join(", ");
         return { text: `not-found: no doc file '${clipForMessage(file)}'. Files: ${known}.`, isError: true };
       }
       return { text: `Sections of ${file}:\n${sections.map((s) => `- ${s.id}: ${s.title}`).join("\n")}` };

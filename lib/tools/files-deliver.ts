@@ -41,7 +41,13 @@ export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps
       properties: {
         project: PROJECT_ARG,
         name: NAME_ARG,
-        chat_id: { type: "string", minLength: 1, maxLength: 64, pattern: "^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$", description: "owner only: another chat than the owner's" },
+        chat_id: {
+          type: "string",
+          minLength: 1,
+          maxLength: 64,
+          pattern: "^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$",
+          description: "owner only: another chat than the owner's",
+        },
       },
       required: ["project", "name"],
       additionalProperties: false,
@@ -53,7 +59,10 @@ export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps
         return { text: "admin-only: only the owner may choose chat_id; leave it out to send to the owner.", isError: true };
       }
       if (!deps.messenger) {
-        return { text: "not-configured: files.send needs the Telegram messenger, which is not configured on this device yet.", isError: true };
+        return {
+          text: "not-configured: files.send needs the Telegram messenger, which is not configured on this device yet.",
+          isError: true,
+        };
       }
       const { record, bytes } = store.readBytes(ctx.principal, args.project as string, args.name as string);
       const file = { name: record.name, mime: mimeOf(record.name), bytes, caption: `${record.project}/${record.name}` };
@@ -63,7 +72,9 @@ export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps
       } catch (e) {
         return { text: `send-failed: ${clipForMessage(e instanceof Error ? e.message : "the messenger failed", 120)}`, isError: true };
       }
-      return { text: `Sent ${record.project}/${record.name} (${bytes.length} bytes) as ${record.kind === "image" ? "a photo" : "a document"}.` };
+      return {
+        text: `Sent ${record.project}/${record.name} (${bytes.length} bytes) as ${record.kind === "image" ? "a photo" : "a document"}.`,
+      };
     },
   });
 
@@ -76,10 +87,21 @@ export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps
       properties: {
         prompt: { type: "string", minLength: 1, maxLength: IMAGE_PROMPT_MAX_CHARS },
         project: { ...PROJECT_ARG, description: "project folder, default images" },
-        name: { type: "string", minLength: 1, maxLength: IMAGE_STEM_MAX_CHARS, description: "file name stem (.png is added); default image-<date>-<time>" },
+        name: {
+          type: "string",
+          minLength: 1,
+          maxLength: IMAGE_STEM_MAX_CHARS,
+          description: "file name stem (.png is added); default image-<date>-<time>",
+        },
         size: { type: "string", enum: IMAGE_SIZES, description: "default 1024x1024" },
         quality: { type: "string", enum: IMAGE_QUALITIES, description: "default low (fast, small, cheap)" },
-        model: { type: "string", minLength: 1, maxLength: 40, pattern: "^[a-z0-9][a-z0-9._-]*$", description: `default ${DEFAULT_IMAGE_MODEL}` },
+        model: {
+          type: "string",
+          minLength: 1,
+          maxLength: 40,
+          pattern: "^[a-z0-9][a-z0-9._-]*$",
+          description: `default ${DEFAULT_IMAGE_MODEL}`,
+        },
       },
       required: ["prompt"],
       additionalProperties: false,
@@ -87,7 +109,8 @@ export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps
     handler: async (args, ctx): Promise<ToolResult> => {
       const p = ctx.principal;
       assertMayCall(imageMarks, p);
-      if (p.role === "guest") return { text: "guest-refused: guests cannot generate images (it spends the owner's provider credit).", isError: true };
+      if (p.role === "guest")
+        return { text: "guest-refused: guests cannot generate images (it spends the owner's provider credit).", isError: true };
       if (!images.configured()) {
         return { text: "not-configured: image.generate needs an OpenAI API key, which the owner sets in the web UI.", isError: true };
       }

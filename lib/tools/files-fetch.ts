@@ -4,7 +4,13 @@ import type { ToolResult } from "../registry/types";
 import type { Downloads } from "../store/downloads";
 import { describeJob, NAME_ARG, PROJECT_ARG } from "./files";
 
-const JOB_ID = { type: "string", minLength: 9, maxLength: 9, pattern: "^f[0-9a-f]{8}$", description: "a download id from an earlier files.fetch: report its state" };
+const JOB_ID = {
+  type: "string",
+  minLength: 9,
+  maxLength: 9,
+  pattern: "^f[0-9a-f]{8}$",
+  description: "a download id from an earlier files.fetch: report its state",
+};
 
 /** files.fetch: start a background download, or report one by id. */
 export function registerFetchTool(registry: ToolRegistry, downloads: Downloads): void {

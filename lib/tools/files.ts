@@ -15,7 +15,12 @@ import type { ArtifactRecord, ArtifactStore } from "../store/artifact-store";
 import { queryTerms } from "../store/docs-pack";
 import type { Downloads, FetchJobView } from "../store/downloads";
 
-export const PROJECT_ARG = { type: "string", minLength: 1, maxLength: ARTIFACT_PROJECT_MAX_CHARS, description: "project folder: lower-case letters, digits, - and _" };
+export const PROJECT_ARG = {
+  type: "string",
+  minLength: 1,
+  maxLength: ARTIFACT_PROJECT_MAX_CHARS,
+  description: "project folder: lower-case letters, digits, - and _",
+};
 export const NAME_ARG = { type: "string", minLength: 1, maxLength: ARTIFACT_NAME_MAX_CHARS, description: "file name with its extension" };
 
 /** files.list, files.stat, files.read, files.search, files.share and artifact.save over the SD artifact store. */
@@ -31,7 +36,9 @@ export function registerFilesTools(registry: ToolRegistry, store: ArtifactStore,
     handler: (args, ctx): ToolResult => {
       const p = ctx.principal;
       const records = store.list(p, args.project as string | undefined);
-      const shown = records.slice(0, FILES_LIST_MAX_ENTRIES).map((r) => `- ${r.project}/${r.name} (${r.kind}, ${r.size} bytes, ${ownership(r, p)}${r.quarantine ? ", quarantined" : ""})`);
+      const shown = records
+        .slice(0, FILES_LIST_MAX_ENTRIES)
+        .map((r) => `- ${r.project}/${r.name} (${r.kind}, ${r.size} bytes, ${ownership(r, p)}${r.quarantine ? ", quarantined" : ""})`);
       if (records.length > shown.length) shown.push(`… and ${records.length - shown.length} more: filter by project.`);
       const jobs = downloads.jobsOf(p).filter((j) => args.project === undefined || j.project === args.project);
       const text = [records.length === 0 ? "No files." : `Files (${records.length}):\n${shown.join("\n")}`];
@@ -101,7 +108,9 @@ export function registerFilesTools(registry: ToolRegistry, store: ArtifactStore,
       if (terms.length === 0) return { text: "invalid arguments: the query has no words to search for.", isError: true };
       const hits = store.search(ctx.principal, terms, args.project as string | undefined);
       if (hits.length === 0) return { text: `No file you can read contains any of: ${terms.join(", ")}.` };
-      return { text: hits.map((h) => `- ${h.record.project}/${h.record.name} (${h.record.kind}, score ${h.score})\n  ${h.snippet}`).join("\n") };
+      return {
+        text: hits.map((h) => `- ${h.record.project}/${h.record.name} (${h.record.kind}, score ${h.score})\n  ${h.snippet}`).join("\n"),
+      };
     },
   });
 
@@ -113,7 +122,11 @@ export function registerFilesTools(registry: ToolRegistry, store: ArtifactStore,
       properties: {
         project: PROJECT_ARG,
         name: { ...NAME_ARG, description: "file name ending in .md, .txt, .csv or .json" },
-        text: { type: "string", maxLength: ARTIFACT_TEXT_MAX_BYTES, description: `at most ${ARTIFACT_TEXT_MAX_BYTES} bytes per call; replaces your earlier file of that name` },
+        text: {
+          type: "string",
+          maxLength: ARTIFACT_TEXT_MAX_BYTES,
+          description: `at most ${ARTIFACT_TEXT_MAX_BYTES} bytes per call; replaces your earlier file of that name`,
+        },
       },
       required: ["project", "name", "text"],
       additionalProperties: false,

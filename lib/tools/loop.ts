@@ -58,15 +58,42 @@ export function registerLoopTools(registry: ToolRegistry, deps: LoopToolDeps): v
       type: "object",
       properties: {
         name: { type: "string", minLength: 1, maxLength: ROUTINE_NAME_MAX_CHARS },
-        prompt: { type: "string", minLength: 1, maxLength: ROUTINE_PROMPT_MAX_CHARS, description: "what the routine's turn is asked each time" },
-        chat_id: { type: "string", minLength: 1, maxLength: ROUTINE_CHAT_ID_MAX_CHARS, description: "an allow-listed chat the routine reports to" },
+        prompt: {
+          type: "string",
+          minLength: 1,
+          maxLength: ROUTINE_PROMPT_MAX_CHARS,
+          description: "what the routine's turn is asked each time",
+        },
+        chat_id: {
+          type: "string",
+          minLength: 1,
+          maxLength: ROUTINE_CHAT_ID_MAX_CHARS,
+          description: "an allow-listed chat the routine reports to",
+        },
         schedule: {
           type: "object",
           properties: {
             kind: { type: "string", enum: ["interval", "daily", "weekly"] },
-            every_seconds: { type: "integer", minimum: ROUTINE_MIN_INTERVAL_S, maximum: ROUTINE_MAX_INTERVAL_S, description: "interval only" },
-            at: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", minLength: 5, maxLength: 5, description: "daily/weekly: local HH:MM" },
-            days: { type: "array", items: { type: "string", enum: WEEKDAYS.slice() }, minItems: 1, maxItems: 7, description: "weekly (required) or daily (optional filter)" },
+            every_seconds: {
+              type: "integer",
+              minimum: ROUTINE_MIN_INTERVAL_S,
+              maximum: ROUTINE_MAX_INTERVAL_S,
+              description: "interval only",
+            },
+            at: {
+              type: "string",
+              pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+              minLength: 5,
+              maxLength: 5,
+              description: "daily/weekly: local HH:MM",
+            },
+            days: {
+              type: "array",
+              items: { type: "string", enum: WEEKDAYS.slice() },
+              minItems: 1,
+              maxItems: 7,
+              description: "weekly (required) or daily (optional filter)",
+            },
           },
           required: ["kind"],
           additionalProperties: false,
@@ -120,7 +147,10 @@ export function registerLoopTools(registry: ToolRegistry, deps: LoopToolDeps): v
 }
 
 function describe(r: RoutineRecord, when: (ms: number) => string, running: boolean): string {
-  const head = r.kind === "wakeup" ? `- ${r.id} wakeup: "${clipForMessage(r.prompt, 80)}"` : `- ${r.id} routine "${clipForMessage(r.name)}": ${describeSchedule(r.schedule!)}`;
+  const head =
+    r.kind === "wakeup"
+      ? `- ${r.id} wakeup: "${clipForMessage(r.prompt, 80)}"`
+      : `- ${r.id} routine "${clipForMessage(r.name)}": ${describeSchedule(r.schedule!)}`;
   const parts: string[] = [];
   if (r.kind === "routine") parts.push(r.approved ? "approved" : "awaiting the owner's approval");
   if (running) parts.push("running now");

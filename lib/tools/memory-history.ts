@@ -12,7 +12,14 @@ import {
 import { listArchive, restoreArchived, searchArchive } from "../memory/archive-ops";
 import type { MemoryEngine } from "../memory/engine";
 import type { EpisodicStore } from "../memory/episodic";
-import { EPISODIC_KINDS, formatPosition, parsePosition, POSITION_PATTERN, type EpisodicKind, type EpisodicRow } from "../memory/episodic-format";
+import {
+  EPISODIC_KINDS,
+  formatPosition,
+  parsePosition,
+  POSITION_PATTERN,
+  type EpisodicKind,
+  type EpisodicRow,
+} from "../memory/episodic-format";
 import type { TtlClass } from "../memory/ttl";
 import { ToolError } from "../registry/errors";
 import type { Principal } from "../registry/principal";
@@ -37,7 +44,12 @@ export function registerEpisodicTool(registry: ToolRegistry, episodic: EpisodicS
         kind: { type: "string", enum: [...EPISODIC_KINDS] },
         session: { type: "string", minLength: 1, maxLength: EPISODIC_SESSION_MAX_CHARS },
         text: { type: "string", minLength: 1, maxLength: EPISODIC_FILTER_MAX_CHARS, description: "case-insensitive substring" },
-        limit: { type: "integer", minimum: 0, maximum: LIMIT_SCHEMA_MAX, description: `rows per page, clamped to 1-${EPISODIC_PAGE_MAX}, default ${EPISODIC_PAGE_DEFAULT}` },
+        limit: {
+          type: "integer",
+          minimum: 0,
+          maximum: LIMIT_SCHEMA_MAX,
+          description: `rows per page, clamped to 1-${EPISODIC_PAGE_MAX}, default ${EPISODIC_PAGE_DEFAULT}`,
+        },
         since_hours: { type: "integer", minimum: 1, maximum: EPISODIC_WINDOW_MAX_HOURS, description: "only rows from the last N hours" },
         before_hours: { type: "integer", minimum: 0, maximum: EPISODIC_WINDOW_MAX_HOURS, description: "only rows older than N hours" },
         before: { type: "string", pattern: POSITION_PATTERN, maxLength: 24, description: "continue token from the previous page" },
@@ -93,7 +105,14 @@ export function registerArchiveTool(registry: ToolRegistry, engine: MemoryEngine
       if (args.action === "list") return { text: listArchive(engine, p, (args.limit as number | undefined) ?? 10) };
       if (args.action === "search") {
         if (args.query === undefined) throw new ToolError("invalid arguments: search needs 'query'.");
-        return { text: await searchArchive(engine, p, args.query as string, (args.n_results as number | undefined) ?? engine.config.retrieval_count) };
+        return {
+          text: await searchArchive(
+            engine,
+            p,
+            args.query as string,
+            (args.n_results as number | undefined) ?? engine.config.retrieval_count,
+          ),
+        };
       }
       if (args.id === undefined) throw new ToolError("invalid arguments: restore needs 'id'.");
       return { text: await restoreArchived(engine, p, args.id as string, args.ttl as TtlClass | undefined) };

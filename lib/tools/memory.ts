@@ -36,7 +36,13 @@ export function registerMemoryTools(registry: ToolRegistry, engine: MemoryEngine
         importance: { ...IMPORTANCE, description: "0-1, default 0.5" },
         permanent: { type: "boolean", description: "never expires (quota permitting), default false" },
         ttl: { ...TTL, description: "how long it lives unless recalled, default months" },
-        source: { type: "string", minLength: 1, maxLength: MEMORY_SOURCE_MAX_CHARS, pattern: "^[A-Za-z0-9._:-]+$", description: "default self" },
+        source: {
+          type: "string",
+          minLength: 1,
+          maxLength: MEMORY_SOURCE_MAX_CHARS,
+          pattern: "^[A-Za-z0-9._:-]+$",
+          description: "default self",
+        },
       },
       required: ["content"],
       additionalProperties: false,
@@ -100,12 +106,17 @@ export function registerMemoryTools(registry: ToolRegistry, engine: MemoryEngine
     handler: (args, ctx): ToolResult => {
       requireApproved(ctx.principal);
       const action = args.action as "pin" | "unpin" | "delete";
-      return { text: pinMemory(engine, ctx.principal, action, { id: args.id as string | undefined, content: args.content as string | undefined }) };
+      return {
+        text: pinMemory(engine, ctx.principal, action, { id: args.id as string | undefined, content: args.content as string | undefined }),
+      };
     },
   });
 
-  const knobs: { [name: string]: unknown } = { action: { type: "string", enum: ["view", "update", "reembed"], description: "update and reembed are admin-only" } };
-  for (const k of MEM_CONFIG_KNOBS) knobs[k.name] = { type: k.integer ? "integer" : "number", minimum: k.min, maximum: k.max, description: k.help };
+  const knobs: { [name: string]: unknown } = {
+    action: { type: "string", enum: ["view", "update", "reembed"], description: "update and reembed are admin-only" },
+  };
+  for (const k of MEM_CONFIG_KNOBS)
+    knobs[k.name] = { type: k.integer ? "integer" : "number", minimum: k.min, maximum: k.max, description: k.help };
   registry.register({
     name: "memory.config",
     description: "View or tune how memory is retrieved.",
@@ -131,7 +142,11 @@ export function registerMemoryTools(registry: ToolRegistry, engine: MemoryEngine
         action: { type: "string", enum: ["view", "set_active", "add", "replace", "clear"] },
         tier: { type: "string", enum: [...SCRATCHPAD_TIERS] },
         text: { type: "string", maxLength: Math.max(SCRATCHPAD_ACTIVE_MAX_BYTES, SCRATCHPAD_ITEM_MAX_BYTES) },
-        items: { type: "array", maxItems: SCRATCHPAD_TIER_MAX_ITEMS, items: { type: "string", minLength: 1, maxLength: SCRATCHPAD_ITEM_MAX_BYTES } },
+        items: {
+          type: "array",
+          maxItems: SCRATCHPAD_TIER_MAX_ITEMS,
+          items: { type: "string", minLength: 1, maxLength: SCRATCHPAD_ITEM_MAX_BYTES },
+        },
       },
       required: ["action"],
       additionalProperties: false,

@@ -107,7 +107,8 @@ function pickChat(deps: ReplyDeps, p: Principal, asked: string | undefined): { c
   }
   if (TELEGRAM_CHAT_ID_PATTERN.test(p.ns) && deps.chats.has(p.ns)) return { chatId: p.ns };
   const owner = deps.telegram.ownerChat();
-  if (!owner) return { refusal: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId in the web UI)." };
+  if (!owner)
+    return { refusal: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId in the web UI)." };
   return { chatId: owner };
 }
 

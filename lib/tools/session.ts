@@ -41,7 +41,12 @@ export function registerSessionTools(registry: ToolRegistry, deps: SessionToolDe
         task: { type: "string", minLength: 1, maxLength: SUBAGENT_TASK_MAX_CHARS },
         provider: { type: "string", enum: PROVIDER_IDS.slice(), description: "preferred provider (fallback follows the owner's order)" },
         model: { type: "string", pattern: `^[A-Za-z0-9._:/-]{1,${SUBAGENT_MODEL_MAX_CHARS}}$`, maxLength: SUBAGENT_MODEL_MAX_CHARS },
-        skill: { type: "string", pattern: `^[a-z0-9_-]{1,${SKILL_ID_MAX_CHARS}}$`, maxLength: SKILL_ID_MAX_CHARS, description: "an approved skill capsule id, injected into the brief" },
+        skill: {
+          type: "string",
+          pattern: `^[a-z0-9_-]{1,${SKILL_ID_MAX_CHARS}}$`,
+          maxLength: SKILL_ID_MAX_CHARS,
+          description: "an approved skill capsule id, injected into the brief",
+        },
         name: {
           type: "string",
           pattern: `^[A-Za-z0-9][A-Za-z0-9_-]{0,${SUBAGENT_NAME_MAX_CHARS - 1}}$`,

@@ -28,7 +28,10 @@ export function registerSkillTools(registry: ToolRegistry, skills: SkillStore): 
       const id = args.id as string;
       const s = skills.get(id);
       if (!s) {
-        const ids = skills.list().skills.map((x) => x.id).join(", ");
+        const ids = skills
+          .list()
+          .skills.map((x) => x.id)
+          .join(", ");
         return { text: `not-found: no capsule '${clipForMessage(id, 30)}'. Capsules: ${ids}.`, isError: true };
       }
       const inert = s.info.approved ? "" : "\n\n[this capsule awaits the owner's approval: it is never injected until then]";
@@ -44,7 +47,12 @@ export function registerSkillTools(registry: ToolRegistry, skills: SkillStore): 
       type: "object",
       properties: {
         id: SKILL_ID,
-        md: { type: "string", minLength: 1, maxLength: SKILL_MAX_BYTES, description: "the SKILL.md text; optional front matter with title: and inject:" },
+        md: {
+          type: "string",
+          minLength: 1,
+          maxLength: SKILL_MAX_BYTES,
+          description: "the SKILL.md text; optional front matter with title: and inject:",
+        },
       },
       required: ["id", "md"],
       additionalProperties: false,

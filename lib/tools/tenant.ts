@@ -7,8 +7,19 @@ import type { ToolRegistry } from "../registry/registry";
 import type { ToolContext, ToolResult } from "../registry/types";
 import { formatBytes } from "../util/format";
 
-const CHAT = { type: "string", minLength: 1, maxLength: 49, pattern: PERSON_ID_PATTERN.source, description: "the person's chat id or identity" };
-const quotaField = (max: number, what: string): { [key: string]: unknown } => ({ type: "integer", minimum: 0, maximum: max, description: `${what}; 0 restores the role default` });
+const CHAT = {
+  type: "string",
+  minLength: 1,
+  maxLength: 49,
+  pattern: PERSON_ID_PATTERN.source,
+  description: "the person's chat id or identity",
+};
+const quotaField = (max: number, what: string): { [key: string]: unknown } => ({
+  type: "integer",
+  minimum: 0,
+  maximum: max,
+  description: `${what}; 0 restores the role default`,
+});
 
 /** tenant.list, tenant.set_role, tenant.set_quota: the model-callable half of the people surface. Admin-only. */
 export function registerTenantTools(registry: ToolRegistry, people: PeopleStore, chats: ChatAllowList): void {
@@ -42,7 +53,8 @@ export function registerTenantTools(registry: ToolRegistry, people: PeopleStore,
       const outcome = people.setRole(chat, args.role as Role);
       if (!outcome.ok) throw new ToolError(`${outcome.tag}: ${outcome.message}`);
       if (!outcome.person) return { text: `${chat} is removed: access revoked.` };
-      const gate = chat !== OWNER_PERSON_ID && !chats.has(chat) ? " It is not on the chat allow-list: only the owner can add it, in the web UI." : "";
+      const gate =
+        chat !== OWNER_PERSON_ID && !chats.has(chat) ? " It is not on the chat allow-list: only the owner can add it, in the web UI." : "";
       return { text: `${chat} is now ${outcome.person.role}.${gate}` };
     },
   });
@@ -70,7 +82,8 @@ export function registerTenantTools(registry: ToolRegistry, people: PeopleStore,
       if (args.bytes !== undefined) changes.bytes = args.bytes as number;
       if (args.ttl_hours !== undefined) changes.ttlHours = args.ttl_hours as number;
       if (args.pins !== undefined) changes.pins = args.pins as number;
-      if (Object.keys(changes).length === 0) throw new ToolError("invalid arguments: give at least one of vectors, bytes, ttl_hours, pins.");
+      if (Object.keys(changes).length === 0)
+        throw new ToolError("invalid arguments: give at least one of vectors, bytes, ttl_hours, pins.");
       const outcome = people.setQuota(args.chat as string, changes);
       if (!outcome.ok) throw new ToolError(`${outcome.tag}: ${outcome.message}`);
       return { text: `Quota set.\n${describe(outcome.person!)}` };

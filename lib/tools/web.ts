@@ -61,7 +61,10 @@ export function registerWebTools(registry: ToolRegistry, deps: WebToolDeps): voi
         throw e;
       }
       const usage = deps.budget.usage();
-      return { text: `${formatOutcome(outcome)}\n(web searches this month: ${usage.calls} of ${usage.budget})`, structured: { ...outcome } };
+      return {
+        text: `${formatOutcome(outcome)}\n(web searches this month: ${usage.calls} of ${usage.budget})`,
+        structured: { ...outcome },
+      };
     },
   });
 }
@@ -72,7 +75,9 @@ function formatOutcome(outcome: WebSearchOutcome): string {
   if (outcome.results.length === 0) lines.push("No results.");
   else {
     lines.push("Results:");
-    outcome.results.forEach((r, i) => lines.push(`${i + 1}. ${r.title || "(untitled)"}`, `   ${r.url}`, ...(r.snippet ? [`   ${r.snippet}`] : [])));
+    outcome.results.forEach((r, i) =>
+      lines.push(`${i + 1}. ${r.title || "(untitled)"}`, `   ${r.url}`, ...(r.snippet ? [`   ${r.snippet}`] : [])),
+    );
   }
   return lines.join("\n");
 }

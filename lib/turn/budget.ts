@@ -230,7 +230,8 @@ export class BudgetGovernor implements BudgetGate {
 
   /** Owner web UI only. Changing the day starts a new period (usage counted so far no longer applies). */
   setResetDay(day: number): void {
-    if (!Number.isInteger(day) || day < 1 || day > BUDGET_MAX_RESET_DAY) throw new Error(`the reset day must be a whole number from 1 to ${BUDGET_MAX_RESET_DAY}`);
+    if (!Number.isInteger(day) || day < 1 || day > BUDGET_MAX_RESET_DAY)
+      throw new Error(`the reset day must be a whole number from 1 to ${BUDGET_MAX_RESET_DAY}`);
     this.settings.set(`${BUDGET_SETTINGS_PREFIX}reset_day`, String(day));
   }
 }

@@ -78,7 +78,10 @@ export function buildTurn(w: TurnWiring): TurnSubsystem {
       if (!r.ok) return { ok: false, error: r.failure?.message ?? "the turn failed." };
       if (delivery) {
         const reportedItself = r.toolCalls.some((c) => c.name === "reply.telegram" && c.ok);
-        await deliverScheduledReply({ ...delivery, log: ports.log }, { routineId: request.routineId, chatId: request.chatId, reply: r.reply, reportedItself });
+        await deliverScheduledReply(
+          { ...delivery, log: ports.log },
+          { routineId: request.routineId, chatId: request.chatId, reply: r.reply, reportedItself },
+        );
       }
       return { ok: true };
     },
@@ -96,12 +99,22 @@ export function budgetUsageSource(budget: BudgetGovernor, usage: TurnUsage): Usa
         if (p.calls === 0 && p.usdCeiling === undefined && p.tokenCeiling === undefined) continue;
         const label = PROVIDER_LABELS[p.provider];
         const over = p.over ? " [budget spent]" : "";
-        out.push({ label: `${label} tokens this period (resets ${snap.nextReset})${over}`, used: p.inputTokens + p.outputTokens, cap: p.tokenCeiling, unit: "count" });
+        out.push({
+          label: `${label} tokens this period (resets ${snap.nextReset})${over}`,
+          used: p.inputTokens + p.outputTokens,
+          cap: p.tokenCeiling,
+          unit: "count",
+        });
         const cap = p.usdCeiling === undefined ? undefined : Math.round(p.usdCeiling * 100);
         out.push({ label: `${label} estimated spend in US cents (${p.calls} calls)`, used: Math.round(p.usd * 100), cap, unit: "count" });
       }
       const last = usage.last;
-      if (last) out.push({ label: `last turn tokens (${last.provider ?? "?"} ${last.model ?? ""})`.replace(" )", ")"), used: last.inputTokens + last.outputTokens, unit: "count" });
+      if (last)
+        out.push({
+          label: `last turn tokens (${last.provider ?? "?"} ${last.model ?? ""})`.replace(" )", ")"),
+          used: last.inputTokens + last.outputTokens,
+          unit: "count",
+        });
       out.push({ label: "turns since boot", used: usage.turns, unit: "count" });
       out.push({ label: "tokens since boot", used: usage.inputTokens + usage.outputTokens, unit: "count" });
       return out;

@@ -21,7 +21,12 @@ import {
 export const TURN_ANSWER_NAME = "turn_answer";
 
 function object(properties: { [name: string]: JsonSchema }, description?: string, nullable = false): JsonSchema {
-  const schema: JsonSchema = { type: nullable ? ["object", "null"] : "object", properties, required: Object.keys(properties), additionalProperties: false };
+  const schema: JsonSchema = {
+    type: nullable ? ["object", "null"] : "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
   if (description) schema.description = description;
   return schema;
 }
@@ -84,7 +89,11 @@ const DEVICE_ITEM = object(
       object({ key: { type: "string" }, value: { anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }] } }),
       "knob changes, at most 8 (the knobs are listed in docs device-actions)",
     ),
-    orch_model: object({ provider: { type: "string", enum: PROVIDERS.slice() }, model: { type: "string" } }, "switch your own provider and model from the next turn", true),
+    orch_model: object(
+      { provider: { type: "string", enum: PROVIDERS.slice() }, model: { type: "string" } },
+      "switch your own provider and model from the next turn",
+      true,
+    ),
     reboot: { type: ["boolean", "null"], description: "true restarts the device after this turn" },
     tts: object({ text: text(`at most ${TTS_MAX_CHARS} characters`) }, "speak text on the device speaker", true),
   },

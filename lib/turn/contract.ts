@@ -137,7 +137,8 @@ function extraField(item: Obj, allowed: string[]): string | undefined {
 function optionalString(item: Obj, field: string, maxChars: number): string | undefined | { bad: string } {
   const v = item[field];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string" || v.length === 0 || v.length > maxChars) return { bad: `${field} must be a string of 1-${maxChars} characters` };
+  if (typeof v !== "string" || v.length === 0 || v.length > maxChars)
+    return { bad: `${field} must be a string of 1-${maxChars} characters` };
   return v;
 }
 
@@ -205,7 +206,8 @@ function readSessionOp(item: Obj): SessionOp | string {
   }
   if (item.attach !== undefined && item.attach !== null) {
     const attach = item.attach;
-    if (!Array.isArray(attach) || attach.length > SESSION_ATTACH_MAX) return `attach must be a list of at most ${SESSION_ATTACH_MAX} documents`;
+    if (!Array.isArray(attach) || attach.length > SESSION_ATTACH_MAX)
+      return `attach must be a list of at most ${SESSION_ATTACH_MAX} documents`;
     for (const doc of attach) {
       if (typeof doc !== "string" || !/^[^/]{1,64}\/[^/]{1,128}$/.test(doc)) return 'every attach entry must be "<project>/<name>"';
     }

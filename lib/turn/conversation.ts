@@ -91,12 +91,16 @@ export function parseConversation(text: string, ns: string): ConversationState |
   const o = v as { [key: string]: unknown };
   if (typeof v !== "object" || v === null || o.ns !== ns || typeof o.note !== "string") return undefined;
   if (!Array.isArray(o.turns) || !Array.isArray(o.summary) || !Array.isArray(o.queryResults)) return undefined;
-  const turns = o.turns.filter((t): t is TurnRecord => isRecord(t) && typeof t.user === "string" && typeof t.reply === "string" && typeof t.at === "number");
+  const turns = o.turns.filter(
+    (t): t is TurnRecord => isRecord(t) && typeof t.user === "string" && typeof t.reply === "string" && typeof t.at === "number",
+  );
   const summary = o.summary.filter((s): s is string => typeof s === "string");
   const results = o.queryResults.filter((r): r is QueryResult => isRecord(r) && typeof r.query === "string" && typeof r.text === "string");
   const state = emptyConversation(ns);
   state.note = truncateUtf8(o.note, MEMORY_NOTE_MAX_BYTES);
-  state.queryResults = results.slice(0, MEM_QUERY_MAX_ITEMS).map((r) => ({ query: r.query, text: truncateUtf8(r.text, QUERY_RESULT_MAX_BYTES) }));
+  state.queryResults = results
+    .slice(0, MEM_QUERY_MAX_ITEMS)
+    .map((r) => ({ query: r.query, text: truncateUtf8(r.text, QUERY_RESULT_MAX_BYTES) }));
   // Re-applying the bounds on load: a file written under other bounds (or by hand) cannot grow the prompt.
   for (const line of summary) state.summary.push(line);
   for (const t of turns) recordTurn(state, t.user, t.reply, t.at);

@@ -39,7 +39,8 @@ export function deviceElement(raw: unknown): unknown {
   for (const kind of present) {
     const params = raw[kind];
     if (kind === "config" && Array.isArray(params)) out.config = configObject(params) ?? "malformed";
-    else if ((kind === "led" || kind === "orch_model" || kind === "tts" || kind === "lights") && isObject(params)) out[kind] = withoutNulls(params);
+    else if ((kind === "led" || kind === "orch_model" || kind === "tts" || kind === "lights") && isObject(params))
+      out[kind] = withoutNulls(params);
     else out[kind] = params;
   }
   return out;

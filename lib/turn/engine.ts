@@ -11,7 +11,14 @@ import type { ResultsRing } from "../store/results-ring";
 import { clipForMessage } from "../util/text";
 import { utf8Length } from "../util/utf8";
 import { applyAnswer, type AppliedTurn, type Outcome, type ScratchpadWriter } from "./apply";
-import { TOOL_ROUNDS_DEFAULT, TOOL_ROUNDS_MAX, TURN_CHANNEL_MAX_CHARS, TURN_DEADLINE_MS, TURN_SESSION_MAX_CHARS, TURN_TEXT_MAX_BYTES } from "./bounds";
+import {
+  TOOL_ROUNDS_DEFAULT,
+  TOOL_ROUNDS_MAX,
+  TURN_CHANNEL_MAX_CHARS,
+  TURN_DEADLINE_MS,
+  TURN_SESSION_MAX_CHARS,
+  TURN_TEXT_MAX_BYTES,
+} from "./bounds";
 import { parseTurnAnswer, TURN_ANSWER, type TurnAnswer } from "./contract";
 import { recordTurn, type ConversationStore } from "./conversation";
 import { DEFAULT_TURN_SESSION, turnHistory, type TurnHistory } from "./history";
@@ -258,9 +265,11 @@ function failed(kind: TurnFailureKind, message: string): TurnResult {
 }
 
 function checkInput(who: Principal, input: TurnInput): TurnResult | undefined {
-  if (who.role === "unknown") return failed("not-approved", "not-approved: this conversation is not approved; the owner can approve it in the web UI.");
+  if (who.role === "unknown")
+    return failed("not-approved", "not-approved: this conversation is not approved; the owner can approve it in the web UI.");
   if (!input || typeof input.text !== "string" || input.text.trim() === "") return failed("invalid", "invalid: the text is empty.");
-  if (utf8Length(input.text) > TURN_TEXT_MAX_BYTES) return failed("invalid", `invalid: the text is longer than ${TURN_TEXT_MAX_BYTES} bytes.`);
+  if (utf8Length(input.text) > TURN_TEXT_MAX_BYTES)
+    return failed("invalid", `invalid: the text is longer than ${TURN_TEXT_MAX_BYTES} bytes.`);
   if (input.channel !== undefined && (typeof input.channel !== "string" || !CHANNEL_PATTERN.test(input.channel))) {
     return failed("invalid", `invalid: the channel is 1-${TURN_CHANNEL_MAX_CHARS} of A-Z a-z 0-9 . _ -.`);
   }

@@ -131,7 +131,8 @@ export async function runToolLoop<T>(deps: LoopDeps, req: LoopRequest<T>): Promi
       if (out.rounds >= req.maxRounds) {
         capHit = true;
         const note = `limit: the tool round cap of ${req.maxRounds} for this turn is reached; no more tools run now. Give your final answer.`;
-        for (const call of res.toolCalls) messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: note, isError: true });
+        for (const call of res.toolCalls)
+          messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: note, isError: true });
         continue;
       }
       out.rounds++;
@@ -139,14 +140,19 @@ export async function runToolLoop<T>(deps: LoopDeps, req: LoopRequest<T>): Promi
       continue;
     }
     if (res.finish === "refusal") return fail("refusal", "refusal: the model declined to answer.");
-    const accepted: Acceptance<T> = res.json !== undefined ? req.accept(res.json, res) : { ok: false, error: res.jsonError || "the answer is not valid JSON." };
+    const accepted: Acceptance<T> =
+      res.json !== undefined ? req.accept(res.json, res) : { ok: false, error: res.jsonError || "the answer is not valid JSON." };
     if (accepted.ok) {
       out.value = accepted.value;
       return out;
     }
-    if (repairs >= CONTRACT_REPAIRS_MAX) return fail("contract", `contract: the model's answer could not be used (${accepted.error.replace(/\.$/, "")}).`);
+    if (repairs >= CONTRACT_REPAIRS_MAX)
+      return fail("contract", `contract: the model's answer could not be used (${accepted.error.replace(/\.$/, "")}).`);
     repairs++;
-    messages.push({ role: "user", content: `Your answer broke the turn contract: ${accepted.error} Answer again with one JSON object that follows the turn_answer schema.` });
+    messages.push({
+      role: "user",
+      content: `Your answer broke the turn contract: ${accepted.error} Answer again with one JSON object that follows the turn_answer schema.`,
+    });
   }
   return fail("rounds", "limit: the turn made too many provider calls.");
 }
@@ -162,7 +168,13 @@ interface Served {
 /** One provider call: continued by response id where the last provider keeps the conversation, else the whole history. */
 async function complete(router: TurnRouter, base: RouteRequest, served: Served | undefined): Promise<RoutedResponse> {
   if (!served) return router.complete(base);
-  const continued: RouteRequest = { ...base, messages: base.messages.slice(served.sent), provider: served.provider, model: served.model, previousResponseId: served.responseId };
+  const continued: RouteRequest = {
+    ...base,
+    messages: base.messages.slice(served.sent),
+    provider: served.provider,
+    model: served.model,
+    previousResponseId: served.responseId,
+  };
   try {
     return await router.complete(continued);
   } catch (e) {
@@ -172,12 +184,24 @@ async function complete(router: TurnRouter, base: RouteRequest, served: Served |
   }
 }
 
-async function runCalls<T>(deps: LoopDeps, req: LoopRequest<T>, calls: ToolCall[], messages: ChatMessage[], out: LoopOutcome<T>, budget: { spent: number }): Promise<void> {
+async function runCalls<T>(
+  deps: LoopDeps,
+  req: LoopRequest<T>,
+  calls: ToolCall[],
+  messages: ChatMessage[],
+  out: LoopOutcome<T>,
+  budget: { spent: number },
+): Promise<void> {
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i];
     let result: { text: string; isError?: boolean; tag?: string; truncated?: boolean };
-    if (i >= TOOL_CALLS_PER_ROUND_MAX) result = { text: `limit: at most ${TOOL_CALLS_PER_ROUND_MAX} tool calls run per round; call it again in the next round.`, isError: true };
-    else if (deps.clock.now() >= req.deadline) result = { text: "timeout: the turn's deadline passed before this call ran.", isError: true };
+    if (i >= TOOL_CALLS_PER_ROUND_MAX)
+      result = {
+        text: `limit: at most ${TOOL_CALLS_PER_ROUND_MAX} tool calls run per round; call it again in the next round.`,
+        isError: true,
+      };
+    else if (deps.clock.now() >= req.deadline)
+      result = { text: "timeout: the turn's deadline passed before this call ran.", isError: true };
     else result = await dispatchOne(deps, req.principal, call);
     const shown = clampForModel(deps.ring, req.principal, call.name, result, budget);
     const report: ToolCallReport = { round: out.rounds, name: clipForMessage(call.name, 64), ok: !result.isError };
@@ -189,12 +213,17 @@ async function runCalls<T>(deps: LoopDeps, req: LoopRequest<T>, calls: ToolCall[
   }
 }
 
-async function dispatchOne(deps: LoopDeps, principal: Principal, call: ToolCall): Promise<{ text: string; isError?: boolean; tag?: string; truncated?: boolean }> {
+async function dispatchOne(
+  deps: LoopDeps,
+  principal: Principal,
+  call: ToolCall,
+): Promise<{ text: string; isError?: boolean; tag?: string; truncated?: boolean }> {
   if (call.argumentsError) return { text: `invalid arguments: ${call.argumentsError}.`, isError: true };
   try {
     return await deps.registry.dispatch(call.name, call.arguments, principal);
   } catch (e) {
-    if (e instanceof UnknownToolError) return { text: `unknown tool: ${clipForMessage(call.name, 64)}; call only the tools listed in CAPABILITIES.`, isError: true };
+    if (e instanceof UnknownToolError)
+      return { text: `unknown tool: ${clipForMessage(call.name, 64)}; call only the tools listed in CAPABILITIES.`, isError: true };
     deps.log.warn(`turn: tool ${clipForMessage(call.name, 64)} failed: ${e instanceof Error ? e.name : "error"}`);
     return { text: "internal error: the tool failed.", isError: true };
   }

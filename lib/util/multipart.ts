@@ -6,9 +6,7 @@ import { toHex } from "./hash";
 import { encodeUtf8 } from "./utf8";
 
 /** A text field or a file field. */
-export type MultipartPart =
-  | { name: string; value: string }
-  | { name: string; filename: string; contentType: string; bytes: Uint8Array };
+export type MultipartPart = { name: string; value: string } | { name: string; filename: string; contentType: string; bytes: Uint8Array };
 
 /** Random bytes in a boundary: the odds of it occurring inside a file are negligible. */
 const BOUNDARY_RANDOM_BYTES = 16;

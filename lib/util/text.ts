@@ -11,6 +11,9 @@ export function clipForMessage(s: string, max = 60): string {
 export function snippetAround(body: string, term: string, chars: number): string {
   const at = Math.max(0, body.toLowerCase().indexOf(term));
   const start = Math.max(0, at - (chars >> 2));
-  const text = body.slice(start, start + chars).replace(/\s+/g, " ").trim();
+  const text = body
+    .slice(start, start + chars)
+    .replace(/\s+/g, " ")
+    .trim();
   return (start > 0 ? "…" : "") + text + (start + chars < body.length ? "…" : "");
 }

@@ -93,8 +93,14 @@ export function isLocalHost(host: string): boolean {
     const a = Number(v4[1]);
     const b = Number(v4[2]);
     return (
-      a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || a >= 224
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b < 128) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b < 32) ||
+      (a === 192 && b === 168) ||
+      a >= 224
     );
   }
   // Numeric host forms (a bare number, hex) that some resolvers read as IPv4.

@@ -96,7 +96,8 @@ function nextMonthStart(month: string): string {
 function parseUsage(text: string): { month: string; calls: number } | undefined {
   try {
     const v = JSON.parse(text);
-    if (v && typeof v.month === "string" && MONTH_PATTERN.test(v.month) && Number.isInteger(v.calls) && v.calls >= 0) return { month: v.month, calls: v.calls };
+    if (v && typeof v.month === "string" && MONTH_PATTERN.test(v.month) && Number.isInteger(v.calls) && v.calls >= 0)
+      return { month: v.month, calls: v.calls };
   } catch {
     return undefined;
   }

@@ -67,7 +67,15 @@ export class TavilyClient {
     if (!key) throw new TavilyError("not-configured: web search needs a Tavily key, which the owner sets in the web UI.", false);
     const base = (this.config.baseUrl() || TAVILY_DEFAULT_BASE_URL).replace(/\/+$/, "");
     if (typeof parseHttpUrl(base) === "string") throw new TavilyError("not-configured: the web-search base URL is not a valid URL.", false);
-    const body = { query, max_results: maxResults, search_depth: "basic", topic: "general", include_answer: true, include_raw_content: false, include_images: false };
+    const body = {
+      query,
+      max_results: maxResults,
+      search_depth: "basic",
+      topic: "general",
+      include_answer: true,
+      include_raw_content: false,
+      include_images: false,
+    };
     let reply: HttpClientResponse;
     try {
       reply = await this.http.request({
@@ -80,8 +88,10 @@ export class TavilyClient {
       });
     } catch (e) {
       const code = (e as { code?: unknown } | null)?.code;
-      if (code === "timeout") throw new TavilyError(`provider-error: the web search gave no answer within ${this.timeoutMs / 1000} s.`, true);
-      if (code === "too-large") throw new TavilyError(`provider-error: the web search answer is larger than ${TAVILY_MAX_RESPONSE_BYTES} bytes.`, true);
+      if (code === "timeout")
+        throw new TavilyError(`provider-error: the web search gave no answer within ${this.timeoutMs / 1000} s.`, true);
+      if (code === "too-large")
+        throw new TavilyError(`provider-error: the web search answer is larger than ${TAVILY_MAX_RESPONSE_BYTES} bytes.`, true);
       throw new TavilyError("provider-error: the connection to the web-search service failed.", true);
     }
     const parsed = parseJson(reply.body);
@@ -106,11 +116,16 @@ export class TavilyClient {
 /** Tavily's error statuses: 401 bad key, 429 rate, 432 plan limit, 433 pay-as-you-go limit, 5xx. */
 function statusError(status: number, body: any, key: string): TavilyError {
   if (status === 401 || status === 403) {
-    return new TavilyError(`provider-error: the web-search service refused the Tavily key (HTTP ${status}); the owner can replace it in the web UI.`, false);
+    return new TavilyError(
+      `provider-error: the web-search service refused the Tavily key (HTTP ${status}); the owner can replace it in the web UI.`,
+      false,
+    );
   }
   const detail = detailOf(body, key);
-  if (status === 429) return new TavilyError(`rate-limited: the web-search service is rate-limiting searches (HTTP 429); try again in a minute.`, false);
-  if (status === 432 || status === 433) return new TavilyError(`quota: the Tavily account's usage limit is reached (HTTP ${status})${detail}`, false);
+  if (status === 429)
+    return new TavilyError(`rate-limited: the web-search service is rate-limiting searches (HTTP 429); try again in a minute.`, false);
+  if (status === 432 || status === 433)
+    return new TavilyError(`quota: the Tavily account's usage limit is reached (HTTP ${status})${detail}`, false);
   if (status >= 500) return new TavilyError(`provider-error: the web-search service failed (HTTP ${status})${detail}`, false);
   return new TavilyError(`provider-error: the web-search service rejected the search (HTTP ${status})${detail}`, false);
 }

@@ -40,7 +40,14 @@ describe("owner API: routines and alerts", () => {
     const b = await create("b");
     await halo.core.registry.dispatch("wakeup.set", { minutes: 30, note: "n" }, owner);
     const list = (await api("GET", "/api/routines")).json.routines;
-    assert.deepEqual(list.map((r: any) => [r.kind, r.approved]), [["routine", false], ["routine", false], ["wakeup", true]]);
+    assert.deepEqual(
+      list.map((r: any) => [r.kind, r.approved]),
+      [
+        ["routine", false],
+        ["routine", false],
+        ["wakeup", true],
+      ],
+    );
     assert.deepEqual(list[0].schedule, { kind: "daily", at: "10:00" });
 
     const approve = await api("POST", `/api/routines/${a}/approve`, {});
@@ -52,13 +59,19 @@ describe("owner API: routines and alerts", () => {
     assert.deepEqual((await api("DELETE", `/api/routines/${a}`)).json, { id: a, decision: "deleted" });
     const gone = await api("DELETE", `/api/routines/${a}`);
     assert.deepEqual([gone.status, gone.json], [404, { error: "Not found: no routine or wakeup with that id." }]);
-    assert.deepEqual((await api("GET", "/api/routines")).json.routines.map((r: any) => r.kind), ["wakeup"]);
+    assert.deepEqual(
+      (await api("GET", "/api/routines")).json.routines.map((r: any) => r.kind),
+      ["wakeup"],
+    );
     assert.equal((await api("PUT", "/api/routines")).status, 405);
     assert.ok(log.lines.includes(`owner api: routine ${a} approved`));
   });
 
   it("an approved routine fires; alerts from a failed wakeup are read and cleared", async () => {
-    const runner = scriptedRunner([{ ok: false, error: "no key" }, { ok: false, error: "still no key" }]);
+    const runner = scriptedRunner([
+      { ok: false, error: "no key" },
+      { ok: false, error: "still no key" },
+    ]);
     halo.core.scheduler.setRunner(runner);
     await halo.core.registry.dispatch("wakeup.set", { minutes: 2, note: "ping" }, owner);
     clock.advance(2 * MINUTE);
@@ -75,7 +88,12 @@ describe("owner API: routines and alerts", () => {
 
   it("needs an admin client's token, like every owner endpoint", async () => {
     const userToken = halo.core.clients.create("reader", "user", "reader");
-    for (const [method, path] of [["GET", "/api/routines"], ["GET", "/api/alerts"], ["DELETE", "/api/alerts"], ["POST", "/api/routines/r00000000/approve"]]) {
+    for (const [method, path] of [
+      ["GET", "/api/routines"],
+      ["GET", "/api/alerts"],
+      ["DELETE", "/api/alerts"],
+      ["POST", "/api/routines/r00000000/approve"],
+    ]) {
       assert.equal((await api(method, path, method === "POST" ? {} : undefined, userToken)).status, 403, path);
       assert.equal((await api(method, path, method === "POST" ? {} : undefined, "wrong")).status, 401, path);
     }
@@ -84,7 +102,13 @@ describe("owner API: routines and alerts", () => {
   it("sets the owner knobs utcOffsetMin and routineTurnsPerDay; a device action cannot", async () => {
     assert.deepEqual((await api("PUT", "/api/config/routineTurnsPerDay", { value: 5 })).json, { key: "routineTurnsPerDay", value: 5 });
     assert.deepEqual((await api("PUT", "/api/config/utcOffsetMin", { value: -300 })).json, { key: "utcOffsetMin", value: -300 });
-    for (const [key, value] of [["routineTurnsPerDay", 97], ["routineTurnsPerDay", -1], ["utcOffsetMin", 841], ["utcOffsetMin", 1.5], ["utcOffsetMin", "60"]] as const) {
+    for (const [key, value] of [
+      ["routineTurnsPerDay", 97],
+      ["routineTurnsPerDay", -1],
+      ["utcOffsetMin", 841],
+      ["utcOffsetMin", 1.5],
+      ["utcOffsetMin", "60"],
+    ] as const) {
       assert.equal((await api("PUT", `/api/config/${key}`, { value })).status, 400, `${key}=${value}`);
     }
     const viaDevice = await halo.core.registry.dispatch("device.control", { action: { config: { routineTurnsPerDay: 96 } } }, owner);

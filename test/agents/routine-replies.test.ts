@@ -54,11 +54,17 @@ describe("routines: the reply is delivered", () => {
 
   it("sends the routine's reply to its allow-listed chat, then to the owner's chat once that chat is dropped", async () => {
     const id = await routine(TEAM_CHAT);
-    openai.reply(openAiAnswer(answer({ reply: "Good morning: three meetings today." })), openAiAnswer(answer({ reply: "Tuesday: one meeting." })));
+    openai.reply(
+      openAiAnswer(answer({ reply: "Good morning: three meetings today." })),
+      openAiAnswer(answer({ reply: "Tuesday: one meeting." })),
+    );
     await fireAt930();
     assert.deepEqual(sent(), [[TEAM_CHAT, "Good morning: three meetings today."]]);
     assert.match(rig.core.routines.get(id)!.lastResult!, /^ok at 2026-01-05 09:30/);
-    assert.match(openai.seen[0].json.instructions, /the device delivers your reply to the routine's chat or the owner's, so do not also send it with reply\.telegram\./);
+    assert.match(
+      openai.seen[0].json.instructions,
+      /the device delivers your reply to the routine's chat or the owner's, so do not also send it with reply\.telegram\./,
+    );
 
     rig.core.chats.replace([]);
     await fireAt930(1);
@@ -67,8 +73,13 @@ describe("routines: the reply is delivered", () => {
     assert.deepEqual(rig.core.alerts.list(), []);
 
     // The whole reply is in the creator's episodic history, in the routine's session.
-    const history = rig.core.episodic!.query({ namespaces: ["owner"], session: `routine:${id}` }, 10).rows.map((r) => [r.kind, r.text.split("\n")[0]]);
-    assert.deepEqual(history.slice(0, 2), [["llm_response", "Tuesday: one meeting."], ["message", `Scheduled routine ${id} "Morning brief" (daily at 09:30), running unattended:`]]);
+    const history = rig.core
+      .episodic!.query({ namespaces: ["owner"], session: `routine:${id}` }, 10)
+      .rows.map((r) => [r.kind, r.text.split("\n")[0]]);
+    assert.deepEqual(history.slice(0, 2), [
+      ["llm_response", "Tuesday: one meeting."],
+      ["message", `Scheduled routine ${id} "Morning brief" (daily at 09:30), running unattended:`],
+    ]);
   });
 
   it("sends a wakeup's reply to the owner's chat", async () => {
@@ -86,7 +97,10 @@ describe("routines: the reply is delivered", () => {
     openai.reply(openAiAnswer(answer({ reply: "Line one.\nLine two." })), openAiAnswer(answer({ reply: "Second day." })));
     await fireAt930();
     assert.equal(telegram.requests.length, 0);
-    assert.deepEqual(rig.core.alerts.list().map((a) => [a.source, a.message]), [[`routine ${id}`, "Reply not sent (Telegram is not set up): Line one. Line two."]]);
+    assert.deepEqual(
+      rig.core.alerts.list().map((a) => [a.source, a.message]),
+      [[`routine ${id}`, "Reply not sent (Telegram is not set up): Line one. Line two."]],
+    );
     assert.match(rig.core.routines.get(id)!.lastResult!, /^ok at /, "the turn itself succeeded");
 
     rig.core.secrets.set("telegram", TEST_BOT_TOKEN);
@@ -98,12 +112,18 @@ describe("routines: the reply is delivered", () => {
 
   it("keeps the reply as an owner alert when Telegram refuses it", async () => {
     const id = await routine(TEAM_CHAT);
-    telegram.fail("sendMessage", { status: 403, body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" } });
+    telegram.fail("sendMessage", {
+      status: 403,
+      body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" },
+    });
     openai.reply(openAiAnswer(answer({ reply: "Nobody will see this in the chat." })));
     await fireAt930();
     const [alert] = rig.core.alerts.list();
     assert.equal(alert.source, `routine ${id}`);
-    assert.match(alert.message, /^Reply not sent \(Telegram refused to deliver to that chat \(HTTP 403\): Forbidden: bot was blocked by the user\): Nobody will see this in the chat\.$/);
+    assert.match(
+      alert.message,
+      /^Reply not sent \(Telegram refused to deliver to that chat \(HTTP 403\): Forbidden: bot was blocked by the user\): Nobody will see this in the chat\.$/,
+    );
     assert.ok(!alert.message.includes(TEST_BOT_TOKEN.split(":")[1]), "the bot token is never in an alert");
   });
 
@@ -115,7 +135,11 @@ describe("routines: the reply is delivered", () => {
 
     openai.reply(openAiAnswer(answer({ reply: "" })));
     await fireAt930(1);
-    openai.reply({ status: 500, body: { error: { message: "overloaded" } } }, { status: 500, body: { error: { message: "overloaded" } } }, { status: 500, body: { error: { message: "overloaded" } } });
+    openai.reply(
+      { status: 500, body: { error: { message: "overloaded" } } },
+      { status: 500, body: { error: { message: "overloaded" } } },
+      { status: 500, body: { error: { message: "overloaded" } } },
+    );
     await fireAt930(2);
     assert.equal(sent().length, 1);
     assert.deepEqual(rig.core.alerts.list(), []);
@@ -142,9 +166,15 @@ describe("deliverScheduledReply", () => {
 
   it("never throws and says what it did", async () => {
     const ok = deps(channel());
-    assert.equal(await deliverScheduledReply(ok, { routineId: "r00000001", chatId: TEAM_CHAT, reply: "hi", reportedItself: false }), "sent");
+    assert.equal(
+      await deliverScheduledReply(ok, { routineId: "r00000001", chatId: TEAM_CHAT, reply: "hi", reportedItself: false }),
+      "sent",
+    );
     assert.equal(await deliverScheduledReply(ok, { routineId: "r00000001", chatId: "-999", reply: "hi", reportedItself: false }), "sent");
-    assert.deepEqual((ok.channel as ReturnType<typeof channel>).sent, [[TEAM_CHAT, "hi"], [OWNER_CHAT, "hi"]]);
+    assert.deepEqual((ok.channel as ReturnType<typeof channel>).sent, [
+      [TEAM_CHAT, "hi"],
+      [OWNER_CHAT, "hi"],
+    ]);
     assert.equal(await deliverScheduledReply(ok, { routineId: "r00000001", reply: "   ", reportedItself: false }), "nothing");
     const thrower = deps(channel({ sendText: () => Promise.reject("not an Error") }));
     assert.equal(await deliverScheduledReply(thrower, { routineId: "w00000002", reply: "x".repeat(5000), reportedItself: false }), "kept");

@@ -54,7 +54,10 @@ describe("routines: the approval gate and firing", () => {
     const h = rig();
     const created = await h.call("loop.create", daily("09:30"));
     const id = idOf(created.text);
-    assert.equal(created.text, `Routine ${id} "Morning brief" (daily at 09:30) is saved and awaits the owner's approval; it cannot fire until then.`);
+    assert.equal(
+      created.text,
+      `Routine ${id} "Morning brief" (daily at 09:30) is saved and awaits the owner's approval; it cannot fire until then.`,
+    );
     assert.equal((await h.call("loop.list", {})).text, `- ${id} routine "Morning brief": daily at 09:30; awaiting the owner's approval`);
     h.clock.advance(3 * 24 * HOUR);
     await h.core.scheduler.tick();
@@ -76,7 +79,10 @@ describe("routines: the approval gate and firing", () => {
     assert.equal(request.routineId, id);
     await h.core.scheduler.tick();
     assert.equal(h.runner.calls.length, 1, "one fire per occurrence");
-    assert.match((await h.call("loop.list", {})).text, /; approved; next 2026-01-06 09:30 \(UTC\+00:00\); last: ok at 2026-01-05 09:30 \(UTC\+00:00\)$/);
+    assert.match(
+      (await h.call("loop.list", {})).text,
+      /; approved; next 2026-01-06 09:30 \(UTC\+00:00\); last: ok at 2026-01-05 09:30 \(UTC\+00:00\)$/,
+    );
   });
 
   it("rejecting or cancelling removes a routine; approving twice or an unknown id is refused", async () => {
@@ -95,7 +101,9 @@ describe("routines: the approval gate and firing", () => {
 
   it("interval routines keep their phase; a run missed by more than the grace period is skipped, not run late", async () => {
     const h = rig();
-    const id = idOf((await h.call("loop.create", { name: "poll", prompt: "check", schedule: { kind: "interval", every_seconds: 600 } })).text);
+    const id = idOf(
+      (await h.call("loop.create", { name: "poll", prompt: "check", schedule: { kind: "interval", every_seconds: 600 } })).text,
+    );
     h.core.routines.approve(id);
     h.clock.advance(10 * MINUTE + 50 * 1000); // a late tick
     await h.core.scheduler.tick();
@@ -118,7 +126,10 @@ describe("routines: the approval gate and firing", () => {
     h.core.chats.replace(["4242"]);
     const refused = await h.call("loop.create", { ...daily("08:00"), chat_id: "999" });
     assert.deepEqual([refused.isError, refused.text], [true, "not-allowed: chat_id is not on the owner's chat allow-list."]);
-    const id = idOf((await h.call("loop.create", { name: "w", prompt: "p", chat_id: "4242", schedule: { kind: "weekly", at: "07:00", days: ["tue"] } })).text);
+    const id = idOf(
+      (await h.call("loop.create", { name: "w", prompt: "p", chat_id: "4242", schedule: { kind: "weekly", at: "07:00", days: ["tue"] } }))
+        .text,
+    );
     h.core.routines.approve(id);
     // Tuesday 07:00 at UTC+2 is Tuesday 05:00 UTC.
     assert.equal(h.core.routines.get(id)!.nextRun, Date.UTC(2026, 0, 6, 5, 0));
@@ -133,7 +144,15 @@ describe("routines: the approval gate and firing", () => {
     const h = rig();
     const id = idOf((await h.call("loop.create", { name: "flaky", prompt: "p", schedule: { kind: "interval", every_seconds: 300 } })).text);
     h.core.routines.approve(id);
-    h.runner.outcomes.push({ ok: false, error: "provider down" }, new Error("boom"), { ok: true }, { ok: false, error: "a" }, { ok: false, error: "b" }, { ok: false, error: "c" }, { ok: false, error: "d" });
+    h.runner.outcomes.push(
+      { ok: false, error: "provider down" },
+      new Error("boom"),
+      { ok: true },
+      { ok: false, error: "a" },
+      { ok: false, error: "b" },
+      { ok: false, error: "c" },
+      { ok: false, error: "d" },
+    );
     for (let i = 0; i < 7; i++) {
       h.clock.advance(5 * MINUTE);
       await h.core.scheduler.tick();
@@ -151,7 +170,9 @@ describe("routines: the approval gate and firing", () => {
     const h = rig();
     h.core.people.setRole("boss", "admin");
     const boss = makePrincipal("boss", "admin", "turn");
-    const id = idOf((await h.call("loop.create", { name: "b", prompt: "p", schedule: { kind: "interval", every_seconds: 300 } }, boss)).text);
+    const id = idOf(
+      (await h.call("loop.create", { name: "b", prompt: "p", schedule: { kind: "interval", every_seconds: 300 } }, boss)).text,
+    );
     h.core.routines.approve(id);
     h.core.people.setRole("boss", "user");
     h.clock.advance(5 * MINUTE);
@@ -192,7 +213,10 @@ describe("routines: wakeups", () => {
     h.clock.advance(1);
     await h.core.scheduler.tick();
     assert.equal(h.runner.calls.length, 1);
-    assert.equal(h.runner.calls[0].request.text, `Wakeup ${id}, which you set for yourself at 2026-01-05 09:00 (UTC+00:00), is due. Your note:\nCheck the oven timer.`);
+    assert.equal(
+      h.runner.calls[0].request.text,
+      `Wakeup ${id}, which you set for yourself at 2026-01-05 09:00 (UTC+00:00), is due. Your note:\nCheck the oven timer.`,
+    );
     assert.equal(h.runner.calls[0].principal.scheduled, true);
     assert.equal((await h.call("loop.list", {})).text, "No routines or wakeups.", "retired after its turn");
     h.clock.advance(HOUR);
@@ -226,14 +250,20 @@ describe("routines: wakeups", () => {
     h.clock.advance(2 * MINUTE);
     await h.core.scheduler.tick();
     assert.equal(h.runner.calls.length, 1);
-    assert.match((await h.call("loop.list", {})).text, /next 2026-01-05 09:03 \(UTC\+00:00\); last: failed at 2026-01-05 09:02 \(UTC\+00:00\): No provider could answer\.; retrying once$/);
+    assert.match(
+      (await h.call("loop.list", {})).text,
+      /next 2026-01-05 09:03 \(UTC\+00:00\); last: failed at 2026-01-05 09:02 \(UTC\+00:00\): No provider could answer\.; retrying once$/,
+    );
     h.clock.advance(WAKEUP_RETRY_DELAY_MS - 1);
     await h.core.scheduler.tick();
     assert.equal(h.runner.calls.length, 1);
     h.clock.advance(1);
     await h.core.scheduler.tick();
     assert.equal(h.runner.calls.length, 2);
-    assert.match(h.runner.calls[1].request.text, /is due\. This is the one retry: the first attempt failed\. Your note:\nWater the plants\.$/);
+    assert.match(
+      h.runner.calls[1].request.text,
+      /is due\. This is the one retry: the first attempt failed\. Your note:\nWater the plants\.$/,
+    );
     assert.deepEqual(
       h.core.alerts.list().map((a) => [a.source, a.message]),
       [[`wakeup ${id}`, `The wakeup "Water the plants." failed twice: the turn engine threw.`]],
@@ -259,16 +289,39 @@ describe("routines: wakeups", () => {
     const clock = fakeClock(START);
     const settings = memorySettings();
     const log = memoryLog();
-    const routines = new Routines({ settings, clock, random: { fill: (b) => b.fill(7) }, log, offsetMinutes: () => 0, chatAllowed: () => false });
+    const routines = new Routines({
+      settings,
+      clock,
+      random: { fill: (b) => b.fill(7) },
+      log,
+      offsetMinutes: () => 0,
+      chatAllowed: () => false,
+    });
     const alerts = new AlertLog(settings, clock, log);
-    const governor = new DailyGovernor(settings, log, () => 24, () => 0);
-    const scheduler = new RoutineScheduler({ routines, clock, log, alerts, governor, offsetMinutes: () => 0, principalFor: (ns) => makePrincipal(ns, "admin", "turn", true) });
+    const governor = new DailyGovernor(
+      settings,
+      log,
+      () => 24,
+      () => 0,
+    );
+    const scheduler = new RoutineScheduler({
+      routines,
+      clock,
+      log,
+      alerts,
+      governor,
+      offsetMinutes: () => 0,
+      principalFor: (ns) => makePrincipal(ns, "admin", "turn", true),
+    });
     routines.setWakeup("owner", 2, "remind me");
     clock.advance(2 * MINUTE);
     await scheduler.tick();
     clock.advance(WAKEUP_RETRY_DELAY_MS);
     await scheduler.tick();
-    assert.deepEqual(alerts.list().map((a) => a.message), [`The wakeup "remind me" failed twice: turn engine not available.`]);
+    assert.deepEqual(
+      alerts.list().map((a) => a.message),
+      [`The wakeup "remind me" failed twice: turn engine not available.`],
+    );
     assert.equal(governor.used(clock.now()), 2, "both attempts counted against the daily governor");
   });
 });
@@ -286,7 +339,10 @@ describe("routines: the daily governor", () => {
     assert.equal(h.runner.calls.length, 2);
     const alerts = h.core.alerts.list();
     assert.equal(alerts.length, 1);
-    assert.match(alerts[0].message, /^The wakeup "w\d" was not run: the daily limit of 2 scheduled turns is reached \(the owner can raise routineTurnsPerDay\)\.$/);
+    assert.match(
+      alerts[0].message,
+      /^The wakeup "w\d" was not run: the daily limit of 2 scheduled turns is reached \(the owner can raise routineTurnsPerDay\)\.$/,
+    );
     assert.equal(h.core.routines.count("wakeup"), 0, "the refused wakeup retired");
     h.clock.advance(HOUR);
     await h.core.scheduler.tick();
@@ -294,7 +350,11 @@ describe("routines: the daily governor", () => {
     assert.match(h.core.routines.get(id)!.lastResult!, /^skipped at 2026-01-05 10:02 \(UTC\+00:00\): the daily limit of 2/);
     h.clock.advance(HOUR);
     await h.core.scheduler.tick();
-    assert.deepEqual(h.core.alerts.list().map((a) => a.source), [alerts[0].source, "governor"], "the governor alerts once that day");
+    assert.deepEqual(
+      h.core.alerts.list().map((a) => a.source),
+      [alerts[0].source, "governor"],
+      "the governor alerts once that day",
+    );
     assert.match((await h.call("device.status", {})).text, /scheduled turns today 2 of 2/);
 
     h.reboot();
@@ -308,7 +368,13 @@ describe("routines: the daily governor", () => {
 
   it("counts days on the owner's calendar, and 0 stops every scheduled turn", async () => {
     const h = rig();
-    h.core.config.apply([["routineTurnsPerDay", 1], ["utcOffsetMin", 120]], "owner");
+    h.core.config.apply(
+      [
+        ["routineTurnsPerDay", 1],
+        ["utcOffsetMin", 120],
+      ],
+      "owner",
+    );
     const id = idOf((await h.call("loop.create", { name: "r", prompt: "p", schedule: { kind: "interval", every_seconds: 3600 } })).text);
     h.core.routines.approve(id);
     h.clock.set(Date.UTC(2026, 0, 5, 20, 0));
@@ -341,10 +407,19 @@ describe("routines: scheduled turns and access", () => {
       assert.equal((await h.call(name, args, scheduledOwner)).text, `scheduled-refused: ${name} is not allowed in a scheduled turn.`);
     }
     const tool = h.core.registry.all().find((t) => t.name === "loop.create")!;
-    await assert.rejects(async () => tool.handler(daily("08:00"), { principal: scheduledOwner }), /^ToolError: scheduled-refused: loop\.create/);
+    await assert.rejects(
+      async () => tool.handler(daily("08:00"), { principal: scheduledOwner }),
+      /^ToolError: scheduled-refused: loop\.create/,
+    );
     assert.equal(h.core.routines.list().length, 0);
-    assert.ok(!h.core.registry.toolSpecsFor(scheduledOwner).some((s) => s.name.startsWith("loop.") || s.name === "wakeup.set"), "not advertised either");
-    assert.ok(h.core.registry.toolSpecsFor(scheduledOwner).some((s) => s.name === "session.spawn"), "a routine may still fan out to sub-agents");
+    assert.ok(
+      !h.core.registry.toolSpecsFor(scheduledOwner).some((s) => s.name.startsWith("loop.") || s.name === "wakeup.set"),
+      "not advertised either",
+    );
+    assert.ok(
+      h.core.registry.toolSpecsFor(scheduledOwner).some((s) => s.name === "session.spawn"),
+      "a routine may still fan out to sub-agents",
+    );
   });
 
   it("a routine's own turn, running as its scheduled principal, cannot create routines", async () => {
@@ -356,7 +431,9 @@ describe("routines: scheduled turns and access", () => {
         return { ok: true };
       },
     });
-    const id = idOf((await h.call("loop.create", { name: "r", prompt: "make more routines", schedule: { kind: "interval", every_seconds: 300 } })).text);
+    const id = idOf(
+      (await h.call("loop.create", { name: "r", prompt: "make more routines", schedule: { kind: "interval", every_seconds: 300 } })).text,
+    );
     h.core.routines.approve(id);
     h.clock.advance(5 * MINUTE);
     await h.core.scheduler.tick();
@@ -425,7 +502,10 @@ describe("routines: persistence", () => {
     h.reboot();
     h.clock.advance(WAKEUP_RETRY_DELAY_MS);
     await h.core.scheduler.tick();
-    assert.deepEqual(h.core.alerts.list().map((a) => [a.source, a.message]), [[`wakeup ${again}`, `The wakeup "twice unlucky" did not complete: its retry was interrupted.`]]);
+    assert.deepEqual(
+      h.core.alerts.list().map((a) => [a.source, a.message]),
+      [[`wakeup ${again}`, `The wakeup "twice unlucky" did not complete: its retry was interrupted.`]],
+    );
     assert.equal(h.core.routines.list().length, 0);
     assert.ok(id !== again);
   });
@@ -436,7 +516,10 @@ describe("routines: persistence", () => {
     h.settings.set("loop.item.rdeadbeef", "{not json");
     h.settings.set("loop.item.w12345678", JSON.stringify({ id: "w12345678", kind: "wakeup" }));
     h.reboot();
-    assert.deepEqual(h.core.routines.list().map((r) => r.id), [good]);
+    assert.deepEqual(
+      h.core.routines.list().map((r) => r.id),
+      [good],
+    );
     assert.ok(h.log.lines.includes("warning: loops: ignoring the unreadable stored routine rdeadbeef"));
     assert.ok(h.log.lines.includes("warning: loops: ignoring the unreadable stored routine w12345678"));
   });

@@ -15,7 +15,10 @@ describe("routine schedules: next run", () => {
     assert.equal(iso(nextRunAfter(s, anchor, anchor + 600_000)), "2026-01-05T09:20", "a run exactly at now is not next");
     assert.equal(iso(nextRunAfter(s, anchor, at("2026-01-05T09:47:13Z"))), "2026-01-05T09:50", "late: next slot on the original grid");
     assert.equal(iso(nextRunAfter(s, anchor, anchor - 5000)), "2026-01-05T09:10");
-    assert.equal(iso(nextRunAfter({ kind: "interval", everySeconds: 86400 }, at("2026-12-31T23:30:00Z"), at("2026-12-31T23:30:00Z"))), "2027-01-01T23:30");
+    assert.equal(
+      iso(nextRunAfter({ kind: "interval", everySeconds: 86400 }, at("2026-12-31T23:30:00Z"), at("2026-12-31T23:30:00Z"))),
+      "2027-01-01T23:30",
+    );
   });
 
   it("daily: later today, else tomorrow; across the day, month and year boundary", () => {
@@ -68,8 +71,16 @@ describe("routine schedules: parsing", () => {
   it("accepts the three kinds, sorting and de-duplicating days", () => {
     assert.deepEqual(parseSchedule({ kind: "interval", every_seconds: 300 }), { kind: "interval", everySeconds: 300 });
     assert.deepEqual(parseSchedule({ kind: "daily", at: "07:30" }), { kind: "daily", at: "07:30" });
-    assert.deepEqual(parseSchedule({ kind: "daily", at: "07:30", days: ["fri", "mon"] }), { kind: "daily", at: "07:30", days: ["mon", "fri"] });
-    assert.deepEqual(parseSchedule({ kind: "weekly", at: "23:59", days: ["thu", "mon", "mon"] }), { kind: "weekly", at: "23:59", days: ["mon", "thu"] });
+    assert.deepEqual(parseSchedule({ kind: "daily", at: "07:30", days: ["fri", "mon"] }), {
+      kind: "daily",
+      at: "07:30",
+      days: ["mon", "fri"],
+    });
+    assert.deepEqual(parseSchedule({ kind: "weekly", at: "23:59", days: ["thu", "mon", "mon"] }), {
+      kind: "weekly",
+      at: "23:59",
+      days: ["mon", "thu"],
+    });
   });
 
   it("refuses what does not fit, in one sentence", () => {

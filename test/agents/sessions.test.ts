@@ -6,7 +6,8 @@ import { SUBAGENT_ROLE } from "../../lib/agents/brief.ts";
 import { decodeUtf8 } from "../../lib/util/utf8.ts";
 import { agentRig, alice, bob, KEYS, owner, spawnedId, textReply, type AgentRig } from "./support.ts";
 
-const text = (rig: AgentRig, p: typeof owner, project: string, name: string): string => rig.core.artifacts.readText(p, project, name, 0).text;
+const text = (rig: AgentRig, p: typeof owner, project: string, name: string): string =>
+  rig.core.artifacts.readText(p, project, name, 0).text;
 
 describe("sub-agents: conversations", () => {
   let rig: AgentRig;
@@ -14,7 +15,10 @@ describe("sub-agents: conversations", () => {
 
   it("OpenAI: spawn, poll, then tell continues by previous_response_id with only the new message", async () => {
     rig = await agentRig({ keyed: ["openai"] });
-    rig.servers.openai.reply(textReply("openai", "Green tea has less caffeine.", "resp_first"), textReply("openai", "Sencha and gyokuro.", "resp_second"));
+    rig.servers.openai.reply(
+      textReply("openai", "Green tea has less caffeine.", "resp_first"),
+      textReply("openai", "Sencha and gyokuro.", "resp_second"),
+    );
     const spawn = await rig.call("session.spawn", { task: "Compare teas.", name: "tea", project: "run1" });
     assert.match(spawn.text, /^Started sub-agent sa[0-9a-f]{8} "tea"; it works in the background\. Read its answer with session\.poll\.$/);
     const id = spawnedId(spawn);
@@ -30,7 +34,12 @@ describe("sub-agents: conversations", () => {
     assert.equal(first.json.text, undefined, "sub-agents answer in free text");
 
     const poll = await rig.call("session.poll", { id });
-    assert.match(poll.text, new RegExp(`^Sub-agent ${id} "tea" replied \\(OpenAI gpt-5\\.4-mini-2026-03-17, round 1\\):\\n\\nGreen tea has less caffeine\\.\\n\\[saved as run1/tea-${id}\\.md\\]$`));
+    assert.match(
+      poll.text,
+      new RegExp(
+        `^Sub-agent ${id} "tea" replied \\(OpenAI gpt-5\\.4-mini-2026-03-17, round 1\\):\\n\\nGreen tea has less caffeine\\.\\n\\[saved as run1/tea-${id}\\.md\\]$`,
+      ),
+    );
     assert.deepEqual(poll.structured, { id, state: "idle", rounds: 1, unread: true });
     assert.match((await rig.call("session.poll", { id })).text, /replied \(already read\)/);
     assert.equal(text(rig, owner, "run1", `tea-${id}.md`), "Green tea has less caffeine.\n");
@@ -64,7 +73,11 @@ describe("sub-agents: conversations", () => {
       const turns = (body: any): Array<[string, string]> =>
         (body.messages as Array<{ role: string; content: string }>).filter((m) => m.role !== "system").map((m) => [m.role, m.content]);
       assert.deepEqual(turns(first.json), [["user", "Plan a garden."]]);
-      assert.deepEqual(turns(second.json), [["user", "Plan a garden."], ["assistant", "First answer."], ["user", "Add herbs."]]);
+      assert.deepEqual(turns(second.json), [
+        ["user", "Plan a garden."],
+        ["assistant", "First answer."],
+        ["user", "Add herbs."],
+      ]);
       assert.equal(second.json.previous_response_id, undefined);
       if (provider === "anthropic") assert.equal(second.json.system, SUBAGENT_ROLE);
       else assert.deepEqual(second.json.messages[0], { role: "system", content: SUBAGENT_ROLE });
@@ -84,10 +97,19 @@ describe("sub-agents: conversations", () => {
       await rig.call("session.tell", { id, message: `q${i}` });
       await rig.core.agents.settled();
     }
-    const last = rig.servers.anthropic.seen[rig.servers.anthropic.seen.length - 1].json.messages as Array<{ role: string; content: string }>;
+    const last = rig.servers.anthropic.seen[rig.servers.anthropic.seen.length - 1].json.messages as Array<{
+      role: string;
+      content: string;
+    }>;
     assert.ok(last.length <= SUBAGENT_HISTORY_MAX_MESSAGES + 1, `${last.length} messages`);
-    assert.deepEqual(last.slice(0, 2).map((m) => m.content), ["The brief.", "a0"]);
-    assert.deepEqual(last.slice(-3).map((m) => m.content), [`q${rounds - 2}`, `a${rounds - 2}`, `q${rounds - 1}`]);
+    assert.deepEqual(
+      last.slice(0, 2).map((m) => m.content),
+      ["The brief.", "a0"],
+    );
+    assert.deepEqual(
+      last.slice(-3).map((m) => m.content),
+      [`q${rounds - 2}`, `a${rounds - 2}`, `q${rounds - 1}`],
+    );
     assert.notEqual(last[2].content, "q1", "the oldest follow-up was dropped");
   });
 
@@ -110,16 +132,26 @@ describe("sub-agents: conversations", () => {
     const bad = spawnedId(await rig.call("session.spawn", { task: "x", model: "nope-model" }));
     await rig.core.agents.settled();
     const poll = await rig.call("session.poll", { id: bad });
-    assert.match(poll.text, /failed before answering: Mistral rejected the request \(HTTP 400\): model not found Spawn a new one to retry\.$/);
+    assert.match(
+      poll.text,
+      /failed before answering: Mistral rejected the request \(HTTP 400\): model not found Spawn a new one to retry\.$/,
+    );
     assert.doesNotMatch(poll.text, new RegExp(KEYS.mistral));
     assert.match((await rig.call("session.tell", { id: bad, message: "again" })).text, /^failed: sub-agent .* never answered its task/);
 
-    rig.servers.mistral.reply(textReply("mistral", "ok one"), { status: 400, body: { message: "too long" } }, textReply("mistral", "ok two"));
+    rig.servers.mistral.reply(
+      textReply("mistral", "ok one"),
+      { status: 400, body: { message: "too long" } },
+      textReply("mistral", "ok two"),
+    );
     const id = spawnedId(await rig.call("session.spawn", { task: "start" }));
     await rig.core.agents.settled();
     await rig.call("session.tell", { id, message: "fails" });
     await rig.core.agents.settled();
-    assert.match((await rig.call("session.poll", { id })).text, /\[your last message failed: Mistral rejected the request \(HTTP 400\): too long Tell it again to retry\.\]\n\nok one/);
+    assert.match(
+      (await rig.call("session.poll", { id })).text,
+      /\[your last message failed: Mistral rejected the request \(HTTP 400\): too long Tell it again to retry\.\]\n\nok one/,
+    );
     await rig.call("session.tell", { id, message: "retry" });
     await rig.core.agents.settled();
     const msgs = rig.servers.mistral.seen[3].json.messages.filter((m: any) => m.role !== "system").map((m: any) => m.content);
@@ -131,7 +163,10 @@ describe("sub-agents: conversations", () => {
     rig.core.budget.configure("openai", { usdCeiling: 0 });
     const id = spawnedId(await rig.call("session.spawn", { task: "expensive" }));
     await rig.core.agents.settled();
-    assert.match((await rig.call("session.poll", { id })).text, /failed before answering: quota: the OpenAI budget for this period is set to \$0/);
+    assert.match(
+      (await rig.call("session.poll", { id })).text,
+      /failed before answering: quota: the OpenAI budget for this period is set to \$0/,
+    );
     assert.deepEqual([rig.servers.openai.seen.length, rig.servers.anthropic.seen.length], [0, 0], "no fallback past a budget refusal");
   });
 
@@ -159,7 +194,11 @@ describe("sub-agents: briefs, results, isolation", () => {
     await rig.call("session.spawn", { task: "Summarise.", attach: ["research/notes.md", "shared/facts.txt", "research/big.txt"] });
     await rig.core.agents.settled();
     const input = rig.servers.openai.seen[0].json.input[0].content as string;
-    assert.ok(input.startsWith("Summarise.\n\n## Attached documents\n\n### research/notes.md\n# Notes\nTea is good.\n\n### shared/facts.txt\nShared fact.\n\n### research/big.txt\n"));
+    assert.ok(
+      input.startsWith(
+        "Summarise.\n\n## Attached documents\n\n### research/notes.md\n# Notes\nTea is good.\n\n### shared/facts.txt\nShared fact.\n\n### research/big.txt\n",
+      ),
+    );
     assert.ok(input.endsWith(`${"x".repeat(100)}\n[cut: only the first ${SUBAGENT_ATTACH_MAX_BYTES} bytes of this document are attached]`));
     const big = input.slice(input.indexOf("### research/big.txt\n") + "### research/big.txt\n".length);
     assert.equal(big.split("x").length - 1, SUBAGENT_ATTACH_MAX_BYTES);
@@ -181,7 +220,10 @@ describe("sub-agents: briefs, results, isolation", () => {
     rig = await agentRig({ keyed: ["openai"] });
     await rig.call("skill.save", { id: "tea-guide", md: "# Tea guide\nAlways cite the region." });
     const refused = await rig.call("session.spawn", { task: "t", skill: "tea-guide" });
-    assert.deepEqual([refused.isError, refused.text], [true, "not-approved: the capsule 'tea-guide' awaits the owner's approval; it cannot be given to a sub-agent until then."]);
+    assert.deepEqual(
+      [refused.isError, refused.text],
+      [true, "not-approved: the capsule 'tea-guide' awaits the owner's approval; it cannot be given to a sub-agent until then."],
+    );
     assert.equal((await rig.call("session.spawn", { task: "t", skill: "no-such" })).text, "not-found: no capsule 'no-such'.");
     assert.equal(rig.core.agents.list(owner).length, 0);
 
@@ -189,7 +231,10 @@ describe("sub-agents: briefs, results, isolation", () => {
     rig.servers.openai.reply(textReply("openai", "ok"));
     await rig.call("session.spawn", { task: "t", skill: "tea-guide" });
     await rig.core.agents.settled();
-    assert.equal(rig.servers.openai.seen[0].json.instructions, `${SUBAGENT_ROLE}\n\n## Skill: tea-guide\n# Tea guide\nAlways cite the region.`);
+    assert.equal(
+      rig.servers.openai.seen[0].json.instructions,
+      `${SUBAGENT_ROLE}\n\n## Skill: tea-guide\n# Tea guide\nAlways cite the region.`,
+    );
   });
 
   it("notes a result that could not be saved (card pulled) and still delivers it", async () => {
@@ -223,8 +268,16 @@ describe("sub-agents: briefs, results, isolation", () => {
       assert.equal(miss.text, `not-found: no sub-agent ${unknown}.`, tool);
       assert.equal(theirs.isError, true);
     }
-    assert.match((await rig.call("session.list", {}, bob)).text, /^You have no sub-agents\. Device-wide: 0 of 4 running, 0 of 12 queued\.$/);
-    assert.match((await rig.call("session.list", {}, alice)).text, new RegExp(`^Your sub-agents \\(Device-wide: 0 of 4 running, 0 of 12 queued\\.\\):\\n- ${id} "mine": idle, OpenAI [^,]+, 1 round, unread reply, saved alice-run/mine-${id}\\.md$`));
+    assert.match(
+      (await rig.call("session.list", {}, bob)).text,
+      /^You have no sub-agents\. Device-wide: 0 of 4 running, 0 of 12 queued\.$/,
+    );
+    assert.match(
+      (await rig.call("session.list", {}, alice)).text,
+      new RegExp(
+        `^Your sub-agents \\(Device-wide: 0 of 4 running, 0 of 12 queued\\.\\):\\n- ${id} "mine": idle, OpenAI [^,]+, 1 round, unread reply, saved alice-run/mine-${id}\\.md$`,
+      ),
+    );
     assert.equal((await rig.call("session.poll", { id }, alice)).isError, undefined, "the owner of the sub-agent still reaches it");
   });
 });

@@ -18,7 +18,11 @@ export const MINUTE = 60 * 1000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-export const KEYS: Record<ProviderId, string> = { openai: "sk-openai-AGENTS-1234", anthropic: "sk-ant-AGENTS-1234", mistral: "mistral-AGENTS-1234" };
+export const KEYS: Record<ProviderId, string> = {
+  openai: "sk-openai-AGENTS-1234",
+  anthropic: "sk-ant-AGENTS-1234",
+  mistral: "mistral-AGENTS-1234",
+};
 
 export const owner: Principal = makePrincipal("owner", "admin", "turn");
 export const alice: Principal = makePrincipal("alice", "user", "turn");

@@ -56,11 +56,17 @@ describe("OpenAI speech for voice notes", () => {
   });
 
   it("fails in one sentence: no key, too long, a refused key, a server error, not Ogg, a timeout", async () => {
-    assert.equal((await failure(synth(null).synthesize("x", "alloy"))).message, "No OpenAI key is set for speech; the owner sets it in the web UI.");
+    assert.equal(
+      (await failure(synth(null).synthesize("x", "alloy"))).message,
+      "No OpenAI key is set for speech; the owner sets it in the web UI.",
+    );
     assert.equal((await failure(synth().synthesize("x".repeat(OPENAI_SPEECH_MAX_CHARS + 1), "alloy"))).kind, "bad-request");
     assert.equal(openai.seen.length, 0);
     openai.reply(
-      { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error", code: "invalid_api_key" } } },
+      {
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error", code: "invalid_api_key" } },
+      },
       { status: 500, body: { error: { message: "The server had an error" } } },
       { status: 200, body: { error: "not audio" } },
       { delayMs: 2000, ...audioReply(OGG) },
@@ -78,9 +84,19 @@ describe("OpenAI speech for voice notes", () => {
       const { core } = memoryCore({ core: { baseUrls: { telegram: telegram.url, openai: openai.url } } });
       core.secrets.set("telegram", TEST_BOT_TOKEN);
       core.secrets.set("openai", KEY);
-      core.config.apply([["ownerChatId", "7"], ["ttsVoice", "shimmer"]], "owner");
+      core.config.apply(
+        [
+          ["ownerChatId", "7"],
+          ["ttsVoice", "shimmer"],
+        ],
+        "owner",
+      );
       openai.reply(audioReply(OGG));
-      const r = await core.registry.dispatch("reply.telegram", { text: "Dinner is at eight.", voice: true }, derivePrincipal(core, "web", "owner"));
+      const r = await core.registry.dispatch(
+        "reply.telegram",
+        { text: "Dinner is at eight.", voice: true },
+        derivePrincipal(core, "web", "owner"),
+      );
       assert.deepEqual(r, { text: "Sent to the owner's chat as a voice message." });
       assert.equal(openai.seen[0].json.voice, "shimmer");
       assert.equal(openai.seen[0].json.input, "Dinner is at eight.");

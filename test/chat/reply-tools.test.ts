@@ -31,10 +31,18 @@ describe("reply.speak", () => {
 
   it("says honestly why nothing was spoken: voice replies off, volume 0 (knob or port), silent, no speaker, a failing speaker", async () => {
     const cases: Array<[string, (c: Core) => void, string]> = [
-      ["ttsOn off", (c) => c.config.apply([["ttsOn", false]], "owner"), "not-spoken: spoken replies are off (ttsOn is false). Reply in text instead."],
+      [
+        "ttsOn off",
+        (c) => c.config.apply([["ttsOn", false]], "owner"),
+        "not-spoken: spoken replies are off (ttsOn is false). Reply in text instead.",
+      ],
       ["sfxVol 0", (c) => c.config.apply([["sfxVol", 0]], "owner"), "not-spoken: the speaker volume is 0. Reply in text instead."],
       ["port volume 0", (c) => c.ports.audioOut!.setVolume(0), "not-spoken: the speaker volume is 0. Reply in text instead."],
-      ["silent", (c) => c.config.apply([["profile", "silent"]], "owner"), "not-spoken: the device is on silent (profile silent). Reply in text instead."],
+      [
+        "silent",
+        (c) => c.config.apply([["profile", "silent"]], "owner"),
+        "not-spoken: the device is on silent (profile silent). Reply in text instead.",
+      ],
     ];
     for (const [label, change, text] of cases) {
       const { core, owner, speaker } = setup();
@@ -47,8 +55,18 @@ describe("reply.speak", () => {
       text: "not-spoken: this device has no speaker. Reply in text instead.",
       isError: true,
     });
-    const broken = setup({ audioOut: { speak: () => Promise.reject(new Error("i2s fault")), volume: () => 50, setVolume: () => undefined, tone: async () => undefined } });
-    assert.equal((await broken.core.registry.dispatch("reply.speak", { text: "hello" }, broken.owner)).text, "not-spoken: the speaker could not play the speech. Reply in text instead.");
+    const broken = setup({
+      audioOut: {
+        speak: () => Promise.reject(new Error("i2s fault")),
+        volume: () => 50,
+        setVolume: () => undefined,
+        tone: async () => undefined,
+      },
+    });
+    assert.equal(
+      (await broken.core.registry.dispatch("reply.speak", { text: "hello" }, broken.owner)).text,
+      "not-spoken: the speaker could not play the speech. Reply in text instead.",
+    );
   });
 
   it("is turn-only: hidden from and refused over /mcp", async () => {
@@ -61,12 +79,23 @@ describe("reply.speak", () => {
 
   it("refuses bad input", async () => {
     const { core, owner, speaker } = setup();
-    for (const args of [{}, { text: "" }, { text: 5 }, { text: "x".repeat(601) }, { text: "x", loud: true }, { text: null }, { text: ["x"] }]) {
+    for (const args of [
+      {},
+      { text: "" },
+      { text: 5 },
+      { text: "x".repeat(601) },
+      { text: "x", loud: true },
+      { text: null },
+      { text: ["x"] },
+    ]) {
       const r = await core.registry.dispatch("reply.speak", args, owner);
       assert.equal(r.isError, true, JSON.stringify(args).slice(0, 40));
       assert.match(r.text, /^invalid arguments/);
     }
-    assert.equal((await core.registry.dispatch("reply.speak", { text: "   " }, owner)).text, "invalid arguments: there is nothing to speak.");
+    assert.equal(
+      (await core.registry.dispatch("reply.speak", { text: "   " }, owner)).text,
+      "invalid arguments: there is nothing to speak.",
+    );
     assert.equal(speaker!.calls.length, 0);
   });
 });
@@ -86,7 +115,13 @@ describe("reply.telegram", () => {
     core.people.setRole("42", "user");
     core.config.apply([["ownerChatId", options.ownerChat ?? "7"]], "owner");
     const as = (source: "web" | "chat", id: string): Principal => derivePrincipal(core, source, id);
-    return { core, rig, owner: as("web", "owner"), user42: as("chat", "42"), call: (args: unknown, p: Principal) => core.registry.dispatch("reply.telegram", args, p) };
+    return {
+      core,
+      rig,
+      owner: as("web", "owner"),
+      user42: as("chat", "42"),
+      call: (args: unknown, p: Principal) => core.registry.dispatch("reply.telegram", args, p),
+    };
   }
   const texts = (): Array<[string, string]> => server.calls("sendMessage").map((q) => [q.params.chat_id, q.params.text]);
 
@@ -94,25 +129,37 @@ describe("reply.telegram", () => {
     const { owner, user42, call } = setup();
     assert.deepEqual(await call({ text: "Reminder: call mum." }, owner), { text: "Sent to the owner's chat as text." });
     assert.deepEqual(await call({ text: "Here you go." }, user42), { text: "Sent to chat 42 as text." });
-    assert.deepEqual(texts(), [["7", "Reminder: call mum."], ["42", "Here you go."]]);
+    assert.deepEqual(texts(), [
+      ["7", "Reminder: call mum."],
+      ["42", "Here you go."],
+    ]);
     assert.equal(server.calls("sendMessage")[0].path, "/bot<token>/sendMessage");
   });
 
   it("lets an admin name an allow-listed chat; refuses other chats, and non-admins naming another chat", async () => {
     const { owner, user42, call } = setup();
     assert.deepEqual(await call({ text: "to the group", chat_id: "-1001" }, owner), { text: "Sent to chat -1001 as text." });
-    assert.deepEqual(await call({ text: "x", chat_id: "99" }, owner), { text: "not-allowed: that chat is not on the owner's chat allow-list.", isError: true });
+    assert.deepEqual(await call({ text: "x", chat_id: "99" }, owner), {
+      text: "not-allowed: that chat is not on the owner's chat allow-list.",
+      isError: true,
+    });
     assert.deepEqual(await call({ text: "x", chat_id: "77" }, user42), {
       text: "admin-only: only an admin may name another chat; leave chat_id out to reach this conversation's chat.",
       isError: true,
     });
     assert.deepEqual(await call({ text: "mine", chat_id: "42" }, user42), { text: "Sent to chat 42 as text." });
-    assert.deepEqual(texts(), [["-1001", "to the group"], ["42", "mine"]]);
+    assert.deepEqual(texts(), [
+      ["-1001", "to the group"],
+      ["42", "mine"],
+    ]);
   });
 
   it("reports not-configured without a token or without an owner chat, sending nothing", async () => {
     const noToken = setup({ token: null });
-    assert.deepEqual(await noToken.call({ text: "x" }, noToken.owner), { text: "not-configured: Telegram is not set up (the owner sets the bot token in the web UI).", isError: true });
+    assert.deepEqual(await noToken.call({ text: "x" }, noToken.owner), {
+      text: "not-configured: Telegram is not set up (the owner sets the bot token in the web UI).",
+      isError: true,
+    });
     const noOwner = setup({ ownerChat: "" });
     assert.deepEqual(await noOwner.call({ text: "x" }, noOwner.owner), {
       text: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId in the web UI).",
@@ -123,13 +170,18 @@ describe("reply.telegram", () => {
 
   it("sends a voice note through the synthesizer, as a multipart upload", async () => {
     const asked: Array<[string, string]> = [];
-    const voice: VoiceSynth = { synthesize: async (text, v) => (asked.push([text, v]), { bytes: OGG, mime: "audio/ogg", name: "reply.ogg" }) };
+    const voice: VoiceSynth = {
+      synthesize: async (text, v) => (asked.push([text, v]), { bytes: OGG, mime: "audio/ogg", name: "reply.ogg" }),
+    };
     const { owner, call } = setup({ voice });
     assert.deepEqual(await call({ text: "Spoken hello", voice: true }, owner), { text: "Sent to the owner's chat as a voice message." });
     assert.deepEqual(asked, [["Spoken hello", "alloy"]]);
     const [req] = server.calls("sendVoice");
     assert.equal(req.params.chat_id, "7");
-    assert.deepEqual({ field: req.file!.field, filename: req.file!.filename, type: req.file!.type }, { field: "voice", filename: "reply.ogg", type: "audio/ogg" });
+    assert.deepEqual(
+      { field: req.file!.field, filename: req.file!.filename, type: req.file!.type },
+      { field: "voice", filename: "reply.ogg", type: "audio/ogg" },
+    );
     assert.deepEqual(req.file!.bytes, OGG);
     assert.equal(texts().length, 0);
   });
@@ -141,28 +193,45 @@ describe("reply.telegram", () => {
     });
     const off = setup({ voice: { synthesize: async () => assert.fail("must not synthesize with voice replies off") } });
     off.core.config.apply([["ttsOn", false]], "owner");
-    assert.deepEqual(await off.call({ text: "b", voice: true }, off.owner), { text: "Sent to the owner's chat as text (not as voice: spoken replies are off (ttsOn is false))." });
+    assert.deepEqual(await off.call({ text: "b", voice: true }, off.owner), {
+      text: "Sent to the owner's chat as text (not as voice: spoken replies are off (ttsOn is false)).",
+    });
     const failing = setup({ voice: { synthesize: () => Promise.reject(new Error("The speech service refused the request.")) } });
     assert.deepEqual(await failing.call({ text: "c", voice: true }, failing.owner), {
       text: "Sent to the owner's chat as text (not as voice: the voice note failed: The speech service refused the request).",
     });
     const rejected = setup({ voice: { synthesize: async () => ({ bytes: OGG, mime: "audio/ogg", name: "r.ogg" }) } });
     server.fail("sendVoice", { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: VOICE_MESSAGES_FORBIDDEN" } });
-    assert.match((await rejected.call({ text: "d", voice: true }, rejected.owner)).text, /^Sent to the owner's chat as text \(not as voice: the voice note failed: Telegram rejected the request \(HTTP 400\): Bad Request: VOICE_MESSAGES_FORBIDDEN\)\.$/);
+    assert.match(
+      (await rejected.call({ text: "d", voice: true }, rejected.owner)).text,
+      /^Sent to the owner's chat as text \(not as voice: the voice note failed: Telegram rejected the request \(HTTP 400\): Bad Request: VOICE_MESSAGES_FORBIDDEN\)\.$/,
+    );
     const mistral = setup();
     mistral.core.config.apply([["ttsProv", "mistral"]], "owner");
     assert.deepEqual(await mistral.call({ text: "e", voice: true }, mistral.owner), {
       text: "Sent to the owner's chat as text (not as voice: the voice note failed: Voice notes are made with OpenAI speech only; ttsProv is mistral).",
     });
-    assert.deepEqual(texts(), [["7", "a"], ["7", "b"], ["7", "c"], ["7", "d"], ["7", "e"]]);
+    assert.deepEqual(texts(), [
+      ["7", "a"],
+      ["7", "b"],
+      ["7", "c"],
+      ["7", "d"],
+      ["7", "e"],
+    ]);
   });
 
   it("turns a Telegram failure into send-failed, never naming the token", async () => {
     const { owner, call } = setup();
-    server.fail("sendMessage", { status: 403, body: { ok: false, error_code: 403, description: `Forbidden: bot was blocked by the user ${TEST_BOT_TOKEN}` } });
+    server.fail("sendMessage", {
+      status: 403,
+      body: { ok: false, error_code: 403, description: `Forbidden: bot was blocked by the user ${TEST_BOT_TOKEN}` },
+    });
     const r = await call({ text: "x" }, owner);
     assert.equal(r.isError, true);
-    assert.equal(r.text, "send-failed: Telegram refused to deliver to that chat (HTTP 403): Forbidden: bot was blocked by the user [token]");
+    assert.equal(
+      r.text,
+      "send-failed: Telegram refused to deliver to that chat (HTTP 403): Forbidden: bot was blocked by the user [token]",
+    );
     const bad = setup({ token: "123456:WRONGwrongWRONGwrongWRONG" });
     const refused = await bad.call({ text: "x" }, bad.owner);
     assert.equal(refused.text, "send-failed: Telegram refused the bot token (HTTP 401); the owner can replace it in the web UI.");
@@ -172,16 +241,27 @@ describe("reply.telegram", () => {
     const { core, call } = setup();
     const mcp = principal("admin", "mcp", "owner");
     assert.match((await call({ text: "x" }, mcp)).text, /^turn-only: reply\.telegram/);
-    assert.deepEqual(await call({ text: "daily digest" }, derivePrincipal(core, "web", "owner", true)), { text: "Sent to the owner's chat as text." });
+    assert.deepEqual(await call({ text: "daily digest" }, derivePrincipal(core, "web", "owner", true)), {
+      text: "Sent to the owner's chat as text.",
+    });
     assert.deepEqual(texts(), [["7", "daily digest"]]);
   });
 
   it("refuses bad input before sending anything", async () => {
     const { owner, call } = setup();
     const bad: unknown[] = [
-      {}, { text: "" }, { text: 1 }, { text: "x".repeat(4097) }, { text: "x", chat_id: "abc" }, { text: "x", chat_id: "@channel" },
-      { text: "x", chat_id: "" }, { text: "x", chat_id: "1".repeat(22) }, { text: "x", chat_id: 42 }, { text: "x", voice: "yes" },
-      { text: "x", extra: 1 }, { text: "x", chat_id: "4 2" },
+      {},
+      { text: "" },
+      { text: 1 },
+      { text: "x".repeat(4097) },
+      { text: "x", chat_id: "abc" },
+      { text: "x", chat_id: "@channel" },
+      { text: "x", chat_id: "" },
+      { text: "x", chat_id: "1".repeat(22) },
+      { text: "x", chat_id: 42 },
+      { text: "x", voice: "yes" },
+      { text: "x", extra: 1 },
+      { text: "x", chat_id: "4 2" },
     ];
     for (const args of bad) {
       const r = await call(args, owner);

@@ -96,7 +96,10 @@ describe("Telegram Bot API client", () => {
   it("clamps the getUpdates limit to 1-100", async () => {
     await client.getUpdates(0, 1000, 0);
     await client.getUpdates(0, 0, 0);
-    assert.deepEqual(server.calls("getUpdates").map((r) => r.params.limit), [100, 1]);
+    assert.deepEqual(
+      server.calls("getUpdates").map((r) => r.params.limit),
+      [100, 1],
+    );
   });
 
   it("maps every Bot API error envelope to a kind and one sentence", async () => {
@@ -105,7 +108,10 @@ describe("Telegram Bot API client", () => {
       { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } },
       { status: 403, body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" } },
       { status: 409, body: { ok: false, error_code: 409, description: "Conflict: terminated by other getUpdates request" } },
-      { status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 7", parameters: { retry_after: 7 } } },
+      {
+        status: 429,
+        body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 7", parameters: { retry_after: 7 } },
+      },
       { status: 502, body: "<html>Bad Gateway</html>" },
       { status: 200, body: { ok: false, error_code: 400, description: "Bad Request: odd but possible" } },
       { status: 200, body: "not json at all" },
@@ -143,15 +149,25 @@ describe("Telegram Bot API client", () => {
     assert.equal(e.kind, "auth");
     assert.equal(e.message, "Telegram refused the bot token (HTTP 401); the owner can replace it in the web UI.");
     token = TEST_BOT_TOKEN;
-    server.fail("sendMessage", { status: 400, body: { ok: false, error_code: 400, description: `Bad Request: token ${TEST_BOT_TOKEN} and half ${SECRET_HALF}` } });
+    server.fail("sendMessage", {
+      status: 400,
+      body: { ok: false, error_code: 400, description: `Bad Request: token ${TEST_BOT_TOKEN} and half ${SECRET_HALF}` },
+    });
     const echoed = await failure(client.sendMessage("1", "x"));
     assert.equal(echoed.message, "Telegram rejected the request (HTTP 400): Bad Request: token [token] and half [token]");
   });
 
   it("fails on a getUpdates answer that is not a list of updates", async () => {
-    server.fail("getUpdates", { status: 200, body: { ok: true, result: { not: "a list" } } }, { status: 200, body: { ok: true, result: [{ no_id: 1 }] } });
+    server.fail(
+      "getUpdates",
+      { status: 200, body: { ok: true, result: { not: "a list" } } },
+      { status: 200, body: { ok: true, result: [{ no_id: 1 }] } },
+    );
     assert.equal((await failure(client.getUpdates(0, 1, 0))).message, "Telegram's answer to getUpdates is not a list of updates.");
-    assert.equal((await failure(client.getUpdates(0, 1, 0))).message, "Telegram's answer to getUpdates holds an update without an update_id.");
+    assert.equal(
+      (await failure(client.getUpdates(0, 1, 0))).message,
+      "Telegram's answer to getUpdates holds an update without an update_id.",
+    );
   });
 
   it("times out, and reports a dropped or refused connection, without the URL", async () => {
@@ -172,7 +188,10 @@ describe("Telegram Bot API client", () => {
   it("sends nothing without a token, with a token not in Telegram's form, or with a bad base URL", async () => {
     token = undefined;
     assert.equal(client.configured(), false);
-    assert.equal((await failure(client.sendMessage("1", "x"))).message, "Telegram is not set up: the owner sets the bot token in the web UI.");
+    assert.equal(
+      (await failure(client.sendMessage("1", "x"))).message,
+      "Telegram is not set up: the owner sets the bot token in the web UI.",
+    );
     for (const bad of ["123456:short", "123456:abcdefghijklmnopqrstuvwxyz/../getMe", "nocolonabcdefghijklmnopqrstuvwxyz"]) {
       token = bad;
       assert.equal(client.configured(), false, bad);
@@ -236,7 +255,11 @@ describe("Telegram channel (the Messenger of files.send)", () => {
     assert.deepEqual(channel.linkHealth(), { configured: true, ok: true, detail: "owner chat set; no exchange yet" });
     server.fail("sendMessage", { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } });
     await assert.rejects(channel.sendText("42", "x"));
-    assert.deepEqual(channel.linkHealth(), { configured: true, ok: false, detail: "owner chat set; the last exchange failed: Telegram rejected the request (HTTP 400): Bad Request: chat not found" });
+    assert.deepEqual(channel.linkHealth(), {
+      configured: true,
+      ok: false,
+      detail: "owner chat set; the last exchange failed: Telegram rejected the request (HTTP 400): Bad Request: chat not found",
+    });
   });
 });
 

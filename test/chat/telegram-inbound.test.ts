@@ -88,12 +88,24 @@ describe("Telegram inbound channel", () => {
     server.message(-1001, "group hello");
     r.inbound.start();
     await until(() => sentTexts().length === 2, "two replies");
-    assert.deepEqual(r.turns.map((t) => [t.principal.ns, t.principal.role, t.principal.via, t.input]), [
-      ["42", "user", "turn", { text: "hello halo", channel: "telegram" }],
-      ["-1001", "guest", "turn", { text: "group hello", channel: "telegram" }],
+    assert.deepEqual(
+      r.turns.map((t) => [t.principal.ns, t.principal.role, t.principal.via, t.input]),
+      [
+        ["42", "user", "turn", { text: "hello halo", channel: "telegram" }],
+        ["-1001", "guest", "turn", { text: "group hello", channel: "telegram" }],
+      ],
+    );
+    assert.deepEqual(sentTexts(), [
+      ["42", "echo: hello halo"],
+      ["-1001", "echo: group hello"],
     ]);
-    assert.deepEqual(sentTexts(), [["42", "echo: hello halo"], ["-1001", "echo: group hello"]]);
-    assert.deepEqual(server.calls("sendChatAction").map((q) => q.params), [{ chat_id: "42", action: "typing" }, { chat_id: "-1001", action: "typing" }]);
+    assert.deepEqual(
+      server.calls("sendChatAction").map((q) => q.params),
+      [
+        { chat_id: "42", action: "typing" },
+        { chat_id: "-1001", action: "typing" },
+      ],
+    );
     const lines = r.rig.log.lines.join("\n");
     assert.match(lines, /telegram: ignored a message from chat 99: it is not on the chat allow-list/);
     assert.ok(!lines.includes("secret plans"), "the unknown chat's text is never logged");
@@ -124,7 +136,10 @@ describe("Telegram inbound channel", () => {
     r.inbound.start();
     await until(() => r.turns.length === 1, "the turn");
     await new Promise((ok) => setTimeout(ok, 50));
-    assert.deepEqual(sentTexts(), [["42", NON_TEXT_REPLY], ["42", NON_TEXT_REPLY]]);
+    assert.deepEqual(sentTexts(), [
+      ["42", NON_TEXT_REPLY],
+      ["42", NON_TEXT_REPLY],
+    ]);
   });
 
   it("sends a short apology when the turn fails, logging only the error's name", async () => {
@@ -147,7 +162,10 @@ describe("Telegram inbound channel", () => {
       { status: 500, body: { ok: false, error_code: 500, description: "Internal Server Error" } },
       { status: 502, body: "<html>bad gateway</html>" },
       { status: 200, body: "{not json" },
-      { status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 3", parameters: { retry_after: 3 } } },
+      {
+        status: 429,
+        body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 3", parameters: { retry_after: 3 } },
+      },
       { status: 409, body: { ok: false, error_code: 409, description: "Conflict: terminated by other getUpdates request" } },
     );
     server.message(42, "after the storm");
@@ -194,19 +212,28 @@ describe("Telegram inbound channel", () => {
     // The first poll asked for a full queue's worth; while the queue is full no poll asks for more.
     const limits = server.calls("getUpdates").map((q) => q.params.limit);
     assert.equal(limits[0], INBOUND_QUEUE_MAX);
-    assert.ok(limits.every((l) => l >= 1 && l <= INBOUND_QUEUE_MAX), String(limits));
+    assert.ok(
+      limits.every((l) => l >= 1 && l <= INBOUND_QUEUE_MAX),
+      String(limits),
+    );
     const before = server.calls("getUpdates").length;
     await new Promise((ok) => setTimeout(ok, 100));
     assert.equal(server.calls("getUpdates").length, before, "no polling while the queue is full");
     release();
     gate = Promise.resolve();
     await until(() => sentTexts().length === total, "every reply");
-    assert.deepEqual(sentTexts().map(([, t]) => t), Array.from({ length: total }, (_, i) => `done m${i}`));
+    assert.deepEqual(
+      sentTexts().map(([, t]) => t),
+      Array.from({ length: total }, (_, i) => `done m${i}`),
+    );
   });
 
   it("retries a reply Telegram rate-limits, waiting as asked", async () => {
     r = build();
-    server.fail("sendMessage", { status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 2", parameters: { retry_after: 2 } } });
+    server.fail("sendMessage", {
+      status: 429,
+      body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 2", parameters: { retry_after: 2 } },
+    });
     server.message(42, "hi");
     r.inbound.start();
     await until(() => server.calls("sendMessage").length === 2, "the retried reply");
@@ -248,6 +275,9 @@ describe("Telegram inbound channel", () => {
     release();
     await until(() => sentTexts().length === 1, "the first reply");
     await new Promise((ok) => setTimeout(ok, 50));
-    assert.deepEqual(r.turns.map((t) => t.input.text), ["first"]);
+    assert.deepEqual(
+      r.turns.map((t) => t.input.text),
+      ["first"],
+    );
   });
 });

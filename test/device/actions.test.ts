@@ -37,7 +37,11 @@ describe("device[] validator", () => {
     const led = check({ led: { mode: "flash", g: 40 } });
     assert.deepEqual(led.ok && led.action, { kind: "led", mode: "flash", r: 0, g: 40, b: 0, brightness: null });
     const config = check({ config: { THEME: "ocean" } });
-    assert.deepEqual(config.ok && config.action, { kind: "config", changes: [["theme", "ocean"]] }, "knob names resolve case-insensitively");
+    assert.deepEqual(
+      config.ok && config.action,
+      { kind: "config", changes: [["theme", "ocean"]] },
+      "knob names resolve case-insensitively",
+    );
   });
 
   const refusals: Array<[string, unknown, RegExp]> = [
@@ -63,7 +67,15 @@ describe("device[] validator", () => {
     ["a knob out of range", { config: { sfxVol: 101 } }, /sfxVol must be an integer from 0 to 100/],
     ["a knob of the wrong type", { config: { ttsOn: "yes" } }, /ttsOn must be true or false/],
     ["an owner-only knob", { config: { hwTests: false } }, /hwTests is set by the owner only/],
-    ["nine knobs", { config: Object.fromEntries(["ledBrightness", "posture", "profile", "theme", "attnHoldMs", "sfxVol", "sfxTheme", "ttsOn", "ttsVoice"].map((k, i) => [k, i])) }, /at most 8 knobs/],
+    [
+      "nine knobs",
+      {
+        config: Object.fromEntries(
+          ["ledBrightness", "posture", "profile", "theme", "attnHoldMs", "sfxVol", "sfxTheme", "ttsOn", "ttsVoice"].map((k, i) => [k, i]),
+        ),
+      },
+      /at most 8 knobs/,
+    ],
     ["an unknown provider", { orch_model: { provider: "grok", model: "x" } }, /provider must be one of openai, anthropic, mistral/],
     ["an empty model", { orch_model: { provider: "openai", model: "" } }, /model is 1-64/],
     ["reboot with parameters", { reboot: { delay: 5 } }, /reboot takes no parameters/],
@@ -128,7 +140,11 @@ describe("device[] validator", () => {
     ];
     for (const raw of attacks) {
       for (const who of [principal("admin", "turn"), principal("guest", "mcp")]) {
-        assert.equal(reasonOf(raw, { principal: who }), "protected-BLOCKED: this config change touches a setting only the owner's web UI may change.", JSON.stringify(raw));
+        assert.equal(
+          reasonOf(raw, { principal: who }),
+          "protected-BLOCKED: this config change touches a setting only the owner's web UI may change.",
+          JSON.stringify(raw),
+        );
       }
     }
     assert.equal(core.config.get("theme"), "aurora", "nothing was applied");
@@ -162,27 +178,55 @@ describe("device[] validator", () => {
     assert.ok(Date.now() - t0 < 200, "bounded work");
     assert.equal(report.verdicts.length, MAX_DEVICE_ACTIONS);
     assert.equal(report.dropped, 10000);
-    assert.deepEqual(report.verdicts.map((v) => v.allowed), [false, false, false, true, false, false, true, true]);
+    assert.deepEqual(
+      report.verdicts.map((v) => v.allowed),
+      [false, false, false, true, false, false, true, true],
+    );
     assert.match(report.verdicts[0].reason!, /led r/);
     assert.match(report.verdicts[1].reason!, /unknown action/);
     assert.match(report.verdicts[2].reason!, /2 keys/);
     assert.match(report.verdicts[4].reason!, /^protected-BLOCKED/);
     assert.match(report.verdicts[5].reason!, /^invalid/);
-    assert.deepEqual(validateDeviceActions({ led: {} }, ctx), { verdicts: [{ index: 0, allowed: false, reason: "invalid: device must be an array of actions." }], dropped: 0 });
+    assert.deepEqual(validateDeviceActions({ led: {} }, ctx), {
+      verdicts: [{ index: 0, allowed: false, reason: "invalid: device must be an array of actions." }],
+      dropped: 0,
+    });
     assert.deepEqual(validateDeviceActions([], ctx), { verdicts: [], dropped: 0 });
   });
 
   it("runs the allowed items of a device[] array through the ports and reports every item", async () => {
     const led = core.ports.led as SimLed;
     const lines = await runDeviceArray(
-      [{ led: { mode: "pulse", r: 10, g: 20, b: 30, brightness: 255 } }, { config: { oaiKey: "v" } }, { lights: { value: "off" } }, { tts: { text: "done" } }, ...Array(9).fill({ lights: { value: "full" } })],
+      [
+        { led: { mode: "pulse", r: 10, g: 20, b: 30, brightness: 255 } },
+        { config: { oaiKey: "v" } },
+        { lights: { value: "off" } },
+        { tts: { text: "done" } },
+        ...Array(9).fill({ lights: { value: "full" } }),
+      ],
       { principal: ctx.principal, config: core.config },
       core.actuator,
     );
-    assert.deepEqual(lines.map((l) => [l.index, l.ok]), [[0, true], [1, false], [2, true], [3, true], [4, true], [5, true], [6, true], [7, true], [8, false]]);
+    assert.deepEqual(
+      lines.map((l) => [l.index, l.ok]),
+      [
+        [0, true],
+        [1, false],
+        [2, true],
+        [3, true],
+        [4, true],
+        [5, true],
+        [6, true],
+        [7, true],
+        [8, false],
+      ],
+    );
     assert.match(lines[0].text, /brightness 153 \(capped from 255/);
     assert.match(lines[8].text, /^limit: at most 8 device actions per turn; 5 more were not run\.$/);
-    assert.deepEqual(led.history.slice(0, 2), [{ mode: "pulse", r: 10, g: 20, b: 30, brightness: 153 }, { mode: "off", r: 0, g: 0, b: 0, brightness: 0 }]);
+    assert.deepEqual(led.history.slice(0, 2), [
+      { mode: "pulse", r: 10, g: 20, b: 30, brightness: 153 },
+      { mode: "off", r: 0, g: 0, b: 0, brightness: 0 },
+    ]);
     assert.deepEqual(led.current(), { mode: "solid", r: 255, g: 255, b: 255, brightness: 153 }, "full is white at the cap");
   });
 });

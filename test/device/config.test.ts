@@ -13,7 +13,18 @@ describe("config knobs", () => {
   it("survive a restart", () => {
     const dir = mkdtempSync(join(tmpdir(), "halo-cfg-"));
     const a = new ConfigStore(folderSettings(dir), memoryLog());
-    assert.equal(a.apply([["ledBrightness", 12], ["theme", "ocean"], ["ttsOn", false], ["devName", "Desk"]], "device"), undefined);
+    assert.equal(
+      a.apply(
+        [
+          ["ledBrightness", 12],
+          ["theme", "ocean"],
+          ["ttsOn", false],
+          ["devName", "Desk"],
+        ],
+        "device",
+      ),
+      undefined,
+    );
     assert.equal(a.apply([["hwTests", false]], "owner"), undefined);
     const b = new ConfigStore(folderSettings(dir), memoryLog());
     assert.equal(b.get("ledBrightness"), 12);
@@ -48,10 +59,28 @@ describe("config knobs", () => {
 
   it("checks a change set as a whole: nothing is written when one entry is bad", () => {
     const c = new ConfigStore(folderSettings(mkdtempSync(join(tmpdir(), "halo-cfg-"))), memoryLog());
-    assert.match(c.apply([["theme", "ember"], ["sfxVol", 500]], "device")!, /sfxVol must be an integer from 0 to 100/);
+    assert.match(
+      c.apply(
+        [
+          ["theme", "ember"],
+          ["sfxVol", 500],
+        ],
+        "device",
+      )!,
+      /sfxVol must be an integer from 0 to 100/,
+    );
     assert.equal(c.get("theme"), "aurora");
     assert.match(c.apply([["orchModel", "x"]], "device")!, /set with the orch_model action/);
-    assert.equal(c.apply([["orchProvider", "mistral"], ["orchModel", "mistral-large"]], "orch_model"), undefined);
+    assert.equal(
+      c.apply(
+        [
+          ["orchProvider", "mistral"],
+          ["orchModel", "mistral-large"],
+        ],
+        "orch_model",
+      ),
+      undefined,
+    );
     assert.match(c.apply([["theme", "ember"]], "orch_model")!, /owner only|orch_model/);
     assert.equal(c.apply([["orchModel", "m"]], "owner"), undefined, "the owner may set any knob");
     assert.throws(() => c.get("nope"), /no knob/);
@@ -68,11 +97,45 @@ describe("config knobs", () => {
 describe("protected keys", () => {
   it("blocks the documented names and their aliases, in any case or separator", () => {
     const names = [
-      "oaiKey", "antKey", "mistralKey", "tavilyKey", "tgToken", "tgAllow", "providerPriority", "priority", "orchHost", "fabric",
-      "allowlist", "loops", "budget", "governor", "OAI_KEY", "oai-key", "Oai.Key", "PROVIDER_PRIORITY", "provider-order",
-      "routing", "fallbackOrder", "subagentFabric", "authAllow", "localLoops", "routines", "budgetUsd", "governorCap",
-      "tokenCeiling", "rates", "openai_api_key", "ANTHROPIC_API_KEY", "telegram", "botToken", "chatIds", "baseUrl", "apiBase",
-      "orchestrator_host", "spawnProviders", "monthlySpend",
+      "oaiKey",
+      "antKey",
+      "mistralKey",
+      "tavilyKey",
+      "tgToken",
+      "tgAllow",
+      "providerPriority",
+      "priority",
+      "orchHost",
+      "fabric",
+      "allowlist",
+      "loops",
+      "budget",
+      "governor",
+      "OAI_KEY",
+      "oai-key",
+      "Oai.Key",
+      "PROVIDER_PRIORITY",
+      "provider-order",
+      "routing",
+      "fallbackOrder",
+      "subagentFabric",
+      "authAllow",
+      "localLoops",
+      "routines",
+      "budgetUsd",
+      "governorCap",
+      "tokenCeiling",
+      "rates",
+      "openai_api_key",
+      "ANTHROPIC_API_KEY",
+      "telegram",
+      "botToken",
+      "chatIds",
+      "baseUrl",
+      "apiBase",
+      "orchestrator_host",
+      "spawnProviders",
+      "monthlySpend",
     ];
     for (const n of names) assert.equal(isProtectedKey(n), true, n);
     assert.equal(normaliseKey("Provider_Priority-2"), "providerpriority2");

@@ -41,12 +41,19 @@ describe("device.status", () => {
     assert.match(r.text, /^LED ring: 24 pixels, showing off$/m);
     assert.match(r.text, /^Memory: your memories 0 of 5000; your pinned memories 0 of 200/m);
     assert.match(r.text, /^File store: your files 0; /m);
-    assert.match(r.text, /^Sub-agents: sub-agents running 0 of 4; sub-agents queued 0 of 12; your sub-agents 0; routines 0 of 16; wakeups armed 0 of 4; scheduled turns today 0 of 24$/m);
+    assert.match(
+      r.text,
+      /^Sub-agents: sub-agents running 0 of 4; sub-agents queued 0 of 12; your sub-agents 0; routines 0 of 16; wakeups armed 0 of 4; scheduled turns today 0 of 24$/m,
+    );
     assert.match(r.text, /^Token usage and budget: turns since boot 0; tokens since boot 0$/m);
     assert.doesNotMatch(r.text, /priority|allow-list/i, "provider routing and the allow-list stay on the human-web-only rail");
     assert.match(r.text, /^Secrets: openai not set, anthropic set, mistral not set, tavily not set, telegram not set$/m);
     assert.match(r.text, /^- ledBrightness: 96 \(default\)$/m);
-    assert.doesNotMatch(r.text, /hwTests|ownerChatId|webSearchBudget|utcOffsetMin|routineTurnsPerDay/, "owner-only knobs are not readable through tools");
+    assert.doesNotMatch(
+      r.text,
+      /hwTests|ownerChatId|webSearchBudget|utcOffsetMin|routineTurnsPerDay/,
+      "owner-only knobs are not readable through tools",
+    );
     assert.doesNotMatch(r.text, /VALUE-THAT-MUST-NOT-SHOW/);
   });
 
@@ -91,7 +98,12 @@ describe("device.status", () => {
   it("reports present subsystems through their gauges, and a failing one as an error", async () => {
     const core = coreWith();
     core.introspection.memory = { gauges: (p) => [{ label: "vectors", used: 950, cap: p.quota.vectors, unit: "count" }] };
-    core.introspection.files = { gauges: () => [{ label: "bytes", used: 2048, cap: 1024 * 1024, unit: "bytes" }, { label: "files", used: 3, unit: "count" }] };
+    core.introspection.files = {
+      gauges: () => [
+        { label: "bytes", used: 2048, cap: 1024 * 1024, unit: "bytes" },
+        { label: "files", used: 3, unit: "count" },
+      ],
+    };
     core.introspection.budget = {
       gauges: () => {
         throw new Error("boom");
@@ -126,12 +138,25 @@ describe("system.health", () => {
 
   it("reads a device-like System port: PSRAM, weak Wi-Fi, low heap, a ring fault", async () => {
     const info: SystemInfo = {
-      firmwareVersion: "1.2.3", build: "abc", simulated: false, uptimeMs: 1, freeHeapBytes: 20 * 1024, freePsramBytes: 6 * 1024 * 1024,
-      totalPsramBytes: 8 * 1024 * 1024, wifi: "connected", wifiRssiDbm: -88, timeZone: "Europe/Berlin",
+      firmwareVersion: "1.2.3",
+      build: "abc",
+      simulated: false,
+      uptimeMs: 1,
+      freeHeapBytes: 20 * 1024,
+      freePsramBytes: 6 * 1024 * 1024,
+      totalPsramBytes: 8 * 1024 * 1024,
+      wifi: "connected",
+      wifiRssiDbm: -88,
+      timeZone: "Europe/Berlin",
     };
     const core = coreWith({
       system: { info: () => info, reboot: () => undefined },
-      led: { pixels: 24, show: () => undefined, current: () => ({ mode: "off", r: 0, g: 0, b: 0, brightness: 0 }), check: () => "the data line does not answer" },
+      led: {
+        pixels: 24,
+        show: () => undefined,
+        current: () => ({ mode: "off", r: 0, g: 0, b: 0, brightness: 0 }),
+        check: () => "the data line does not answer",
+      },
     });
     const r = await core.registry.dispatch("system.health", {}, admin);
     assert.match(r.text, /^- ring: FAIL \(the data line does not answer\)$/m);
@@ -160,13 +185,22 @@ describe("device.selftest", () => {
   it("plays the tone when asked, and refuses audible items on silent or when the owner turned tests off", async () => {
     const core = coreWith();
     const audio = core.ports.audioOut as SimAudioOut;
-    assert.match((await core.registry.dispatch("device.selftest", { audible: true }, admin)).text, /^- speaker: PASS \(1000 Hz tone played\)$/m);
+    assert.match(
+      (await core.registry.dispatch("device.selftest", { audible: true }, admin)).text,
+      /^- speaker: PASS \(1000 Hz tone played\)$/m,
+    );
     assert.deepEqual(audio.calls, [{ kind: "tone", hz: 1000, ms: 300 }]);
     core.config.apply([["profile", "silent"]], "device");
     const silent = await core.registry.dispatch("device.selftest", { audible: true }, admin);
     assert.match(silent.text, /^Audible items refused: the device is on silent\.$/m);
     assert.match(silent.text, /^- speaker: SKIP \(refused: the device is on silent\)$/m);
-    core.config.apply([["profile", "normal"], ["hwTests", false]], "owner");
+    core.config.apply(
+      [
+        ["profile", "normal"],
+        ["hwTests", false],
+      ],
+      "owner",
+    );
     const off = await core.registry.dispatch("device.selftest", { audible: true }, admin);
     assert.match(off.text, /^- speaker: SKIP \(refused: the owner turned hardware tests off\)$/m);
     assert.equal(audio.calls.length, 1, "no tone after the refusals");
@@ -198,7 +232,10 @@ describe("ota.status", () => {
   it("reads the update engine through the Ota port, notes clipped", async () => {
     const ota: Ota = {
       status: () => ({
-        state: "ready", runningVersion: "1.0.0", slot: "ota_1", autoUpdate: true,
+        state: "ready",
+        runningVersion: "1.0.0",
+        slot: "ota_1",
+        autoUpdate: true,
         latest: { version: "1.1.0", notes: "n".repeat(1000) },
         lastInstall: { version: "1.0.0", outcome: "ok", at: Date.UTC(2026, 0, 2) },
       }),
@@ -216,14 +253,20 @@ describe("device.control", () => {
     const core = coreWith();
     const led = core.ports.led as SimLed;
     const run = (action: unknown, who = admin) => core.registry.dispatch("device.control", { action }, who);
-    assert.equal((await run({ led: { mode: "solid", r: 255, g: 0, b: 0, brightness: 200 } })).text, "ring: solid 255,0,0 at brightness 153 (capped from 200 at 60% for the hardware's safety).");
+    assert.equal(
+      (await run({ led: { mode: "solid", r: 255, g: 0, b: 0, brightness: 200 } })).text,
+      "ring: solid 255,0,0 at brightness 153 (capped from 200 at 60% for the hardware's safety).",
+    );
     assert.deepEqual(led.current(), { mode: "solid", r: 255, g: 0, b: 0, brightness: 153 });
     assert.equal((await run({ config: { ledBrightness: 30 } })).text, "config: ledBrightness updated.");
     await run({ led: { mode: "spinner", b: 200 } });
     assert.deepEqual(led.current(), { mode: "spinner", r: 0, g: 0, b: 200, brightness: 30 }, "null brightness uses the knob");
     await run({ config: { sfxVol: 25 } });
     assert.equal(core.ports.audioOut!.volume(), 25);
-    assert.equal((await run({ orch_model: { provider: "mistral", model: "mistral-large-latest" } })).text, "orchestrator model: mistral mistral-large-latest from the next turn.");
+    assert.equal(
+      (await run({ orch_model: { provider: "mistral", model: "mistral-large-latest" } })).text,
+      "orchestrator model: mistral mistral-large-latest from the next turn.",
+    );
     assert.equal(core.config.get("orchProvider"), "mistral");
     assert.equal(core.ports.settings.get("cfg.orchmodel"), '"mistral-large-latest"');
     assert.equal((await run({ lights: { value: "off" } })).text, "ring: lights off.");
@@ -237,9 +280,21 @@ describe("device.control", () => {
     assert.deepEqual(audio.calls, [{ kind: "speak", chars: 5, voice: "alloy" }]);
     core.config.apply([["ttsOn", false]], "device");
     assert.match((await speak()).text, /^off: spoken replies are off/);
-    core.config.apply([["ttsOn", true], ["profile", "silent"]], "device");
+    core.config.apply(
+      [
+        ["ttsOn", true],
+        ["profile", "silent"],
+      ],
+      "device",
+    );
     assert.match((await speak()).text, /^silent:/);
-    core.config.apply([["profile", "normal"], ["sfxVol", 0]], "device");
+    core.config.apply(
+      [
+        ["profile", "normal"],
+        ["sfxVol", 0],
+      ],
+      "device",
+    );
     assert.match((await speak()).text, /^off: the speaker volume is 0/);
     assert.equal(audio.calls.length, 1);
     const bare = await bareCore().registry.dispatch("device.control", { action: { tts: { text: "x" } } }, admin);
@@ -275,7 +330,11 @@ describe("introspection tools refuse arguments they do not take", () => {
   for (const name of ["device.status", "system.health", "ota.status"]) {
     it(`${name}`, async () => {
       const core = coreWith();
-      for (const [args, expected] of [[{ verbose: true }, /unknown argument 'verbose'/], [[], /arguments must be an object/], ["x", /arguments must be an object/]] as const) {
+      for (const [args, expected] of [
+        [{ verbose: true }, /unknown argument 'verbose'/],
+        [[], /arguments must be an object/],
+        ["x", /arguments must be an object/],
+      ] as const) {
         const r = await core.registry.dispatch(name, args, admin);
         assert.equal(r.isError, true);
         assert.match(r.text, expected);

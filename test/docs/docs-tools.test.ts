@@ -25,7 +25,10 @@ describe("docs pack generation", () => {
       "reference/api.md": "# API\n\n## Calls\n\nDelta.\n",
     });
     const pack = buildDocsPack(dir);
-    assert.deepEqual(pack.files, [{ slug: "guide", title: "The Guide" }, { slug: "reference-api", title: "API" }]);
+    assert.deepEqual(pack.files, [
+      { slug: "guide", title: "The Guide" },
+      { slug: "reference-api", title: "API" },
+    ]);
     assert.deepEqual(
       pack.sections.map((s) => s.id),
       ["guide#the-guide", "guide#first-part", "guide#sub-part", "reference-api#calls"],
@@ -41,7 +44,13 @@ describe("docs pack generation", () => {
     assert.ok(pack.sections.length >= 6);
     for (const s of pack.sections) assert.ok(utf8Length(s.body) <= DOCS_SECTION_MAX_BYTES, `${s.id} is ${utf8Length(s.body)}`);
     assert.equal(new Set(pack.sections.map((s) => s.id)).size, pack.sections.length, "ids are unique");
-    assert.equal(pack.sections.map((s) => s.body).join("").replace(/\s/g, ""), (Array(12).fill(para).join("") + long).replace(/\s/g, ""));
+    assert.equal(
+      pack.sections
+        .map((s) => s.body)
+        .join("")
+        .replace(/\s/g, ""),
+      (Array(12).fill(para).join("") + long).replace(/\s/g, ""),
+    );
   });
 
   it("is deterministic", () => {
@@ -65,8 +74,14 @@ describe("docs tools", () => {
   });
 
   it("search is an AND match over titles and bodies, title hits first", () => {
-    assert.deepEqual(lib.search(queryTerms("ring")).map((h) => h.id), ["a#led", "a#wifi"]);
-    assert.deepEqual(lib.search(queryTerms("ring network")).map((h) => h.id), ["a#wifi"]);
+    assert.deepEqual(
+      lib.search(queryTerms("ring")).map((h) => h.id),
+      ["a#led", "a#wifi"],
+    );
+    assert.deepEqual(
+      lib.search(queryTerms("ring network")).map((h) => h.id),
+      ["a#wifi"],
+    );
     assert.deepEqual(lib.search(queryTerms("ring token")), []);
     assert.deepEqual(lib.search(queryTerms("  !!  ")), []);
   });

@@ -56,7 +56,10 @@ describe("files.fetch", () => {
     h.downloads.setPolicy("full");
     server.reply(file("# Fetched\nhello from the web\n"));
     const r = await fetchOk();
-    assert.match(r.text, /^Download f[0-9a-f]{8} downloading: dl\/a\.md\. It runs in the background; files\.fetch with job, or files\.list, shows its state\.$/);
+    assert.match(
+      r.text,
+      /^Download f[0-9a-f]{8} downloading: dl\/a\.md\. It runs in the background; files\.fetch with job, or files\.list, shows its state\.$/,
+    );
     const job = await jobOf(h, r.text);
     assert.equal(job.state, "saved");
     assert.equal(job.bytes, 29);
@@ -68,10 +71,20 @@ describe("files.fetch", () => {
 
   it("follows up to five redirects (relative and absolute), re-checking each hop, and refuses a sixth", async () => {
     h.downloads.setPolicy("full");
-    server.reply(redirect("/hop1"), redirect("hop2", 301), redirect(url("/dir/hop3"), 307), redirect("../hop4", 308), redirect("//" + url("/hop5").split("//")[1], 303), file("end"));
+    server.reply(
+      redirect("/hop1"),
+      redirect("hop2", 301),
+      redirect(url("/dir/hop3"), 307),
+      redirect("../hop4", 308),
+      redirect("//" + url("/hop5").split("//")[1], 303),
+      file("end"),
+    );
     const ok = await jobOf(h, (await fetchOk()).text);
     assert.equal(ok.state, "saved", ok.detail);
-    assert.deepEqual(server.seen.map((s) => s.path), ["/a.md", "/hop1", "/hop2", "/dir/hop3", "/hop4", "/hop5"]);
+    assert.deepEqual(
+      server.seen.map((s) => s.path),
+      ["/a.md", "/hop1", "/hop2", "/dir/hop3", "/hop4", "/hop5"],
+    );
     server.reply(...Array.from({ length: 6 }, (_, i) => redirect(`/loop${i}`)));
     const loop = await jobOf(h, (await fetchOk(owner, "b.md")).text);
     assert.deepEqual([loop.state, loop.detail], ["failed", "the download was redirected more than 5 times"]);
@@ -107,23 +120,43 @@ describe("files.fetch", () => {
   it("checks the content against the name and the person's quota at the end", async () => {
     h.downloads.setPolicy("full", 2 * 1024 * 1024);
     const guest = principal("guest", "mcp", "guest");
-    server.reply(file("plain text, not a png"), file(TINY_PNG), file(new Uint8Array([104, 105, 0, 1])), file(new Uint8Array(1536 * 1024).fill(97)));
-    assert.equal((await jobOf(h, (await fetchOk(owner, "pic.png")).text)).detail, "invalid: the content does not match the file type of pic.png.");
+    server.reply(
+      file("plain text, not a png"),
+      file(TINY_PNG),
+      file(new Uint8Array([104, 105, 0, 1])),
+      file(new Uint8Array(1536 * 1024).fill(97)),
+    );
+    assert.equal(
+      (await jobOf(h, (await fetchOk(owner, "pic.png")).text)).detail,
+      "invalid: the content does not match the file type of pic.png.",
+    );
     assert.equal((await jobOf(h, (await fetchOk(owner, "real.png")).text)).state, "saved");
-    assert.equal((await jobOf(h, (await fetchOk(owner, "bin.txt")).text)).detail, "invalid: the content does not match the file type of bin.txt.");
+    assert.equal(
+      (await jobOf(h, (await fetchOk(owner, "bin.txt")).text)).detail,
+      "invalid: the content does not match the file type of bin.txt.",
+    );
     const over = await jobOf(h, (await fetchOk(guest, "huge.txt")).text);
-    assert.equal(over.detail, `quota: this file (${1536 * 1024} bytes) would exceed your file storage quota (0 of ${guest.quota.bytes} bytes used).`);
+    assert.equal(
+      over.detail,
+      `quota: this file (${1536 * 1024} bytes) would exceed your file storage quota (0 of ${guest.quota.bytes} bytes used).`,
+    );
   });
 
   it("under ask waits for the owner: approve starts it, reject ends it", async () => {
     h.downloads.setPolicy("ask");
     server.reply(file("approved content"));
     const asked = await fetchOk(member);
-    assert.match(asked.text, /^Download f[0-9a-f]{8} awaiting-approval: dl\/a\.md\. The owner approves each link; the download starts once they do\.$/);
+    assert.match(
+      asked.text,
+      /^Download f[0-9a-f]{8} awaiting-approval: dl\/a\.md\. The owner approves each link; the download starts once they do\.$/,
+    );
     const id = /(f[0-9a-f]{8})/.exec(asked.text)![1];
     assert.equal(server.seen.length, 0);
     assert.equal((await h.call("files.fetch", { job: id }, member)).text, `${id} awaiting-approval dl/a.md: the owner approves each link`);
-    assert.equal((await h.call("files.fetch", { job: id }, owner)).text, "not-found: no download with that id (finished downloads are forgotten after a restart).");
+    assert.equal(
+      (await h.call("files.fetch", { job: id }, owner)).text,
+      "not-found: no download with that id (finished downloads are forgotten after a restart).",
+    );
     h.downloads.approveFetch(id);
     await h.downloads.settled(id);
     assert.equal((await h.call("files.read", { project: "dl", name: "a.md" }, member)).text, "approved content");
@@ -140,8 +173,14 @@ describe("files.fetch", () => {
     const job = await jobOf(h, (await fetchOk(member)).text);
     assert.deepEqual([job.state, job.detail], ["quarantined", "awaiting the safety scan's verdict (the scanner is not wired yet)"]);
     assert.match((await h.call("files.list", {}, member)).text, /- dl\/a\.md \(text, 15 bytes, yours, quarantined\)/);
-    assert.equal((await h.call("files.read", { project: "dl", name: "a.md" }, member)).text, "quarantined: dl/a.md awaits a safety verdict and cannot be read or sent yet.");
-    assert.equal((await h.call("files.share", { project: "dl", name: "a.md" }, member)).text, "quarantined: dl/a.md awaits a safety verdict and cannot be read or sent yet.");
+    assert.equal(
+      (await h.call("files.read", { project: "dl", name: "a.md" }, member)).text,
+      "quarantined: dl/a.md awaits a safety verdict and cannot be read or sent yet.",
+    );
+    assert.equal(
+      (await h.call("files.share", { project: "dl", name: "a.md" }, member)).text,
+      "quarantined: dl/a.md awaits a safety verdict and cannot be read or sent yet.",
+    );
     assert.equal((await h.call("files.search", { query: "dangerous" }, member)).text, "No file you can read contains any of: dangerous.");
     const restarted = filesHarness({ storage: h.storage });
     restarted.downloads.setVerdict(job.id, "safe");
@@ -183,7 +222,10 @@ describe("files.fetch", () => {
       [{ url: "https://example.com/" + "a".repeat(3000), project: "dl", name: "a.md" }, /'url' must NOT have more than 2048 characters/],
       [{ url: "notaurl", project: "dl", name: "a.md" }, "invalid url: the URL has no scheme."],
       [{ url: "file:///etc/passwd", project: "dl", name: "a.md" }, "invalid url: only https URLs are allowed."],
-      [{ url: "https://user:pw@example.com/a", project: "dl", name: "a.md" }, "invalid url: a URL with a user name or password is not allowed."],
+      [
+        { url: "https://user:pw@example.com/a", project: "dl", name: "a.md" },
+        "invalid url: a URL with a user name or password is not allowed.",
+      ],
       [{ url: url("/a"), project: "dl", name: "a.exe" }, /^invalid name: it must end in one of \.md \.txt/],
       [{ url: url("/a"), project: "dl", name: "a.md", extra: 1 }, "invalid arguments: unknown argument 'extra'."],
     ];
@@ -207,7 +249,9 @@ describe("files.fetch", () => {
 
 describe("files.fetch URL rules in production (no test-only http)", () => {
   /** An HttpClient port that answers from a table of URLs, recording what was asked. */
-  function tableClient(table: Record<string, { status: number; headers?: Record<string, string>; body?: string }>): HttpClient & { asked: string[] } {
+  function tableClient(
+    table: Record<string, { status: number; headers?: Record<string, string>; body?: string }>,
+  ): HttpClient & { asked: string[] } {
     const asked: string[] = [];
     return {
       asked,
@@ -230,11 +274,26 @@ describe("files.fetch URL rules in production (no test-only http)", () => {
     const h = filesHarness();
     const downloads = new Downloads(h.artifacts, { http, settings: h.ports.settings, random: h.ports.random, clock: h.clock });
     downloads.setPolicy("full");
-    for (const bad of ["http://files.example/a.md", "https://localhost/a.md", "https://10.0.0.1/a.md", "https://[::1]/a.md", "https://printer.local/a.md", "https://2130706433/a.md"]) {
-      assert.throws(() => downloads.request(owner, bad, "dl", "x.md"), /^ToolError: invalid url: (only https URLs are allowed|addresses on the local network or the device itself are not allowed)\.$/, bad);
+    for (const bad of [
+      "http://files.example/a.md",
+      "https://localhost/a.md",
+      "https://10.0.0.1/a.md",
+      "https://[::1]/a.md",
+      "https://printer.local/a.md",
+      "https://2130706433/a.md",
+    ]) {
+      assert.throws(
+        () => downloads.request(owner, bad, "dl", "x.md"),
+        /^ToolError: invalid url: (only https URLs are allowed|addresses on the local network or the device itself are not allowed)\.$/,
+        bad,
+      );
     }
     const results: Array<string | undefined> = [];
-    for (const [path, name] of [["a.md", "a.md"], ["c.md", "c.md"], ["d.md", "d.md"]]) {
+    for (const [path, name] of [
+      ["a.md", "a.md"],
+      ["c.md", "c.md"],
+      ["d.md", "d.md"],
+    ]) {
       const job = downloads.request(owner, `https://files.example/${path}`, "dl", name);
       await downloads.settled(job.id);
       results.push(downloads.status(owner, job.id).detail ?? downloads.status(owner, job.id).state);
@@ -244,6 +303,11 @@ describe("files.fetch URL rules in production (no test-only http)", () => {
       "a redirect was refused: addresses on the local network or the device itself are not allowed",
       "saved",
     ]);
-    assert.deepEqual(http.asked, ["https://files.example/a.md", "https://files.example/c.md", "https://files.example/d.md", "https://files.example/e.md"]);
+    assert.deepEqual(http.asked, [
+      "https://files.example/a.md",
+      "https://files.example/c.md",
+      "https://files.example/d.md",
+      "https://files.example/e.md",
+    ]);
   });
 });

@@ -12,7 +12,11 @@ const owner = principal("admin", "mcp", "owner");
 describe("artifact store tools", () => {
   it("saves, lists, stats, reads and searches a document", async () => {
     const h = filesHarness();
-    const saved = await h.call("artifact.save", { project: "research", name: "Report.md", text: "# Solar\nPanels convert sunlight." }, owner);
+    const saved = await h.call(
+      "artifact.save",
+      { project: "research", name: "Report.md", text: "# Solar\nPanels convert sunlight." },
+      owner,
+    );
     assert.equal(saved.isError, undefined, saved.text);
     assert.equal(saved.text, "Saved research/Report.md: 32 bytes.");
     assert.match((await h.call("files.list", {}, owner)).text, /^Files \(1\):\n- research\/Report\.md \(text, 32 bytes, yours\)$/);
@@ -37,7 +41,9 @@ describe("artifact store tools", () => {
 
   it("pages a long document by byte offset without splitting characters", async () => {
     const h = filesHarness();
-    const text = Array.from({ length: 700 }, (_, i) => `Zeile ${i}: Grüße, 日本語 ✓`).join("\n").slice(0, 20_000);
+    const text = Array.from({ length: 700 }, (_, i) => `Zeile ${i}: Grüße, 日本語 ✓`)
+      .join("\n")
+      .slice(0, 20_000);
     await h.call("artifact.save", { project: "p", name: "long.md", text }, owner);
     let offset = 0;
     let assembled = "";
@@ -78,15 +84,25 @@ describe("artifact store tools", () => {
     const h = filesHarness();
     const atLimit = await h.call("artifact.save", { project: "p", name: "max.txt", text: "x".repeat(ARTIFACT_TEXT_MAX_BYTES) }, owner);
     assert.equal(atLimit.isError, undefined, atLimit.text);
-    const wide = await h.call("artifact.save", { project: "p", name: "wide.txt", text: "é".repeat(ARTIFACT_TEXT_MAX_BYTES / 2 + 1) }, owner);
-    assert.equal(wide.text, `too-large: the text is ${ARTIFACT_TEXT_MAX_BYTES + 2} bytes; artifact.save takes at most ${ARTIFACT_TEXT_MAX_BYTES} per call.`);
+    const wide = await h.call(
+      "artifact.save",
+      { project: "p", name: "wide.txt", text: "é".repeat(ARTIFACT_TEXT_MAX_BYTES / 2 + 1) },
+      owner,
+    );
+    assert.equal(
+      wide.text,
+      `too-large: the text is ${ARTIFACT_TEXT_MAX_BYTES + 2} bytes; artifact.save takes at most ${ARTIFACT_TEXT_MAX_BYTES} per call.`,
+    );
     const long = await h.call("artifact.save", { project: "p", name: "long.txt", text: "x".repeat(ARTIFACT_TEXT_MAX_BYTES + 1) }, owner);
     assert.equal(long.text, `invalid arguments: 'text' must NOT have more than ${ARTIFACT_TEXT_MAX_BYTES} characters.`);
   });
 
   it("checks .json documents parse, and saves only .md .txt .csv .json", async () => {
     const h = filesHarness();
-    assert.equal((await h.call("artifact.save", { project: "p", name: "d.json", text: "{oops" }, owner)).text, "invalid: the text is not valid JSON, and the name ends in .json.");
+    assert.equal(
+      (await h.call("artifact.save", { project: "p", name: "d.json", text: "{oops" }, owner)).text,
+      "invalid: the text is not valid JSON, and the name ends in .json.",
+    );
     assert.equal((await h.call("artifact.save", { project: "p", name: "d.json", text: '{"ok":true}' }, owner)).isError, undefined);
     for (const name of ["page.html", "noext", "run.sh", "x.png", "x.log"]) {
       const r = await h.call("artifact.save", { project: "p", name, text: "t" }, owner);
@@ -106,7 +122,10 @@ describe("artifact store tools", () => {
       else saved++;
     }
     assert.equal(saved, Math.floor(guest.quota.bytes / ARTIFACT_TEXT_MAX_BYTES));
-    assert.equal(refusal, `quota: this file (${ARTIFACT_TEXT_MAX_BYTES} bytes) would exceed your file storage quota (${saved * ARTIFACT_TEXT_MAX_BYTES} of ${guest.quota.bytes} bytes used).`);
+    assert.equal(
+      refusal,
+      `quota: this file (${ARTIFACT_TEXT_MAX_BYTES} bytes) would exceed your file storage quota (${saved * ARTIFACT_TEXT_MAX_BYTES} of ${guest.quota.bytes} bytes used).`,
+    );
     assert.equal(h.artifacts.usage("guest-1"), saved * ARTIFACT_TEXT_MAX_BYTES);
     const replace = await h.call("artifact.save", { project: "g", name: "part-0.txt", text: chunk }, guest);
     assert.equal(replace.isError, undefined, "replacing a file of the same size fits");
@@ -121,7 +140,10 @@ describe("artifact store tools", () => {
     await h.call("artifact.save", { project: "a", name: "secret.md", text: "private" }, alice);
     const again = filesHarness({ storage });
     const bob = principal("user", "mcp", "bob");
-    assert.match((await again.call("files.list", {}, bob)).text, /^Files \(1\):\n- a\/mine\.md \(text, 7 bytes, shared with you, read-only\)$/);
+    assert.match(
+      (await again.call("files.list", {}, bob)).text,
+      /^Files \(1\):\n- a\/mine\.md \(text, 7 bytes, shared with you, read-only\)$/,
+    );
     assert.equal((await again.call("files.read", { project: "a", name: "secret.md" }, alice)).text, "private");
   });
 
@@ -150,7 +172,9 @@ describe("artifact store tools", () => {
   it(`refuses a new file past ${ARTIFACTS_MAX_COUNT} files in the store`, () => {
     const h = filesHarness();
     for (let i = 0; i < ARTIFACTS_MAX_COUNT; i++) h.artifacts.saveText(owner, `p${i % 40}`, `f${i}.txt`, "x");
-    assert.throws(() => h.artifacts.saveText(owner, "p0", "one-more.txt", "x"), { message: `limit: the store holds ${ARTIFACTS_MAX_COUNT} files, its maximum.` });
+    assert.throws(() => h.artifacts.saveText(owner, "p0", "one-more.txt", "x"), {
+      message: `limit: the store holds ${ARTIFACTS_MAX_COUNT} files, its maximum.`,
+    });
     assert.equal(h.artifacts.saveText(owner, "p0", "f0.txt", "replace is fine").replaced, true);
   });
 
@@ -176,7 +200,10 @@ describe("artifact store tools", () => {
     assert.equal(hits.length, 4, "a term matches at word starts: 'tomato' finds 'tomatoes'");
     assert.match(hits[0], /^- garden\/tomatoes\.md /, "three occurrences outrank one");
     const exact = (await h.call("files.search", { query: "tomatoes" }, owner)).text.split("\n").filter((l) => l.startsWith("- "));
-    assert.deepEqual(exact.map((l) => l.split(" ")[1]), ["garden/tomatoes.md"]);
+    assert.deepEqual(
+      exact.map((l) => l.split(" ")[1]),
+      ["garden/tomatoes.md"],
+    );
     const kitchen = (await h.call("files.search", { query: "tomato", project: "kitchen" }, owner)).text;
     assert.match(kitchen, /^- kitchen\/sauce\.md \(text, score [0-9.]+\)\n {2}A tomato sauce recipe with basil\.$/);
     const image = (await h.call("files.search", { query: "sunset" }, owner)).text;
@@ -184,7 +211,10 @@ describe("artifact store tools", () => {
     const rare = (await h.call("files.search", { query: "sun basil" }, owner)).text.split("\n")[0];
     assert.match(rare, /kitchen\/sauce\.md/, "the rarer term outweighs the common one");
     assert.equal((await h.call("files.search", { query: "zeppelin" }, owner)).text, "No file you can read contains any of: zeppelin.");
-    assert.equal((await h.call("files.search", { query: "!!! ???" }, owner)).text, "invalid arguments: the query has no words to search for.");
+    assert.equal(
+      (await h.call("files.search", { query: "!!! ???" }, owner)).text,
+      "invalid arguments: the query has no words to search for.",
+    );
   });
 });
 
@@ -205,7 +235,11 @@ describe("artifact store on a pulled card", () => {
       const r = await h.call(name, args, owner);
       assert.deepEqual([name, r.isError, r.text], [name, true, "no-card: the SD card is not inserted; insert it and try again."]);
     }
-    assert.match((await h.call("skill.list", {}, owner)).text, /^Skill capsules:\n- architecture: .*\nThe SD card is not available/s, "the server keeps serving");
+    assert.match(
+      (await h.call("skill.list", {}, owner)).text,
+      /^Skill capsules:\n- architecture: .*\nThe SD card is not available/s,
+      "the server keeps serving",
+    );
     h.storage.insert();
     assert.equal((await h.call("files.read", { project: "p", name: "a.md" }, owner)).text, "alpha");
     assert.equal((await h.call("artifact.save", { project: "p", name: "b.md", text: "beta" }, owner)).isError, undefined);
@@ -218,7 +252,10 @@ describe("artifact store on a pulled card", () => {
     await h.call("artifact.save", { project: "p", name: "doc.md", text: "old version" }, owner);
     armed = true;
     const r = await h.call("artifact.save", { project: "p", name: "doc.md", text: "new version" }, owner);
-    assert.deepEqual([r.isError, r.text], [true, "no-card: the SD card was removed during the operation; the previous version of the file is intact."]);
+    assert.deepEqual(
+      [r.isError, r.text],
+      [true, "no-card: the SD card was removed during the operation; the previous version of the file is intact."],
+    );
     armed = false;
     storage.insert();
     assert.equal((await h.call("files.read", { project: "p", name: "doc.md" }, owner)).text, "old version");

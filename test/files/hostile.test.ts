@@ -11,11 +11,45 @@ import { filesHarness, recordingMessenger, type FilesHarness } from "./support.t
 const owner = principal("admin", "turn", "owner");
 
 const HOSTILE_NAMES = [
-  "../escape.md", "../../etc/passwd.md", "..", "a/../../b.md", "/etc/passwd.md", "/abs.md", "dir/inner.md", "back\\slash.md",
-  "nul\u0000.md", "tab\tname.md", "newline\n.md", "esc\u001b.md", "c1\u0085.md", ".hidden.md", "trailing.md ", "CON.md",
-  "nul.txt", "com1.csv", "wide\uff41.md", "x".repeat(81) + ".md", "n".repeat(10_000), "no-extension", "x.exe", "x.md.sh",
+  "../escape.md",
+  "../../etc/passwd.md",
+  "..",
+  "a/../../b.md",
+  "/etc/passwd.md",
+  "/abs.md",
+  "dir/inner.md",
+  "back\\slash.md",
+  "nul\u0000.md",
+  "tab\tname.md",
+  "newline\n.md",
+  "esc\u001b.md",
+  "c1\u0085.md",
+  ".hidden.md",
+  "trailing.md ",
+  "CON.md",
+  "nul.txt",
+  "com1.csv",
+  "wide\uff41.md",
+  "x".repeat(81) + ".md",
+  "n".repeat(10_000),
+  "no-extension",
+  "x.exe",
+  "x.md.sh",
 ];
-const HOSTILE_PROJECTS = ["..", "../up", "/abs", "a/b", "UPPER", "x\u0000y", "x".repeat(41), "p".repeat(10_000), ".dot", "-dash", "con", "sp ace"];
+const HOSTILE_PROJECTS = [
+  "..",
+  "../up",
+  "/abs",
+  "a/b",
+  "UPPER",
+  "x\u0000y",
+  "x".repeat(41),
+  "p".repeat(10_000),
+  ".dot",
+  "-dash",
+  "con",
+  "sp ace",
+];
 
 function walk(dir: string, root = dir): string[] {
   const out: string[] = [];

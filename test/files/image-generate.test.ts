@@ -37,8 +37,14 @@ describe("image.generate", () => {
     assert.equal(req.headers.authorization, "Bearer sk-test-123");
     assert.deepEqual(req.json, { model: "gpt-image-1", prompt: "a lighthouse at dusk", n: 1, size: "1024x1024", quality: "low" });
     assert.match((await h.call("files.list", {}, member)).text, /- images\/image-20260101-000000\.png \(image, 70 bytes, yours\)/);
-    assert.match((await h.call("files.search", { query: "lighthouse" }, member)).text, /^- images\/image-20260101-000000\.png \(image, score [0-9.]+\)\n {2}a lighthouse at dusk$/);
-    assert.match((await h.call("files.stat", { project: "images", name: "image-20260101-000000.png" }, member)).text, /kind: image \(image\/png\)/);
+    assert.match(
+      (await h.call("files.search", { query: "lighthouse" }, member)).text,
+      /^- images\/image-20260101-000000\.png \(image, score [0-9.]+\)\n {2}a lighthouse at dusk$/,
+    );
+    assert.match(
+      (await h.call("files.stat", { project: "images", name: "image-20260101-000000.png" }, member)).text,
+      /kind: image \(image\/png\)/,
+    );
     const send = await h.call("files.send", { project: "images", name: "image-20260101-000000.png" }, member);
     assert.equal(send.text, "Sent images/image-20260101-000000.png (70 bytes) as a photo.");
     assert.equal(messenger.sent[0].how, "photo");
@@ -48,8 +54,16 @@ describe("image.generate", () => {
 
   it("takes a project, a name stem and options; a second default name in the same second gets -2", async () => {
     const { h } = harness();
-    server.reply({ body: { data: [{ b64_json: b64(TINY_PNG) }] } }, { body: { data: [{ b64_json: b64(TINY_PNG) }] } }, { body: { data: [{ b64_json: b64(TINY_PNG) }] } });
-    const named = await h.call("image.generate", { prompt: "logo", project: "brand", name: "logo-v1", size: "1536x1024", quality: "high", model: "gpt-image-1.5" }, owner);
+    server.reply(
+      { body: { data: [{ b64_json: b64(TINY_PNG) }] } },
+      { body: { data: [{ b64_json: b64(TINY_PNG) }] } },
+      { body: { data: [{ b64_json: b64(TINY_PNG) }] } },
+    );
+    const named = await h.call(
+      "image.generate",
+      { prompt: "logo", project: "brand", name: "logo-v1", size: "1536x1024", quality: "high", model: "gpt-image-1.5" },
+      owner,
+    );
     assert.match(named.text, /^Saved the image as brand\/logo-v1\.png /);
     assert.deepEqual(server.seen[0].json, { model: "gpt-image-1.5", prompt: "logo", n: 1, size: "1536x1024", quality: "high" });
     await h.call("image.generate", { prompt: "one" }, owner);
@@ -67,11 +81,20 @@ describe("image.generate", () => {
   it("refuses guests, a taken name and an absent card before paying the provider", async () => {
     const { h } = harness();
     const guest = principal("guest", "turn", "guest");
-    assert.equal((await h.call("image.generate", { prompt: "x" }, guest)).text, "guest-refused: guests cannot generate images (it spends the owner's provider credit).");
+    assert.equal(
+      (await h.call("image.generate", { prompt: "x" }, guest)).text,
+      "guest-refused: guests cannot generate images (it spends the owner's provider credit).",
+    );
     h.artifacts.save(member, "brand", "logo.png", TINY_PNG);
-    assert.equal((await h.call("image.generate", { prompt: "x", project: "brand", name: "logo" }, owner)).text, "conflict: brand/logo.png cannot be written: the name is taken; choose another name.");
+    assert.equal(
+      (await h.call("image.generate", { prompt: "x", project: "brand", name: "logo" }, owner)).text,
+      "conflict: brand/logo.png cannot be written: the name is taken; choose another name.",
+    );
     h.storage.pull();
-    assert.equal((await h.call("image.generate", { prompt: "x" }, owner)).text, "no-card: the SD card is not inserted; insert it and try again.");
+    assert.equal(
+      (await h.call("image.generate", { prompt: "x" }, owner)).text,
+      "no-card: the SD card is not inserted; insert it and try again.",
+    );
     assert.equal(server.seen.length, 0);
   });
 
@@ -104,7 +127,10 @@ describe("image.generate", () => {
   it("gives up on a provider that does not answer in time", async () => {
     const slow = new ImageClient(nodeHttpClient, { apiKey: () => "k", baseUrl: () => server.url }, 200);
     server.reply({ delayMs: 2000, body: { data: [{ b64_json: b64(TINY_PNG) }] } });
-    await assert.rejects(slow.generate({ prompt: "x", model: "m", size: "auto", quality: "low" }), /^ToolError: provider-error: the image request failed \(no complete answer within 200 ms\)\.$/);
+    await assert.rejects(
+      slow.generate({ prompt: "x", model: "m", size: "auto", quality: "low" }),
+      /^ToolError: provider-error: the image request failed \(no complete answer within 200 ms\)\.$/,
+    );
   });
 
   it("refuses bad arguments", async () => {
@@ -128,10 +154,16 @@ describe("files.send", () => {
   it("reports not-configured without a messenger, and a messenger failure as one sentence", async () => {
     const plain = filesHarness();
     plain.artifacts.saveText(owner, "p", "a.md", "hello");
-    assert.equal((await plain.call("files.send", { project: "p", name: "a.md" }, owner)).text, "not-configured: files.send needs the Telegram messenger, which is not configured on this device yet.");
+    assert.equal(
+      (await plain.call("files.send", { project: "p", name: "a.md" }, owner)).text,
+      "not-configured: files.send needs the Telegram messenger, which is not configured on this device yet.",
+    );
     const failing = filesHarness({ messenger: recordingMessenger("Telegram answered 429: too many requests") });
     failing.artifacts.saveText(owner, "p", "a.md", "hello");
-    assert.equal((await failing.call("files.send", { project: "p", name: "a.md" }, owner)).text, "send-failed: Telegram answered 429: too many requests");
+    assert.equal(
+      (await failing.call("files.send", { project: "p", name: "a.md" }, owner)).text,
+      "send-failed: Telegram answered 429: too many requests",
+    );
     const bad: Array<[object, RegExp]> = [
       [{ project: "p" }, /'name' is required/],
       [{ project: "p", name: "a.md", chat_id: "not a chat" }, /'chat_id' must match pattern/],

@@ -43,7 +43,10 @@ describe("files: who may do what to whose file", () => {
   it("a real miss and another person's private file read the same", async () => {
     const { h } = await setUp();
     assert.equal((await h.call("files.read", { project: "team", name: "nobody.md" }, people.guest)).text, notFound("nobody.md"));
-    assert.equal((await h.call("files.read", { project: "team", name: "owner-private.md" }, people.guest)).text, notFound("owner-private.md"));
+    assert.equal(
+      (await h.call("files.read", { project: "team", name: "owner-private.md" }, people.guest)).text,
+      notFound("owner-private.md"),
+    );
   });
 
   for (const who of Object.keys(people)) {
@@ -57,7 +60,8 @@ describe("files: who may do what to whose file", () => {
 
         const stat = await h.call("files.stat", file, p);
         assert.equal(stat.isError ? stat.text : "ok", visible ? "ok" : notFound(t.name), "files.stat");
-        if (visible) assert.match(stat.text, new RegExp(`owner: ${mine ? (t.shared ? "yours, shared" : "yours") : "shared with you, read-only"}`));
+        if (visible)
+          assert.match(stat.text, new RegExp(`owner: ${mine ? (t.shared ? "yours, shared" : "yours") : "shared with you, read-only"}`));
 
         const read = await h.call("files.read", file, p);
         assert.equal(read.text, visible ? `text of ${t.name} zebra` : notFound(t.name), "files.read");
@@ -69,11 +73,21 @@ describe("files: who may do what to whose file", () => {
         assert.equal(found, visible, "files.search");
 
         const send = await h.call("files.send", file, p);
-        assert.equal(send.text, visible ? `Sent team/${t.name} (${`text of ${t.name} zebra`.length} bytes) as a document.` : notFound(t.name), "files.send");
+        assert.equal(
+          send.text,
+          visible ? `Sent team/${t.name} (${`text of ${t.name} zebra`.length} bytes) as a document.` : notFound(t.name),
+          "files.send",
+        );
         assert.equal(sent.length, visible ? 1 : 0);
 
         const save = await h.call("artifact.save", { ...file, text: "overwrite" }, p);
-        assert.equal(save.text, mine ? `Saved team/${t.name}: 9 bytes (replaced your earlier version).` : `conflict: team/${t.name} cannot be written: the name is taken; choose another name.`, "artifact.save");
+        assert.equal(
+          save.text,
+          mine
+            ? `Saved team/${t.name}: 9 bytes (replaced your earlier version).`
+            : `conflict: team/${t.name} cannot be written: the name is taken; choose another name.`,
+          "artifact.save",
+        );
 
         const share = await h.call("files.share", { ...file, share: false }, p);
         const expected =
@@ -104,26 +118,53 @@ describe("files: who may do what to whose file", () => {
     }
     const chat = await h.call("files.send", { project: "team", name: "member-private.md", chat_id: "12345" }, people.member);
     assert.equal(chat.text, "admin-only: only the owner may choose chat_id; leave it out to send to the owner.");
-    assert.equal((await h.call("files.send", { project: "team", name: "owner-private.md", chat_id: "-100123" }, people.owner)).isError, undefined);
+    assert.equal(
+      (await h.call("files.send", { project: "team", name: "owner-private.md", chat_id: "-100123" }, people.owner)).isError,
+      undefined,
+    );
   });
 
   it("refuses everything to an unapproved caller, and files.share in a scheduled turn", async () => {
     const { h } = await setUp();
     const stranger = principal("unknown", "turn", "stranger");
-    for (const name of ["files.list", "files.stat", "files.read", "files.search", "artifact.save", "files.share", "files.send", "files.fetch", "image.generate", "skill.list"]) {
+    for (const name of [
+      "files.list",
+      "files.stat",
+      "files.read",
+      "files.search",
+      "artifact.save",
+      "files.share",
+      "files.send",
+      "files.fetch",
+      "image.generate",
+      "skill.list",
+    ]) {
       const r = await h.call(name, {}, stranger);
       assert.equal(r.text, "not-approved: this conversation is not approved to use tools.", name);
     }
     const scheduled = principal("user", "turn", "member", true);
-    assert.equal((await h.call("files.share", { project: "team", name: "member-private.md" }, scheduled)).text, "scheduled-refused: files.share is not allowed in a scheduled turn.");
-    assert.equal((await h.call("files.read", { project: "team", name: "member-private.md" }, scheduled)).text, "text of member-private.md zebra", "files.read works in scheduled turns");
+    assert.equal(
+      (await h.call("files.share", { project: "team", name: "member-private.md" }, scheduled)).text,
+      "scheduled-refused: files.share is not allowed in a scheduled turn.",
+    );
+    assert.equal(
+      (await h.call("files.read", { project: "team", name: "member-private.md" }, scheduled)).text,
+      "text of member-private.md zebra",
+      "files.read works in scheduled turns",
+    );
   });
 
   it("the handlers re-check the caller when called past the registry", async () => {
     const { h } = await setUp();
     const share = h.registry.all().find((t) => t.name === "files.share")!;
-    await assert.rejects(async () => share.handler({ project: "team", name: "member-private.md" }, { principal: principal("user", "turn", "member", true) }), /scheduled-refused/);
+    await assert.rejects(
+      async () => share.handler({ project: "team", name: "member-private.md" }, { principal: principal("user", "turn", "member", true) }),
+      /scheduled-refused/,
+    );
     const send = h.registry.all().find((t) => t.name === "files.send")!;
-    await assert.rejects(async () => send.handler({ project: "team", name: "owner-private.md" }, { principal: { ...people.owner, via: "mcp" } }), /turn-only/);
+    await assert.rejects(
+      async () => send.handler({ project: "team", name: "owner-private.md" }, { principal: { ...people.owner, via: "mcp" } }),
+      /turn-only/,
+    );
   });
 });

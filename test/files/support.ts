@@ -43,12 +43,16 @@ export function filesHarness(options: HarnessOptions = {}): FilesHarness {
 }
 
 /** A messenger port that keeps what it was given (the Telegram client does not exist yet). */
-export function recordingMessenger(failWith?: string): Messenger & { sent: Array<{ how: "photo" | "document"; file: OutgoingFile; chatId?: string }> } {
+export function recordingMessenger(
+  failWith?: string,
+): Messenger & { sent: Array<{ how: "photo" | "document"; file: OutgoingFile; chatId?: string }> } {
   const sent: Array<{ how: "photo" | "document"; file: OutgoingFile; chatId?: string }> = [];
-  const deliver = (how: "photo" | "document") => async (file: OutgoingFile, chatId?: string): Promise<void> => {
-    if (failWith) throw new Error(failWith);
-    sent.push({ how, file, chatId });
-  };
+  const deliver =
+    (how: "photo" | "document") =>
+    async (file: OutgoingFile, chatId?: string): Promise<void> => {
+      if (failWith) throw new Error(failWith);
+      sent.push({ how, file, chatId });
+    };
   return { sent, sendPhoto: deliver("photo"), sendDocument: deliver("document") };
 }
 

@@ -10,7 +10,12 @@ const parsed = (s: string): HttpUrl => {
 
 describe("http URL parsing", () => {
   it("parses scheme, host, port and path, dropping the fragment", () => {
-    assert.deepEqual(parsed("HTTPS://Files.Example.com:8443/a/b.md?x=1#frag"), { scheme: "https", host: "files.example.com", port: 8443, path: "/a/b.md?x=1" });
+    assert.deepEqual(parsed("HTTPS://Files.Example.com:8443/a/b.md?x=1#frag"), {
+      scheme: "https",
+      host: "files.example.com",
+      port: 8443,
+      path: "/a/b.md?x=1",
+    });
     assert.deepEqual(parsed("https://example.com"), { scheme: "https", host: "example.com", port: undefined, path: "/" });
     assert.deepEqual(parsed("https://example.com?q"), { scheme: "https", host: "example.com", port: undefined, path: "/?q" });
     assert.deepEqual(parsed("https://[::1]:8080/x"), { scheme: "https", host: "[::1]", port: 8080, path: "/x" });
@@ -50,7 +55,28 @@ describe("http URL parsing", () => {
   });
 
   it("knows which hosts are on the device's own network", () => {
-    for (const host of ["localhost", "api.localhost", "printer.local", "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "2130706433", "0x7f000001", "127.1", "[::1]", "[fd00::1]", "[fe80::1]", "[::ffff:127.0.0.1]", "localhost."]) {
+    for (const host of [
+      "localhost",
+      "api.localhost",
+      "printer.local",
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "224.0.0.1",
+      "2130706433",
+      "0x7f000001",
+      "127.1",
+      "[::1]",
+      "[fd00::1]",
+      "[fe80::1]",
+      "[::ffff:127.0.0.1]",
+      "localhost.",
+    ]) {
       assert.equal(isLocalHost(host), true, host);
     }
     for (const host of ["example.com", "8.8.8.8", "172.32.0.1", "100.128.0.1", "[2001:db8::1]", "1password.com", "10.example.com"]) {

@@ -15,7 +15,12 @@ describe("owner API (transport-free)", () => {
     token = halo.ensureOwnerToken()!;
   });
 
-  async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse & { json: any }> {
+  async function api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResponse & { json: any }> {
     const res = await halo.handleHttp({
       method,
       path,
@@ -28,7 +33,10 @@ describe("owner API (transport-free)", () => {
   }
 
   it("secrets: write-only; each key reads as set or not set", async () => {
-    assert.deepEqual((await api("GET", "/api/secrets")).json.secrets.map((s: any) => s.set), [false, false, false, false, false]);
+    assert.deepEqual(
+      (await api("GET", "/api/secrets")).json.secrets.map((s: any) => s.set),
+      [false, false, false, false, false],
+    );
     const put = await api("PUT", "/api/secrets/openai", { value: "sk-test-SECRET-VALUE" });
     assert.deepEqual([put.status, put.json], [200, { name: "openai", set: true }]);
     const list = await api("GET", "/api/secrets");
@@ -38,7 +46,10 @@ describe("owner API (transport-free)", () => {
     assert.deepEqual((await api("DELETE", "/api/secrets/openai")).json, { name: "openai", set: false });
     assert.equal(halo.core.secrets.getSecret("openai"), undefined);
     assert.equal((await api("GET", "/api/secrets/openai")).status, 405, "no endpoint reads a secret");
-    assert.deepEqual(log.lines.filter((l) => /secrets:/.test(l)), ["secrets: openai set", "secrets: openai cleared"]);
+    assert.deepEqual(
+      log.lines.filter((l) => /secrets:/.test(l)),
+      ["secrets: openai set", "secrets: openai cleared"],
+    );
   });
 
   it("secrets: refuses unknown names, bad values and extra fields, naming no value", async () => {
@@ -64,7 +75,13 @@ describe("owner API (transport-free)", () => {
     assert.match(created.json.token, /^halo_[0-9a-f]{64}$/);
     assert.equal(halo.core.clients.verify(created.json.token)?.name, "laptop");
     const list = await api("GET", "/api/clients");
-    assert.deepEqual(list.json.clients.map((c: any) => [c.name, c.role, c.ns]), [["owner", "admin", "owner"], ["laptop", "user", "alice"]]);
+    assert.deepEqual(
+      list.json.clients.map((c: any) => [c.name, c.role, c.ns]),
+      [
+        ["owner", "admin", "owner"],
+        ["laptop", "user", "alice"],
+      ],
+    );
     assert.ok(!list.body.includes(created.json.token));
     assert.equal((await api("POST", "/api/clients", { name: "laptop", role: "user" })).status, 409);
     assert.equal((await api("POST", "/api/clients", { name: "ci", role: "guest" })).json.ns, "ci", "ns defaults to the name");
@@ -74,7 +91,14 @@ describe("owner API (transport-free)", () => {
   });
 
   it("clients: refuses bad input and the last admin's revocation", async () => {
-    for (const body of [{ name: "Bad Name", role: "user" }, { name: "x", role: "root" }, { name: "x", role: "unknown" }, { name: "x" }, { name: "x", role: "user", ns: "../etc" }, { name: "x", role: "user", token: "t" }]) {
+    for (const body of [
+      { name: "Bad Name", role: "user" },
+      { name: "x", role: "root" },
+      { name: "x", role: "unknown" },
+      { name: "x" },
+      { name: "x", role: "user", ns: "../etc" },
+      { name: "x", role: "user", token: "t" },
+    ]) {
       assert.equal((await api("POST", "/api/clients", body)).status, 400, JSON.stringify(body));
     }
     const last = await api("DELETE", "/api/clients/owner");
@@ -100,7 +124,10 @@ describe("owner API (transport-free)", () => {
     const set = await api("PUT", "/api/people/42", { role: "user", quota: { vectors: 9 } });
     assert.equal(set.status, 200);
     assert.deepEqual([set.json.person.role, set.json.person.quota.vectors, set.json.person.overridden], ["user", 9, ["vectors"]]);
-    assert.deepEqual((await api("GET", "/api/people")).json.people.map((p: any) => p.id), ["owner", "42"]);
+    assert.deepEqual(
+      (await api("GET", "/api/people")).json.people.map((p: any) => p.id),
+      ["owner", "42"],
+    );
     assert.equal((await api("PUT", "/api/people/owner", { role: "guest" })).status, 409);
     assert.equal((await api("PUT", "/api/people/ghost", { quota: { pins: 1 } })).status, 404);
     assert.equal((await api("PUT", "/api/people/42", { quota: { pins: -1 } })).status, 400);
@@ -125,7 +152,13 @@ describe("owner API (transport-free)", () => {
 
   it("pending skills: listed, approved and rejected through the skills store", async () => {
     assert.deepEqual((await api("GET", "/api/skills/pending")).json, { pending: [] });
-    const owner = { ns: "owner", role: "admin" as const, quota: halo.core.people.get("owner")!.quota, via: "turn" as const, scheduled: false };
+    const owner = {
+      ns: "owner",
+      role: "admin" as const,
+      quota: halo.core.people.get("owner")!.quota,
+      via: "turn" as const,
+      scheduled: false,
+    };
     for (const id of ["keep-me", "drop-me"]) {
       const saved = await halo.core.registry.dispatch("skill.save", { id, md: `# ${id}\n\nSteps.` }, owner);
       assert.equal(saved.isError, undefined, saved.text);

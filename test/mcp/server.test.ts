@@ -51,7 +51,12 @@ describe("McpServer, initialize era", () => {
       cursor = result.nextCursor;
       pages++;
     } while (cursor && pages < 50);
-    assert.deepEqual(names, deviceRegistry().registry.toolSpecsFor(principal()).map((t) => t.name));
+    assert.deepEqual(
+      names,
+      deviceRegistry()
+        .registry.toolSpecsFor(principal())
+        .map((t) => t.name),
+    );
     assert.ok(pages >= 3);
     for (const bad of ["garbage", "1.00000000", 5, "zzzzzz.ffffffff"]) {
       const { response } = await call(s, "tools/list", { cursor: bad });

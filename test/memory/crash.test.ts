@@ -23,7 +23,15 @@ const clock = fakeClock();
 function engineOn(storage: Storage): MemoryEngine {
   const settings = memorySettings();
   settings.set("memory.config", JSON.stringify({ max_vectors: 100 }));
-  const deps: MemoryDeps = { clock, log: memoryLog(), settings, digest: nodeDigest, kernels: tsKernels, embedder: hashingEmbedder(64), storage };
+  const deps: MemoryDeps = {
+    clock,
+    log: memoryLog(),
+    settings,
+    digest: nodeDigest,
+    kernels: tsKernels,
+    embedder: hashingEmbedder(64),
+    storage,
+  };
   return new MemoryEngine(deps);
 }
 
@@ -63,25 +71,55 @@ describe("memory crash safety", () => {
     store.append({ ns: "owner", session: "s1", role: "assistant", kind: "llm_response", text: "hi! ünïcödé ✓" });
     const before = card0.files.get(card0.list("memory/episodic").map((n) => `memory/episodic/${n}`)[0])!.length;
     const probe = cloneCard(card0);
-    new EpisodicStore(probe, clock, log).append({ ns: "owner", session: "s1", role: "tool", kind: "tool_output", text: "the tool said 42 — done" });
+    new EpisodicStore(probe, clock, log).append({
+      ns: "owner",
+      session: "s1",
+      role: "tool",
+      kind: "tool_output",
+      text: "the tool said 42 — done",
+    });
     const path = `memory/episodic/${probe.list("memory/episodic")[0]}`;
     const size = probe.files.get(path)!.length - before;
-    const texts = (s: Storage): string[] => new EpisodicStore(s, clock, log).query({ namespaces: ["owner"] }, 100).rows.map((r) => r.text).reverse();
+    const texts = (s: Storage): string[] =>
+      new EpisodicStore(s, clock, log)
+        .query({ namespaces: ["owner"] }, 100)
+        .rows.map((r) => r.text)
+        .reverse();
     for (let cut = 0; cut <= size; cut++) {
       const card = cloneCard(card0);
       const torn = tornStorage(card, cut);
       const writer = new EpisodicStore(torn, clock, log);
-      if (cut < size) assert.throws(() => writer.append({ ns: "owner", session: "s1", role: "tool", kind: "tool_output", text: "the tool said 42 — done" }), /no-card/);
+      if (cut < size)
+        assert.throws(
+          () => writer.append({ ns: "owner", session: "s1", role: "tool", kind: "tool_output", text: "the tool said 42 — done" }),
+          /no-card/,
+        );
       else writer.append({ ns: "owner", session: "s1", role: "tool", kind: "tool_output", text: "the tool said 42 — done" });
       const expected = ["hello there", "hi! ünïcödé ✓", ...(cut < size ? [] : ["the tool said 42 — done"])];
       assert.deepEqual(texts(card), expected, `cut at ${cut}`);
-      new EpisodicStore(card, clock, log).append({ ns: "owner", session: "s2", role: "user", kind: "message", text: "after the power came back" });
+      new EpisodicStore(card, clock, log).append({
+        ns: "owner",
+        session: "s2",
+        role: "user",
+        kind: "message",
+        text: "after the power came back",
+      });
       assert.deepEqual(texts(card), [...expected, "after the power came back"], `append after a cut at ${cut}`);
     }
   });
 
   it("an archive append cut at any byte leaves the old or the new entries; the next append repairs the file", () => {
-    const meta = (content: string): EntryMeta => ({ id: content.length, ns: "owner", content, source: "self", importance: 0.5, created: 1, lastRecalled: 2, flags: 0, ttlClass: 0 });
+    const meta = (content: string): EntryMeta => ({
+      id: content.length,
+      ns: "owner",
+      content,
+      source: "self",
+      importance: 0.5,
+      created: 1,
+      lastRecalled: 2,
+      flags: 0,
+      ttlClass: 0,
+    });
     const row = Int8Array.from({ length: 16 }, (_, i) => i - 8);
     const card0 = memoryStorage();
     new MemoryArchive(card0, memoryLog()).add([{ meta: meta("old expired fact"), row }], "e/16", 1000);

@@ -34,7 +34,12 @@ describe("offline feature-hashing embedder", () => {
   it("is deterministic, sized, and puts texts that share words closer together", async () => {
     const e = hashingEmbedder(256);
     assert.equal(e.id, "offline-hash-v1/256");
-    const [a, a2, b, c] = await e.embed(["The red bicycle is in the shed", "The red bicycle is in the shed", "Where is my bicycle parked?", "Tax forms are due in April"]);
+    const [a, a2, b, c] = await e.embed([
+      "The red bicycle is in the shed",
+      "The red bicycle is in the shed",
+      "Where is my bicycle parked?",
+      "Tax forms are due in April",
+    ]);
     assert.equal(a.length, 256);
     assert.deepEqual(a, a2);
     assert.ok(cos(a, b) > 0.3 && cos(a, c) < 0.15, `${cos(a, b)} ${cos(a, c)}`);
@@ -49,7 +54,8 @@ describe("OpenAI-compatible embedder", () => {
   beforeEach(async () => (server = await ProviderServer.start()));
   afterEach(async () => server.close());
 
-  const embedder = (timeoutMs = 2000) => openAiEmbedder({ http: nodeHttpClient, baseUrl: server.url + "/", model: "text-embedding-3-small", dims: 32, apiKey: KEY, timeoutMs });
+  const embedder = (timeoutMs = 2000) =>
+    openAiEmbedder({ http: nodeHttpClient, baseUrl: server.url + "/", model: "text-embedding-3-small", dims: 32, apiKey: KEY, timeoutMs });
 
   it("sends {model, input, dimensions} with the key and returns vectors in input order", async () => {
     server.reply(embeddingsReply);
@@ -71,24 +77,42 @@ describe("OpenAI-compatible embedder", () => {
     server.reply(embeddingsReply, embeddingsReply);
     const out = await embedder().embed(texts);
     assert.equal(out.length, texts.length);
-    assert.deepEqual(server.seen.map((s) => s.json.input.length), [EMBED_BATCH_MAX, 3]);
+    assert.deepEqual(
+      server.seen.map((s) => s.json.input.length),
+      [EMBED_BATCH_MAX, 3],
+    );
     assert.deepEqual(out[EMBED_BATCH_MAX + 2], hashText(texts[EMBED_BATCH_MAX + 2], 32));
   });
 
   const failures: Array<[string, ScriptedReply, RegExp]> = [
     [
       "401 with an error body (its message quotes the key: never repeated)",
-      { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error", code: "invalid_api_key" } } },
+      {
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${KEY}`, type: "invalid_request_error", code: "invalid_api_key" } },
+      },
       /^the embeddings service answered HTTP 401 \(invalid_request_error, invalid_api_key\)\.$/,
     ],
-    ["429 rate limit", { status: 429, body: { error: { message: "slow down", type: "requests", code: "rate_limit_exceeded" } } }, /HTTP 429 \(requests, rate_limit_exceeded\)/],
+    [
+      "429 rate limit",
+      { status: 429, body: { error: { message: "slow down", type: "requests", code: "rate_limit_exceeded" } } },
+      /HTTP 429 \(requests, rate_limit_exceeded\)/,
+    ],
     ["500 with a non-JSON body", { status: 500, body: "<html>oops</html>" }, /^the embeddings service answered HTTP 500\.$/],
     ["200 with malformed JSON", { body: '{"data": [' }, /not an embeddings list/],
     ["200 without data", { body: { object: "list" } }, /not an embeddings list/],
     ["too few vectors", { body: { data: [{ index: 0, embedding: Array(32).fill(0.1) }] } }, /returned 1 vectors for 2 texts/],
-    ["a vector of the wrong length", { body: { data: [0, 1].map((index) => ({ index, embedding: Array(31).fill(0.1) })) } }, /wrong length \(expected 32\)/],
+    [
+      "a vector of the wrong length",
+      { body: { data: [0, 1].map((index) => ({ index, embedding: Array(31).fill(0.1) })) } },
+      /wrong length \(expected 32\)/,
+    ],
     ["a repeated index", { body: { data: [0, 0].map((index) => ({ index, embedding: Array(32).fill(0.1) })) } }, /bad or repeated index/],
-    ["a non-number in a vector", { body: { data: [0, 1].map((index) => ({ index, embedding: [...Array(31).fill(0.1), "x"] })) } }, /non-number/],
+    [
+      "a non-number in a vector",
+      { body: { data: [0, 1].map((index) => ({ index, embedding: [...Array(31).fill(0.1), "x"] })) } },
+      /non-number/,
+    ],
   ];
   for (const [name, reply, expected] of failures) {
     it(`rejects ${name} with one clear sentence`, async () => {
@@ -115,15 +139,24 @@ describe("OpenAI-compatible embedder", () => {
 
   it("drives the memory tools end to end when the owner set it up (settings + key)", async () => {
     const settings = memorySettings();
-    settings.set(EMBEDDER_SETTINGS_KEY, JSON.stringify({ provider: "openai", model: "text-embedding-3-small", dims: 64, base_url: server.url }));
+    settings.set(
+      EMBEDDER_SETTINGS_KEY,
+      JSON.stringify({ provider: "openai", model: "text-embedding-3-small", dims: 64, base_url: server.url }),
+    );
     const rig = memoryCore({ settings, core: { getSecret: (name) => (name === EMBEDDER_SECRET_NAME ? KEY : undefined) } });
     const { registry, memory } = rig.core;
     assert.equal(memory.deps.embedder.id, "text-embedding-3-small/64");
     const owner = makePrincipal("owner", "admin", "turn");
     server.reply(embeddingsReply, embeddingsReply);
     assert.match((await registry.dispatch("memory.write", { content: "The red bicycle is in the shed" }, owner)).text, /^Remembered/);
-    assert.match((await registry.dispatch("memory.search", { query: "red bicycle" }, owner)).text, /^- \[\d+%\] The red bicycle is in the shed$/);
-    assert.deepEqual(server.seen.map((s) => s.json.input), [["The red bicycle is in the shed"], ["red bicycle"]]);
+    assert.match(
+      (await registry.dispatch("memory.search", { query: "red bicycle" }, owner)).text,
+      /^- \[\d+%\] The red bicycle is in the shed$/,
+    );
+    assert.deepEqual(
+      server.seen.map((s) => s.json.input),
+      [["The red bicycle is in the shed"], ["red bicycle"]],
+    );
     server.reply({ status: 503, body: { error: { message: "overloaded", type: "server_error", code: null } } });
     const failed = await registry.dispatch("memory.write", { content: "Another fact" }, owner);
     assert.equal(failed.isError, true);
@@ -145,7 +178,11 @@ describe("embedder selection", () => {
     const log = memoryLog();
     assert.equal(selectEmbedder(settings, () => undefined, http, log).id, "offline-hash-v1/256");
     assert.match(log.lines.join("\n"), /needs the secret openai; using the offline embedder/);
-    for (const bad of ["{nope", JSON.stringify({ provider: "openai", model: "m", dims: 7, base_url: "http://x" }), JSON.stringify({ provider: "ftp" })]) {
+    for (const bad of [
+      "{nope",
+      JSON.stringify({ provider: "openai", model: "m", dims: 7, base_url: "http://x" }),
+      JSON.stringify({ provider: "ftp" }),
+    ]) {
       settings.set(EMBEDDER_SETTINGS_KEY, bad);
       const l = memoryLog();
       assert.equal(selectEmbedder(settings, () => "k", http, l).id, "offline-hash-v1/256");

@@ -47,7 +47,8 @@ describe("episodic store", () => {
   it("filters by kind, session, text and time window; a member sees only their own rows", async () => {
     const { core, clock } = memoryCore();
     const ep = core.episodic!;
-    const add = (ns: string, session: string, kind: EpisodicKind, text: string): void => void ep.append({ ns, session, role: "user", kind, text });
+    const add = (ns: string, session: string, kind: EpisodicKind, text: string): void =>
+      void ep.append({ ns, session, role: "user", kind, text });
     add("owner", "chat-1", "message", "Please order more Coffee beans");
     add("owner", "chat-1", "tool_output", "order placed: coffee x2");
     clock.advance(5 * HOUR);
@@ -76,7 +77,8 @@ describe("episodic store", () => {
   it("pages into the past with the before token, across day parts, without repeats", async () => {
     const { core, clock } = memoryCore();
     for (let day = 0; day < 5; day++) {
-      for (let i = 0; i < 7; i++) core.episodic!.append({ ns: "owner", session: "s", role: "user", kind: "message", text: `day ${day} row ${i}` });
+      for (let i = 0; i < 7; i++)
+        core.episodic!.append({ ns: "owner", session: "s", role: "user", kind: "message", text: `day ${day} row ${i}` });
       clock.advance(DAY);
     }
     const seen: string[] = [];
@@ -143,7 +145,10 @@ describe("episodic store", () => {
     clock.advance(2 * DAY);
     store.append({ ns: "owner", session: "s", role: "user", kind: "message", text: "today" });
     assert.equal(storage.list(EPISODIC_DIR).length, 2, "the first day went when the day rolled over");
-    assert.deepEqual(new EpisodicStore(storage, clock, log).query({ namespaces: ["owner"] }, 10).rows.map((r) => r.text), ["today", "recent"]);
+    assert.deepEqual(
+      new EpisodicStore(storage, clock, log).query({ namespaces: ["owner"] }, 10).rows.map((r) => r.text),
+      ["today", "recent"],
+    );
     assert.ok(log.lines.some((l) => /pruned 1 episodic part/.test(l)));
   });
 
@@ -155,7 +160,10 @@ describe("episodic store", () => {
     storage.append(path, new TextEncoder().encode('\n10 12345678 {"ns":"x"}'));
     const reread = new EpisodicStore(storage, clock, log);
     reread.append({ ns: "owner", session: "s", role: "user", kind: "message", text: "intact two" });
-    assert.deepEqual(new EpisodicStore(storage, clock, log).query({ namespaces: ["owner"] }, 10).rows.map((r) => r.text), ["intact two", "intact one"]);
+    assert.deepEqual(
+      new EpisodicStore(storage, clock, log).query({ namespaces: ["owner"] }, 10).rows.map((r) => r.text),
+      ["intact two", "intact one"],
+    );
     assert.ok(log.lines.some((l) => /dropped 2 torn or damaged row\(s\)/.test(l)));
   });
 
@@ -163,13 +171,19 @@ describe("episodic store", () => {
     const { clock, storage, log, store } = rig();
     store.append({ ns: "owner", session: "s", role: "user", kind: "message", text: "before" });
     storage.pull();
-    assert.throws(() => store.append({ ns: "owner", session: "s", role: "user", kind: "message", text: "while out" }), /^ToolError: no-card:/);
+    assert.throws(
+      () => store.append({ ns: "owner", session: "s", role: "user", kind: "message", text: "while out" }),
+      /^ToolError: no-card:/,
+    );
     assert.throws(() => store.query({ namespaces: ["owner"] }, 5), /no-card/);
     storage.insert();
     const path = `${EPISODIC_DIR}/${storage.list(EPISODIC_DIR)[0]}`;
     storage.append(path, new TextEncoder().encode("\n99 half-written"));
     store.append({ ns: "owner", session: "s", role: "user", kind: "message", text: "after" });
     const rows = new EpisodicStore(storage, clock, log).query({ namespaces: ["owner"] }, 5).rows;
-    assert.deepEqual(rows.map((r) => r.text), ["after", "before"]);
+    assert.deepEqual(
+      rows.map((r) => r.text),
+      ["after", "before"],
+    );
   });
 });

@@ -57,7 +57,10 @@ describe("memory forgetting", () => {
     const id = /^- ([0-9a-f]{8})/.exec(listArchive(rig.engine, owner, 10))![1];
     for (let i = 0; i < 100; i++) await write(rig, { content: `filler fact ${i} about item${i}`, permanent: true });
     assert.equal(rig.engine.store.count, 100);
-    await assert.rejects(restoreArchived(rig.engine, owner, id), /full: the live memory store is full; nothing was restored and the entry stays in the archive/);
+    await assert.rejects(
+      restoreArchived(rig.engine, owner, id),
+      /full: the live memory store is full; nothing was restored and the entry stays in the archive/,
+    );
     assert.match(listArchive(rig.engine, owner, 10), new RegExp(`^- ${id} `));
     assert.equal(rig.engine.store.count, 100);
   });
@@ -115,7 +118,10 @@ describe("memory forgetting", () => {
     const after = rig.reboot();
     await searchMemory(after, owner, "anything");
     const slot = Array.from({ length: after.store.count }, (_, s) => s).find((s) => after.store.content[s] === "Fact across reboots")!;
-    assert.ok(Math.abs(after.store.importance[slot] - 0.4 * 0.5 ** (MAINTAIN_INTERVAL_MS / DAY)) < 0.01, String(after.store.importance[slot]));
+    assert.ok(
+      Math.abs(after.store.importance[slot] - 0.4 * 0.5 ** (MAINTAIN_INTERVAL_MS / DAY)) < 0.01,
+      String(after.store.importance[slot]),
+    );
   });
 
   it("at capacity the lowest importance x TTL-left entry is evicted; pinned ones are exempt", async () => {

@@ -136,7 +136,7 @@ function tieCases(): Case[] {
   const dims = 48;
   const distinct = randomInt8(prng, 3 * dims);
   const store = new Int8Array(90 * dims);
-  for (let i = 0; i < 90; i++) store.set(distinct.subarray((i % 3) * dims, (i % 3 + 1) * dims), i * dims);
+  for (let i = 0; i < 90; i++) store.set(distinct.subarray((i % 3) * dims, ((i % 3) + 1) * dims), i * dims);
   const query = randomInt8(prng, dims);
   const mask = maskOf(prng, 90, 70);
   return [
@@ -156,7 +156,11 @@ function errorCases(): Case[] {
     bad("store is undefined", [undefined, 8, 4, q8, 1], "TypeError:bad store"),
     bad("store is an Int16Array", [new Int16Array(32), 8, 4, q8, 1], "TypeError:bad store"),
     bad("dims 0", [store, 0, 4, q8, 1], "RangeError:bad dims"),
-    bad("dims above max", [new Int8Array(KERNEL_MAX_DIMS + 1), KERNEL_MAX_DIMS + 1, 1, new Int8Array(KERNEL_MAX_DIMS + 1), 1], "RangeError:bad dims"),
+    bad(
+      "dims above max",
+      [new Int8Array(KERNEL_MAX_DIMS + 1), KERNEL_MAX_DIMS + 1, 1, new Int8Array(KERNEL_MAX_DIMS + 1), 1],
+      "RangeError:bad dims",
+    ),
     bad("dims fractional", [store, 7.5, 4, q8, 1], "RangeError:bad dims"),
     bad("dims NaN", [store, NaN, 4, q8, 1], "RangeError:bad dims"),
     bad("dims a string", [store, "8", 4, q8, 1], "RangeError:bad dims"),

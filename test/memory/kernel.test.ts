@@ -11,7 +11,10 @@ describe("the TypeScript int8 kernel", () => {
     // The suite must exercise both outcomes: results and every error.
     const errors = new Set(report.results.filter((r) => !r.outcome.startsWith("ok ")).map((r) => r.outcome));
     for (const name of ["store", "dims", "count", "query", "k", "mask"]) {
-      assert.ok([...errors].some((e) => e.endsWith(`:bad ${name}`)), name);
+      assert.ok(
+        [...errors].some((e) => e.endsWith(`:bad ${name}`)),
+        name,
+      );
     }
   });
 

@@ -22,7 +22,8 @@ async function filled(): Promise<MemoryRig> {
 
 function snapshot(rig: MemoryRig, engine = rig.engine): unknown[] {
   const out = [];
-  for (let s = 0; s < engine.store.count; s++) out.push({ ...engine.store.metaAt(s), row: Array.from(engine.store.row(s)), norm: engine.store.norms[s] });
+  for (let s = 0; s < engine.store.count; s++)
+    out.push({ ...engine.store.metaAt(s), row: Array.from(engine.store.row(s)), norm: engine.store.norms[s] });
   return out.sort((a, b) => (a.content < b.content ? -1 : 1));
 }
 
@@ -67,7 +68,10 @@ describe("memory persistence", () => {
       const after = rig.reboot();
       assert.equal(after.store.count, 0);
       const line = rig.log.lines.find((l) => l.includes("is unreadable"));
-      assert.match(line ?? "", /^warning: memory: memory\/vectors\.bin is unreadable \(.+\); kept aside as memory\/vectors\.bin\.bad-\d+; starting with an empty store$/);
+      assert.match(
+        line ?? "",
+        /^warning: memory: memory\/vectors\.bin is unreadable \(.+\); kept aside as memory\/vectors\.bin\.bad-\d+; starting with an empty store$/,
+      );
       const aside = /kept aside as (\S+);/.exec(line!)![1];
       assert.deepEqual(rig.storage.files.get(aside), damaged);
       await writeMemory(after, owner, { content: "A fresh start" });
@@ -80,8 +84,18 @@ describe("memory persistence", () => {
     const rig = await filled();
     const damaged = rig.storage.files.get(VECTOR_FILE_PATH)!.slice(0, 100);
     rig.storage.files.set(VECTOR_FILE_PATH, damaged);
-    const after = rig.reboot({ storage: { ...rig.storage, rename: () => { throw new Error("rename failed"); } } });
-    await assert.rejects(writeMemory(after, owner, { content: "must not be saved" }), /^ToolError: unavailable: the memory file is damaged \(.+\) and could not be moved aside\.$/);
+    const after = rig.reboot({
+      storage: {
+        ...rig.storage,
+        rename: () => {
+          throw new Error("rename failed");
+        },
+      },
+    });
+    await assert.rejects(
+      writeMemory(after, owner, { content: "must not be saved" }),
+      /^ToolError: unavailable: the memory file is damaged \(.+\) and could not be moved aside\.$/,
+    );
     assert.deepEqual(rig.storage.files.get(VECTOR_FILE_PATH), damaged);
   });
 

@@ -44,8 +44,10 @@ function int8Cosine(stored: string, q: string, quantizeQuery: Quantizer): number
 
 /** Seeded sentences and a copy with one word changed: cosines from about 0.5 to 1, most near the 0.95 threshold. */
 function sentencePairs(count: number): Array<[string, string]> {
-  const words = ("garage code spare key flowerpot dentist tuesday morning blue green kitchen drawer passport office "
-    + "sister berlin birthday march train station platform coffee meeting").split(" ");
+  const words = (
+    "garage code spare key flowerpot dentist tuesday morning blue green kitchen drawer passport office " +
+    "sister berlin birthday march train station platform coffee meeting"
+  ).split(" ");
   const prng = mulberry32(11);
   const pick = (): string => words[prng.int(0, words.length - 1)];
   const pairs: Array<[string, string]> = [];
@@ -148,7 +150,12 @@ describe("query quantization in the engine", () => {
 
   it("search similarities match the exact cosine, best first", async () => {
     const { engine } = memoryRig();
-    const facts = [base, "My sister lives in Berlin near the train station", "The dentist appointment is on Tuesday morning", "The passport is in the kitchen drawer"];
+    const facts = [
+      base,
+      "My sister lives in Berlin near the train station",
+      "The dentist appointment is on Tuesday morning",
+      "The passport is in the kitchen drawer",
+    ];
     for (const content of facts) await writeMemory(engine, owner, { content });
     const query = "where is the spare key for the shed";
     const { hits, text } = await searchMemory(engine, owner, query, 4);
@@ -169,8 +176,14 @@ describe("query quantization in the engine", () => {
     const { engine } = memoryRig();
     await writeMemory(engine, owner, { content: base });
     await writeMemory(engine, owner, { content: "The passport is in the kitchen drawer" });
-    const answer = await updateMemory(engine, owner, { old: "spare key shed flowerpot", content: "The spare key for the garden shed is with the neighbour" });
+    const answer = await updateMemory(engine, owner, {
+      old: "spare key shed flowerpot",
+      content: "The spare key for the garden shed is with the neighbour",
+    });
     assert.match(answer, /^Updated: replaced id/);
-    assert.deepEqual([...engine.store.content].sort(), ["The passport is in the kitchen drawer", "The spare key for the garden shed is with the neighbour"]);
+    assert.deepEqual([...engine.store.content].sort(), [
+      "The passport is in the kitchen drawer",
+      "The spare key for the garden shed is with the neighbour",
+    ]);
   });
 });

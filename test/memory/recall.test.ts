@@ -41,8 +41,15 @@ describe("memory recall", () => {
     set(2, 3, 0.1);
     const picked = diversify(hits, sims, 0.5, 4).map((h) => h.slot);
     assert.deepEqual(picked, [0, 3, 2, 4], "1 collapsed into 0; 3 (diverse) jumps ahead of 2; 4 is not tied and stays last");
-    assert.deepEqual(diversify(hits, sims, 1, 4).map((h) => h.slot), [0, 2, 3, 4], "lambda 1 is relevance order");
-    assert.deepEqual(diversify(hits, sims, 0.5, 2).map((h) => h.slot), [0, 3]);
+    assert.deepEqual(
+      diversify(hits, sims, 1, 4).map((h) => h.slot),
+      [0, 2, 3, 4],
+      "lambda 1 is relevance order",
+    );
+    assert.deepEqual(
+      diversify(hits, sims, 0.5, 2).map((h) => h.slot),
+      [0, 3],
+    );
   });
 
   it("formatHits caps the output at max bytes, whole lines only, shortening a lone first line", () => {
@@ -74,7 +81,8 @@ describe("memory recall", () => {
     updateConfig(rig.engine, { relevance_threshold: 0.1, retrieval_count: 1 });
     assert.equal((await searchMemory(rig.engine, owner, "plan for the holiday")).hits.length, 1);
     updateConfig(rig.engine, { retrieval_count: 5, max_context_bytes: 256 });
-    for (let i = 0; i < 10; i++) await writeMemory(rig.engine, owner, { content: `holiday plan detail ${i}: ` + "pack sunscreen and a hat ".repeat(3) });
+    for (let i = 0; i < 10; i++)
+      await writeMemory(rig.engine, owner, { content: `holiday plan detail ${i}: ` + "pack sunscreen and a hat ".repeat(3) });
     const capped = await searchMemory(rig.engine, owner, "holiday plan");
     assert.ok(utf8Length(capped.text) <= 256, String(utf8Length(capped.text)));
     assert.ok(capped.hits.length >= 1 && capped.hits.length < 5);

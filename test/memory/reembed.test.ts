@@ -33,7 +33,8 @@ describe("re-embedding", () => {
     const fileBefore = rig.storage.files.get(VECTOR_FILE_PATH)!.slice();
     const changed = rig.reboot({ embedder: hashingEmbedder(128) });
     assert.equal(changed.store.count, 3, "nothing wiped");
-    const refusal = /^ToolError: unavailable: the embedding model changed \(stored offline-hash-v1\/256, now offline-hash-v1\/128\); an admin re-embeds with memory\.config action reembed\.$/;
+    const refusal =
+      /^ToolError: unavailable: the embedding model changed \(stored offline-hash-v1\/256, now offline-hash-v1\/128\); an admin re-embeds with memory\.config action reembed\.$/;
     await assert.rejects(writeMemory(changed, owner, { content: "new fact" }), refusal);
     await assert.rejects(searchMemory(changed, owner, "boat"), refusal);
     assert.match(viewConfig(changed), /Embedder: offline-hash-v1\/128 \(stored vectors are from offline-hash-v1\/256: re-embed needed\)/);

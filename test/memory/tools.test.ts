@@ -78,8 +78,14 @@ describe("memory tools", () => {
     assert.equal(await call(rig, "memory.search", { query: "bank PIN hint" }, bob), "No memories match.");
     const missing = await refusal(rig, "memory.pin", { action: "delete", id: "0badf00d" }, bob);
     assert.equal(await refusal(rig, "memory.pin", { action: "delete", id }, bob), missing);
-    assert.equal(await refusal(rig, "memory.update", { id, content: "hacked" }, bob), await refusal(rig, "memory.update", { id: "0badf00d", content: "hacked" }, bob));
-    assert.match(await refusal(rig, "memory.pin", { action: "pin", content: "Alice's bank PIN hint is her first cat" }, bob), /^not-found:/);
+    assert.equal(
+      await refusal(rig, "memory.update", { id, content: "hacked" }, bob),
+      await refusal(rig, "memory.update", { id: "0badf00d", content: "hacked" }, bob),
+    );
+    assert.match(
+      await refusal(rig, "memory.pin", { action: "pin", content: "Alice's bank PIN hint is her first cat" }, bob),
+      /^not-found:/,
+    );
     assert.equal(rig.core.memory.store.countIn("alice"), 1);
     // The same content in two namespaces is two entries.
     await call(rig, "memory.write", { content: "Alice's bank PIN hint is her first cat" }, bob);
@@ -110,16 +116,27 @@ describe("memory tools", () => {
       await call(rig, "memory.pin", { action: "pin", id: ids[slot].toString(16).padStart(8, "0") }, guest);
       pinned++;
     }
-    const sixth = Array.from({ length: rig.core.memory.store.count }, (_, s) => s).find((s) => rig.core.memory.store.nsOf(s) === "gus" && !(rig.core.memory.store.flags[s] & 1))!;
-    assert.match(await refusal(rig, "memory.pin", { action: "pin", id: ids[sixth].toString(16).padStart(8, "0") }, guest), /^quota: you have 5 pinned memories/);
+    const sixth = Array.from({ length: rig.core.memory.store.count }, (_, s) => s).find(
+      (s) => rig.core.memory.store.nsOf(s) === "gus" && !(rig.core.memory.store.flags[s] & 1),
+    )!;
+    assert.match(
+      await refusal(rig, "memory.pin", { action: "pin", id: ids[sixth].toString(16).padStart(8, "0") }, guest),
+      /^quota: you have 5 pinned memories/,
+    );
   });
 
   it("memory.config: anyone approved views, only an admin updates; updates persist across a reboot", async () => {
     const rig = memoryCore();
     assert.match(await call(rig, "memory.config", { action: "view" }, guest), /retrieval_count: 5 \(1-20, default 5/);
     assert.match(await refusal(rig, "memory.config", { action: "update", retrieval_count: 2 }, alice), /^admin-only:/);
-    assert.match(await refusal(rig, "memory.config", { action: "update", retrieval_count: 2 }, makePrincipal("owner", "admin", "turn", true)), /^scheduled-refused:/);
-    assert.equal(await call(rig, "memory.config", { action: "update", retrieval_count: 2, mmr_lambda: 0.5 }), "Updated: retrieval_count = 2, mmr_lambda = 0.5.");
+    assert.match(
+      await refusal(rig, "memory.config", { action: "update", retrieval_count: 2 }, makePrincipal("owner", "admin", "turn", true)),
+      /^scheduled-refused:/,
+    );
+    assert.equal(
+      await call(rig, "memory.config", { action: "update", retrieval_count: 2, mmr_lambda: 0.5 }),
+      "Updated: retrieval_count = 2, mmr_lambda = 0.5.",
+    );
     for (const c of ["red apples", "red roses", "red cars", "red shoes"]) await call(rig, "memory.write", { content: `I like ${c}` });
     assert.equal((await call(rig, "memory.search", { query: "I like red" })).split("\n").length, 2);
     const again = memoryCore();
@@ -143,15 +160,24 @@ describe("memory tools", () => {
     await call(rig, "memory.scratchpad", { action: "add", tier: "short", text: "buy seeds" });
     await call(rig, "memory.scratchpad", { action: "replace", tier: "long", items: ["grow tomatoes", "build a shed"] });
     const view = await call(rig, "memory.scratchpad", { action: "view" });
-    assert.equal(view, "Active task: Plan the garden\nshort-term goals:\n  1. buy seeds\nmid-term goals: (none)\nlong-term goals:\n  1. grow tomatoes\n  2. build a shed");
+    assert.equal(
+      view,
+      "Active task: Plan the garden\nshort-term goals:\n  1. buy seeds\nmid-term goals: (none)\nlong-term goals:\n  1. grow tomatoes\n  2. build a shed",
+    );
     for (let i = 1; i < 8; i++) await call(rig, "memory.scratchpad", { action: "add", tier: "short", text: `item ${i}` });
-    assert.match(await refusal(rig, "memory.scratchpad", { action: "add", tier: "short", text: "ninth" }), /^full: the short tier holds 8 items/);
+    assert.match(
+      await refusal(rig, "memory.scratchpad", { action: "add", tier: "short", text: "ninth" }),
+      /^full: the short tier holds 8 items/,
+    );
     const { Scratchpad } = await import("../../lib/memory/scratchpad.ts");
     assert.equal(new Scratchpad(rig.core.ports.settings, rig.core.ports.log).render().split("\n").length, 1 + 1 + 8 + 1 + 1 + 2);
     await call(rig, "memory.scratchpad", { action: "clear", tier: "short" });
     assert.match(await call(rig, "memory.scratchpad", { action: "view" }), /short-term goals: \(none\)/);
     assert.match(await call(rig, "memory.scratchpad", { action: "clear" }), /^Active task: \(none\)/);
-    assert.match(await refusal(rig, "memory.scratchpad", { action: "view" }, makePrincipal("owner", "admin", "turn", true)), /^scheduled-refused:/);
+    assert.match(
+      await refusal(rig, "memory.scratchpad", { action: "view" }, makePrincipal("owner", "admin", "turn", true)),
+      /^scheduled-refused:/,
+    );
   });
 
   it("memory.archive is registered only with an SD card; memory.episodic only with a bound episodic store", () => {
@@ -159,7 +185,9 @@ describe("memory tools", () => {
     assert.ok(memoryCore().core.registry.has("memory.episodic"));
     assert.ok(!memoryCore({ storage: false }).core.registry.has("memory.archive"));
     assert.ok(!memoryCore({ episodic: false }).core.registry.has("memory.episodic"));
-    const specs = memoryCore().core.registry.toolSpecsFor(guest).map((s) => s.name);
+    const specs = memoryCore()
+      .core.registry.toolSpecsFor(guest)
+      .map((s) => s.name);
     assert.ok(specs.includes("memory.write") && !specs.includes("memory.scratchpad"));
   });
 
@@ -168,7 +196,10 @@ describe("memory tools", () => {
     await call(rig, "memory.write", { content: "Alice waters the ferns on Sundays" }, alice);
     await call(rig, "memory.write", { content: "The owner's fact" });
     assert.match(await call(rig, "device.status", {}, alice), /^Memory: your memories 1 of 1000; your pinned memories 0 of 50$/m);
-    assert.match(await call(rig, "device.status", {}), /^Memory: your memories 1 of 5000; your pinned memories 0 of 200; live memories \(all people\) 2 of 5000$/m);
+    assert.match(
+      await call(rig, "device.status", {}),
+      /^Memory: your memories 1 of 5000; your pinned memories 0 of 200; live memories \(all people\) 2 of 5000$/m,
+    );
   });
 
   it("without any SD card memory works in RAM and says it is not persisted", async () => {

@@ -5,7 +5,17 @@ import { VectorStore, type EntryMeta } from "../../lib/memory/vector-store.ts";
 import { tsKernels } from "../../lib/memory/kernel-ts.ts";
 
 const DIMS = 8;
-const meta = (id: number, ns: string): EntryMeta => ({ id, ns, content: `c${id}`, source: "self", importance: 0.5, created: id, lastRecalled: id, flags: 0, ttlClass: 1 });
+const meta = (id: number, ns: string): EntryMeta => ({
+  id,
+  ns,
+  content: `c${id}`,
+  source: "self",
+  importance: 0.5,
+  created: id,
+  lastRecalled: id,
+  flags: 0,
+  ttlClass: 1,
+});
 const row = (seed: number): Int8Array => Int8Array.from({ length: DIMS }, (_, i) => ((seed * 7 + i * 13) % 50) - 25);
 
 function check(store: VectorStore): void {
@@ -42,7 +52,12 @@ describe("VectorStore", () => {
     const store = new VectorStore(DIMS, 10);
     for (let i = 1; i <= 6; i++) store.add(meta(i, i % 2 ? "odd" : "even"), row(i));
     const { indices } = tsKernels.topK(store.vectors, DIMS, store.count, row(2), 6, store.maskOf("even"));
-    assert.deepEqual(Array.from(indices).map((s) => store.ids[s]).sort(), [2, 4, 6]);
+    assert.deepEqual(
+      Array.from(indices)
+        .map((s) => store.ids[s])
+        .sort(),
+      [2, 4, 6],
+    );
     assert.equal(store.ids[indices[0]], 2);
   });
 

@@ -33,7 +33,8 @@ describe("MCP client tokens", () => {
 
   it("refuses bad names, duplicates, role unknown and too many clients", () => {
     const a = tokens(mkdtempSync(join(tmpdir(), "halo-clients-")));
-    for (const name of ["", "Upper", "../x", "a b", "x".repeat(33), "-lead"]) assert.throws(() => a.create(name, "user", "n"), /client name/);
+    for (const name of ["", "Upper", "../x", "a b", "x".repeat(33), "-lead"])
+      assert.throws(() => a.create(name, "user", "n"), /client name/);
     a.create("one", "user", "n");
     assert.throws(() => a.create("one", "user", "n"), /exists/);
     assert.throws(() => a.create("two", "unknown", "n"), /role/);
@@ -49,7 +50,10 @@ describe("MCP client tokens", () => {
     const log = memoryLog();
     const t = tokens(dir, log);
     assert.equal(t.verify(good)?.name, "good");
-    assert.deepEqual(t.list().map((c) => c.name), ["good"]);
+    assert.deepEqual(
+      t.list().map((c) => c.name),
+      ["good"],
+    );
     assert.equal(log.lines.filter((l) => /unreadable client record/.test(l)).length, 2);
   });
 

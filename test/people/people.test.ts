@@ -23,7 +23,10 @@ describe("people store", () => {
     const settings = memorySettings();
     const log = memoryLog();
     const people = store(settings, log);
-    assert.deepEqual(people.list().map((p) => [p.id, p.role]), [["owner", "admin"]]);
+    assert.deepEqual(
+      people.list().map((p) => [p.id, p.role]),
+      [["owner", "admin"]],
+    );
     store(settings, log);
     assert.equal(log.lines.filter((l) => /is the admin/.test(l)).length, 1);
   });
@@ -34,7 +37,10 @@ describe("people store", () => {
     assert.equal(people.setRole("-100123", "guest").ok, true);
     assert.equal(people.setRole("alice", "user").ok, true);
     assert.equal(people.setRole("bob", "admin").ok, true);
-    assert.deepEqual(people.list().map((p) => p.id), ["bob", "owner", "alice", "-100123"]);
+    assert.deepEqual(
+      people.list().map((p) => p.id),
+      ["bob", "owner", "alice", "-100123"],
+    );
     const again = store(folderSettings(dir));
     assert.equal(again.get("alice")?.role, "user");
     assert.equal(again.setRole("alice", "unknown").ok, true);
@@ -104,7 +110,13 @@ describe("people store", () => {
     writeFileSync(join(dir, "person.neg"), JSON.stringify({ id: "neg", role: "user", quota: { vectors: -5 }, added: 1 }));
     const log = memoryLog();
     const people = new PeopleStore(folderSettings(dir), log, () => 1);
-    assert.deepEqual(people.list().map((p) => p.id).sort(), ["alice", "owner"]);
+    assert.deepEqual(
+      people
+        .list()
+        .map((p) => p.id)
+        .sort(),
+      ["alice", "owner"],
+    );
     assert.equal(log.lines.filter((l) => /unreadable record/.test(l)).length, 4);
   });
 });

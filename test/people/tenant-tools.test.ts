@@ -85,7 +85,10 @@ describe("tenant.* tools", () => {
     for (const tool of core.registry.all().filter((t) => t.name.startsWith("tenant."))) {
       assert.equal(tool.adminOnly, true, tool.name);
       for (const who of [principal("user", "turn"), principal("guest", "mcp"), principal("admin", "turn", "owner", true)]) {
-        await assert.rejects(async () => tool.handler({ chat: "owner", role: "guest", vectors: 1 }, { principal: who }), /^ToolError: (admin-only|scheduled-refused):/);
+        await assert.rejects(
+          async () => tool.handler({ chat: "owner", role: "guest", vectors: 1 }, { principal: who }),
+          /^ToolError: (admin-only|scheduled-refused):/,
+        );
       }
     }
     assert.equal(core.people.get("owner")?.role, "admin");

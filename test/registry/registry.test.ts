@@ -114,14 +114,38 @@ describe("ToolRegistry", () => {
 
   it("turns handler failures into short isError results", async () => {
     const { registry, log } = fresh();
-    registry.register(tool({ name: "t.toolerror", handler: () => { throw new ToolError("the card is out."); } }));
-    registry.register(tool({ name: "t.crash", handler: () => { throw new TypeError("secret-value-xyz"); } }));
-    registry.register(tool({ name: "t.async", handler: async () => { throw new Error("boom"); } }));
+    registry.register(
+      tool({
+        name: "t.toolerror",
+        handler: () => {
+          throw new ToolError("the card is out.");
+        },
+      }),
+    );
+    registry.register(
+      tool({
+        name: "t.crash",
+        handler: () => {
+          throw new TypeError("secret-value-xyz");
+        },
+      }),
+    );
+    registry.register(
+      tool({
+        name: "t.async",
+        handler: async () => {
+          throw new Error("boom");
+        },
+      }),
+    );
     assert.deepEqual(await registry.dispatch("t.toolerror", { text: "" }, principal()), { text: "the card is out.", isError: true });
     const crash = await registry.dispatch("t.crash", { text: "" }, principal());
     assert.deepEqual(crash, { text: "internal error: t.crash failed.", isError: true });
     assert.equal((await registry.dispatch("t.async", { text: "" }, principal())).isError, true);
-    assert.ok(log.lines.every((l) => !l.includes("secret-value-xyz")), "exception messages stay out of the log");
+    assert.ok(
+      log.lines.every((l) => !l.includes("secret-value-xyz")),
+      "exception messages stay out of the log",
+    );
   });
 
   it("clamps a large result, keeps it whole in the ring for its namespace only", async () => {

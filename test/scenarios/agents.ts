@@ -22,8 +22,23 @@ function scriptedProviders(seen: Array<{ url: string; body: any }>): HttpClient 
       n++;
       const text = `answer ${n}`;
       const reply = req.url.endsWith("/responses")
-        ? { id: `resp_${n}`, object: "response", status: "completed", model: "gpt-test", output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text }] }], usage: { input_tokens: 10, output_tokens: 5 } }
-        : { id: `msg_${n}`, type: "message", role: "assistant", model: "claude-test", content: [{ type: "text", text }], stop_reason: "end_turn", usage: { input_tokens: 10, output_tokens: 5 } };
+        ? {
+            id: `resp_${n}`,
+            object: "response",
+            status: "completed",
+            model: "gpt-test",
+            output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text }] }],
+            usage: { input_tokens: 10, output_tokens: 5 },
+          }
+        : {
+            id: `msg_${n}`,
+            type: "message",
+            role: "assistant",
+            model: "claude-test",
+            content: [{ type: "text", text }],
+            stop_reason: "end_turn",
+            usage: { input_tokens: 10, output_tokens: 5 },
+          };
       return Promise.resolve({ status: 200, headers: { "content-type": "application/json" }, body: encodeUtf8(JSON.stringify(reply)) });
     },
   };
@@ -59,7 +74,8 @@ export async function runAgentsScenario(): Promise<string[]> {
   await core.agents.settled();
   await call("s6", "session.tell", { id: b, message: "Another?" });
   await core.agents.settled();
-  for (const s of seen) out.push(`req ${s.url} ${JSON.stringify(s.body.previous_response_id ?? null)} ${JSON.stringify(s.body.input ?? s.body.messages)}`);
+  for (const s of seen)
+    out.push(`req ${s.url} ${JSON.stringify(s.body.previous_response_id ?? null)} ${JSON.stringify(s.body.input ?? s.body.messages)}`);
   await call("s7", "session.list", {});
   await call("s8", "session.poll", { id: a }, member);
   await call("s9", "session.terminate", { id: b });
@@ -73,9 +89,20 @@ export async function runAgentsScenario(): Promise<string[]> {
       return Promise.resolve(outcomes.shift() ?? { ok: true });
     },
   });
-  const r = idIn(await call("r1", "loop.create", { name: "Brief", prompt: "Morning news.", schedule: { kind: "weekly", at: "09:30", days: ["mon", "wed"] } }));
+  const r = idIn(
+    await call("r1", "loop.create", {
+      name: "Brief",
+      prompt: "Morning news.",
+      schedule: { kind: "weekly", at: "09:30", days: ["mon", "wed"] },
+    }),
+  );
   await call("r2", "wakeup.set", { minutes: 2, note: "Check the kettle." });
-  await call("r3", "loop.create", { name: "x", prompt: "y", schedule: { kind: "daily", at: "09:00" } }, makePrincipal("owner", "admin", "turn", true));
+  await call(
+    "r3",
+    "loop.create",
+    { name: "x", prompt: "y", schedule: { kind: "daily", at: "09:00" } },
+    makePrincipal("owner", "admin", "turn", true),
+  );
   now += 40 * MINUTE;
   await core.scheduler.tick();
   out.push(`approve ${JSON.stringify(core.routines.approve(r).nextRun)}`);

@@ -21,7 +21,11 @@ import { portablePorts } from "../support/portable-ports.ts";
 const TOKEN = "123456789:AAH-scenario_token_abcdefghijklmn";
 
 function reply(status: number, body: unknown): HttpClientResponse {
-  return { status, headers: { "content-type": "application/json" }, body: encodeUtf8(typeof body === "string" ? body : JSON.stringify(body)) };
+  return {
+    status,
+    headers: { "content-type": "application/json" },
+    body: encodeUtf8(typeof body === "string" ? body : JSON.stringify(body)),
+  };
 }
 
 /** Answers from a script, records each request with the token blanked; an empty script times out. */
@@ -29,7 +33,9 @@ function scriptedHttp(script: HttpClientResponse[], seen: string[]): HttpClient 
   return {
     request(req: HttpClientRequest) {
       const body = req.body === undefined ? "" : typeof req.body === "string" ? req.body : decodeUtf8(req.body);
-      seen.push(`${req.method} ${req.url.split(TOKEN).join("<token>")} ${req.headers?.["content-type"] ?? ""} ${body.length} ${body.slice(0, 160)}`);
+      seen.push(
+        `${req.method} ${req.url.split(TOKEN).join("<token>")} ${req.headers?.["content-type"] ?? ""} ${body.length} ${body.slice(0, 160)}`,
+      );
       const next = script.shift();
       return next ? Promise.resolve(next) : Promise.reject(Object.assign(new Error(`no answer from ${req.url}`), { code: "timeout" }));
     },
@@ -37,7 +43,8 @@ function scriptedHttp(script: HttpClientResponse[], seen: string[]): HttpClient 
 }
 
 function describe(e: unknown): string {
-  if (e instanceof TelegramError) return `ERR ${JSON.stringify({ kind: e.kind, status: e.status, retryAfterMs: e.retryAfterMs, message: e.message })}`;
+  if (e instanceof TelegramError)
+    return `ERR ${JSON.stringify({ kind: e.kind, status: e.status, retryAfterMs: e.retryAfterMs, message: e.message })}`;
   return `THROW ${e instanceof Error ? e.message : String(e)}`;
 }
 
@@ -57,7 +64,13 @@ export async function runChannelsScenario(): Promise<string[]> {
   const bytes = new Uint8Array(256);
   for (let i = 0; i < 256; i++) bytes[i] = i;
   const boundary = multipartBoundary(ports.random);
-  const body = encodeMultipart([{ name: "chat_id", value: "42" }, { name: "voice", filename: 'a"b\r\n.ogg', contentType: "audio/ogg", bytes }], boundary);
+  const body = encodeMultipart(
+    [
+      { name: "chat_id", value: "42" },
+      { name: "voice", filename: 'a"b\r\n.ogg', contentType: "audio/ogg", bytes },
+    ],
+    boundary,
+  );
   let sum = 0;
   for (let i = 0; i < body.length; i++) sum = (sum * 31 + body[i]) >>> 0;
   out.push(`multipart ${boundary} ${body.length} ${sum} ${JSON.stringify(decodeUtf8(body.subarray(0, 160)))}`);
@@ -67,7 +80,13 @@ export async function runChannelsScenario(): Promise<string[]> {
   const script: HttpClientResponse[] = [
     reply(200, { ok: true, result: { message_id: 1 } }),
     reply(200, { ok: true, result: { message_id: 2 } }),
-    reply(200, { ok: true, result: [{ update_id: 5, message: { message_id: 9, chat: { id: -100 }, text: "hi" } }, { update_id: 6, edited_message: {} }] }),
+    reply(200, {
+      ok: true,
+      result: [
+        { update_id: 5, message: { message_id: 9, chat: { id: -100 }, text: "hi" } },
+        { update_id: 6, edited_message: {} },
+      ],
+    }),
     reply(400, { ok: false, error_code: 400, description: `Bad Request: chat not found ${TOKEN}` }),
     reply(429, { ok: false, error_code: 429, description: "Too Many Requests: retry after 4", parameters: { retry_after: 4 } }),
     reply(401, { ok: false, error_code: 401, description: "Unauthorized" }),
@@ -75,15 +94,22 @@ export async function runChannelsScenario(): Promise<string[]> {
     reply(200, "{cut"),
   ];
   let token: string | undefined = TOKEN;
-  const client = new TelegramClient(scriptedHttp(script, seen), ports.random, { token: () => token, baseUrl: () => "https://api.telegram.org/" });
+  const client = new TelegramClient(scriptedHttp(script, seen), ports.random, {
+    token: () => token,
+    baseUrl: () => "https://api.telegram.org/",
+  });
   await attempt(out, "sendMessage", () => client.sendMessage("42", "héllo"));
-  await attempt(out, "sendVoice", () => client.sendVoice("42", { name: "r.ogg", mime: "audio/ogg", bytes: bytes.subarray(0, 8), caption: "c" }));
+  await attempt(out, "sendVoice", () =>
+    client.sendVoice("42", { name: "r.ogg", mime: "audio/ogg", bytes: bytes.subarray(0, 8), caption: "c" }),
+  );
   await attempt(out, "getUpdates", () => client.getUpdates(5, 10, 25));
   for (const label of ["e400", "e429", "e401", "e502", "garbled", "timeout"]) await attempt(out, label, () => client.sendMessage("1", "x"));
   token = "12:bad/../token";
   await attempt(out, "badToken", () => client.sendMessage("1", "x"));
   out.push(...seen.map((s) => `seen ${s}`));
-  out.push(`split ${JSON.stringify(splitForTelegram("ab cd\nef gh ij 😀😀 kl", 6).map((p) => p.length))} ${JSON.stringify(splitForTelegram("z".repeat(200), 60, 2))}`);
+  out.push(
+    `split ${JSON.stringify(splitForTelegram("ab cd\nef gh ij 😀😀 kl", 6).map((p) => p.length))} ${JSON.stringify(splitForTelegram("z".repeat(200), 60, 2))}`,
+  );
 
   // The inbound loop over a scripted Telegram: an allowed chat, an unknown one, a failed poll, then stop.
   const polls: Array<() => Promise<unknown>> = [
@@ -132,7 +158,11 @@ export async function runChannelsScenario(): Promise<string[]> {
   const tavily = new TavilyClient(
     scriptedHttp(
       [
-        reply(200, { query: "q", answer: "An answer.", results: [{ title: "T", url: "https://e.com", content: " a\n b ", score: 1 }, { url: 3 }] }),
+        reply(200, {
+          query: "q",
+          answer: "An answer.",
+          results: [{ title: "T", url: "https://e.com", content: " a\n b ", score: 1 }, { url: 3 }],
+        }),
         reply(401, { detail: { error: "Unauthorized: tvly-SECRET" } }),
         reply(432, { detail: { error: "plan limit" } }),
         reply(200, "[1,"),
@@ -146,7 +176,9 @@ export async function runChannelsScenario(): Promise<string[]> {
   let now = Date.UTC(2026, 11, 31, 23, 59);
   const settings = memorySettings();
   const budget = new WebSearchBudget(settings, () => 2, { now: () => now }, ports.log);
-  out.push(`budget ${budget.reserve()} ${budget.reserve()} ${budget.reserve()} ${JSON.stringify(budget.usage())} ${settings.get("web.usage")}`);
+  out.push(
+    `budget ${budget.reserve()} ${budget.reserve()} ${budget.reserve()} ${JSON.stringify(budget.usage())} ${settings.get("web.usage")}`,
+  );
   now += 60_000;
   out.push(`budget.next ${budget.reserve()} ${JSON.stringify(budget.usage())}`);
 
@@ -164,7 +196,12 @@ export async function runChannelsScenario(): Promise<string[]> {
     coreSeen,
   );
   const speech: string[] = [];
-  corePorts.audioOut = { speak: async (text, voice) => void speech.push(`${voice}:${text}`), volume: () => 50, setVolume: () => undefined, tone: async () => undefined };
+  corePorts.audioOut = {
+    speak: async (text, voice) => void speech.push(`${voice}:${text}`),
+    volume: () => 50,
+    setVolume: () => undefined,
+    tone: async () => undefined,
+  };
   const core = buildCore(corePorts);
   core.secrets.set("telegram", TOKEN);
   core.config.apply([["ownerChatId", "7"]], "owner");
@@ -183,8 +220,12 @@ export async function runChannelsScenario(): Promise<string[]> {
   out.push(`core speech ${JSON.stringify(speech)}`);
   // A routine's reply: chat 99 is not allowed, so it goes to the owner's chat; a refused one becomes an owner alert.
   const delivery = { channel: core.telegram, alerts: core.alerts, log: corePorts.log };
-  out.push(`core deliver ${await deliverScheduledReply(delivery, { routineId: "r00000001", chatId: "99", reply: "Routine report", reportedItself: false })}`);
-  out.push(`core deliver.refused ${await deliverScheduledReply(delivery, { routineId: "w00000002", reply: "Wakeup report", reportedItself: false })}`);
+  out.push(
+    `core deliver ${await deliverScheduledReply(delivery, { routineId: "r00000001", chatId: "99", reply: "Routine report", reportedItself: false })}`,
+  );
+  out.push(
+    `core deliver.refused ${await deliverScheduledReply(delivery, { routineId: "w00000002", reply: "Wakeup report", reportedItself: false })}`,
+  );
   out.push(`core alerts ${JSON.stringify(core.alerts.list().map((a) => [a.source, a.message]))}`);
   out.push(...coreSeen.map((s) => `cseen ${s}`));
   return out;

@@ -46,7 +46,12 @@ export async function runCoreScenario(ports: Ports = portablePorts()): Promise<s
   await rpc("tools/call", { name: "no.such.tool", arguments: {} });
   await rpc("tools/destroy");
   await rpc("server/discover", { _meta: META }, owner, "modern");
-  await rpc("tools/call", { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2030-01-01" }, name: "docs.list" }, owner, "modern");
+  await rpc(
+    "tools/call",
+    { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2030-01-01" }, name: "docs.list" },
+    owner,
+    "modern",
+  );
 
   const deps = {
     server,

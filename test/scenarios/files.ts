@@ -15,7 +15,11 @@ const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPh
 /** The network as a table: an https file server and an OpenAI-compatible images endpoint. */
 const scriptedHttp: HttpClient = {
   async request(req: HttpClientRequest): Promise<HttpClientResponse> {
-    const text = (s: string, headers: { [k: string]: string } = {}): HttpClientResponse => ({ status: 200, headers, body: new TextEncoder().encode(s) });
+    const text = (s: string, headers: { [k: string]: string } = {}): HttpClientResponse => ({
+      status: 200,
+      headers,
+      body: new TextEncoder().encode(s),
+    });
     if (req.url === "https://files.example/start") return { status: 302, headers: { location: "/notes.md" }, body: new Uint8Array(0) };
     if (req.url === "https://files.example/notes.md") return text("downloaded notes about otters\n", { "content-length": "30" });
     if (req.url === "https://api.openai.com/v1/images/generations" && req.method === "POST") {
@@ -57,7 +61,7 @@ export async function runFilesScenario(): Promise<string[]> {
   const long = Array.from({ length: 300 }, (_, i) => `Zeile ${i}: Grüße aus 日本 ✓`).join("\n");
   await call("artifact.save", { project: "trip", name: "Plan.md", text: "# Trip\nVisit the otters at the bay.\n" });
   await call("artifact.save", { project: "trip", name: "long.txt", text: long });
-  await call("artifact.save", { project: "trip", name: "data.json", text: "{\"days\": 3}" });
+  await call("artifact.save", { project: "trip", name: "data.json", text: '{"days": 3}' });
   await call("artifact.save", { project: "trip", name: "bad.json", text: "{days" });
   await call("artifact.save", { project: "trip", name: "zero.txt", text: "a\u0000b" });
   await call("files.list", {});

@@ -63,7 +63,13 @@ export async function runMemoryScenario(): Promise<string[]> {
     return r.text;
   };
 
-  out.push(`tools ${core.registry.all().filter((t) => t.name.startsWith("memory.")).map((t) => t.name).join(" ")}`);
+  out.push(
+    `tools ${core.registry
+      .all()
+      .filter((t) => t.name.startsWith("memory."))
+      .map((t) => t.name)
+      .join(" ")}`,
+  );
   await call("memory.write", { content: "My favourite colour is blue" });
   await call("memory.write", { content: "The spare key is under the blue flowerpot", importance: 0.9, source: "chat" });
   await call("memory.write", { content: "The dentist appointment is Tuesday at 10am", ttl: "session" });

@@ -29,8 +29,19 @@ const scenarioDigest: Digest = {
 /** A fixed board, so the status text is the same on every engine. */
 const fixedSystem: System = {
   info: () => ({
-    firmwareVersion: "9.9.9", build: "scenario", simulated: false, uptimeMs: 61000, freeHeapBytes: 150000, totalHeapBytes: 320000,
-    freePsramBytes: 7000000, totalPsramBytes: 8388608, flashUsedBytes: 4096, flashTotalBytes: 24576, wifi: "connected", wifiRssiDbm: -61, timeZone: "Europe/Berlin",
+    firmwareVersion: "9.9.9",
+    build: "scenario",
+    simulated: false,
+    uptimeMs: 61000,
+    freeHeapBytes: 150000,
+    totalHeapBytes: 320000,
+    freePsramBytes: 7000000,
+    totalPsramBytes: 8388608,
+    flashUsedBytes: 4096,
+    flashTotalBytes: 24576,
+    wifi: "connected",
+    wifiRssiDbm: -61,
+    timeZone: "Europe/Berlin",
   }),
   reboot: () => undefined,
 };
@@ -51,16 +62,28 @@ export async function runPeopleDeviceScenario(ports: Ports = scenarioPorts()): P
     out.push(`${label} ${name} ${JSON.stringify(r)}`);
   };
 
-  for (const k of ["oaiKey", "OAI_KEY", "Provider-Priority", "orchHost", "theme", "ledBrightness", "tgAllow", "governorCap"]) out.push(`protected ${k} ${isProtectedKey(k)}`);
+  for (const k of ["oaiKey", "OAI_KEY", "Provider-Priority", "orchHost", "theme", "ledBrightness", "tgAllow", "governorCap"])
+    out.push(`protected ${k} ${isProtectedKey(k)}`);
   let deep: unknown = { theme: "x" };
   for (let i = 0; i < 10000; i++) deep = { a: deep };
   out.push(`scan deep ${scanForProtectedKeys(deep)}`);
   out.push(`scan nested ${scanForProtectedKeys({ a: [{ b: { Tg_Token: 1 } }] })}`);
 
-  const hostile: unknown[] = [{ led: { mode: "solid", r: 300 } }, { nope: 1 }, { led: { mode: "solid" }, tts: { text: "x" } }, { config: { nested: { antKey: "v" } } }, { lights: { value: "full" } }, 7, { reboot: {} }, { tts: { text: "hi" } }];
+  const hostile: unknown[] = [
+    { led: { mode: "solid", r: 300 } },
+    { nope: 1 },
+    { led: { mode: "solid" }, tts: { text: "x" } },
+    { config: { nested: { antKey: "v" } } },
+    { lights: { value: "full" } },
+    7,
+    { reboot: {} },
+    { tts: { text: "hi" } },
+  ];
   for (let i = 0; i < 10000; i++) hostile.push({ led: { mode: "rainbow" } });
   out.push(`device[] ${JSON.stringify(validateDeviceActions(hostile, { principal: owner, config: core.config, midTurn: false }))}`);
-  out.push(`device[] run ${JSON.stringify(await runDeviceArray(hostile.slice(4, 12), { principal: owner, config: core.config }, core.actuator))}`);
+  out.push(
+    `device[] run ${JSON.stringify(await runDeviceArray(hostile.slice(4, 12), { principal: owner, config: core.config }, core.actuator))}`,
+  );
 
   await tool("control", "device.control", { action: { led: { mode: "pulse", r: 1, g: 2, b: 3, brightness: 250 } } });
   await tool("control", "device.control", { action: { config: { THEME: "ember", sfxVol: 40 } } });
@@ -80,7 +103,12 @@ export async function runPeopleDeviceScenario(ports: Ports = scenarioPorts()): P
   out.push(`manifest before the allow-list ${JSON.stringify(core.registry.manifest(derivePrincipal(core, "chat", "-1005")))}`);
 
   const api = async (label: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<void> => {
-    const req: HttpRequest = { method, path, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers }, body: body === undefined ? undefined : encodeUtf8(body) };
+    const req: HttpRequest = {
+      method,
+      path,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : encodeUtf8(body),
+    };
     const res = await halo.handleHttp(req);
     out.push(`api ${label} ${res.status} ${res.body}`);
   };

@@ -11,7 +11,12 @@ export const TURN_SCHEMA = {
 export const SEARCH_TOOL = {
   name: "memory.search",
   description: "Search memories.",
-  inputSchema: { type: "object", properties: { query: { type: "string", maxLength: 200 } }, required: ["query"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { query: { type: "string", maxLength: 200 } },
+    required: ["query"],
+    additionalProperties: false,
+  },
 };
 
 export const STATUS_TOOL = {
@@ -138,7 +143,11 @@ export function mistralCompletion(
     object: "chat.completion",
     model: "mistral-medium-latest",
     created: 1767225600,
-    usage: { prompt_tokens: options.prompt ?? 90, completion_tokens: options.completion ?? 25, total_tokens: (options.prompt ?? 90) + (options.completion ?? 25) },
+    usage: {
+      prompt_tokens: options.prompt ?? 90,
+      completion_tokens: options.completion ?? 25,
+      total_tokens: (options.prompt ?? 90) + (options.completion ?? 25),
+    },
     choices: [
       {
         index: 0,

@@ -27,7 +27,8 @@ import {
 const NOW = Date.UTC(2026, 0, 20, 12);
 
 function describeError(e: unknown): string {
-  if (e instanceof ProviderError) return `ERR ${JSON.stringify({ kind: e.kind, status: e.status, retryAfterMs: e.retryAfterMs, message: e.message })}`;
+  if (e instanceof ProviderError)
+    return `ERR ${JSON.stringify({ kind: e.kind, status: e.status, retryAfterMs: e.retryAfterMs, message: e.message })}`;
   return `THROW ${e instanceof Error ? e.message : String(e)}`;
 }
 
@@ -67,24 +68,79 @@ export async function runProvidersScenario(): Promise<string[]> {
   attempt(out, "anthropic.build.continuation", () => buildAnthropicRequest({ ...simple, previousResponseId: "x" }, "KEY", "u"));
   attempt(out, "mistral.build", () => buildMistralRequest(loop, "KEY", "https://api.mistral.ai/v1"));
   attempt(out, "names", () => {
-    const names = toolNames({ tools: [{ name: "a.b", description: "", inputSchema: {} }, { name: "a_b", description: "", inputSchema: {} }, { name: "x".repeat(80), description: "", inputSchema: {} }], messages: [] }, "a_b_2");
+    const names = toolNames(
+      {
+        tools: [
+          { name: "a.b", description: "", inputSchema: {} },
+          { name: "a_b", description: "", inputSchema: {} },
+          { name: "x".repeat(80), description: "", inputSchema: {} },
+        ],
+        messages: [],
+      },
+      "a_b_2",
+    );
     return ["a.b", "a_b", "x".repeat(80)].map(names.toWire);
   });
-  attempt(out, "ids", () => [mistralToolId("call_abc123"), mistralToolId("D681PevKs"), anthropicToolId("call:1/2"), anthropicToolId("toolu_01")]);
+  attempt(out, "ids", () => [
+    mistralToolId("call_abc123"),
+    mistralToolId("D681PevKs"),
+    anthropicToolId("call:1/2"),
+    anthropicToolId("toolu_01"),
+  ]);
 
   // Reply parsing.
   const parses: Array<[string, () => unknown]> = [
     ["openai.answer", () => parseOpenAiResponse(openAiResponse([openAiText(JSON.stringify(ANSWER))]), simple)],
-    ["openai.calls", () => parseOpenAiResponse(openAiResponse([openAiCall("c1", "memory_search", '{"query":"tea"}'), openAiCall("c2", "device_status", "{bad")]), loop)],
-    ["openai.incomplete", () => parseOpenAiResponse(openAiResponse([openAiText('{"re')], { status: "incomplete", reason: "max_output_tokens" }), simple)],
+    [
+      "openai.calls",
+      () =>
+        parseOpenAiResponse(
+          openAiResponse([openAiCall("c1", "memory_search", '{"query":"tea"}'), openAiCall("c2", "device_status", "{bad")]),
+          loop,
+        ),
+    ],
+    [
+      "openai.incomplete",
+      () => parseOpenAiResponse(openAiResponse([openAiText('{"re')], { status: "incomplete", reason: "max_output_tokens" }), simple),
+    ],
     ["openai.failed", () => parseOpenAiResponse({ ...openAiResponse([]), status: "failed", error: { message: "boom" } }, simple)],
     ["openai.nooutput", () => parseOpenAiResponse({ id: "r" }, simple)],
-    ["anthropic.answer", () => parseAnthropicResponse(anthropicMessage([{ type: "tool_use", id: "t1", name: "turn", input: ANSWER }], { stop: "tool_use", cacheRead: 7 }), simple)],
-    ["anthropic.calls", () => parseAnthropicResponse(anthropicMessage([{ type: "text", text: "hm" }, { type: "tool_use", id: "t2", name: "memory_search", input: { query: "x" } }], { stop: "tool_use" }), loop)],
+    [
+      "anthropic.answer",
+      () =>
+        parseAnthropicResponse(
+          anthropicMessage([{ type: "tool_use", id: "t1", name: "turn", input: ANSWER }], { stop: "tool_use", cacheRead: 7 }),
+          simple,
+        ),
+    ],
+    [
+      "anthropic.calls",
+      () =>
+        parseAnthropicResponse(
+          anthropicMessage(
+            [
+              { type: "text", text: "hm" },
+              { type: "tool_use", id: "t2", name: "memory_search", input: { query: "x" } },
+            ],
+            { stop: "tool_use" },
+          ),
+          loop,
+        ),
+    ],
     ["anthropic.cut", () => parseAnthropicResponse(anthropicMessage([{ type: "text", text: "{" }], { stop: "max_tokens" }), simple)],
     ["mistral.answer", () => parseMistralResponse(mistralCompletion({ content: JSON.stringify(ANSWER) }), simple)],
     ["mistral.notjson", () => parseMistralResponse(mistralCompletion({ content: "plain words" }), simple)],
-    ["mistral.calls", () => parseMistralResponse(mistralCompletion({ tool_calls: [{ id: "aB3xK9mP2", function: { name: "memory_search", arguments: { query: 1 } } }] }, { finish: "tool_calls" }), loop)],
+    [
+      "mistral.calls",
+      () =>
+        parseMistralResponse(
+          mistralCompletion(
+            { tool_calls: [{ id: "aB3xK9mP2", function: { name: "memory_search", arguments: { query: 1 } } }] },
+            { finish: "tool_calls" },
+          ),
+          loop,
+        ),
+    ],
     ["mistral.nochoices", () => parseMistralResponse({ choices: [] }, simple)],
   ];
   for (const [label, fn] of parses) attempt(out, label, fn);
@@ -111,7 +167,9 @@ export async function runProvidersScenario(): Promise<string[]> {
   const http = scriptedHttp(
     {
       "api.openai.com": [reply(500, { error: { message: "a" } }), reply(503, {}), reply(429, {}, { "retry-after": "1" })],
-      "api.anthropic.com": [reply(200, anthropicMessage([{ type: "tool_use", id: "t", name: "turn", input: ANSWER }], { input: 100, output: 60 }))],
+      "api.anthropic.com": [
+        reply(200, anthropicMessage([{ type: "tool_use", id: "t", name: "turn", input: ANSWER }], { input: 100, output: 60 })),
+      ],
     },
     seen,
   );

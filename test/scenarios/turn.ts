@@ -57,7 +57,13 @@ export class ScriptedRouter implements TurnRouter {
   complete(req: RouteRequest): Promise<RoutedResponse> {
     this.seen.push({ ...req, messages: req.messages.slice() });
     const step = this.steps.shift();
-    const base: ChatResponse = { text: "", toolCalls: [], usage: { inputTokens: 100, outputTokens: 20 }, finish: "stop", responseId: `r${++this.counter}` };
+    const base: ChatResponse = {
+      text: "",
+      toolCalls: [],
+      usage: { inputTokens: 100, outputTokens: 20 },
+      finish: "stop",
+      responseId: `r${++this.counter}`,
+    };
     const res = { ...base, ...(step ? step(req) : { text: "no script", jsonError: "the answer is not valid JSON" }) };
     return Promise.resolve({ ...res, provider: "openai", model: "scripted", attempts: [] });
   }
@@ -70,11 +76,22 @@ export function calls(...list: Array<[string, { [key: string]: unknown }]>): Ste
 
 /** A step giving a final answer (a JSON value, or text that is not JSON). */
 export function final(value: unknown): Step {
-  return () => (typeof value === "string" ? { text: value, jsonError: "the answer is not valid JSON" } : { text: JSON.stringify(value), json: value });
+  return () =>
+    typeof value === "string" ? { text: value, jsonError: "the answer is not valid JSON" } : { text: JSON.stringify(value), json: value };
 }
 
 export function contractAnswer(fields: { [key: string]: unknown }): { [key: string]: unknown } {
-  return { reply: "ok", memory: "", ask: "", mem_write: null, mem_query: null, session_ops: null, device: null, scratchpad: null, ...fields };
+  return {
+    reply: "ok",
+    memory: "",
+    ask: "",
+    mem_write: null,
+    mem_query: null,
+    session_ops: null,
+    device: null,
+    scratchpad: null,
+    ...fields,
+  };
 }
 
 const NULL_ACTIONS = { led: null, lights: null, config: null, orch_model: null, reboot: null, tts: null };
@@ -102,7 +119,17 @@ export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episo
   const core = buildCore(ports);
   const router = new ScriptedRouter();
   const episodic = options.episodic ? new EpisodicStore(ports.storage!, ports.clock, ports.log) : undefined;
-  const { engine } = buildTurn({ ports, registry: core.registry, ring: core.ring, router, budget: core.budget, config: core.config, actuator: core.actuator, memory: core.memory, episodic });
+  const { engine } = buildTurn({
+    ports,
+    registry: core.registry,
+    ring: core.ring,
+    router,
+    budget: core.budget,
+    config: core.config,
+    actuator: core.actuator,
+    memory: core.memory,
+    episodic,
+  });
   return { core, engine, router, episodic };
 }
 
@@ -176,7 +203,10 @@ export async function runTurnScenario(): Promise<string[]> {
   router.script(calls(["results.list", {}]), calls(["results.list", {}]), final(contractAnswer({ reply: "capped" })));
   await turn("t4", owner, "Loop.");
 
-  router.script(calls(["tenant.list", {}], ["nope.tool", {}]), final(contractAnswer({ reply: "guest done", device: [{ ...NULL_ACTIONS, reboot: true }] })));
+  router.script(
+    calls(["tenant.list", {}], ["nope.tool", {}]),
+    final(contractAnswer({ reply: "guest done", device: [{ ...NULL_ACTIONS, reboot: true }] })),
+  );
   await turn("t5", guest, "Who else is here?");
 
   scriptBenchTurn(router);
@@ -184,6 +214,9 @@ export async function runTurnScenario(): Promise<string[]> {
 
   // The episodic history the turns left, oldest first.
   const rows = episodic!.query({ namespaces: ["owner", "visitor"] }, 100).rows.reverse();
-  for (const row of rows) out.push(`history ${row.ns} ${row.session} ${row.role} ${row.kind} ${row.text.length} ${djb2Hex(row.text)} ${JSON.stringify(row.text.slice(0, 60))}`);
+  for (const row of rows)
+    out.push(
+      `history ${row.ns} ${row.session} ${row.role} ${row.kind} ${row.text.length} ${djb2Hex(row.text)} ${JSON.stringify(row.text.slice(0, 60))}`,
+    );
   return out;
 }

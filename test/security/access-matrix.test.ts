@@ -58,7 +58,12 @@ describe("access matrix: every tool x role x path", () => {
     core.clients.create("adm", "admin", "owner");
     core.clients.create("usr", "user", "alice");
     core.clients.create("gst", "guest", "gus");
-    const turnIdentity: Record<Role, [source: "web" | "chat", id: string]> = { admin: ["web", "owner"], user: ["chat", "alice"], guest: ["chat", "gus"], unknown: ["chat", "stranger"] };
+    const turnIdentity: Record<Role, [source: "web" | "chat", id: string]> = {
+      admin: ["web", "owner"],
+      user: ["chat", "alice"],
+      guest: ["chat", "gus"],
+      unknown: ["chat", "stranger"],
+    };
     const mcpIdentity: Record<Role, string> = { admin: "adm", user: "usr", guest: "gst", unknown: "revoked" };
     for (const role of ROLES) {
       const [source, id] = turnIdentity[role];
@@ -109,10 +114,15 @@ describe("access matrix: every tool x role x path", () => {
           const expected = documentedRefusal(access.get(tool.name)!, role, mode);
           const r = await callVia(mode, tool, p);
           const policyText = refusalFor(tool, p)?.text;
-          const refusedByPolicy = r.isError && POLICY_TAGS.some((tag) => r.text.startsWith(`${tag}: ${tool.name} `) || r.text === `${tag}: this conversation is not approved to use tools.`);
+          const refusedByPolicy =
+            r.isError &&
+            POLICY_TAGS.some(
+              (tag) => r.text.startsWith(`${tag}: ${tool.name} `) || r.text === `${tag}: this conversation is not approved to use tools.`,
+            );
           const where = `${tool.name} as ${role} via ${mode}`;
           if (expected) {
-            if (!refusedByPolicy || !r.text.startsWith(`${expected}:`)) mismatches.push(`${where}: expected ${expected}, got ${r.text.slice(0, 80)}`);
+            if (!refusedByPolicy || !r.text.startsWith(`${expected}:`))
+              mismatches.push(`${where}: expected ${expected}, got ${r.text.slice(0, 80)}`);
             else if (r.text !== policyText) mismatches.push(`${where}: refusal text differs from the registry's`);
           } else if (refusedByPolicy) mismatches.push(`${where}: expected allowed, got ${r.text.slice(0, 80)}`);
         }
@@ -126,7 +136,11 @@ describe("access matrix: every tool x role x path", () => {
       for (const mode of MODES) {
         const p = principals.get(`${role}/${mode}`)!;
         const allowed = tools.filter((t) => !documentedRefusal(access.get(t.name)!, role, mode)).map((t) => t.name);
-        assert.deepEqual(core.registry.toolSpecsFor(p).map((s) => s.name), allowed, `${role}/${mode} specs`);
+        assert.deepEqual(
+          core.registry.toolSpecsFor(p).map((s) => s.name),
+          allowed,
+          `${role}/${mode} specs`,
+        );
         const manifest = core.registry.manifest(p);
         const listed = manifest === "" ? [] : manifest.split("\n").map((l) => /^- ([^(]+)\(/.exec(l)![1]);
         assert.deepEqual(listed, allowed, `${role}/${mode} prompt`);
@@ -149,7 +163,8 @@ describe("access matrix: every tool x role x path", () => {
         } catch (e) {
           text = e instanceof Error ? e.message : String(e);
         }
-        if (!POLICY_TAGS.some((tag) => text.startsWith(`${tag}:`))) failures.push(`${tool.name} as ${p.role}/${p.via}${p.scheduled ? "/scheduled" : ""}: ${text.slice(0, 80)}`);
+        if (!POLICY_TAGS.some((tag) => text.startsWith(`${tag}:`)))
+          failures.push(`${tool.name} as ${p.role}/${p.via}${p.scheduled ? "/scheduled" : ""}: ${text.slice(0, 80)}`);
       }
     }
     assert.deepEqual(failures, []);

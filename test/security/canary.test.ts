@@ -23,9 +23,36 @@ const CANARIES: Record<SecretName, string> = {
   telegram: "123456:CANARYtelegr4mBotT0ken",
 };
 const PROTECTED_ALIASES = [
-  "oaiKey", "OAIKEY", "oai_key", "Oai-Key", "openai", "OPENAI_API_KEY", "antKey", "ANT_KEY", "mistralKey", "tavilyKey",
-  "tgToken", "TG_TOKEN", "tg.token", "tgAllow", "providerPriority", "provider_priority", "PRIORITY", "orchHost", "ORCH-HOST",
-  "fabric", "allowlist", "AllowList", "loops", "budget", "governor", "apiKey", "secret", "token", "x-api-key", "botToken",
+  "oaiKey",
+  "OAIKEY",
+  "oai_key",
+  "Oai-Key",
+  "openai",
+  "OPENAI_API_KEY",
+  "antKey",
+  "ANT_KEY",
+  "mistralKey",
+  "tavilyKey",
+  "tgToken",
+  "TG_TOKEN",
+  "tg.token",
+  "tgAllow",
+  "providerPriority",
+  "provider_priority",
+  "PRIORITY",
+  "orchHost",
+  "ORCH-HOST",
+  "fabric",
+  "allowlist",
+  "AllowList",
+  "loops",
+  "budget",
+  "governor",
+  "apiKey",
+  "secret",
+  "token",
+  "x-api-key",
+  "botToken",
 ];
 
 /** Config actions that carry a canary under a protected key, in every shape the rail must see through. */
@@ -60,7 +87,8 @@ describe("canary secrets stay secret through a session that calls every tool", (
   let net: FencedNetwork;
   const log = memoryLog();
   const seen: Array<{ where: string; text: string }> = [];
-  const record = (where: string, text: unknown): void => void seen.push({ where, text: typeof text === "string" ? text : JSON.stringify(text) ?? "" });
+  const record = (where: string, text: unknown): void =>
+    void seen.push({ where, text: typeof text === "string" ? text : (JSON.stringify(text) ?? "") });
   let tokens: { admin: string; user: string; guest: string };
 
   before(async function () {
@@ -92,7 +120,9 @@ describe("canary secrets stay secret through a session that calls every tool", (
   ];
 
   async function mcpCall(token: string, name: string, args: unknown): Promise<string> {
-    const r = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }), { authorization: `Bearer ${token}` });
+    const r = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }), {
+      authorization: `Bearer ${token}`,
+    });
     record(`/mcp ${name}`, r.text);
     return r.text;
   }
@@ -127,7 +157,8 @@ describe("canary secrets stay secret through a session that calls every tool", (
       }
     }
     for (const [label, p] of turnPrincipals()) {
-      for (const entry of core().ring.list(p.ns)) record(`results.get ${label}`, await core().registry.dispatch("results.get", { tag: entry.tag }, p));
+      for (const entry of core().ring.list(p.ns))
+        record(`results.get ${label}`, await core().registry.dispatch("results.get", { tag: entry.tag }, p));
     }
     const status = await core().registry.dispatch("device.status", {}, derivePrincipal(core(), "web", "owner"));
     assert.match(status.text, /^Secrets: openai set, anthropic set, mistral set, tavily set, telegram set$/m);
@@ -136,15 +167,33 @@ describe("canary secrets stay secret through a session that calls every tool", (
 
   it("runs conversation turns as every role; the turns and their episodic rows are checked too", async function () {
     this.timeout(60_000);
-    for (const [label, p] of turnPrincipals()) record(`turn ${label}`, await core().turn.runTurn(p, { text: `hello from ${label}`, channel: "web" }));
+    for (const [label, p] of turnPrincipals())
+      record(`turn ${label}`, await core().turn.runTurn(p, { text: `hello from ${label}`, channel: "web" }));
     const rows = core().episodic!.query({ namespaces: ["owner", "alice", "gus"] }, 100).rows;
-    assert.ok(rows.some((r) => r.kind === "message" && r.text === "hello from user/turn"), "the turns were recorded");
-    assert.ok(rows.some((r) => r.kind === "log" && r.text.startsWith("turn failed (")), "the fenced providers' refusals were recorded");
+    assert.ok(
+      rows.some((r) => r.kind === "message" && r.text === "hello from user/turn"),
+      "the turns were recorded",
+    );
+    assert.ok(
+      rows.some((r) => r.kind === "log" && r.text.startsWith("turn failed (")),
+      "the fenced providers' refusals were recorded",
+    );
     for (const row of rows) record(`episodic ${row.ns} ${row.kind}`, row.text);
   });
 
   it("no canary appears in any output, log line, stored result, durable file or owner API reply", async () => {
-    for (const path of ["/api/secrets", "/api/clients", "/api/config", "/api/people", "/api/chats", "/api/providers/priority", "/api/skills/pending", "/api/downloads", "/api/routines", "/api/alerts"]) {
+    for (const path of [
+      "/api/secrets",
+      "/api/clients",
+      "/api/config",
+      "/api/people",
+      "/api/chats",
+      "/api/providers/priority",
+      "/api/skills/pending",
+      "/api/downloads",
+      "/api/routines",
+      "/api/alerts",
+    ]) {
       const r = await ownerApi(sim, "GET", path);
       assert.equal(r.status, 200, path);
       record(`GET ${path}`, r.text);
@@ -164,10 +213,15 @@ describe("canary secrets stay secret through a session that calls every tool", (
     }
     assert.deepEqual(leaks, []);
     if (core().registry.has("image.generate")) {
-      assert.ok(net.requests.some((r) => r.authorization?.includes(CANARIES.openai)), "control: the key was really used, and echoed back by the fenced network");
+      assert.ok(
+        net.requests.some((r) => r.authorization?.includes(CANARIES.openai)),
+        "control: the key was really used, and echoed back by the fenced network",
+      );
     }
     assert.ok(seen.length > 500, `${seen.length} outputs checked`);
-    const holders = readdirSync(join(sim.dataDir, "flash")).filter((f) => Object.values(CANARIES).some((c) => readFileSync(join(sim.dataDir, "flash", f), "utf8").includes(c)));
+    const holders = readdirSync(join(sim.dataDir, "flash")).filter((f) =>
+      Object.values(CANARIES).some((c) => readFileSync(join(sim.dataDir, "flash", f), "utf8").includes(c)),
+    );
     assert.deepEqual(holders.sort(), SECRET_NAMES.map((n) => `secret.${n}`).sort(), "each canary lives only in its own record");
   });
 
@@ -175,6 +229,12 @@ describe("canary secrets stay secret through a session that calls every tool", (
     assert.deepEqual(core().chats.list(), ["alice", "gus"]);
     assert.deepEqual(core().priority.get(), ["openai", "anthropic", "mistral"]);
     for (const name of SECRET_NAMES) assert.equal(core().secrets.getSecret(name), CANARIES[name]);
-    assert.deepEqual(core().clients.list().map((c) => c.name).sort(), ["kiosk", "owner", "phone"]);
+    assert.deepEqual(
+      core()
+        .clients.list()
+        .map((c) => c.name)
+        .sort(),
+      ["kiosk", "owner", "phone"],
+    );
   });
 });

@@ -30,7 +30,10 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
   before(async () => {
     server = await ProviderServer.start();
     const local = server.url.replace(/\/v1$/, "");
-    const http: HttpClient = { request: (req) => nodeHttpClient.request({ ...req, url: req.url.startsWith(FILE_HOST) ? local + req.url.slice(FILE_HOST.length) : req.url }) };
+    const http: HttpClient = {
+      request: (req) =>
+        nodeHttpClient.request({ ...req, url: req.url.startsWith(FILE_HOST) ? local + req.url.slice(FILE_HOST.length) : req.url }),
+    };
     sim = await startTestSim({ portOverrides: { http, log } });
     member = (await ownerApi(sim, "POST", "/api/clients", { name: "laptop", role: "user", ns: "mia" })).json.token;
     guest = (await ownerApi(sim, "POST", "/api/clients", { name: "kiosk", role: "guest", ns: "gus" })).json.token;
@@ -41,7 +44,9 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
   });
 
   async function tool(token: string, name: string, args: object): Promise<string> {
-    const r = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }), { authorization: `Bearer ${token}` });
+    const r = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }), {
+      authorization: `Bearer ${token}`,
+    });
     return r.json.result.content[0].text as string;
   }
 
@@ -53,14 +58,19 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     return id;
   }
 
-  const job = async (id: string): Promise<any> => (await ownerApi(sim, "GET", "/api/downloads")).json.downloads.find((j: any) => j.id === id);
+  const job = async (id: string): Promise<any> =>
+    (await ownerApi(sim, "GET", "/api/downloads")).json.downloads.find((j: any) => j.id === id);
 
   it("sets and reads the policy and per-file cap", async () => {
     const empty = await ownerApi(sim, "GET", "/api/downloads");
     assert.deepEqual([empty.status, empty.json], [200, { policy: "off", max_bytes: 2 * 1024 * 1024, downloads: [] }]);
     const put = await ownerApi(sim, "PUT", "/api/downloads/policy", { policy: "ask", max_bytes: 4096 });
     assert.deepEqual([put.status, put.json], [200, { policy: "ask", max_bytes: 4096 }]);
-    assert.deepEqual((await ownerApi(sim, "PUT", "/api/downloads/policy", { policy: "ask" })).json, { policy: "ask", max_bytes: 4096 }, "the cap stays when not given");
+    assert.deepEqual(
+      (await ownerApi(sim, "PUT", "/api/downloads/policy", { policy: "ask" })).json,
+      { policy: "ask", max_bytes: 4096 },
+      "the cap stays when not given",
+    );
     assert.deepEqual(sim.halo.core.downloads.policy(), { policy: "ask", maxBytes: 4096 });
   });
 
@@ -68,7 +78,16 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     await ownerApi(sim, "PUT", "/api/downloads/policy", { policy: "ask" });
     const id = await memberFetch("notes.md");
     const waiting = await ownerApi(sim, "GET", "/api/downloads");
-    assert.deepEqual(waiting.json.downloads[0], { id, owner: "mia", url: `${FILE_HOST}/docs/notes.md`, project: "dl", name: "notes.md", state: "awaiting-approval", detail: "the owner approves each link", created: waiting.json.downloads[0].created });
+    assert.deepEqual(waiting.json.downloads[0], {
+      id,
+      owner: "mia",
+      url: `${FILE_HOST}/docs/notes.md`,
+      project: "dl",
+      name: "notes.md",
+      state: "awaiting-approval",
+      detail: "the owner approves each link",
+      created: waiting.json.downloads[0].created,
+    });
     assert.equal(server.seen.length, 0, "nothing is fetched before the owner approves");
 
     server.reply(file("# Notes\nfetched after approval\n"));
@@ -77,10 +96,16 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     assert.deepEqual([approved.json.id, approved.json.decision, approved.json.download.state], [id, "approved", "downloading"]);
     await sim.halo.core.downloads.settled(id);
     assert.deepEqual([(await job(id)).state, (await job(id)).bytes], ["saved", 31]);
-    assert.deepEqual(server.seen.map((s) => [s.method, s.path]), [["GET", "/docs/notes.md"]]);
+    assert.deepEqual(
+      server.seen.map((s) => [s.method, s.path]),
+      [["GET", "/docs/notes.md"]],
+    );
     assert.ok(log.lines.includes(`owner api: download ${id} approved`));
     assert.equal(await tool(member, "files.read", { project: "dl", name: "notes.md" }), "# Notes\nfetched after approval\n");
-    assert.ok(!(await ownerApi(sim, "GET", "/api/downloads")).text.includes("fetched after approval"), "the list never carries a file's contents");
+    assert.ok(
+      !(await ownerApi(sim, "GET", "/api/downloads")).text.includes("fetched after approval"),
+      "the list never carries a file's contents",
+    );
 
     const again = await ownerApi(sim, "POST", `/api/downloads/${id}/approve`, {});
     assert.deepEqual([again.status, again.json], [404, { error: "Not found: no link awaits approval under that id." }]);
@@ -100,7 +125,10 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     const id = await memberFetch("later.md");
     await ownerApi(sim, "PUT", "/api/downloads/policy", { policy: "off" });
     const refused = await ownerApi(sim, "POST", `/api/downloads/${id}/approve`, {});
-    assert.deepEqual([refused.status, refused.json], [409, { error: "Conflict: policy-off: downloads are turned off; turn them on before approving a link." }]);
+    assert.deepEqual(
+      [refused.status, refused.json],
+      [409, { error: "Conflict: policy-off: downloads are turned off; turn them on before approving a link." }],
+    );
     assert.equal((await job(id)).state, "awaiting-approval");
     assert.match(await tool(member, "files.fetch", { url: `${FILE_HOST}/x.md`, project: "dl", name: "x.md" }), /^policy-off: /);
     await ownerApi(sim, "POST", `/api/downloads/${id}/reject`, {});
@@ -114,8 +142,15 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     const bad = await memberFetch("bad.md");
     await sim.halo.core.downloads.settled(bad);
     assert.deepEqual([(await job(good)).state, (await job(bad)).state], ["quarantined", "quarantined"]);
-    assert.equal(await tool(member, "files.read", { project: "dl", name: "good.md" }), "quarantined: dl/good.md awaits a safety verdict and cannot be read or sent yet.");
-    assert.equal((await ownerApi(sim, "POST", `/api/downloads/${good}/approve`, {})).status, 404, "a quarantined file is not a link awaiting approval");
+    assert.equal(
+      await tool(member, "files.read", { project: "dl", name: "good.md" }),
+      "quarantined: dl/good.md awaits a safety verdict and cannot be read or sent yet.",
+    );
+    assert.equal(
+      (await ownerApi(sim, "POST", `/api/downloads/${good}/approve`, {})).status,
+      404,
+      "a quarantined file is not a link awaiting approval",
+    );
 
     const safe = await ownerApi(sim, "POST", `/api/downloads/${good}/verdict`, { verdict: "safe" });
     assert.deepEqual([safe.status, safe.json.id, safe.json.verdict, safe.json.download.state], [200, good, "safe", "saved"]);
@@ -127,26 +162,128 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
 
     const twice = await ownerApi(sim, "POST", `/api/downloads/${good}/verdict`, { verdict: "unsafe" });
     assert.deepEqual([twice.status, twice.json], [404, { error: "Not found: no downloaded file awaits a verdict under that id." }]);
-    assert.equal(await tool(member, "files.read", { project: "dl", name: "good.md" }), "scanned and fine\n", "a settled file keeps its verdict");
+    assert.equal(
+      await tool(member, "files.read", { project: "dl", name: "good.md" }),
+      "scanned and fine\n",
+      "a settled file keeps its verdict",
+    );
   });
 
   const bad: Array<{ name: string; method: string; path: string; body?: unknown; status: number; error: RegExp }> = [
-    { name: "an unknown policy", method: "PUT", path: "/api/downloads/policy", body: { policy: "sometimes" }, status: 400, error: /policy is off, ask, scan, full/ },
-    { name: "a policy of the wrong type", method: "PUT", path: "/api/downloads/policy", body: { policy: 1 }, status: 400, error: /policy is off, ask, scan, full/ },
+    {
+      name: "an unknown policy",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { policy: "sometimes" },
+      status: 400,
+      error: /policy is off, ask, scan, full/,
+    },
+    {
+      name: "a policy of the wrong type",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { policy: 1 },
+      status: 400,
+      error: /policy is off, ask, scan, full/,
+    },
     { name: "no policy", method: "PUT", path: "/api/downloads/policy", body: { max_bytes: 10 }, status: 400, error: /policy is off/ },
-    { name: "a zero cap", method: "PUT", path: "/api/downloads/policy", body: { policy: "full", max_bytes: 0 }, status: 400, error: /max_bytes must be an integer from 1 to 16777216/ },
-    { name: "a fractional cap", method: "PUT", path: "/api/downloads/policy", body: { policy: "full", max_bytes: 1.5 }, status: 400, error: /max_bytes/ },
-    { name: "a cap as a string", method: "PUT", path: "/api/downloads/policy", body: { policy: "full", max_bytes: "100" }, status: 400, error: /max_bytes/ },
-    { name: "a cap past the limit", method: "PUT", path: "/api/downloads/policy", body: { policy: "full", max_bytes: 2 ** 40 }, status: 400, error: /max_bytes/ },
-    { name: "an unknown field", method: "PUT", path: "/api/downloads/policy", body: { policy: "full", url: "x" }, status: 400, error: /unknown field/ },
+    {
+      name: "a zero cap",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { policy: "full", max_bytes: 0 },
+      status: 400,
+      error: /max_bytes must be an integer from 1 to 16777216/,
+    },
+    {
+      name: "a fractional cap",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { policy: "full", max_bytes: 1.5 },
+      status: 400,
+      error: /max_bytes/,
+    },
+    {
+      name: "a cap as a string",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { policy: "full", max_bytes: "100" },
+      status: 400,
+      error: /max_bytes/,
+    },
+    {
+      name: "a cap past the limit",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { policy: "full", max_bytes: 2 ** 40 },
+      status: 400,
+      error: /max_bytes/,
+    },
+    {
+      name: "an unknown field",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { policy: "full", url: "x" },
+      status: 400,
+      error: /unknown field/,
+    },
     { name: "bad JSON", method: "PUT", path: "/api/downloads/policy", body: '{"policy":', status: 400, error: /not valid JSON/ },
-    { name: "an unknown verdict", method: "POST", path: "/api/downloads/f00000000/verdict", body: { verdict: "maybe" }, status: 400, error: /verdict is safe or unsafe/ },
-    { name: "a missing verdict", method: "POST", path: "/api/downloads/f00000000/verdict", body: {}, status: 400, error: /verdict is safe or unsafe/ },
-    { name: "a verdict with an extra field", method: "POST", path: "/api/downloads/f00000000/verdict", body: { verdict: "safe", why: "x" }, status: 400, error: /only field is verdict/ },
-    { name: "a verdict for an unknown id", method: "POST", path: "/api/downloads/f00000000/verdict", body: { verdict: "safe" }, status: 404, error: /no downloaded file awaits a verdict/ },
-    { name: "an approval of an unknown id", method: "POST", path: "/api/downloads/f12345678/approve", body: {}, status: 404, error: /no link awaits approval/ },
-    { name: "an approval of a malformed id", method: "POST", path: "/api/downloads/..%2e/approve", body: {}, status: 404, error: /no link awaits approval/ },
-    { name: "a rejection of an oversized id", method: "POST", path: `/api/downloads/${"f".repeat(120)}/reject`, body: {}, status: 404, error: /no link awaits approval/ },
+    {
+      name: "an unknown verdict",
+      method: "POST",
+      path: "/api/downloads/f00000000/verdict",
+      body: { verdict: "maybe" },
+      status: 400,
+      error: /verdict is safe or unsafe/,
+    },
+    {
+      name: "a missing verdict",
+      method: "POST",
+      path: "/api/downloads/f00000000/verdict",
+      body: {},
+      status: 400,
+      error: /verdict is safe or unsafe/,
+    },
+    {
+      name: "a verdict with an extra field",
+      method: "POST",
+      path: "/api/downloads/f00000000/verdict",
+      body: { verdict: "safe", why: "x" },
+      status: 400,
+      error: /only field is verdict/,
+    },
+    {
+      name: "a verdict for an unknown id",
+      method: "POST",
+      path: "/api/downloads/f00000000/verdict",
+      body: { verdict: "safe" },
+      status: 404,
+      error: /no downloaded file awaits a verdict/,
+    },
+    {
+      name: "an approval of an unknown id",
+      method: "POST",
+      path: "/api/downloads/f12345678/approve",
+      body: {},
+      status: 404,
+      error: /no link awaits approval/,
+    },
+    {
+      name: "an approval of a malformed id",
+      method: "POST",
+      path: "/api/downloads/..%2e/approve",
+      body: {},
+      status: 404,
+      error: /no link awaits approval/,
+    },
+    {
+      name: "a rejection of an oversized id",
+      method: "POST",
+      path: `/api/downloads/${"f".repeat(120)}/reject`,
+      body: {},
+      status: 404,
+      error: /no link awaits approval/,
+    },
     { name: "GET on the policy", method: "GET", path: "/api/downloads/policy", status: 405, error: /use PUT/ },
     { name: "DELETE on the list", method: "DELETE", path: "/api/downloads", status: 405, error: /use GET/ },
   ];
@@ -176,7 +313,11 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     for (const [method, path, body] of calls) {
       for (const token of [member, guest]) {
         const r = await ownerApi(sim, method, path, body, { authorization: `Bearer ${token}` });
-        assert.deepEqual([r.status, r.json], [403, { error: "Forbidden: the owner API needs an admin client's token." }], `${method} ${path}`);
+        assert.deepEqual(
+          [r.status, r.json],
+          [403, { error: "Forbidden: the owner API needs an admin client's token." }],
+          `${method} ${path}`,
+        );
       }
       const anonymous = await ownerApi(sim, method, path, body, { authorization: undefined });
       assert.equal(anonymous.status, 401, `${method} ${path}`);

@@ -38,7 +38,19 @@ describe("simulator: files over /mcp with the official MCP client", () => {
       names.push(...page.tools.map((t) => t.name));
       cursor = page.nextCursor;
     } while (cursor);
-    for (const n of ["artifact.save", "files.list", "files.stat", "files.read", "files.search", "files.share", "files.fetch", "skill.list", "skill.get", "skill.save", "skill.delete"]) {
+    for (const n of [
+      "artifact.save",
+      "files.list",
+      "files.stat",
+      "files.read",
+      "files.search",
+      "files.share",
+      "files.fetch",
+      "skill.list",
+      "skill.get",
+      "skill.save",
+      "skill.delete",
+    ]) {
       assert.ok(names.includes(n), n);
     }
     assert.ok(!names.includes("files.send") && !names.includes("image.generate"));
@@ -52,7 +64,10 @@ describe("simulator: files over /mcp with the official MCP client", () => {
     assert.equal(readFileSync(join(sim.dataDir, "sd/files/notes/plan.md"), "utf8"), "# Plan\nBuy a lighthouse lamp.\n");
     assert.equal((await call("files.list", {})).text, "Files (1):\n- notes/plan.md (text, 30 bytes, yours)");
     assert.equal((await call("files.read", { project: "notes", name: "plan.md" })).text, "# Plan\nBuy a lighthouse lamp.\n");
-    assert.match((await call("files.search", { query: "lighthouse" })).text, /^- notes\/plan\.md \(text, score [0-9.]+\)\n {2}# Plan Buy a lighthouse lamp\.$/);
+    assert.match(
+      (await call("files.search", { query: "lighthouse" })).text,
+      /^- notes\/plan\.md \(text, score [0-9.]+\)\n {2}# Plan Buy a lighthouse lamp\.$/,
+    );
   });
 
   it("refuses cleanly with the card pulled, keeps serving, and works again once it is back", async () => {
@@ -68,7 +83,10 @@ describe("simulator: files over /mcp with the official MCP client", () => {
     assert.ok(!existsSync(join(sim.dataDir, "sd/files/notes/later.md")));
     card.insert();
     assert.equal((await call("files.read", { project: "notes", name: "plan.md" })).text, "# Plan\nBuy a lighthouse lamp.\n");
-    assert.deepEqual(await call("artifact.save", { project: "notes", name: "later.md", text: "back" }), { isError: false, text: "Saved notes/later.md: 4 bytes." });
+    assert.deepEqual(await call("artifact.save", { project: "notes", name: "later.md", text: "back" }), {
+      isError: false,
+      text: "Saved notes/later.md: 4 bytes.",
+    });
     assert.match((await call("files.list", {})).text, /^Files \(2\):/);
   });
 

@@ -17,14 +17,26 @@ describe("simulator /mcp under hostile input", () => {
     assert.deepEqual(r.json, { jsonrpc: "2.0", id: 1, result: {} });
   }
 
-  const cases: Array<{ name: string; body?: string | Uint8Array; headers?: Record<string, string | undefined>; method?: string; status: number; code?: number }> = [
+  const cases: Array<{
+    name: string;
+    body?: string | Uint8Array;
+    headers?: Record<string, string | undefined>;
+    method?: string;
+    status: number;
+    code?: number;
+  }> = [
     { name: "malformed JSON", body: '{"jsonrpc":"2.0",', status: 400, code: -32700 },
     { name: "invalid UTF-8", body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), status: 400, code: -32700 },
     { name: "wrong jsonrpc", body: '{"jsonrpc":"1.0","id":1,"method":"ping"}', status: 400, code: -32600 },
     { name: "a batch", body: `[${PING},${PING}]`, status: 400, code: -32600 },
     { name: "an empty body", body: "", status: 400, code: -32700 },
     { name: "a 10,000-deep nest", body: "[".repeat(10000) + "]".repeat(10000), status: 400, code: -32600 },
-    { name: "a deep nest inside params", body: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${"{\"a\":".repeat(5000)}1${"}".repeat(5000)}}}`, status: 400, code: -32600 },
+    {
+      name: "a deep nest inside params",
+      body: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}}`,
+      status: 400,
+      code: -32600,
+    },
     { name: "an unknown method", body: '{"jsonrpc":"2.0","id":1,"method":"tools/destroy"}', status: 200, code: -32601 },
     { name: "no token", headers: { authorization: undefined }, status: 401 },
     { name: "a wrong token", headers: { authorization: "Bearer halo_" + "1".repeat(64) }, status: 401 },
@@ -50,7 +62,12 @@ describe("simulator /mcp under hostile input", () => {
   }
 
   it("answers a 10 MB body with 413 and keeps serving", async () => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "docs.search", arguments: { query: "x".repeat(10 * 1024 * 1024) } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "docs.search", arguments: { query: "x".repeat(10 * 1024 * 1024) } },
+    });
     const r = await postMcp(sim, body);
     assert.equal(r.status, 413);
     assert.equal(r.json.error.code, -32600);
@@ -70,7 +87,11 @@ describe("simulator /mcp under hostile input", () => {
   });
 
   it("refuses a token in the URL", async () => {
-    const res = await fetch(`${sim.url}/mcp?access_token=${sim.token}`, { method: "POST", headers: { "content-type": "application/json" }, body: PING });
+    const res = await fetch(`${sim.url}/mcp?access_token=${sim.token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: PING,
+    });
     assert.equal(res.status, 400);
     assert.doesNotMatch(await res.text(), new RegExp(sim.token));
   });
@@ -91,21 +112,38 @@ describe("simulator /mcp, 2026-07-28 requests over HTTP", () => {
   after(async () => sim.stop());
 
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-  const headers = (method: string, name?: string) => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+  const headers = (method: string, name?: string) => ({
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name ? { "mcp-name": name } : {}),
+  });
 
   it("serves discover, list and call when headers match the body", async () => {
-    const discover = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }), headers("server/discover"));
+    const discover = await postMcp(
+      sim,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }),
+      headers("server/discover"),
+    );
     assert.equal(discover.status, 200);
     assert.ok(discover.json.result.supportedVersions.includes("2026-07-28"));
-    const call = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: meta, name: "docs.list", arguments: {} } }), headers("tools/call", "docs.list"));
+    const call = await postMcp(
+      sim,
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: meta, name: "docs.list", arguments: {} } }),
+      headers("tools/call", "docs.list"),
+    );
     assert.equal(call.status, 200);
     assert.equal(call.json.result.resultType, "complete");
-    const b64 = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { _meta: meta, name: "docs.list", arguments: {} } }), headers("tools/call", "=?base64?" + Buffer.from("docs.list").toString("base64") + "?="));
+    const b64 = await postMcp(
+      sim,
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { _meta: meta, name: "docs.list", arguments: {} } }),
+      headers("tools/call", "=?base64?" + Buffer.from("docs.list").toString("base64") + "?="),
+    );
     assert.equal(b64.status, 200, b64.text);
   });
 
   it("answers header mismatches with 400 / -32020", async () => {
-    const body = (method: string, name?: string) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta, ...(name ? { name, arguments: {} } : {}) } });
+    const body = (method: string, name?: string) =>
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta, ...(name ? { name, arguments: {} } : {}) } });
     const cases: Array<[string, Record<string, string | undefined>]> = [
       [body("tools/list"), { "mcp-protocol-version": "2026-07-28" }],
       [body("tools/list"), headers("tools/call")],

@@ -39,7 +39,12 @@ describe("simulator /mcp with the official MCP client", () => {
       pages++;
     } while (cursor);
     assert.ok(pages >= 3, `${pages} pages`);
-    assert.deepEqual(names, sim.halo.core.registry.toolSpecsFor({ ns: "owner", role: "admin", via: "mcp", scheduled: false, quota: { vectors: 0, bytes: 0, ttlHours: 0, pins: 0 } }).map((t) => t.name));
+    assert.deepEqual(
+      names,
+      sim.halo.core.registry
+        .toolSpecsFor({ ns: "owner", role: "admin", via: "mcp", scheduled: false, quota: { vectors: 0, bytes: 0, ttlHours: 0, pins: 0 } })
+        .map((t) => t.name),
+    );
 
     const search = await client.callTool({ name: "docs.search", arguments: { query: "token" } });
     assert.equal(search.isError, false);
@@ -53,7 +58,10 @@ describe("simulator /mcp with the official MCP client", () => {
 
   it("reports an unknown tool as -32602 and bad arguments as isError", async () => {
     const client = await connect(sim);
-    await assert.rejects(client.callTool({ name: "no.such", arguments: {} }), (e: any) => e.code === -32602 && /Unknown tool/.test(e.message));
+    await assert.rejects(
+      client.callTool({ name: "no.such", arguments: {} }),
+      (e: any) => e.code === -32602 && /Unknown tool/.test(e.message),
+    );
     const bad = await client.callTool({ name: "docs.read", arguments: { id: 12 } });
     assert.equal(bad.isError, true);
     assert.match((bad.content as Array<{ text: string }>)[0].text, /^invalid arguments: 'id' must be string/);

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { ownerApi } from "../support/owner-api.ts";
 import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
 
-const call = (name: string, args: object = {}) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+const call = (name: string, args: object = {}) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 
 describe("simulator owner API over a socket", () => {
   let sim: TestSim;
@@ -21,24 +22,89 @@ describe("simulator owner API over a socket", () => {
     assert.equal(r.json.secrets.length, 5);
   }
 
-  const hostile: Array<{ name: string; method: string; path: string; body?: unknown; headers?: Record<string, string | undefined>; status: number; error: RegExp }> = [
+  const hostile: Array<{
+    name: string;
+    method: string;
+    path: string;
+    body?: unknown;
+    headers?: Record<string, string | undefined>;
+    status: number;
+    error: RegExp;
+  }> = [
     { name: "bad JSON", method: "PUT", path: "/api/secrets/openai", body: '{"value":', status: 400, error: /not valid JSON/ },
-    { name: "invalid UTF-8", method: "PUT", path: "/api/secrets/openai", body: new Uint8Array([0x7b, 0xff, 0x7d]), status: 400, error: /not valid JSON/ },
+    {
+      name: "invalid UTF-8",
+      method: "PUT",
+      path: "/api/secrets/openai",
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      status: 400,
+      error: /not valid JSON/,
+    },
     { name: "an empty body", method: "POST", path: "/api/clients", body: "", status: 400, error: /not valid JSON/ },
     { name: "a JSON string body", method: "PUT", path: "/api/chats", body: '"x"', status: 400, error: /JSON object/ },
-    { name: "a 5,000-deep nest", method: "PUT", path: "/api/chats", body: "[".repeat(5000) + "]".repeat(5000), status: 400, error: /nested deeper/ },
-    { name: "an oversized body", method: "PUT", path: "/api/secrets/openai", body: JSON.stringify({ value: "x".repeat(100 * 1024) }), status: 413, error: /Payload too large/ },
+    {
+      name: "a 5,000-deep nest",
+      method: "PUT",
+      path: "/api/chats",
+      body: "[".repeat(5000) + "]".repeat(5000),
+      status: 400,
+      error: /nested deeper/,
+    },
+    {
+      name: "an oversized body",
+      method: "PUT",
+      path: "/api/secrets/openai",
+      body: JSON.stringify({ value: "x".repeat(100 * 1024) }),
+      status: 413,
+      error: /Payload too large/,
+    },
     { name: "a wrong method", method: "PATCH", path: "/api/secrets/openai", body: "{}", status: 405, error: /use PUT, DELETE/ },
     { name: "GET on a write-only secret", method: "GET", path: "/api/secrets/openai", status: 405, error: /Method not allowed/ },
     { name: "DELETE on the list", method: "DELETE", path: "/api/clients", status: 405, error: /use GET, POST/ },
     { name: "no token", method: "GET", path: "/api/secrets", headers: { authorization: undefined }, status: 401, error: /Unauthorized/ },
-    { name: "a wrong token", method: "GET", path: "/api/secrets", headers: { authorization: "Bearer halo_" + "0".repeat(64) }, status: 401, error: /Unauthorized/ },
-    { name: "an oversized token", method: "GET", path: "/api/secrets", headers: { authorization: "Bearer " + "a".repeat(5000) }, status: 401, error: /Unauthorized/ },
-    { name: "a foreign Origin", method: "GET", path: "/api/secrets", headers: { origin: "http://evil.example" }, status: 403, error: /origin/ },
-    { name: "a wrong Content-Type", method: "PUT", path: "/api/chats", body: '{"chats":[]}', headers: { "content-type": "text/plain" }, status: 415, error: /application\/json/ },
+    {
+      name: "a wrong token",
+      method: "GET",
+      path: "/api/secrets",
+      headers: { authorization: "Bearer halo_" + "0".repeat(64) },
+      status: 401,
+      error: /Unauthorized/,
+    },
+    {
+      name: "an oversized token",
+      method: "GET",
+      path: "/api/secrets",
+      headers: { authorization: "Bearer " + "a".repeat(5000) },
+      status: 401,
+      error: /Unauthorized/,
+    },
+    {
+      name: "a foreign Origin",
+      method: "GET",
+      path: "/api/secrets",
+      headers: { origin: "http://evil.example" },
+      status: 403,
+      error: /origin/,
+    },
+    {
+      name: "a wrong Content-Type",
+      method: "PUT",
+      path: "/api/chats",
+      body: '{"chats":[]}',
+      headers: { "content-type": "text/plain" },
+      status: 415,
+      error: /application\/json/,
+    },
     { name: "an unknown endpoint", method: "GET", path: "/api/tools", status: 404, error: /no such owner API endpoint/ },
     { name: "the bare /api", method: "GET", path: "/api", status: 404, error: /no such owner API endpoint/ },
-    { name: "a traversal path", method: "PUT", path: "/api/secrets/..%2Fclient.owner", body: { value: "x" }, status: 400, error: /malformed/ },
+    {
+      name: "a traversal path",
+      method: "PUT",
+      path: "/api/secrets/..%2Fclient.owner",
+      body: { value: "x" },
+      status: 400,
+      error: /malformed/,
+    },
   ];
   for (const c of hostile) {
     it(`answers ${c.name} with ${c.status} and a JSON error`, async () => {
@@ -69,7 +135,9 @@ describe("simulator owner API over a socket", () => {
     const r = await ownerApi(sim, "PUT", "/api/secrets/openai", { value: "sk-x" }, { authorization: `Bearer ${userToken}` });
     assert.equal(r.status, 403);
     assert.equal((await ownerApi(sim, "GET", "/api/secrets")).json.secrets[0].set, false, "nothing was written");
-    const list = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), { authorization: `Bearer ${userToken}` });
+    const list = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), {
+      authorization: `Bearer ${userToken}`,
+    });
     assert.ok(!list.text.includes("tenant."), "admin-only tools are not advertised to a user over /mcp");
     const refused = await postMcp(sim, call("tenant.list"), { authorization: `Bearer ${userToken}` });
     assert.equal(refused.json.result.isError, true);
@@ -90,12 +158,22 @@ describe("simulator owner API over a socket", () => {
   it("sets a secret that no endpoint returns and that lands only in its own flash record", async () => {
     const canary = "sk-SOCKET-CANARY-5b1c";
     assert.equal((await ownerApi(sim, "PUT", "/api/secrets/tavily", { value: canary })).status, 200);
-    for (const path of ["/api/secrets", "/api/clients", "/api/config", "/api/people", "/api/chats", "/api/providers/priority", "/api/skills/pending"]) {
+    for (const path of [
+      "/api/secrets",
+      "/api/clients",
+      "/api/config",
+      "/api/people",
+      "/api/chats",
+      "/api/providers/priority",
+      "/api/skills/pending",
+    ]) {
       const r = await ownerApi(sim, "GET", path);
       assert.equal(r.status, 200, path);
       assert.ok(!r.text.includes(canary), path);
     }
-    const holders = readdirSync(join(sim.dataDir, "flash")).filter((f) => readFileSync(join(sim.dataDir, "flash", f), "utf8").includes(canary));
+    const holders = readdirSync(join(sim.dataDir, "flash")).filter((f) =>
+      readFileSync(join(sim.dataDir, "flash", f), "utf8").includes(canary),
+    );
     assert.deepEqual(holders, ["secret.tavily"]);
   });
 });
@@ -106,7 +184,10 @@ describe("simulator secrets seeded from the environment", () => {
     try {
       let sim = await startTestSim({ dataDir, initialSecrets: { openai: "sk-from-env-1", mistral: "bad value with spaces" } });
       const first = (await ownerApi(sim, "GET", "/api/secrets")).json.secrets;
-      assert.deepEqual(first.filter((s: any) => s.set).map((s: any) => s.name), ["openai"]);
+      assert.deepEqual(
+        first.filter((s: any) => s.set).map((s: any) => s.name),
+        ["openai"],
+      );
       assert.equal(sim.halo.core.secrets.getSecret("openai"), "sk-from-env-1");
       await ownerApi(sim, "PUT", "/api/secrets/openai", { value: "sk-set-by-owner" });
       await sim.stop();

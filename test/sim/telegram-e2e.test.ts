@@ -21,7 +21,11 @@ describe("the simulator's Telegram channel", () => {
 
   before(async () => {
     telegram = await TelegramServer.start();
-    sim = await startTestSim({ initialSecrets: { telegram: TEST_BOT_TOKEN }, baseUrls: { telegram: telegram.url }, portOverrides: { log } });
+    sim = await startTestSim({
+      initialSecrets: { telegram: TEST_BOT_TOKEN },
+      baseUrls: { telegram: telegram.url },
+      portOverrides: { log },
+    });
   });
   after(async () => {
     await sim.stop();
@@ -44,7 +48,11 @@ describe("the simulator's Telegram channel", () => {
   });
 
   it("reports the chat link in system.health, and stops the loop with the simulator", async () => {
-    const health = await sim.halo.core.registry.dispatch("system.health", {}, { ns: "owner", role: "admin", via: "turn", scheduled: false, quota: { vectors: 1, bytes: 1, ttlHours: 0, pins: 1 } });
+    const health = await sim.halo.core.registry.dispatch(
+      "system.health",
+      {},
+      { ns: "owner", role: "admin", via: "turn", scheduled: false, quota: { vectors: 1, bytes: 1, ttlHours: 0, pins: 1 } },
+    );
     assert.match(health.text, /^- chat link: OK \(owner chat not set; the last exchange succeeded\)$/m);
     assert.equal(sim.inbound.running(), true);
     const t0 = Date.now();

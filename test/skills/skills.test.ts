@@ -15,33 +15,51 @@ describe("skills", () => {
   it("lists and reads the four built-in capsules, each within one result page", async () => {
     const h = filesHarness();
     const list = await h.call("skill.list", {}, guest);
-    assert.equal(list.text, [
-      "Skill capsules:",
-      "- architecture: How Halo is built (built-in)",
-      "- deep-research: Deep research playbook (built-in)",
-      "- hardware: Halo hardware (built-in)",
-      "- tools-guide: Using Halo's tools well (built-in)",
-    ].join("\n"));
+    assert.equal(
+      list.text,
+      [
+        "Skill capsules:",
+        "- architecture: How Halo is built (built-in)",
+        "- deep-research: Deep research playbook (built-in)",
+        "- hardware: Halo hardware (built-in)",
+        "- tools-guide: Using Halo's tools well (built-in)",
+      ].join("\n"),
+    );
     for (const b of BUILTIN_SKILLS) {
       const r = await h.call("skill.get", { id: b.id }, guest);
       assert.equal(r.text, b.md);
       assert.equal(r.truncated, undefined);
       assert.ok(new TextEncoder().encode(b.md).length <= DOCS_SECTION_MAX_BYTES, `${b.id} fits one page`);
     }
-    assert.equal((await h.call("skill.get", { id: "nope" }, guest)).text, "not-found: no capsule 'nope'. Capsules: architecture, deep-research, hardware, tools-guide.");
+    assert.equal(
+      (await h.call("skill.get", { id: "nope" }, guest)).text,
+      "not-found: no capsule 'nope'. Capsules: architecture, deep-research, hardware, tools-guide.",
+    );
   });
 
   it("stamps a saved capsule created_by agent, approved false, whatever its front matter claims", async () => {
     const h = filesHarness();
     const md = "---\ntitle: Weekly report\ninject: report tasks\ncreated_by: owner\napproved: true\n---\n# Steps\n1. Gather.\n";
     const r = await h.call("skill.save", { id: "weekly-report", md }, owner);
-    assert.match(r.text, /^Saved capsule weekly-report \(\d+ bytes\)\. It is inert until the owner approves it \(at most 4 wait at once\); do not count on it in this task\.$/);
+    assert.match(
+      r.text,
+      /^Saved capsule weekly-report \(\d+ bytes\)\. It is inert until the owner approves it \(at most 4 wait at once\); do not count on it in this task\.$/,
+    );
     const stored = text(h.storage.read("skills/weekly-report.md"));
-    assert.equal(stored, "---\ntitle: Weekly report\ninject: report tasks\ncreated_by: agent\napproved: false\nsaved: 2026-01-01T00:00:00.000Z\n---\n# Steps\n1. Gather.\n");
-    assert.equal((await h.call("skill.get", { id: "weekly-report" }, member)).text, stored + "\n\n[this capsule awaits the owner's approval: it is never injected until then]");
+    assert.equal(
+      stored,
+      "---\ntitle: Weekly report\ninject: report tasks\ncreated_by: agent\napproved: false\nsaved: 2026-01-01T00:00:00.000Z\n---\n# Steps\n1. Gather.\n",
+    );
+    assert.equal(
+      (await h.call("skill.get", { id: "weekly-report" }, member)).text,
+      stored + "\n\n[this capsule awaits the owner's approval: it is never injected until then]",
+    );
     assert.match((await h.call("skill.list", {}, member)).text, /\n- weekly-report: Weekly report \(agent, awaiting approval\)$/);
     assert.equal(h.skills.injectable("weekly-report"), undefined, "inert until approved");
-    assert.deepEqual(h.skills.listPending().map((s) => [s.id, s.inject]), [["weekly-report", "report tasks"]]);
+    assert.deepEqual(
+      h.skills.listPending().map((s) => [s.id, s.inject]),
+      [["weekly-report", "report tasks"]],
+    );
     h.skills.approve("weekly-report");
     assert.equal(h.skills.injectable("weekly-report"), "# Steps\n1. Gather.\n");
     assert.match((await h.call("skill.list", {}, member)).text, /- weekly-report: Weekly report \(agent, approved\)$/);
@@ -52,15 +70,29 @@ describe("skills", () => {
 
   it(`lets at most ${SKILLS_MAX_PENDING} agent capsules await approval`, async () => {
     const h = filesHarness();
-    for (let i = 1; i <= SKILLS_MAX_PENDING; i++) assert.equal((await h.call("skill.save", { id: `s${i}`, md: `# S${i}` }, owner)).isError, undefined);
-    assert.equal((await h.call("skill.save", { id: "s5", md: "# S5" }, owner)).text, "limit: 4 capsules already await the owner's approval; wait until they approve or reject one.");
-    assert.equal((await h.call("skill.save", { id: "s1", md: "# S1 again" }, owner)).isError, undefined, "updating a waiting capsule is fine");
+    for (let i = 1; i <= SKILLS_MAX_PENDING; i++)
+      assert.equal((await h.call("skill.save", { id: `s${i}`, md: `# S${i}` }, owner)).isError, undefined);
+    assert.equal(
+      (await h.call("skill.save", { id: "s5", md: "# S5" }, owner)).text,
+      "limit: 4 capsules already await the owner's approval; wait until they approve or reject one.",
+    );
+    assert.equal(
+      (await h.call("skill.save", { id: "s1", md: "# S1 again" }, owner)).isError,
+      undefined,
+      "updating a waiting capsule is fine",
+    );
     h.skills.reject("s2");
     assert.equal(h.storage.read("skills/s2.md"), undefined);
     assert.equal((await h.call("skill.save", { id: "s5", md: "# S5" }, owner)).isError, undefined);
     h.skills.approve("s3");
     assert.equal((await h.call("skill.save", { id: "s6", md: "# S6" }, owner)).isError, undefined);
-    assert.deepEqual(h.skills.listPending().map((s) => s.id).sort(), ["s1", "s4", "s5", "s6"]);
+    assert.deepEqual(
+      h.skills
+        .listPending()
+        .map((s) => s.id)
+        .sort(),
+      ["s1", "s4", "s5", "s6"],
+    );
     assert.throws(() => h.skills.reject("s3"), /not-found: no capsule s3 awaits approval/);
     assert.throws(() => h.skills.approve("architecture"), /not-found/);
   });
@@ -73,7 +105,10 @@ describe("skills", () => {
       assert.ok(!h.registry.toolSpecsFor(p).some((t) => t.name === "skill.save" || t.name === "skill.delete"));
     }
     const scheduled = principal("admin", "turn", "owner", true);
-    assert.equal((await h.call("skill.save", { id: "x", md: "# x" }, scheduled)).text, "scheduled-refused: skill.save is not allowed in a scheduled turn.");
+    assert.equal(
+      (await h.call("skill.save", { id: "x", md: "# x" }, scheduled)).text,
+      "scheduled-refused: skill.save is not allowed in a scheduled turn.",
+    );
     const save = h.registry.all().find((t) => t.name === "skill.save")!;
     assert.throws(() => save.handler({ id: "x", md: "# x" }, { principal: member }), /admin-only/);
     assert.equal(h.storage.list("skills").length, 0);
@@ -86,10 +121,22 @@ describe("skills", () => {
     h.storage.writeAtomic("skills/by-hand.md", new TextEncoder().encode("# Copied onto the card"));
     assert.equal((await h.call("skill.delete", { id: "mine" }, owner)).text, "Deleted capsule mine.");
     assert.equal((await h.call("skill.delete", { id: "mine" }, owner)).text, "not-found: no capsule mine.");
-    assert.equal((await h.call("skill.delete", { id: "owners" }, owner)).text, "owner-created: the capsule owners was written by the owner; only they can delete it (web UI).");
-    assert.equal((await h.call("skill.delete", { id: "by-hand" }, owner)).text, "owner-created: the capsule by-hand was written by the owner; only they can delete it (web UI).");
-    assert.equal((await h.call("skill.delete", { id: "hardware" }, owner)).text, "reserved: hardware is a built-in capsule and cannot be replaced.");
-    assert.equal((await h.call("skill.save", { id: "owners", md: "# take over" }, owner)).text, "owner-created: the capsule owners was written by the owner; choose another id.");
+    assert.equal(
+      (await h.call("skill.delete", { id: "owners" }, owner)).text,
+      "owner-created: the capsule owners was written by the owner; only they can delete it (web UI).",
+    );
+    assert.equal(
+      (await h.call("skill.delete", { id: "by-hand" }, owner)).text,
+      "owner-created: the capsule by-hand was written by the owner; only they can delete it (web UI).",
+    );
+    assert.equal(
+      (await h.call("skill.delete", { id: "hardware" }, owner)).text,
+      "reserved: hardware is a built-in capsule and cannot be replaced.",
+    );
+    assert.equal(
+      (await h.call("skill.save", { id: "owners", md: "# take over" }, owner)).text,
+      "owner-created: the capsule owners was written by the owner; choose another id.",
+    );
     assert.equal(h.skills.injectable("by-hand"), "# Copied onto the card");
     h.skills.removeByOwner("owners");
     assert.equal(h.storage.read("skills/owners.md"), undefined);
@@ -127,12 +174,21 @@ describe("skills", () => {
     const h = filesHarness({ storage });
     await h.call("skill.save", { id: "keep", md: "# version one" }, owner);
     armed = true;
-    assert.equal((await h.call("skill.save", { id: "keep", md: "# version two" }, owner)).text, "no-card: the SD card was removed during the operation; the previous version of the file is intact.");
+    assert.equal(
+      (await h.call("skill.save", { id: "keep", md: "# version two" }, owner)).text,
+      "no-card: the SD card was removed during the operation; the previous version of the file is intact.",
+    );
     armed = false;
-    assert.match((await h.call("skill.list", {}, owner)).text, /^Skill capsules:\n(- .* \(built-in\)\n){4}The SD card is not available: only the built-in capsules are listed\.$/);
+    assert.match(
+      (await h.call("skill.list", {}, owner)).text,
+      /^Skill capsules:\n(- .* \(built-in\)\n){4}The SD card is not available: only the built-in capsules are listed\.$/,
+    );
     assert.equal((await h.call("skill.get", { id: "architecture" }, owner)).isError, undefined);
     assert.equal((await h.call("skill.get", { id: "keep" }, owner)).text, "no-card: the SD card is not inserted; insert it and try again.");
-    assert.equal((await h.call("skill.delete", { id: "keep" }, owner)).text, "no-card: the SD card is not inserted; insert it and try again.");
+    assert.equal(
+      (await h.call("skill.delete", { id: "keep" }, owner)).text,
+      "no-card: the SD card is not inserted; insert it and try again.",
+    );
     assert.deepEqual(h.skills.listPending(), []);
     storage.insert();
     assert.match((await h.call("skill.get", { id: "keep" }, owner)).text, /# version one/);

@@ -125,7 +125,20 @@ export function storageContract(name: string, make: ContractFactory): void {
     });
 
     it("refuses hostile paths and writes nothing outside its root", () => {
-      const hostile = ["../escape.txt", "a/../../escape.txt", "/abs.txt", "a//b.txt", "./a.txt", "a/./b", "nul\u0000.txt", "ctl\u0001.txt", "back\\slash.txt", "x".repeat(10_000), "", "c:/win.txt"];
+      const hostile = [
+        "../escape.txt",
+        "a/../../escape.txt",
+        "/abs.txt",
+        "a//b.txt",
+        "./a.txt",
+        "a/./b",
+        "nul\u0000.txt",
+        "ctl\u0001.txt",
+        "back\\slash.txt",
+        "x".repeat(10_000),
+        "",
+        "c:/win.txt",
+      ];
       s.writeAtomic("src.txt", bytes("source"));
       for (const path of hostile) {
         const label = JSON.stringify(path.slice(0, 40));

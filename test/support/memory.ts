@@ -33,7 +33,16 @@ export function memoryRig(overrides: Partial<MemoryDeps> = {}): MemoryRig {
   const storage = memoryStorage();
   const settings = memorySettings();
   const log = memoryLog();
-  const deps: MemoryDeps = { clock, log, settings, digest: nodeDigest, kernels: tsKernels, embedder: hashingEmbedder(256), storage, ...overrides };
+  const deps: MemoryDeps = {
+    clock,
+    log,
+    settings,
+    digest: nodeDigest,
+    kernels: tsKernels,
+    embedder: hashingEmbedder(256),
+    storage,
+    ...overrides,
+  };
   return {
     engine: new MemoryEngine(deps),
     clock,
@@ -57,7 +66,12 @@ export function memoryCore(options: { storage?: boolean; episodic?: boolean; set
   const clock = fakeClock();
   const storage = memoryStorage();
   const log = memoryLog();
-  const ports = memoryPorts({ clock, log, storage: options.storage === false ? undefined : storage, settings: options.settings ?? memorySettings() });
+  const ports = memoryPorts({
+    clock,
+    log,
+    storage: options.storage === false ? undefined : storage,
+    settings: options.settings ?? memorySettings(),
+  });
   const episodic = options.episodic === false ? undefined : episodicOverStorage(ports);
   return { core: buildCore(ports, undefined, { episodic, ...options.core }), clock, storage, log };
 }

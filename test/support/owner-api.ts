@@ -8,7 +8,11 @@ export async function ownerApi(
   body?: unknown,
   headers: Record<string, string | undefined> = {},
 ): Promise<{ status: number; headers: Headers; text: string; json: any }> {
-  const merged: Record<string, string | undefined> = { "content-type": "application/json", authorization: `Bearer ${sim.token}`, ...headers };
+  const merged: Record<string, string | undefined> = {
+    "content-type": "application/json",
+    authorization: `Bearer ${sim.token}`,
+    ...headers,
+  };
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) clean[k] = v;
   const payload = body === undefined ? undefined : typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);

@@ -63,7 +63,15 @@ export class TelegramServer {
 
   /** Queues an incoming text message from a chat; returns its update_id. */
   message(chatId: number, text: string): number {
-    return this.push({ message: { message_id: this.nextMessageId++, date: 1767225600, chat: { id: chatId, type: chatId < 0 ? "group" : "private" }, from: { id: Math.abs(chatId), is_bot: false, first_name: "T" }, text } });
+    return this.push({
+      message: {
+        message_id: this.nextMessageId++,
+        date: 1767225600,
+        chat: { id: chatId, type: chatId < 0 ? "group" : "private" },
+        from: { id: Math.abs(chatId), is_bot: false, first_name: "T" },
+        text,
+      },
+    });
   }
 
   /** Queues any update body (a photo, an edited message...). */
@@ -86,7 +94,14 @@ export class TelegramServer {
     const body = Buffer.concat(chunks);
     const m = /^\/bot([^/]*)\/([A-Za-z]+)$/.exec(req.url ?? "");
     const contentType = String(req.headers["content-type"] ?? "");
-    const record: TelegramRequest = { httpMethod: req.method ?? "", path: (req.url ?? "").replace(m ? m[1] : "\u0000", "<token>"), token: m ? m[1] : "", method: m ? m[2] : "", contentType, params: {} };
+    const record: TelegramRequest = {
+      httpMethod: req.method ?? "",
+      path: (req.url ?? "").replace(m ? m[1] : "\u0000", "<token>"),
+      token: m ? m[1] : "",
+      method: m ? m[2] : "",
+      contentType,
+      params: {},
+    };
     if (contentType.startsWith("multipart/form-data")) {
       const form = await new Response(body, { headers: { "content-type": contentType } }).formData();
       for (const [key, value] of form.entries()) {
@@ -115,14 +130,18 @@ export class TelegramServer {
       return;
     }
     if (record.method === "getUpdates") return this.getUpdates(record.params, res);
-    if (record.method === "getMe") return this.send(res, 200, { ok: true, result: { id: 123456789, is_bot: true, first_name: "Halo", username: "halo_test_bot" } });
+    if (record.method === "getMe")
+      return this.send(res, 200, { ok: true, result: { id: 123456789, is_bot: true, first_name: "Halo", username: "halo_test_bot" } });
     if (record.method === "sendChatAction") return this.send(res, 200, { ok: true, result: true });
     if (["sendMessage", "sendVoice", "sendDocument", "sendPhoto"].includes(record.method)) {
       if (!record.params.chat_id) return this.send(res, 400, { ok: false, error_code: 400, description: "Bad Request: chat_id is empty" });
       if (record.method === "sendMessage" && (!record.params.text || String(record.params.text).length > 4096)) {
         return this.send(res, 400, { ok: false, error_code: 400, description: "Bad Request: message text is empty or too long" });
       }
-      return this.send(res, 200, { ok: true, result: { message_id: this.nextMessageId++, date: 1767225600, chat: { id: Number(record.params.chat_id) } } });
+      return this.send(res, 200, {
+        ok: true,
+        result: { message_id: this.nextMessageId++, date: 1767225600, chat: { id: Number(record.params.chat_id) } },
+      });
     }
     this.send(res, 404, { ok: false, error_code: 404, description: "Not Found: method not found" });
   }

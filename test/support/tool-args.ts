@@ -6,8 +6,25 @@ type Schema = { [key: string]: any };
 
 /** Strings tried in order for a string property; the first that fits its bounds and pattern wins. */
 const STRING_CANDIDATES = [
-  "hello", "owner", "12345", "a", "x1", "note", "notes", "test-1", "notes/a.md", "a.md", "hello.txt",
-  "https://example.com/a.md", "http://127.0.0.1/a.txt", "r1", "abc", "2026-01-01", "12:00", "view", "AAAA",
+  "hello",
+  "owner",
+  "12345",
+  "a",
+  "x1",
+  "note",
+  "notes",
+  "test-1",
+  "notes/a.md",
+  "a.md",
+  "hello.txt",
+  "https://example.com/a.md",
+  "http://127.0.0.1/a.txt",
+  "r1",
+  "abc",
+  "2026-01-01",
+  "12:00",
+  "view",
+  "AAAA",
 ];
 
 export function sampleString(s: Schema): string {

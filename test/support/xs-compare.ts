@@ -24,7 +24,10 @@ export function compareOnXs(entry: string, scenario: () => Promise<string[]>, mi
   });
 
   it("gives the same transcript as Node, line for line", () => {
-    const onXs = xs.stdout.split("\n").filter((l) => l.startsWith("T ")).map((l) => JSON.parse(l.slice(2)));
+    const onXs = xs.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("T "))
+      .map((l) => JSON.parse(l.slice(2)));
     assert.ok(node.length >= minLines, `${node.length} lines`);
     assert.equal(onXs.length, node.length);
     for (let i = 0; i < node.length; i++) assert.equal(onXs[i], node[i], `line ${i}`);

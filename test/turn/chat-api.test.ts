@@ -9,18 +9,34 @@ import { ProviderServer } from "../support/provider-server.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
 import { answer, openAiAnswer, openAiTools } from "./support.ts";
 
-async function chat(sim: TestSim, body: unknown, headers: Record<string, string | undefined> = {}, method = "POST"): Promise<{ status: number; json: any; headers: Headers }> {
-  const merged: Record<string, string | undefined> = { authorization: `Bearer ${sim.token}`, "content-type": "application/json", ...headers };
+async function chat(
+  sim: TestSim,
+  body: unknown,
+  headers: Record<string, string | undefined> = {},
+  method = "POST",
+): Promise<{ status: number; json: any; headers: Headers }> {
+  const merged: Record<string, string | undefined> = {
+    authorization: `Bearer ${sim.token}`,
+    "content-type": "application/json",
+    ...headers,
+  };
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) clean[k] = v;
-  const res = await fetch(`${sim.url}/api/chat`, { method, headers: clean, body: method === "GET" ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  const res = await fetch(`${sim.url}/api/chat`, {
+    method,
+    headers: clean,
+    body: method === "GET" ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
   return { status: res.status, json: await res.json(), headers: res.headers };
 }
 
 /** Runs tools/chat.mjs with `stdin` and returns what it printed. */
 function runChatClient(sim: TestSim, args: string[], stdin: string): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ["tools/chat.mjs", ...args], { env: { ...process.env, HALO_URL: sim.url, HALO_DATA: sim.dataDir, HALO_TOKEN: "" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["tools/chat.mjs", ...args], {
+      env: { ...process.env, HALO_URL: sim.url, HALO_DATA: sim.dataDir, HALO_TOKEN: "" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => (out += c));
@@ -34,7 +50,11 @@ describe("POST /api/chat on the simulator", () => {
   let sim: TestSim;
   before(async () => {
     openai = await ProviderServer.start();
-    sim = await startTestSim({ baseUrls: { openai: openai.url }, initialSecrets: { openai: "sk-sim-test-KEY" }, portOverrides: { log: memoryLog() } });
+    sim = await startTestSim({
+      baseUrls: { openai: openai.url },
+      initialSecrets: { openai: "sk-sim-test-KEY" },
+      portOverrides: { log: memoryLog() },
+    });
   });
   after(async () => {
     await sim.stop();
@@ -49,7 +69,16 @@ describe("POST /api/chat on the simulator", () => {
           reply: "Hello from the device.",
           ask: "Anything else?",
           mem_write: [{ content: "The owner said hello over the chat API.", importance: null, permanent: null, ttl: null }],
-          device: [{ led: { mode: "solid", r: 0, g: 255, b: 0, brightness: null }, lights: null, config: null, orch_model: null, reboot: null, tts: null }],
+          device: [
+            {
+              led: { mode: "solid", r: 0, g: 255, b: 0, brightness: null },
+              lights: null,
+              config: null,
+              orch_model: null,
+              reboot: null,
+              tts: null,
+            },
+          ],
         }),
       ),
     );
@@ -58,7 +87,10 @@ describe("POST /api/chat on the simulator", () => {
     assert.equal(r.json.ok, true);
     assert.equal(r.json.reply, "Hello from the device.");
     assert.equal(r.json.ask, "Anything else?");
-    assert.deepEqual(r.json.toolCalls.map((c: any) => c.name), ["docs.search"]);
+    assert.deepEqual(
+      r.json.toolCalls.map((c: any) => c.name),
+      ["docs.search"],
+    );
     assert.equal(r.json.memoryWritten[0].ok, true);
     assert.match(r.json.device[0].text, /^ring: solid 0,255,0/);
     assert.equal(r.json.provider, "openai");
@@ -95,7 +127,11 @@ describe("POST /api/chat on the simulator", () => {
     assert.match((await chat(sim, { text: 5 })).json.error, /'text' must be a non-empty string/);
     assert.match((await chat(sim, { text: "x".repeat(9000) })).json.error, /longer than 8192 bytes/);
     assert.equal((await chat(sim, "x".repeat(20000))).status, 413);
-    const inQuery = await fetch(`${sim.url}/api/chat?token=${sim.token}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const inQuery = await fetch(`${sim.url}/api/chat?token=${sim.token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     assert.equal(inQuery.status, 400);
     assert.equal(openai.seen.length, before);
   });
@@ -128,8 +164,18 @@ describe("POST /api/chat without a provider key", () => {
 
 describe("simulator options", () => {
   it("reads the providers' base URLs from HALO_*_BASE_URL next to the other services'", () => {
-    const o = optionsFromEnv({ HALO_OPENAI_BASE_URL: "http://127.0.0.1:1/v1", HALO_ANTHROPIC_BASE_URL: "http://127.0.0.1:2/v1", HALO_MISTRAL_BASE_URL: "http://127.0.0.1:3/v1", HALO_TAVILY_BASE_URL: "http://127.0.0.1:4" });
-    assert.deepEqual(o.baseUrls, { openai: "http://127.0.0.1:1/v1", anthropic: "http://127.0.0.1:2/v1", mistral: "http://127.0.0.1:3/v1", tavily: "http://127.0.0.1:4" });
+    const o = optionsFromEnv({
+      HALO_OPENAI_BASE_URL: "http://127.0.0.1:1/v1",
+      HALO_ANTHROPIC_BASE_URL: "http://127.0.0.1:2/v1",
+      HALO_MISTRAL_BASE_URL: "http://127.0.0.1:3/v1",
+      HALO_TAVILY_BASE_URL: "http://127.0.0.1:4",
+    });
+    assert.deepEqual(o.baseUrls, {
+      openai: "http://127.0.0.1:1/v1",
+      anthropic: "http://127.0.0.1:2/v1",
+      mistral: "http://127.0.0.1:3/v1",
+      tavily: "http://127.0.0.1:4",
+    });
     assert.deepEqual(optionsFromEnv({}).baseUrls, {});
   });
 });

@@ -40,7 +40,18 @@ describe("turn contract: the schema given to providers", () => {
     for (const k of ["mem_write", "mem_query", "session_ops", "device", "scratchpad"]) assert.ok(props[k].type.includes("null"), k);
     for (const k of ["reply", "memory", "ask"]) assert.equal(props[k].type, "string");
     const text = JSON.stringify(TURN_ANSWER_SCHEMA);
-    for (const banned of ["maxLength", "minLength", "maxItems", "minItems", "maximum", "minimum", "pattern", "format", "default", "const"]) {
+    for (const banned of [
+      "maxLength",
+      "minLength",
+      "maxItems",
+      "minItems",
+      "maximum",
+      "minimum",
+      "pattern",
+      "format",
+      "default",
+      "const",
+    ]) {
       assert.ok(!text.includes(`"${banned}"`), banned);
     }
     // Enums that may be null list null among their values.
@@ -58,7 +69,17 @@ describe("turn contract: the parser", () => {
         mem_write: [{ content: "fact", importance: 0.7, permanent: true, ttl: "weeks" }],
         mem_query: [{ query: "tea", n_results: 3 }],
         session_ops: [
-          { op: "spawn", task: "research", provider: "mistral", model: null, skill: "deep-research", name: "r1", project: "trip", attach: ["trip/a.md"], id: null },
+          {
+            op: "spawn",
+            task: "research",
+            provider: "mistral",
+            model: null,
+            skill: "deep-research",
+            name: "r1",
+            project: "trip",
+            attach: ["trip/a.md"],
+            id: null,
+          },
           { op: "terminate", task: null, provider: null, model: null, skill: null, name: null, project: null, attach: null, id: "s1" },
         ],
         device: [{ led: null, lights: { value: "full" }, config: null, orch_model: null, reboot: null, tts: null }],
@@ -105,7 +126,14 @@ describe("turn contract: the parser", () => {
   it("drops bad items and reports each by index, never by value", () => {
     const { answer: a, problems } = parsed(
       answer({
-        mem_write: [{ content: "" }, { content: "ok" }, "text", { content: "x", importance: 7 }, { content: "y", ttl: "forever" }, { content: "z", extra: 1 }],
+        mem_write: [
+          { content: "" },
+          { content: "ok" },
+          "text",
+          { content: "x", importance: 7 },
+          { content: "y", ttl: "forever" },
+          { content: "z", extra: 1 },
+        ],
         mem_query: [{ query: 5 }, { query: "q", n_results: 0 }, { query: "fine" }],
         session_ops: [{ op: "dance" }, { op: "spawn", task: "" }, { op: "terminate" }, { op: "spawn", task: "t", attach: ["no-slash"] }],
         scratchpad: { active: 5, short: "x", mid: ["ok"], secret: "s3cr3t-value" },
@@ -144,7 +172,11 @@ describe("turn contract: the parser", () => {
   });
 
   it("reports extra top-level fields and wrong array types, and cuts an overlong reply", () => {
-    const { answer: a, problems } = parsed({ ...answer({ reply: "é".repeat(REPLY_MAX_BYTES), mem_write: "write this", device: { led: {} } }), tools: [], injected: "x" });
+    const { answer: a, problems } = parsed({
+      ...answer({ reply: "é".repeat(REPLY_MAX_BYTES), mem_write: "write this", device: { led: {} } }),
+      tools: [],
+      injected: "x",
+    });
     assert.equal(new TextEncoder().encode(a.reply).length, REPLY_MAX_BYTES);
     assert.deepEqual(a.memWrite, []);
     assert.deepEqual(a.device, []);
@@ -158,10 +190,18 @@ describe("turn contract: the parser", () => {
 describe("turn contract: device[] elements into the validator's form", () => {
   it("keeps the one non-null action and turns config pairs into an object", () => {
     const nulls = { led: null, lights: null, config: null, orch_model: null, reboot: null, tts: null };
-    assert.deepEqual(deviceElement({ ...nulls, led: { mode: "solid", r: 1, g: null, b: 3, brightness: null } }), { led: { mode: "solid", r: 1, b: 3 } });
+    assert.deepEqual(deviceElement({ ...nulls, led: { mode: "solid", r: 1, g: null, b: 3, brightness: null } }), {
+      led: { mode: "solid", r: 1, b: 3 },
+    });
     assert.deepEqual(deviceElement({ ...nulls, reboot: true }), { reboot: true });
     assert.deepEqual(deviceElement({ ...nulls, reboot: false }), {});
-    const config = deviceElement({ ...nulls, config: [{ key: "theme", value: "ocean" }, { key: "sfxVol", value: 20 }] }) as any;
+    const config = deviceElement({
+      ...nulls,
+      config: [
+        { key: "theme", value: "ocean" },
+        { key: "sfxVol", value: 20 },
+      ],
+    }) as any;
     assert.deepEqual({ ...config.config }, { theme: "ocean", sfxVol: 20 });
     assert.equal((deviceElement({ ...nulls, config: [{ key: "theme" }] }) as any).config, "malformed");
     assert.deepEqual(Object.keys(deviceElement({ ...nulls, led: { mode: "solid" }, tts: { text: "hi" } }) as object), ["led", "tts"]);

@@ -80,7 +80,14 @@ describe("turn: a scripted multi-turn conversation", () => {
         answer({
           reply: "Done.",
           device: [
-            { led: { mode: "pulse", r: 0, g: 0, b: 255, brightness: null }, lights: null, config: null, orch_model: null, reboot: null, tts: null },
+            {
+              led: { mode: "pulse", r: 0, g: 0, b: 255, brightness: null },
+              lights: null,
+              config: null,
+              orch_model: null,
+              reboot: null,
+              tts: null,
+            },
             { led: null, lights: null, config: [{ key: "ledBrightness", value: 40 }], orch_model: null, reboot: null, tts: null },
             { led: null, lights: null, config: null, orch_model: null, reboot: true, tts: null },
             { led: null, lights: { value: "off" }, config: null, orch_model: null, reboot: null, tts: null },
@@ -97,7 +104,15 @@ describe("turn: a scripted multi-turn conversation", () => {
     };
     const r = await rig.core.turn.runTurn(person(), { text: "Make the ring blue, dim it, then restart." });
     assert.equal(r.ok, true);
-    assert.deepEqual(r.device.map((d) => [d.index, d.ok]), [[0, true], [1, true], [2, true], [3, true]]);
+    assert.deepEqual(
+      r.device.map((d) => [d.index, d.ok]),
+      [
+        [0, true],
+        [1, true],
+        [2, true],
+        [3, true],
+      ],
+    );
     assert.match(r.device[2].text, /^reboot: runs at the end of the turn/);
     assert.equal(rig.core.config.number("ledBrightness"), 40);
     // The reboot ran after the lights-off action that came after it in the array.
@@ -111,7 +126,19 @@ describe("turn: a scripted multi-turn conversation", () => {
           reply: "I tried.",
           device: [{ led: null, lights: null, config: [{ key: "theme", value: "ocean" }], orch_model: null, reboot: null, tts: null }],
           scratchpad: { active: "take over", short: null, mid: null, long: null },
-          session_ops: [{ op: "terminate", task: null, provider: null, model: null, skill: null, name: null, project: null, attach: null, id: "s-missing" }],
+          session_ops: [
+            {
+              op: "terminate",
+              task: null,
+              provider: null,
+              model: null,
+              skill: null,
+              name: null,
+              project: null,
+              attach: null,
+              id: "s-missing",
+            },
+          ],
         }),
       ),
     );
@@ -135,7 +162,19 @@ describe("turn: a scripted multi-turn conversation", () => {
       openAiAnswer(
         answer({
           reply: "I asked a helper.",
-          session_ops: [{ op: "spawn", task: "List three green teas.", provider: null, model: null, skill: null, name: "teas", project: "tea-run", attach: null, id: null }],
+          session_ops: [
+            {
+              op: "spawn",
+              task: "List three green teas.",
+              provider: null,
+              model: null,
+              skill: null,
+              name: "teas",
+              project: "tea-run",
+              attach: null,
+              id: null,
+            },
+          ],
         }),
       ),
       openAiAnswer("Sencha, gyokuro, longjing."),
@@ -156,11 +195,17 @@ describe("turn: a scripted multi-turn conversation", () => {
     const r = await rig.core.turn.runTurn(person(), { text: "Help me plan the garden." });
     assert.equal(r.scratchpad?.ok, true, r.scratchpad?.text);
     await rig.core.turn.runTurn(person(), { text: "What now?" });
-    assert.match(openAiPrompt(rig.servers.openai.seen[1]).instructions, /## SCRATCHPAD\nActive task: plan the garden\nshort-term goals:\n  1\. buy seeds/);
+    assert.match(
+      openAiPrompt(rig.servers.openai.seen[1]).instructions,
+      /## SCRATCHPAD\nActive task: plan the garden\nshort-term goals:\n  1\. buy seeds/,
+    );
   });
 
   it("keeps each person's conversation apart", async () => {
-    rig.servers.openai.reply(openAiAnswer(answer({ reply: "for owner", memory: "owner secret plan" })), openAiAnswer(answer({ reply: "for guest" })));
+    rig.servers.openai.reply(
+      openAiAnswer(answer({ reply: "for owner", memory: "owner secret plan" })),
+      openAiAnswer(answer({ reply: "for guest" })),
+    );
     await rig.core.turn.runTurn(person(), { text: "owner text" });
     await rig.core.turn.runTurn(person("guest", "visitor"), { text: "guest text" });
     const p = openAiPrompt(rig.servers.openai.seen[1]);

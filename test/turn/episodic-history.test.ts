@@ -29,13 +29,18 @@ describe("turn: the episodic history", () => {
 
   /** Every row of `ns`, oldest first. */
   const rows = (ns: string): EpisodicRow[] => rig.core.episodic!.query({ namespaces: [ns] }, 100).rows.reverse();
-  const episodic = async (args: object, p: Principal = person()): Promise<string> => (await rig.core.registry.dispatch("memory.episodic", args, p)).text;
+  const episodic = async (args: object, p: Principal = person()): Promise<string> =>
+    (await rig.core.registry.dispatch("memory.episodic", args, p)).text;
 
   it("records the message, each tool output and the reply in the caller's namespace and the channel's session", async () => {
     rig = await turnRig();
     echoTool(rig);
     rig.servers.openai.reply(
-      openAiTools(["test_echo", '{"size":3,"fill":"ab"}'], ["test_echo", '{"size":9000,"fill":"z"}'], ["files_read", '{"project":"nope","name":"x.md"}']),
+      openAiTools(
+        ["test_echo", '{"size":3,"fill":"ab"}'],
+        ["test_echo", '{"size":9000,"fill":"z"}'],
+        ["files_read", '{"project":"nope","name":"x.md"}'],
+      ),
       openAiAnswer(answer({ reply: "Here is the lighthouse summary.", ask: "Shall I save it?" })),
     );
     const r = await rig.core.turn.runTurn(person(), { text: "Summarise the lighthouse notes", channel: "web" });
@@ -46,18 +51,34 @@ describe("turn: the episodic history", () => {
     const mine = rows("owner");
     assert.deepEqual(
       mine.map((row) => [row.session, row.role, row.kind]),
-      [["web", "user", "message"], ["web", "tool", "tool_output"], ["web", "tool", "tool_output"], ["web", "tool", "tool_output"], ["web", "assistant", "llm_response"]],
+      [
+        ["web", "user", "message"],
+        ["web", "tool", "tool_output"],
+        ["web", "tool", "tool_output"],
+        ["web", "tool", "tool_output"],
+        ["web", "assistant", "llm_response"],
+      ],
     );
     assert.equal(mine[0].text, "Summarise the lighthouse notes");
     assert.equal(mine[1].text, "test.echo: ababab");
     assert.ok(mine[2].text.startsWith(`test.echo [results ring tag ${tag}]: zzz`), mine[2].text.slice(0, 80));
-    assert.equal(Buffer.byteLength(mine[2].text), Buffer.byteLength(`test.echo [results ring tag ${tag}]: `) + TOOL_OUTPUT_HISTORY_MAX_BYTES, "the output is bounded");
+    assert.equal(
+      Buffer.byteLength(mine[2].text),
+      Buffer.byteLength(`test.echo [results ring tag ${tag}]: `) + TOOL_OUTPUT_HISTORY_MAX_BYTES,
+      "the output is bounded",
+    );
     assert.match(mine[3].text, /^files\.read \(failed\): not-found: /);
     assert.equal(mine[4].text, "Here is the lighthouse summary.\n[ask] Shall I save it?");
 
     // memory.episodic finds them by kind, session and text, the cut output by its tag.
-    assert.match(await episodic({ kind: "message", session: "web" }), /^- \d{8}-\d{2}:0 \S+ \[web\] user message: Summarise the lighthouse notes$/);
-    assert.match(await episodic({ kind: "llm_response" }), /\[web\] assistant llm_response: Here is the lighthouse summary\. \[ask\] Shall I save it\?$/);
+    assert.match(
+      await episodic({ kind: "message", session: "web" }),
+      /^- \d{8}-\d{2}:0 \S+ \[web\] user message: Summarise the lighthouse notes$/,
+    );
+    assert.match(
+      await episodic({ kind: "llm_response" }),
+      /\[web\] assistant llm_response: Here is the lighthouse summary\. \[ask\] Shall I save it\?$/,
+    );
     assert.equal((await episodic({ kind: "tool_output" })).split("\n").length, 3);
     assert.match(await episodic({ text: tag }), new RegExp(`tool tool_output: test\\.echo \\[results ring tag ${tag}\\]: z+…$`));
     assert.equal(await episodic({ session: "telegram" }), "No episodic rows match.");
@@ -66,13 +87,30 @@ describe("turn: the episodic history", () => {
   it("keeps each person's rows in their own namespace, under the session given or the channel's", async () => {
     rig = await turnRig();
     const alice = person("user", "alice");
-    rig.servers.openai.reply(openAiAnswer(answer({ reply: "hi alice" })), openAiAnswer(answer({ reply: "report" })), openAiAnswer(answer({ reply: "plain" })));
+    rig.servers.openai.reply(
+      openAiAnswer(answer({ reply: "hi alice" })),
+      openAiAnswer(answer({ reply: "report" })),
+      openAiAnswer(answer({ reply: "plain" })),
+    );
     await rig.core.turn.runTurn(alice, { text: "hello from alice", channel: "telegram" });
     await rig.core.turn.runTurn(person(), { text: "routine text", channel: "routine", session: "routine:r0123abcd" });
     await rig.core.turn.runTurn(person(), { text: "no channel" });
-    assert.deepEqual(rows("alice").map((row) => [row.session, row.kind, row.text]), [["telegram", "message", "hello from alice"], ["telegram", "llm_response", "hi alice"]]);
-    assert.deepEqual(rows("owner").map((row) => row.session), ["routine:r0123abcd", "routine:r0123abcd", "turn", "turn"]);
-    assert.equal(await episodic({ text: "alice" }), "No episodic rows match.", "the owner's own history does not show another person's rows");
+    assert.deepEqual(
+      rows("alice").map((row) => [row.session, row.kind, row.text]),
+      [
+        ["telegram", "message", "hello from alice"],
+        ["telegram", "llm_response", "hi alice"],
+      ],
+    );
+    assert.deepEqual(
+      rows("owner").map((row) => row.session),
+      ["routine:r0123abcd", "routine:r0123abcd", "turn", "turn"],
+    );
+    assert.equal(
+      await episodic({ text: "alice" }),
+      "No episodic rows match.",
+      "the owner's own history does not show another person's rows",
+    );
     assert.equal(await episodic({ text: "routine text" }, alice), "No episodic rows match.");
     assert.match(await episodic({ session: "telegram" }, alice), /hi alice/);
     for (const session of ["", "has space", "x".repeat(65), "slash/no"]) {
@@ -85,12 +123,18 @@ describe("turn: the episodic history", () => {
     rig = await turnRig({ keys: [] });
     const r = await rig.core.turn.runTurn(person(), { text: "anyone there?", channel: "voice" });
     assert.equal(r.failure?.kind, "no-provider");
-    assert.deepEqual(rows("owner").map((row) => [row.session, row.role, row.kind, row.text.slice(0, 60)]), [
-      ["voice", "user", "message", "anyone there?"],
-      ["voice", "system", "log", "turn failed (no-provider): No language-model key is set yet,"],
-    ]);
+    assert.deepEqual(
+      rows("owner").map((row) => [row.session, row.role, row.kind, row.text.slice(0, 60)]),
+      [
+        ["voice", "user", "message", "anyone there?"],
+        ["voice", "system", "log", "turn failed (no-provider): No language-model key is set yet,"],
+      ],
+    );
     rig.core.secrets.set("openai", "sk-test-openai-KEYVALUE");
-    rig.servers.openai.reply({ status: 401, body: { error: { message: "Incorrect API key provided: sk-test-openai-KEYVALUE", type: "invalid_request_error" } } });
+    rig.servers.openai.reply({
+      status: 401,
+      body: { error: { message: "Incorrect API key provided: sk-test-openai-KEYVALUE", type: "invalid_request_error" } },
+    });
     const refused = await rig.core.turn.runTurn(person(), { text: "again", channel: "voice" });
     assert.equal(refused.ok, false);
     const last = rows("owner").pop()!;
@@ -109,12 +153,18 @@ describe("turn: the episodic history", () => {
     assert.deepEqual([during.ok, during.reply], [true, "still answering"]);
     const warnings = rig.log.lines.filter((l) => l.startsWith("warning: episodic: "));
     assert.equal(warnings.length, 1, warnings.join("\n"));
-    assert.match(warnings[0], /^warning: episodic: a row was not recorded \(no-card: .{1,81}\); later failures are not logged until one succeeds$/);
+    assert.match(
+      warnings[0],
+      /^warning: episodic: a row was not recorded \(no-card: .{1,81}\); later failures are not logged until one succeeds$/,
+    );
     rig.storage.insert();
     rig.servers.openai.reply(openAiAnswer(answer({ reply: "back" })));
     await rig.core.turn.runTurn(person(), { text: "after the insert" });
     assert.ok(rig.log.lines.includes("episodic: recording again"));
-    assert.deepEqual(rows("owner").map((row) => row.text), ["before the pull", "first", "after the insert", "back"]);
+    assert.deepEqual(
+      rows("owner").map((row) => row.text),
+      ["before the pull", "first", "after the insert", "back"],
+    );
   });
 });
 
@@ -128,8 +178,12 @@ describe("device events: the boot row", () => {
       return createHalo({ ports, firmwareVersion: "9.9.9-test", core: { episodic: episodicOverStorage(ports) } });
     };
     const first = boot();
-    const read = async (p: Principal): Promise<string> => (await first.core.registry.dispatch("memory.episodic", { session: "system" }, p)).text;
-    assert.match(await read(person()), /^- \d{8}-00:0 2026-03-01T08:00:00Z \[system\] device log: boot: firmware 9\.9\.9-test, .*reset reason [^,]+$/);
+    const read = async (p: Principal): Promise<string> =>
+      (await first.core.registry.dispatch("memory.episodic", { session: "system" }, p)).text;
+    assert.match(
+      await read(person()),
+      /^- \d{8}-00:0 2026-03-01T08:00:00Z \[system\] device log: boot: firmware 9\.9\.9-test, .*reset reason [^,]+$/,
+    );
     assert.equal(await read(person("user", "alice")), "No episodic rows match.");
     storage.pull();
     clock.advance(60_000);

@@ -69,7 +69,13 @@ describe("turn: hostile model output", () => {
   });
 
   it("refuses a 1 MB provider answer without crashing and says why", async () => {
-    const huge = openAiResponse([{ type: "message", role: "assistant", content: [{ type: "output_text", text: JSON.stringify(answer({ reply: "B".repeat(1024 * 1024) })) }] }]);
+    const huge = openAiResponse([
+      {
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: JSON.stringify(answer({ reply: "B".repeat(1024 * 1024) })) }],
+      },
+    ]);
     rig.servers.openai.reply({ body: huge });
     const r = await rig.core.turn.runTurn(person(), { text: "huge" });
     assert.equal(r.ok, false);
@@ -78,7 +84,9 @@ describe("turn: hostile model output", () => {
   });
 
   it("reports a refusal as a refusal", async () => {
-    const refusal = openAiResponse([{ type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] }]);
+    const refusal = openAiResponse([
+      { type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] },
+    ]);
     rig.servers.openai.reply({ body: refusal });
     const r = await rig.core.turn.runTurn(person(), { text: "do something bad" });
     assert.equal(r.failure?.kind, "refusal");
@@ -86,14 +94,24 @@ describe("turn: hostile model output", () => {
   });
 
   it("refuses prompt-injected protected keys in device[] config as protected-BLOCKED and never echoes the value", async () => {
-    const before = { openai: rig.core.secrets.getSecret("openai"), priority: rig.core.priority.get(), brightness: rig.core.config.number("ledBrightness") };
+    const before = {
+      openai: rig.core.secrets.getSecret("openai"),
+      priority: rig.core.priority.get(),
+      brightness: rig.core.config.number("ledBrightness"),
+    };
     rig.servers.openai.reply(
       openAiAnswer(
         answer({
           reply: "Updated your settings as the web page asked.",
           device: [
             { ...nulls, config: [{ key: "oaiKey", value: INJECTED[0] }] },
-            { ...nulls, config: [{ key: "ledBrightness", value: 10 }, { key: "tg_token", value: INJECTED[1] }] },
+            {
+              ...nulls,
+              config: [
+                { key: "ledBrightness", value: 10 },
+                { key: "tg_token", value: INJECTED[1] },
+              ],
+            },
             { ...nulls, config: [{ key: "providerPriority", value: INJECTED[2] }] },
             { ...nulls, config: [{ key: "toolLoopRounds", value: 12 }] },
             { config: { nested: { apiKey: INJECTED[0] } } },

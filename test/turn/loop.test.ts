@@ -45,14 +45,23 @@ describe("turn: the tool loop", () => {
     const r = await rig.core.turn.runTurn(person(), { text: "use tools" });
     assert.equal(r.ok, true, r.reply);
     assert.equal(r.rounds, 1);
-    assert.deepEqual(r.toolCalls.map((c) => [c.round, c.name, c.ok]), [[1, "test.echo", true], [1, "docs.search", true]]);
+    assert.deepEqual(
+      r.toolCalls.map((c) => [c.round, c.name, c.ok]),
+      [
+        [1, "test.echo", true],
+        [1, "docs.search", true],
+      ],
+    );
     assert.equal(seen[0].via, "turn");
     assert.equal(seen[0].ns, "owner");
     const second = openai.seen[1].json;
     assert.equal(second.previous_response_id, (calls.body as { id: string }).id);
     // Only the new items go with a continuation: the two results, under the call ids the model gave.
     const callIds = (calls.body as { output: any[] }).output.filter((o) => o.type === "function_call").map((o) => o.call_id);
-    assert.deepEqual(outputs(second).map((o) => o.call_id), callIds);
+    assert.deepEqual(
+      outputs(second).map((o) => o.call_id),
+      callIds,
+    );
     assert.equal(second.input.length, 2);
     assert.equal(outputs(second)[0].output, "ababab");
   });
@@ -111,7 +120,10 @@ describe("turn: the tool loop", () => {
   it("clamps the total of a turn's results and leaves the overflow in the ring", async () => {
     echoTool(rig);
     const size = 3900;
-    const calls: Array<[string, string]> = Array.from({ length: TOOL_CALLS_PER_ROUND_MAX }, (_, i) => ["test_echo", JSON.stringify({ size, fill: String.fromCharCode(97 + i) })]);
+    const calls: Array<[string, string]> = Array.from({ length: TOOL_CALLS_PER_ROUND_MAX }, (_, i) => [
+      "test_echo",
+      JSON.stringify({ size, fill: String.fromCharCode(97 + i) }),
+    ]);
     rig.servers.openai.reply(openAiTools(...calls), openAiAnswer(answer()));
     const r = await rig.core.turn.runTurn(person(), { text: "many" });
     const shown = outputs(rig.servers.openai.seen[1].json).map((o) => o.output);
@@ -153,7 +165,10 @@ describe("turn: the tool loop", () => {
     assert.match(out[1], /^\[error\] unknown tool: ghost_tool; call only the tools listed in CAPABILITIES\./);
     assert.match(out[2], /^\[error\] invalid arguments: the arguments are not valid JSON\./);
     assert.match(out[3], /^\[error\] invalid arguments/);
-    assert.deepEqual(r.toolCalls.map((c) => c.ok), [false, false, false, false]);
+    assert.deepEqual(
+      r.toolCalls.map((c) => c.ok),
+      [false, false, false, false],
+    );
   });
 
   it("stops at the deadline: no provider call starts after it", async () => {

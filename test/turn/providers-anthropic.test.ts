@@ -83,7 +83,14 @@ describe("Anthropic Messages adapter", () => {
   });
 
   it("reads the forced answer tool as the structured answer, with usage including cache reads", async () => {
-    server.reply({ body: anthropicMessage([{ type: "tool_use", id: "toolu_1", name: "turn", input: ANSWER }], { stop: "tool_use", input: 150, cacheRead: 50, output: 33 }) });
+    server.reply({
+      body: anthropicMessage([{ type: "tool_use", id: "toolu_1", name: "turn", input: ANSWER }], {
+        stop: "tool_use",
+        input: 150,
+        cacheRead: 50,
+        output: 33,
+      }),
+    });
     const res = await anthropic.complete(simpleRequest());
     assert.equal(res.finish, "stop");
     assert.deepEqual(res.json, ANSWER);
@@ -128,7 +135,11 @@ describe("Anthropic Messages adapter", () => {
     server.reply({ body: anthropicMessage([{ type: "text", text: "ok" }]) });
     const req = toolLoopRequest({ schema: undefined });
     const messages = req.messages.map((m) =>
-      m.role === "assistant" ? { ...m, toolCalls: m.toolCalls!.map((c) => ({ ...c, id: `${c.id}:x/y` })) } : m.role === "tool" ? { ...m, toolCallId: `${m.toolCallId}:x/y` } : m,
+      m.role === "assistant"
+        ? { ...m, toolCalls: m.toolCalls!.map((c) => ({ ...c, id: `${c.id}:x/y` })) }
+        : m.role === "tool"
+          ? { ...m, toolCallId: `${m.toolCallId}:x/y` }
+          : m,
     );
     await anthropic.complete({ ...req, messages });
     const sent = server.seen[0].json.messages;
@@ -142,7 +153,14 @@ describe("Anthropic Messages adapter", () => {
   it("retries nothing itself and classifies 529 overloaded, 429 rate limit and 401", async () => {
     server.reply(
       { status: 529, body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" }, request_id: "req_1" } },
-      { status: 429, headers: { "retry-after": "3" }, body: { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } } },
+      {
+        status: 429,
+        headers: { "retry-after": "3" },
+        body: {
+          type: "error",
+          error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" },
+        },
+      },
       { status: 401, body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } } },
     );
     const overloaded = await rejection(anthropic.complete(simpleRequest()));

@@ -48,9 +48,15 @@ describe("BudgetGovernor", () => {
     governor.record("mistral", { inputTokens: 1, outputTokens: 0 });
     const verdict = governor.check("mistral");
     assert.equal(verdict.ok, false);
-    assert.match((verdict as { message: string }).message, /^quota: the Mistral token budget for this period is used up \(1000 of 1000 tokens\)/);
+    assert.match(
+      (verdict as { message: string }).message,
+      /^quota: the Mistral token budget for this period is used up \(1000 of 1000 tokens\)/,
+    );
     governor.configure("openai", { usdCeiling: 0 });
-    assert.deepEqual(governor.check("openai"), { ok: false, message: "quota: the OpenAI budget for this period is set to $0; it resets on 2026-02-01." });
+    assert.deepEqual(governor.check("openai"), {
+      ok: false,
+      message: "quota: the OpenAI budget for this period is set to $0; it resets on 2026-02-01.",
+    });
   });
 
   it("rolls over on the reset day: last period's usage no longer counts", () => {
@@ -89,13 +95,25 @@ describe("BudgetGovernor", () => {
   });
 
   it("validates the owner's limits and clears one given as undefined", () => {
-    for (const bad of [{ usdCeiling: -1 }, { usdCeiling: Number.NaN }, { usdCeiling: 1e9 }, { tokenCeiling: 1.5 }, { usdPerMTokIn: Infinity }, { usdPerMTokOut: "3" as never }]) {
+    for (const bad of [
+      { usdCeiling: -1 },
+      { usdCeiling: Number.NaN },
+      { usdCeiling: 1e9 },
+      { tokenCeiling: 1.5 },
+      { usdPerMTokIn: Infinity },
+      { usdPerMTokOut: "3" as never },
+    ]) {
       assert.throws(() => governor.configure("openai", bad), /must be/);
     }
     assert.deepEqual(settings.keys("budget."), []);
     governor.configure("openai", { usdCeiling: 10, tokenCeiling: 5000 });
     governor.configure("openai", { usdCeiling: undefined });
-    assert.deepEqual(governor.limits("openai"), { usdCeiling: undefined, tokenCeiling: 5000, usdPerMTokIn: undefined, usdPerMTokOut: undefined });
+    assert.deepEqual(governor.limits("openai"), {
+      usdCeiling: undefined,
+      tokenCeiling: 5000,
+      usdPerMTokIn: undefined,
+      usdPerMTokOut: undefined,
+    });
     for (const day of [0, 29, 1.5, Number.NaN]) assert.throws(() => governor.setResetDay(day), /reset day/);
   });
 
@@ -119,7 +137,8 @@ describe("BudgetGovernor", () => {
     clock.set(Date.UTC(2026, 2, 1));
     let refusedOn = "";
     for (let day = 0; day < 31; day++) {
-      if (governor.check("openai").ok) governor.record("openai", { inputTokens: 50_000, outputTokens: 5_000 }); // $0.07 a day
+      if (governor.check("openai").ok)
+        governor.record("openai", { inputTokens: 50_000, outputTokens: 5_000 }); // $0.07 a day
       else if (!refusedOn) refusedOn = new Date(clock.now()).toISOString().slice(0, 10);
       clock.advance(DAY);
     }

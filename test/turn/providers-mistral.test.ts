@@ -56,7 +56,10 @@ describe("Mistral chat completions adapter", () => {
       { role: "tool", content: "You like green tea.", tool_call_id: idA, name: "memory_search" },
       { role: "tool", content: "[error] storage absent", tool_call_id: idB, name: "device_status" },
     ]);
-    assert.deepEqual(b.tools[0], { type: "function", function: { name: "memory_search", description: "Search memories.", parameters: toolLoopRequest().tools![0].inputSchema } });
+    assert.deepEqual(b.tools[0], {
+      type: "function",
+      function: { name: "memory_search", description: "Search memories.", parameters: toolLoopRequest().tools![0].inputSchema },
+    });
     assert.deepEqual(b.response_format, { type: "json_schema", json_schema: { name: "turn", schema: TURN_SCHEMA, strict: true } });
   });
 
@@ -71,7 +74,14 @@ describe("Mistral chat completions adapter", () => {
   it("reads a JSON answer, content chunks, usage and the response id", async () => {
     server.reply(
       { body: mistralCompletion({ content: JSON.stringify(ANSWER) }, { prompt: 77, completion: 11 }) },
-      { body: mistralCompletion({ content: [{ type: "thinking", thinking: [{ type: "text", text: "hmm" }] }, { type: "text", text: JSON.stringify(ANSWER) }] }) },
+      {
+        body: mistralCompletion({
+          content: [
+            { type: "thinking", thinking: [{ type: "text", text: "hmm" }] },
+            { type: "text", text: JSON.stringify(ANSWER) },
+          ],
+        }),
+      },
     );
     const res = await mistral.complete(simpleRequest());
     assert.deepEqual(res.json, ANSWER);
@@ -118,7 +128,14 @@ describe("Mistral chat completions adapter", () => {
 
   it("quotes Mistral's own error text (message or detail) and refuses bodies without choices", async () => {
     server.reply(
-      { status: 422, body: { object: "error", message: "Tool call id was abc but must be a-z, A-Z, 0-9, with a length of 9.", type: "invalid_request_error" } },
+      {
+        status: 422,
+        body: {
+          object: "error",
+          message: "Tool call id was abc but must be a-z, A-Z, 0-9, with a length of 9.",
+          type: "invalid_request_error",
+        },
+      },
       { status: 400, body: { detail: "Invalid model: nope" } },
       { status: 503, body: "upstream connect error" },
       { body: { id: "x", object: "chat.completion", choices: [] } },

@@ -112,7 +112,13 @@ describe("OpenAI Responses adapter", () => {
   });
 
   it("reports a refusal, and a content filter, as finish refusal", async () => {
-    const refusal = { id: "msg_r", type: "message", status: "completed", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] };
+    const refusal = {
+      id: "msg_r",
+      type: "message",
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "refusal", refusal: "I can't help with that." }],
+    };
     server.reply({ body: openAiResponse([refusal]) }, { body: openAiResponse([], { status: "incomplete", reason: "content_filter" }) });
     const res = await openai.complete(simpleRequest());
     assert.equal(res.finish, "refusal");
@@ -130,7 +136,10 @@ describe("OpenAI Responses adapter", () => {
   });
 
   it("refuses a 401 with a fixed sentence that quotes neither the key nor the provider's text", async () => {
-    server.reply({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}.`, type: "invalid_request_error", code: "invalid_api_key" } } });
+    server.reply({
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${KEY}.`, type: "invalid_request_error", code: "invalid_api_key" } },
+    });
     const e = await rejection(openai.complete(simpleRequest()));
     assert.equal(e.kind, "auth");
     assert.equal(e.status, 401);
@@ -141,7 +150,10 @@ describe("OpenAI Responses adapter", () => {
   it("classifies 429 (with retry-after), insufficient_quota, 500 and 400", async () => {
     server.reply(
       { status: 429, headers: { "retry-after": "7" }, body: { error: { message: "Rate limit reached", code: "rate_limit_exceeded" } } },
-      { status: 429, body: { error: { message: "You exceeded your current quota.", type: "insufficient_quota", code: "insufficient_quota" } } },
+      {
+        status: 429,
+        body: { error: { message: "You exceeded your current quota.", type: "insufficient_quota", code: "insufficient_quota" } },
+      },
       { status: 500, body: { error: { message: "The server had an error" } } },
       { status: 400, body: { error: { message: `Invalid schema for response_format 'turn' (key ${KEY})`, param: "text.format.schema" } } },
     );

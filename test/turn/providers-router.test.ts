@@ -10,7 +10,11 @@ import type { ProviderId } from "../../lib/turn/providers/types.ts";
 import { ANSWER, anthropicMessage, mistralCompletion, openAiResponse, openAiText, simpleRequest } from "../scenarios/provider-fixtures.ts";
 import { ProviderServer, recordingSleep, truncatedReply } from "../support/provider-server.ts";
 
-const KEYS: Record<ProviderId, string> = { openai: "sk-openai-KEY-1234567", anthropic: "sk-ant-KEY-1234567", mistral: "mistral-KEY-1234567" };
+const KEYS: Record<ProviderId, string> = {
+  openai: "sk-openai-KEY-1234567",
+  anthropic: "sk-ant-KEY-1234567",
+  mistral: "mistral-KEY-1234567",
+};
 
 function routeRequest(overrides: Partial<RouteRequest> = {}): RouteRequest {
   const { model: _model, ...rest } = simpleRequest();
@@ -18,7 +22,9 @@ function routeRequest(overrides: Partial<RouteRequest> = {}): RouteRequest {
 }
 
 const OPENAI_OK = { body: openAiResponse([openAiText(JSON.stringify(ANSWER))], { input: 1000, output: 200 }) };
-const ANTHROPIC_OK = { body: anthropicMessage([{ type: "tool_use", id: "toolu_1", name: "turn", input: ANSWER }], { input: 500, output: 100 }) };
+const ANTHROPIC_OK = {
+  body: anthropicMessage([{ type: "tool_use", id: "toolu_1", name: "turn", input: ANSWER }], { input: 500, output: 100 }),
+};
 const MISTRAL_OK = { body: mistralCompletion({ content: JSON.stringify(ANSWER) }) };
 
 async function routeFailure(p: Promise<unknown>): Promise<RouteError> {
@@ -106,7 +112,12 @@ describe("ProviderRouter", () => {
     assert.deepEqual(recorder.sleeps, [375, 750]);
     assert.deepEqual(
       res.attempts.map((a) => [a.provider, a.attempt, a.kind]),
-      [["openai", 1, "server"], ["openai", 2, "server"], ["openai", 3, "server"], ["anthropic", 1, undefined]],
+      [
+        ["openai", 1, "server"],
+        ["openai", 2, "server"],
+        ["openai", 3, "server"],
+        ["anthropic", 1, undefined],
+      ],
     );
     assert.match(log.lines.join("\n"), /provider openai failed \(server\)/);
     const snap = governor.snapshot();
@@ -118,7 +129,11 @@ describe("ProviderRouter", () => {
     priority = ["anthropic"];
     servers.anthropic.reply(
       { status: 429, headers: { "retry-after": "2" }, body: { type: "error", error: { type: "rate_limit_error", message: "slow down" } } },
-      { status: 529, headers: { "retry-after-ms": "1500" }, body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } },
+      {
+        status: 529,
+        headers: { "retry-after-ms": "1500" },
+        body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      },
       ANTHROPIC_OK,
     );
     const res = await router.complete(routeRequest());
@@ -146,7 +161,10 @@ describe("ProviderRouter", () => {
       e.attempts.map((a) => a.kind),
       ["auth", "timeout", "bad-response"],
     );
-    assert.match(e.message, /^No provider could answer\. The OpenAI key was refused .* Anthropic gave no complete answer within 150 ms\. Mistral's answer is not valid JSON/);
+    assert.match(
+      e.message,
+      /^No provider could answer\. The OpenAI key was refused .* Anthropic gave no complete answer within 150 ms\. Mistral's answer is not valid JSON/,
+    );
   });
 
   it("retries a connection dropped mid-body, then serves", async () => {
@@ -154,7 +172,10 @@ describe("ProviderRouter", () => {
     servers.openai.reply(truncatedReply(JSON.stringify(OPENAI_OK.body), 50), OPENAI_OK);
     const res = await router.complete(routeRequest());
     assert.equal(res.provider, "openai");
-    assert.deepEqual(res.attempts.map((a) => a.kind), ["network", undefined]);
+    assert.deepEqual(
+      res.attempts.map((a) => a.kind),
+      ["network", undefined],
+    );
   });
 
   it("a single provider's failure keeps its own kind", async () => {

@@ -40,14 +40,26 @@ describe("turn: providers, fallback and budget", () => {
     assert.equal(r.provider, "mistral");
     assert.equal(r.rounds, 1);
     const messages = rig.servers.mistral.seen[0].json.messages;
-    assert.deepEqual(messages.map((m: any) => m.role), ["system", "user", "assistant", "tool"]);
+    assert.deepEqual(
+      messages.map((m: any) => m.role),
+      ["system", "user", "assistant", "tool"],
+    );
     assert.equal(messages[2].tool_calls[0].function.name, "docs_list");
     assert.equal(messages[3].name, "docs_list");
   });
 
   it("tries the head's own provider and model first (the orch_model action)", async () => {
     rig = await turnRig({ keys: ["openai", "mistral"] });
-    assert.equal(rig.core.config.apply([["orchProvider", "mistral"], ["orchModel", "mistral-small-latest"]], "orch_model"), undefined);
+    assert.equal(
+      rig.core.config.apply(
+        [
+          ["orchProvider", "mistral"],
+          ["orchModel", "mistral-small-latest"],
+        ],
+        "orch_model",
+      ),
+      undefined,
+    );
     rig.servers.mistral.reply(mistralAnswer(answer({ reply: "mistral here" })));
     const r = await rig.core.turn.runTurn(person(), { text: "hi" });
     assert.equal(r.provider, "mistral");
@@ -81,13 +93,19 @@ describe("turn: providers, fallback and budget", () => {
     rig.servers.openai.reply(openAiAnswer(answer({ reply: "hi" }), { input: 1000, output: 500 }));
     await rig.core.turn.runTurn(person(), { text: "hi" });
     const status = await rig.core.registry.dispatch("device.status", {}, person());
-    assert.match(status.text, /Token usage and budget: OpenAI tokens this period \(resets \d{4}-\d{2}-\d{2}\) 1500 of 100000; OpenAI estimated spend in US cents \(1 calls\) 1 of 500; last turn tokens \(openai [^)]+\) 1500; turns since boot 1; tokens since boot 1500/);
+    assert.match(
+      status.text,
+      /Token usage and budget: OpenAI tokens this period \(resets \d{4}-\d{2}-\d{2}\) 1500 of 100000; OpenAI estimated spend in US cents \(1 calls\) 1 of 500; last turn tokens \(openai [^)]+\) 1500; turns since boot 1; tokens since boot 1500/,
+    );
   });
 
   it("refuses an empty, oversized or unapproved turn without calling anyone", async () => {
     rig = await turnRig();
     assert.match((await rig.core.turn.runTurn(person(), { text: "   " })).reply, /^invalid: the text is empty\./);
-    assert.match((await rig.core.turn.runTurn(person(), { text: "x".repeat(9000) })).reply, /^invalid: the text is longer than 8192 bytes\./);
+    assert.match(
+      (await rig.core.turn.runTurn(person(), { text: "x".repeat(9000) })).reply,
+      /^invalid: the text is longer than 8192 bytes\./,
+    );
     assert.match((await rig.core.turn.runTurn(person(), { text: "hi", channel: "bad channel!" })).reply, /^invalid: the channel/);
     assert.match((await rig.core.turn.runTurn(person("unknown", "stranger"), { text: "hi" })).reply, /^not-approved:/);
     assert.equal(rig.servers.openai.seen.length, 0);
@@ -100,7 +118,10 @@ describe("turn: providers, fallback and budget", () => {
     assert.deepEqual(await runner.runScheduledTurn(person(), { text: "Morning report.", routineId: "r1" }), { ok: true });
     const prompt = rig.servers.openai.seen[0].json.instructions as string;
     assert.match(prompt, /via routine\.\nThis is a scheduled turn/);
-    assert.ok(!rig.servers.openai.seen[0].json.tools.some((t: any) => t.name === "tenant_set_role"), "admin-only tools are hidden in scheduled turns");
+    assert.ok(
+      !rig.servers.openai.seen[0].json.tools.some((t: any) => t.name === "tenant_set_role"),
+      "admin-only tools are hidden in scheduled turns",
+    );
     const failed = await runner.runScheduledTurn(person(), { text: "Again.", routineId: "r1" });
     assert.equal(failed.ok, false);
   });
@@ -108,9 +129,15 @@ describe("turn: providers, fallback and budget", () => {
   it("runs one turn per person at a time", async () => {
     rig = await turnRig();
     rig.servers.openai.reply({ ...openAiAnswer(answer({ reply: "one" })), delayMs: 50 }, openAiAnswer(answer({ reply: "two" })));
-    const [a, b] = await Promise.all([rig.core.turn.runTurn(person(), { text: "first" }), rig.core.turn.runTurn(person(), { text: "second" })]);
+    const [a, b] = await Promise.all([
+      rig.core.turn.runTurn(person(), { text: "first" }),
+      rig.core.turn.runTurn(person(), { text: "second" }),
+    ]);
     assert.deepEqual([a.reply, b.reply], ["one", "two"]);
     // The second turn saw the first one in its history.
-    assert.deepEqual(rig.servers.openai.seen[1].json.input.map((i: any) => i.content), ["first", "one", "second"]);
+    assert.deepEqual(
+      rig.servers.openai.seen[1].json.input.map((i: any) => i.content),
+      ["first", "one", "second"],
+    );
   });
 });

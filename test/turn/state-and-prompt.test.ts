@@ -4,7 +4,13 @@ import assert from "node:assert/strict";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
-import { HISTORY_MAX_BYTES, HISTORY_MAX_TURNS, PROMPT_CAPABILITIES_MAX_BYTES, PROMPT_RECALL_MAX_BYTES, SUMMARY_MAX_BYTES } from "../../lib/turn/bounds.ts";
+import {
+  HISTORY_MAX_BYTES,
+  HISTORY_MAX_TURNS,
+  PROMPT_CAPABILITIES_MAX_BYTES,
+  PROMPT_RECALL_MAX_BYTES,
+  SUMMARY_MAX_BYTES,
+} from "../../lib/turn/bounds.ts";
 import { conversationPath, ConversationStore, emptyConversation, parseConversation, recordTurn } from "../../lib/turn/conversation.ts";
 import { composePrompt, type PromptInput } from "../../lib/turn/prompt.ts";
 
@@ -21,7 +27,10 @@ describe("turn: conversation state", () => {
     assert.ok(bytes(state.summary.join("\n")) <= SUMMARY_MAX_BYTES);
     // The summary holds the turns right before the verbatim ones, newest last.
     const firstKept = Number(/question (\d+)/.exec(state.turns[0].user)![1]);
-    assert.match(state.summary[state.summary.length - 1], new RegExp(`they said: question ${firstKept - 1} q+…? / you said: answer ${firstKept - 1}`));
+    assert.match(
+      state.summary[state.summary.length - 1],
+      new RegExp(`they said: question ${firstKept - 1} q+…? / you said: answer ${firstKept - 1}`),
+    );
     assert.match(state.summary[0], /^- 2026-01-01T\d\d:\d\dZ they said:/);
   });
 
@@ -71,7 +80,13 @@ describe("turn: conversation state", () => {
   });
 
   it("re-applies the bounds to a hand-made file", () => {
-    const big = { ns: "owner", note: "n".repeat(5000), turns: Array.from({ length: 50 }, (_, i) => ({ user: `u${i}`, reply: "r", at: T0 })), summary: ["s".repeat(4000)], queryResults: [] };
+    const big = {
+      ns: "owner",
+      note: "n".repeat(5000),
+      turns: Array.from({ length: 50 }, (_, i) => ({ user: `u${i}`, reply: "r", at: T0 })),
+      summary: ["s".repeat(4000)],
+      queryResults: [],
+    };
     const state = parseConversation(JSON.stringify(big), "owner")!;
     assert.ok(state.turns.length <= HISTORY_MAX_TURNS);
     assert.ok(bytes(state.note) <= 600);
@@ -97,11 +112,19 @@ function promptInput(overrides: Partial<PromptInput> = {}): PromptInput {
 
 describe("turn: the prompt", () => {
   it("has the World, the contract, CAPABILITIES and the recalled memories, in that order", () => {
-    const { system, messages } = composePrompt(promptInput({ recalled: "- [90%] likes tea", channel: "telegram", scratchpad: "Active task: (none)" }));
+    const { system, messages } = composePrompt(
+      promptInput({ recalled: "- [90%] likes tea", channel: "telegram", scratchpad: "Active task: (none)" }),
+    );
     const order = ["# WORLD", "## HOW TO ANSWER", "## CAPABILITIES", "## SCRATCHPAD", "## RECALLED MEMORIES"].map((h) => system.indexOf(h));
-    assert.deepEqual([...order].sort((a, b) => a - b), order);
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+    );
     assert.ok(order.every((i) => i >= 0));
-    assert.match(system, /You are Halo, .*\nNow: 2026-01-01T00:00:00\.000Z \(the device's time zone is Europe\/Berlin\)\.\nYou are talking with "owner" \(role admin\) via telegram\./);
+    assert.match(
+      system,
+      /You are Halo, .*\nNow: 2026-01-01T00:00:00\.000Z \(the device's time zone is Europe\/Berlin\)\.\nYou are talking with "owner" \(role admin\) via telegram\./,
+    );
     assert.match(system, /- docs\.list\(file\?\): Browse the docs\./);
     assert.deepEqual(messages, [{ role: "user", content: "hello" }]);
   });
@@ -109,7 +132,10 @@ describe("turn: the prompt", () => {
   it("cuts oversized sections and says so", () => {
     const manifest = Array.from({ length: 400 }, (_, i) => `- tool.${i}(a, b?): ${"d".repeat(60)}`).join("\n");
     const { system } = composePrompt(promptInput({ manifest, recalled: "m".repeat(10000) }));
-    const caps = system.slice(system.indexOf("## CAPABILITIES"), system.indexOf("## SCRATCHPAD") >= 0 ? system.indexOf("## SCRATCHPAD") : system.indexOf("## RECALLED"));
+    const caps = system.slice(
+      system.indexOf("## CAPABILITIES"),
+      system.indexOf("## SCRATCHPAD") >= 0 ? system.indexOf("## SCRATCHPAD") : system.indexOf("## RECALLED"),
+    );
     assert.ok(bytes(caps) <= PROMPT_CAPABILITIES_MAX_BYTES + 100);
     assert.match(caps, /\[cut: \d+ bytes in all\]/);
     const recall = system.slice(system.indexOf("## RECALLED MEMORIES"));

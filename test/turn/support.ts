@@ -53,17 +53,31 @@ let responseCounter = 0;
 
 /** An OpenAI Responses reply carrying a final answer (JSON text). */
 export function openAiAnswer(value: unknown, usage: { input?: number; output?: number } = {}): { body: object } {
-  return { body: openAiResponse([openAiText(typeof value === "string" ? value : JSON.stringify(value))], { id: `resp_${++responseCounter}`, ...usage }) };
+  return {
+    body: openAiResponse([openAiText(typeof value === "string" ? value : JSON.stringify(value))], {
+      id: `resp_${++responseCounter}`,
+      ...usage,
+    }),
+  };
 }
 
 /** An OpenAI Responses reply asking for tool calls: [wire name, arguments JSON text]. */
 export function openAiTools(...calls: Array<[string, string]>): { body: object } {
-  return { body: openAiResponse(calls.map(([name, args], i) => openAiCall(`call_${++responseCounter}_${i}`, name, args)), { id: `resp_${++responseCounter}` }) };
+  return {
+    body: openAiResponse(
+      calls.map(([name, args], i) => openAiCall(`call_${++responseCounter}_${i}`, name, args)),
+      { id: `resp_${++responseCounter}` },
+    ),
+  };
 }
 
 /** An Anthropic Messages reply whose forced answer tool carries `value`. */
 export function anthropicAnswer(value: unknown): { body: object } {
-  return { body: anthropicMessage([{ type: "tool_use", id: `toolu_${++responseCounter}`, name: "turn_answer", input: value }], { stop: "tool_use" }) };
+  return {
+    body: anthropicMessage([{ type: "tool_use", id: `toolu_${++responseCounter}`, name: "turn_answer", input: value }], {
+      stop: "tool_use",
+    }),
+  };
 }
 
 /** A Mistral chat completion with `value` as its JSON content. */

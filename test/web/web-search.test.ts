@@ -51,7 +51,8 @@ describe("web.search", () => {
     if (options.key !== null) settings.set("secret.tavily", options.key ?? KEY);
     return memoryCore({ settings, core: { baseUrls: { tavily: base } } });
   }
-  const search = (rig: CoreRig, args: unknown, as = derivePrincipal(rig.core, "web", "owner")) => rig.core.registry.dispatch("web.search", args, as);
+  const search = (rig: CoreRig, args: unknown, as = derivePrincipal(rig.core, "web", "owner")) =>
+    rig.core.registry.dispatch("web.search", args, as);
 
   it("is registered only when the Tavily key was set at boot; a key set later needs a restart", async () => {
     const settings = memorySettings();
@@ -74,7 +75,13 @@ describe("web.search", () => {
     assert.equal(req.headers.authorization, `Bearer ${KEY}`);
     assert.equal(req.headers["content-type"], "application/json");
     assert.deepEqual(req.json, {
-      query: "capital of france", max_results: 5, search_depth: "basic", topic: "general", include_answer: true, include_raw_content: false, include_images: false,
+      query: "capital of france",
+      max_results: 5,
+      search_depth: "basic",
+      topic: "general",
+      include_answer: true,
+      include_raw_content: false,
+      include_images: false,
     });
     assert.ok(!req.text.includes(KEY), "the key is never in the body");
     assert.equal(
@@ -83,13 +90,22 @@ describe("web.search", () => {
         "Answer: Paris is the capital of France.",
         "",
         "Results:",
-        "1. Result 1", "   https://example.com/1", "   Snippet 1 with spaces",
-        "2. Result 2", "   https://example.com/2", "   Snippet 2 with spaces",
-        "3. Result 3", "   https://example.com/3", "   Snippet 3 with spaces",
+        "1. Result 1",
+        "   https://example.com/1",
+        "   Snippet 1 with spaces",
+        "2. Result 2",
+        "   https://example.com/2",
+        "   Snippet 2 with spaces",
+        "3. Result 3",
+        "   https://example.com/3",
+        "   Snippet 3 with spaces",
         "(web searches this month: 1 of 1000)",
       ].join("\n"),
     );
-    assert.deepEqual(r.structured!.results, [1, 2, 3].map((i) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, snippet: `Snippet ${i} with spaces` })));
+    assert.deepEqual(
+      r.structured!.results,
+      [1, 2, 3].map((i) => ({ title: `Result ${i}`, url: `https://example.com/${i}`, snippet: `Snippet ${i} with spaces` })),
+    );
   });
 
   it("asks for max_results and never shows more; clips long fields; copes with no answer and odd entries", async () => {
@@ -125,7 +141,10 @@ describe("web.search", () => {
       isError: true,
     });
     assert.equal(server.seen.length, 2, "the refused search was not sent");
-    assert.match((await rig.core.registry.dispatch("device.status", {}, derivePrincipal(rig.core, "web", "owner"))).text, /^Web search: searches in 2026-01 2 of 2$/m);
+    assert.match(
+      (await rig.core.registry.dispatch("device.status", {}, derivePrincipal(rig.core, "web", "owner"))).text,
+      /^Web search: searches in 2026-01 2 of 2$/m,
+    );
     rig.clock.set(Date.UTC(2026, 1, 1, 0, 0, 1));
     assert.match((await search(rig, { query: "c" })).text, /\(web searches this month: 1 of 2\)$/);
     rig.core.config.apply([["webSearchBudget", 0]], "owner");
@@ -155,7 +174,7 @@ describe("web.search", () => {
       { status: 432, body: { detail: { error: "This request exceeds your plan's set usage limit." } } },
       { status: 500, body: "<html>oops</html>" },
       { status: 400, body: { detail: { error: `Invalid topic; key was ${KEY}` } } },
-      { status: 200, body: "{\"results\": [" },
+      { status: 200, body: '{"results": [' },
       { status: 200, body: { answer: "no list" } },
     );
     const texts: string[] = [];
@@ -187,12 +206,21 @@ describe("web.search", () => {
     registerWebTools(registry, { client: new TavilyClient(nodeHttpClient, { apiKey: () => KEY, baseUrl: () => url }, 150), budget });
     const owner = principal("admin", "turn", "owner");
     server.reply({ delayMs: 2000, body: tavilyAnswer(1) });
-    assert.deepEqual(await registry.dispatch("web.search", { query: "q" }, owner), { text: "provider-error: the web search gave no answer within 0.15 s.", isError: true });
+    assert.deepEqual(await registry.dispatch("web.search", { query: "q" }, owner), {
+      text: "provider-error: the web search gave no answer within 0.15 s.",
+      isError: true,
+    });
     url = "http://127.0.0.1:1";
-    assert.deepEqual(await registry.dispatch("web.search", { query: "q" }, owner), { text: "provider-error: the connection to the web-search service failed.", isError: true });
+    assert.deepEqual(await registry.dispatch("web.search", { query: "q" }, owner), {
+      text: "provider-error: the connection to the web-search service failed.",
+      isError: true,
+    });
     assert.equal(budget.usage().calls, 2);
     const noKey = new TavilyClient(nodeHttpClient, { apiKey: () => undefined, baseUrl: () => base });
-    await assert.rejects(noKey.search("q", 5), (e: unknown) => e instanceof TavilyError && !e.mayHaveBeenBilled && /^not-configured:/.test(e.message));
+    await assert.rejects(
+      noKey.search("q", 5),
+      (e: unknown) => e instanceof TavilyError && !e.mayHaveBeenBilled && /^not-configured:/.test(e.message),
+    );
     const badBase = new TavilyClient(nodeHttpClient, { apiKey: () => KEY, baseUrl: () => "not a url" });
     await assert.rejects(badBase.search("q", 5), /^ToolError: not-configured: the web-search base URL is not a valid URL\.$/);
     assert.equal(server.seen.length, 1);
@@ -201,7 +229,10 @@ describe("web.search", () => {
   it("reports not-configured when the key was cleared after boot, without counting", async () => {
     const rig = boot();
     rig.core.secrets.clear("tavily");
-    assert.deepEqual(await search(rig, { query: "q" }), { text: "not-configured: web search needs a Tavily key, which the owner sets in the web UI.", isError: true });
+    assert.deepEqual(await search(rig, { query: "q" }), {
+      text: "not-configured: web search needs a Tavily key, which the owner sets in the web UI.",
+      isError: true,
+    });
     assert.equal(rig.core.webBudget.usage().calls, 0);
     assert.equal(server.seen.length, 0);
   });
@@ -211,7 +242,10 @@ describe("web.search", () => {
     rig.core.chats.replace(["42", "43"]);
     rig.core.people.setRole("42", "user");
     const guest = derivePrincipal(rig.core, "chat", "43");
-    assert.deepEqual(await search(rig, { query: "q" }, guest), { text: "guest-refused: guests cannot search the web (it spends the owner's search budget).", isError: true });
+    assert.deepEqual(await search(rig, { query: "q" }, guest), {
+      text: "guest-refused: guests cannot search the web (it spends the owner's search budget).",
+      isError: true,
+    });
     server.reply({ body: tavilyAnswer(1) }, { body: tavilyAnswer(1) });
     assert.equal((await search(rig, { query: "q" }, derivePrincipal(rig.core, "chat", "42"))).isError, undefined);
     assert.equal((await search(rig, { query: "q" }, principal("user", "mcp", "laptop"))).isError, undefined);
@@ -221,9 +255,18 @@ describe("web.search", () => {
   it("refuses bad input before spending anything", async () => {
     const rig = boot();
     const bad: unknown[] = [
-      {}, { query: "" }, { query: 7 }, { query: "x".repeat(401) }, { query: "q", max_results: 0 }, { query: "q", max_results: 11 },
-      { query: "q", max_results: 2.5 }, { query: "q", max_results: "5" }, { query: "q", max_results: NaN }, { query: "q", depth: "advanced" },
-      { query: null }, { query: ["q"] },
+      {},
+      { query: "" },
+      { query: 7 },
+      { query: "x".repeat(401) },
+      { query: "q", max_results: 0 },
+      { query: "q", max_results: 11 },
+      { query: "q", max_results: 2.5 },
+      { query: "q", max_results: "5" },
+      { query: "q", max_results: NaN },
+      { query: "q", depth: "advanced" },
+      { query: null },
+      { query: ["q"] },
     ];
     for (const args of bad) {
       const r = await search(rig, args);

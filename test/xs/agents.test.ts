@@ -10,7 +10,10 @@ describe("sub-agents and routines on XS", () => {
   it("the transcript shows the behaviour, not just agreement", () => {
     const text = cmp.node().join("\n");
     assert.match(text, /^req https:\/\/api\.openai\.com\/v1\/responses "resp_1" \[\{"role":"user","content":"Shorter, please\."\}\]$/m);
-    assert.match(text, /^req https:\/\/api\.anthropic\.com\/v1\/messages null \[\{"role":"user","content":"Name a herb\."\},\{"role":"assistant","content":"answer 3"\},\{"role":"user","content":"Another\?"\}\]$/m);
+    assert.match(
+      text,
+      /^req https:\/\/api\.anthropic\.com\/v1\/messages null \[\{"role":"user","content":"Name a herb\."\},\{"role":"assistant","content":"answer 3"\},\{"role":"user","content":"Another\?"\}\]$/m,
+    );
     assert.match(text, /### notes\/brief\.md\\nTea is grown in Assam\./);
     assert.match(text, /^s8 session\.poll ERROR not-found: no sub-agent sa[0-9a-f]{8}\.$/m);
     assert.match(text, /^r3 loop\.create ERROR scheduled-refused: /m);

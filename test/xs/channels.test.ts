@@ -18,8 +18,14 @@ describe("replies, Telegram and web search on XS", () => {
     assert.match(node, /^core web\.search .*R.*https:\/\/r\.example/m);
     assert.match(node, /^core reply\.speak\.off .*not-spoken: spoken replies are off/m);
     assert.match(node, /^core deliver sent$/m);
-    assert.match(node, /^cseen POST https:\/\/api\.telegram\.org\/bot<token>\/sendMessage application\/json \d+ \{"chat_id":"7","text":"Routine report"/m);
+    assert.match(
+      node,
+      /^cseen POST https:\/\/api\.telegram\.org\/bot<token>\/sendMessage application\/json \d+ \{"chat_id":"7","text":"Routine report"/m,
+    );
     assert.match(node, /^core deliver\.refused kept$/m);
-    assert.match(node, /^core alerts \[\["wakeup w00000002","Reply not sent \(Telegram refused to deliver to that chat \(HTTP 403\): Forbidden: bot was blocked by the user\): Wakeup report"\]\]$/m);
+    assert.match(
+      node,
+      /^core alerts \[\["wakeup w00000002","Reply not sent \(Telegram refused to deliver to that chat \(HTTP 403\): Forbidden: bot was blocked by the user\): Wakeup report"\]\]$/m,
+    );
   });
 });

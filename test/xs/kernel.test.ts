@@ -47,7 +47,11 @@ describe("the int8 kernel on XS", () => {
   });
 
   it("fails like the TypeScript kernel when called directly with missing arguments", () => {
-    assert.match(xs.stdout, /^DIRECT \[\]$/m, xs.stdout.split("\n").find((l) => l.startsWith("DIRECT")));
+    assert.match(
+      xs.stdout,
+      /^DIRECT \[\]$/m,
+      xs.stdout.split("\n").find((l) => l.startsWith("DIRECT")),
+    );
   });
 
   function assertSameAsNode(r: XsReport): void {

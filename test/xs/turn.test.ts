@@ -17,7 +17,10 @@ describe("the orchestrator turn on XS", () => {
     assert.match(text, /^t2 prompt \w+ \d+ .*## YOUR NOTE FROM THE LAST TURN\|## RESULTS OF YOUR LAST MEMORY QUERIES uau /m);
     assert.match(text, /^t3 \{"ok":false,"reply":"contract: the model's answer could not be used \(the answer has no 'ask' field/m);
     assert.match(text, /^t4 \{"ok":true,"reply":"capped","ask":"","rounds":1,/m);
-    assert.match(text, /^t5 \{.*"name":"tenant\.list","ok":false\},\{"round":1,"name":"nope\.tool","ok":false\}.*"admin-only: a reboot action/m);
+    assert.match(
+      text,
+      /^t5 \{.*"name":"tenant\.list","ok":false\},\{"round":1,"name":"nope\.tool","ok":false\}.*"admin-only: a reboot action/m,
+    );
     assert.match(text, /^history owner scenario user message \d+ \w+ "I like green tea\. Make the ring blue\."$/m);
     assert.match(text, /^history owner scenario tool tool_output \d+ \w+ "docs\.search: /m);
     assert.match(text, /^history owner scenario assistant llm_response \d+ \w+ "Noted, and the ring is blue\."$/m);

@@ -23,7 +23,10 @@ function argumentsOf(tool: ToolDefinition): string {
   const required = (tool.inputSchema.required || []) as string[];
   const names = Object.keys(props);
   if (names.length === 0) return "(none)";
-  return names.map((n) => describeProp(n, props[n], required.includes(n))).join("; ").replace(/\n/g, " ");
+  return names
+    .map((n) => describeProp(n, props[n], required.includes(n)))
+    .join("; ")
+    .replace(/\n/g, " ");
 }
 
 function accessOf(tool: ToolDefinition): string {

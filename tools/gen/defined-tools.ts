@@ -4,7 +4,6 @@ import { SecretStore } from "../../lib/device/secrets.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types.ts";
 
-
 /**
  * Every tool the device registers, read without the build-time validators
  * (any key finds a pass-through), so generators work before those exist.

@@ -9,7 +9,13 @@ import { truncateUtf8, utf8Length } from "../../lib/util/utf8.ts";
 export const DOCS_PACK_PATH = "lib/generated/docs-pack.ts";
 
 export function slugify(text: string): string {
-  return text.toLowerCase().replace(/[`*_]/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "section";
+  return (
+    text
+      .toLowerCase()
+      .replace(/[`*_]/g, "")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "section"
+  );
 }
 
 function markdownFiles(dir: string): string[] {
@@ -30,7 +36,7 @@ function splitBody(body: string, max: number): string[] {
     let p = paragraph;
     while (utf8Length(p) > max) {
       const head = truncateUtf8(p, max);
-      if (current) pieces.push(current), (current = "");
+      if (current) (pieces.push(current), (current = ""));
       pieces.push(head);
       p = p.slice(head.length);
     }

@@ -9,7 +9,24 @@ import { wifiStatus } from "../network";
 import { boardHeap, boardPsram, boardResetReason, boardRestart } from "./haloboard";
 
 /** esp_reset_reason_t names, by value (ESP-IDF esp_system.h). */
-const RESET_REASONS = ["unknown", "power-on", "external pin", "software restart", "panic", "interrupt watchdog", "task watchdog", "other watchdog", "deep sleep", "brownout", "SDIO", "USB", "JTAG", "eFuse error", "power glitch", "CPU lockup"];
+const RESET_REASONS = [
+  "unknown",
+  "power-on",
+  "external pin",
+  "software restart",
+  "panic",
+  "interrupt watchdog",
+  "task watchdog",
+  "other watchdog",
+  "deep sleep",
+  "brownout",
+  "SDIO",
+  "USB",
+  "JTAG",
+  "eFuse error",
+  "power glitch",
+  "CPU lockup",
+];
 
 function resetReason(): string | undefined {
   const code = boardResetReason();

@@ -33,12 +33,29 @@ export default async function main(): Promise<void> {
   let o = await run({ url: `${base}/hello` });
   report("get", o.response?.status === 200 && text(o.response) === "hello \u2713" && o.response.headers["x-check"] === "yes", describe(o));
 
-  o = await run({ url: `${base}/echo?q=1`, method: "POST", headers: { "content-type": "text/plain", "x-token": "abc" }, body: "gr\u00fc\u00dfe" });
+  o = await run({
+    url: `${base}/echo?q=1`,
+    method: "POST",
+    headers: { "content-type": "text/plain", "x-token": "abc" },
+    body: "gr\u00fc\u00dfe",
+  });
   const echoed = o.response ? JSON.parse(text(o.response)) : undefined;
-  report("post-echo-chunked", echoed?.method === "POST" && echoed.url === "/echo?q=1" && echoed.body === "gr\u00fc\u00dfe" && echoed.token === "abc" && o.response?.headers["transfer-encoding"] === "chunked", `${describe(o)} echo=${o.response ? text(o.response) : ""}`);
+  report(
+    "post-echo-chunked",
+    echoed?.method === "POST" &&
+      echoed.url === "/echo?q=1" &&
+      echoed.body === "gr\u00fc\u00dfe" &&
+      echoed.token === "abc" &&
+      o.response?.headers["transfer-encoding"] === "chunked",
+    `${describe(o)} echo=${o.response ? text(o.response) : ""}`,
+  );
 
   o = await run({ url: `${base}/big`, maxResponseBytes: 300000 });
-  report("big-under-cap", o.response?.status === 200 && o.response.body.byteLength === 200000 && o.response.body[199999] === 0x7a, describe(o));
+  report(
+    "big-under-cap",
+    o.response?.status === 200 && o.response.body.byteLength === 200000 && o.response.body[199999] === 0x7a,
+    describe(o),
+  );
 
   o = await run({ url: `${base}/big`, maxResponseBytes: 1000 });
   report("too-large", o.error?.code === "too-large", describe(o));

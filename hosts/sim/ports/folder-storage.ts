@@ -47,7 +47,7 @@ function portError(e: unknown): Error {
 function writeFileSynced(path: string, data: Uint8Array, flags: "w" | "a"): void {
   const fd = openSync(path, flags, 0o600);
   try {
-    for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, data.length - at);
+    for (let at = 0; at < data.length;) at += writeSync(fd, data, at, data.length - at);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -134,7 +134,9 @@ export function folderStorage(root: string, options: FolderStorageOptions = {}):
     list: (dir) =>
       onCard(dir, true, (full) => {
         if (!existsSync(full) || !statSync(full).isDirectory()) return [];
-        return readdirSync(full).filter((n) => !n.endsWith(TEMP_SUFFIX)).sort();
+        return readdirSync(full)
+          .filter((n) => !n.endsWith(TEMP_SUFFIX))
+          .sort();
       }),
     stat: (path) =>
       onCard(path, false, (full): FileStat | undefined => {

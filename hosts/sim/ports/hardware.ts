@@ -67,4 +67,3 @@ export function simOta(firmwareVersion: string): Ota {
     }),
   };
 }
-

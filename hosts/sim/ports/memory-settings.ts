@@ -20,6 +20,9 @@ export function memorySettings(): Settings {
     get: (key) => map.get(key),
     set: (key, value) => void (checkKey(key), checkValue(value), map.set(key, value)),
     remove: (key) => void map.delete(key),
-    keys: (prefix) => Array.from(map.keys()).filter((k) => k.startsWith(prefix)).sort(),
+    keys: (prefix) =>
+      Array.from(map.keys())
+        .filter((k) => k.startsWith(prefix))
+        .sort(),
   };
 }

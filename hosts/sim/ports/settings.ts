@@ -33,7 +33,9 @@ export function folderSettings(dir: string): Settings {
       rmSync(join(dir, key), { force: true });
     },
     keys(prefix) {
-      return readdirSync(dir).filter((k) => k.startsWith(prefix) && SETTINGS_KEY.test(k) && !k.startsWith(".")).sort();
+      return readdirSync(dir)
+        .filter((k) => k.startsWith(prefix) && SETTINGS_KEY.test(k) && !k.startsWith("."))
+        .sort();
     },
   };
 }

@@ -31,7 +31,8 @@ function wireMessages(req: ChatRequest, toWire: (name: string) => string): WireM
     if (m.role === "user") push("user", m.content ? [{ type: "text", text: m.content }] : []);
     else if (m.role === "assistant") {
       const blocks: Block[] = m.content ? [{ type: "text", text: m.content }] : [];
-      for (const c of m.toolCalls ?? []) blocks.push({ type: "tool_use", id: anthropicToolId(c.id), name: toWire(c.name), input: argumentsObject(c) });
+      for (const c of m.toolCalls ?? [])
+        blocks.push({ type: "tool_use", id: anthropicToolId(c.id), name: toWire(c.name), input: argumentsObject(c) });
       push("assistant", blocks);
     } else {
       const block: Block = { type: "tool_result", tool_use_id: anthropicToolId(m.toolCallId), content: m.content };
@@ -45,16 +46,23 @@ function wireMessages(req: ChatRequest, toWire: (name: string) => string): WireM
 /** The request body and headers for `req` (pure). */
 export function buildAnthropicRequest(req: ChatRequest, apiKey: string, baseUrl: string): WireRequest {
   if (req.previousResponseId) {
-    throw new ProviderError("bad-request", "Anthropic keeps no conversation: send the whole history instead of previousResponseId.", { provider: "anthropic" });
+    throw new ProviderError("bad-request", "Anthropic keeps no conversation: send the whole history instead of previousResponseId.", {
+      provider: "anthropic",
+    });
   }
   const names = toolNames(req, req.schema?.name);
   const messages = wireMessages(req, names.toWire).map((m) =>
     m.content.length === 1 && m.content[0].type === "text" ? { role: m.role, content: m.content[0].text } : m,
   );
-  if (!messages.length) throw new ProviderError("bad-request", "The request to Anthropic has no message with content.", { provider: "anthropic" });
+  if (!messages.length)
+    throw new ProviderError("bad-request", "The request to Anthropic has no message with content.", { provider: "anthropic" });
   const body: { [key: string]: unknown } = { model: req.model, max_tokens: req.maxOutputTokens, messages };
   if (req.system) body.system = req.system;
-  const tools: Block[] = (req.tools ?? []).map((t) => ({ name: names.toWire(t.name), description: t.description, input_schema: t.inputSchema }));
+  const tools: Block[] = (req.tools ?? []).map((t) => ({
+    name: names.toWire(t.name),
+    description: t.description,
+    input_schema: t.inputSchema,
+  }));
   if (req.schema) {
     // With other tools the model must call some tool ("any"), the answer tool being one; alone it is forced by name.
     body.tool_choice = tools.length ? { type: "any" } : { type: "tool", name: req.schema.name };
@@ -79,7 +87,8 @@ export function parseAnthropicResponse(body: unknown, req: ChatRequest): ChatRes
     if (!isPlainObject(block)) throw badResponse("anthropic", "has a content block that is not an object");
     if (block.type === "text" && typeof block.text === "string") text += block.text;
     else if (block.type === "tool_use") {
-      if (typeof block.id !== "string" || typeof block.name !== "string") throw badResponse("anthropic", "has a tool_use block without id or name");
+      if (typeof block.id !== "string" || typeof block.name !== "string")
+        throw badResponse("anthropic", "has a tool_use block without id or name");
       if (req.schema && block.name === req.schema.name) answer = block.input;
       else toolCalls.push(toolCallFrom(block.id, names.fromWire(block.name), block.input));
     }
@@ -89,7 +98,8 @@ export function parseAnthropicResponse(body: unknown, req: ChatRequest): ChatRes
   if (stop === "max_tokens" || stop === "model_context_window_exceeded") finish = "length";
   else if (stop === "refusal") finish = "refusal";
   const usage = isPlainObject(body.usage) ? body.usage : {};
-  const inputTokens = tokenCount(usage.input_tokens) + tokenCount(usage.cache_creation_input_tokens) + tokenCount(usage.cache_read_input_tokens);
+  const inputTokens =
+    tokenCount(usage.input_tokens) + tokenCount(usage.cache_creation_input_tokens) + tokenCount(usage.cache_read_input_tokens);
   const out: ChatResponse = { text, toolCalls, usage: { inputTokens, outputTokens: tokenCount(usage.output_tokens) }, finish };
   if (typeof body.id === "string") out.responseId = body.id;
   if (typeof body.model === "string") out.model = body.model;

@@ -123,7 +123,11 @@ export function fromHttpStatus(
     return new ProviderError("auth", `The ${label} key was refused (HTTP ${status}); the owner can replace it in the web UI.`, details);
   }
   if (status >= 300 && status <= 399) {
-    return new ProviderError("bad-request", `${label} answered with a redirect (HTTP ${status}), which is not followed; check the base URL.`, details);
+    return new ProviderError(
+      "bad-request",
+      `${label} answered with a redirect (HTTP ${status}), which is not followed; check the base URL.`,
+      details,
+    );
   }
   const text = providerErrorText(body);
   const quoted = text ? `: ${quoteProviderText(text, apiKey)}` : ".";

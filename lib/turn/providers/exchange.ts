@@ -34,9 +34,13 @@ export function readReply(provider: ProviderId, reply: HttpClientResponse, apiKe
 export async function postJson(provider: ProviderId, conn: ProviderConnection, wire: WireRequest, timeoutMs: number): Promise<unknown> {
   const body = encodeUtf8(wire.body);
   if (body.length > PROVIDER_MAX_REQUEST_BYTES) {
-    throw new ProviderError("bad-request", `The request to ${PROVIDER_LABELS[provider]} is larger than ${PROVIDER_MAX_REQUEST_BYTES} bytes.`, {
-      provider,
-    });
+    throw new ProviderError(
+      "bad-request",
+      `The request to ${PROVIDER_LABELS[provider]} is larger than ${PROVIDER_MAX_REQUEST_BYTES} bytes.`,
+      {
+        provider,
+      },
+    );
   }
   const maxBytes = conn.maxResponseBytes ?? PROVIDER_MAX_RESPONSE_BYTES;
   let reply: HttpClientResponse;

@@ -2,17 +2,16 @@
 import { djb2 } from "../../util/hash";
 import { badResponse, ProviderError } from "./errors";
 import { postJson, type ProviderConnection } from "./exchange";
-import { PROVIDER_LABELS, type ChatProvider, type ChatRequest, type ChatResponse, type FinishReason, type ToolCall, type WireRequest } from "./types";
 import {
-  argumentsObject,
-  checkChatRequest,
-  endpoint,
-  isPlainObject,
-  chatResponse,
-  toolCallFrom,
-  toolNames,
-  toolResultText,
-} from "./wire";
+  PROVIDER_LABELS,
+  type ChatProvider,
+  type ChatRequest,
+  type ChatResponse,
+  type FinishReason,
+  type ToolCall,
+  type WireRequest,
+} from "./types";
+import { argumentsObject, checkChatRequest, endpoint, isPlainObject, chatResponse, toolCallFrom, toolNames, toolResultText } from "./wire";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** Mistral accepts only tool call ids of exactly this form. */
@@ -36,7 +35,9 @@ export function mistralToolId(id: string): string {
 /** The request body and headers for `req` (pure). */
 export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: string): WireRequest {
   if (req.previousResponseId) {
-    throw new ProviderError("bad-request", "Mistral keeps no conversation: send the whole history instead of previousResponseId.", { provider: "mistral" });
+    throw new ProviderError("bad-request", "Mistral keeps no conversation: send the whole history instead of previousResponseId.", {
+      provider: "mistral",
+    });
   }
   const names = toolNames(req);
   const messages: unknown[] = req.system ? [{ role: "system", content: req.system }] : [];
@@ -52,11 +53,15 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
         }));
       }
       messages.push(msg);
-    } else messages.push({ role: "tool", content: toolResultText(m), tool_call_id: mistralToolId(m.toolCallId), name: names.toWire(m.name) });
+    } else
+      messages.push({ role: "tool", content: toolResultText(m), tool_call_id: mistralToolId(m.toolCallId), name: names.toWire(m.name) });
   }
   const body: { [key: string]: unknown } = { model: req.model, messages, max_tokens: req.maxOutputTokens };
   if (req.tools && req.tools.length) {
-    body.tools = req.tools.map((t) => ({ type: "function", function: { name: names.toWire(t.name), description: t.description, parameters: t.inputSchema } }));
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      function: { name: names.toWire(t.name), description: t.description, parameters: t.inputSchema },
+    }));
   }
   if (req.schema) {
     const format: { [key: string]: unknown } = { name: req.schema.name, schema: req.schema.schema, strict: req.schema.strict ?? true };
@@ -84,7 +89,8 @@ export function parseMistralResponse(body: unknown, req: ChatRequest): ChatRespo
   if (!isPlainObject(body) || !Array.isArray(body.choices) || !body.choices.length) throw badResponse("mistral", "has no choices");
   const choice = body.choices[0];
   if (!isPlainObject(choice) || !isPlainObject(choice.message)) throw badResponse("mistral", "has a choice without a message");
-  if (choice.finish_reason === "error") throw new ProviderError("server", `${PROVIDER_LABELS.mistral} stopped with an error while generating.`, { provider: "mistral" });
+  if (choice.finish_reason === "error")
+    throw new ProviderError("server", `${PROVIDER_LABELS.mistral} stopped with an error while generating.`, { provider: "mistral" });
   const names = toolNames(req);
   const text = contentText(choice.message.content);
   const toolCalls: ToolCall[] = [];

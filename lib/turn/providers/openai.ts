@@ -2,17 +2,16 @@
 import { clipForMessage } from "../../util/text";
 import { badResponse, ProviderError } from "./errors";
 import { postJson, type ProviderConnection } from "./exchange";
-import { PROVIDER_LABELS, type ChatProvider, type ChatRequest, type ChatResponse, type FinishReason, type ToolCall, type WireRequest } from "./types";
 import {
-  argumentsObject,
-  checkChatRequest,
-  endpoint,
-  isPlainObject,
-  chatResponse,
-  toolCallFrom,
-  toolNames,
-  toolResultText,
-} from "./wire";
+  PROVIDER_LABELS,
+  type ChatProvider,
+  type ChatRequest,
+  type ChatResponse,
+  type FinishReason,
+  type ToolCall,
+  type WireRequest,
+} from "./types";
+import { argumentsObject, checkChatRequest, endpoint, isPlainObject, chatResponse, toolCallFrom, toolNames, toolResultText } from "./wire";
 
 /** The API's floor for max_output_tokens. */
 const OPENAI_MIN_OUTPUT_TOKENS = 16;
@@ -38,10 +37,21 @@ export function buildOpenAiRequest(req: ChatRequest, apiKey: string, baseUrl: st
   if (req.system) body.instructions = req.system;
   if (req.tools && req.tools.length) {
     // Registry schemas have optional properties, which strict function tools do not allow.
-    body.tools = req.tools.map((t) => ({ type: "function", name: names.toWire(t.name), description: t.description, parameters: t.inputSchema, strict: false }));
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      name: names.toWire(t.name),
+      description: t.description,
+      parameters: t.inputSchema,
+      strict: false,
+    }));
   }
   if (req.schema) {
-    const format: { [key: string]: unknown } = { type: "json_schema", name: req.schema.name, schema: req.schema.schema, strict: req.schema.strict ?? true };
+    const format: { [key: string]: unknown } = {
+      type: "json_schema",
+      name: req.schema.name,
+      schema: req.schema.schema,
+      strict: req.schema.strict ?? true,
+    };
     if (req.schema.description) format.description = req.schema.description;
     body.text = { format };
   }
@@ -58,10 +68,14 @@ export function parseOpenAiResponse(body: unknown, req: ChatRequest): ChatRespon
   if (!isPlainObject(body)) throw badResponse("openai", "is not a JSON object");
   const status = body.status;
   if (status === "failed" || status === "cancelled") {
-    const error = isPlainObject(body.error) && typeof body.error.message === "string" ? `: ${clipForMessage(body.error.message, 120)}` : ".";
-    throw new ProviderError("server", `${PROVIDER_LABELS.openai} could not generate the answer (status ${status})${error}`, { provider: "openai" });
+    const error =
+      isPlainObject(body.error) && typeof body.error.message === "string" ? `: ${clipForMessage(body.error.message, 120)}` : ".";
+    throw new ProviderError("server", `${PROVIDER_LABELS.openai} could not generate the answer (status ${status})${error}`, {
+      provider: "openai",
+    });
   }
-  if (status !== undefined && status !== "completed" && status !== "incomplete") throw badResponse("openai", `is not finished (status ${String(status).slice(0, 20)})`);
+  if (status !== undefined && status !== "completed" && status !== "incomplete")
+    throw badResponse("openai", `is not finished (status ${String(status).slice(0, 20)})`);
   if (!Array.isArray(body.output)) throw badResponse("openai", "has no output list");
   const names = toolNames(req);
   let text = "";
@@ -77,7 +91,8 @@ export function parseOpenAiResponse(body: unknown, req: ChatRequest): ChatRespon
         else if (part.type === "refusal" && typeof part.refusal === "string") refusal = part.refusal;
       }
     } else if (item.type === "function_call") {
-      if (typeof item.call_id !== "string" || typeof item.name !== "string") throw badResponse("openai", "has a function call without call_id or name");
+      if (typeof item.call_id !== "string" || typeof item.name !== "string")
+        throw badResponse("openai", "has a function call without call_id or name");
       toolCalls.push(toolCallFrom(item.call_id, names.fromWire(item.name), item.arguments));
     }
   }

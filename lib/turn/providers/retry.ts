@@ -34,7 +34,8 @@ export interface AttemptReport {
 
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   const p = { ...DEFAULT_RETRY_POLICY, ...overrides };
-  const bound = (n: number, min: number, max: number, fallback: number): number => (Number.isFinite(n) ? Math.min(max, Math.max(min, Math.floor(n))) : fallback);
+  const bound = (n: number, min: number, max: number, fallback: number): number =>
+    Number.isFinite(n) ? Math.min(max, Math.max(min, Math.floor(n))) : fallback;
   return {
     maxAttempts: bound(p.maxAttempts, 1, MAX_ATTEMPTS_CEILING, DEFAULT_RETRY_POLICY.maxAttempts),
     baseDelayMs: bound(p.baseDelayMs, 0, MAX_DELAY_CEILING_MS, DEFAULT_RETRY_POLICY.baseDelayMs),

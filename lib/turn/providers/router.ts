@@ -120,7 +120,13 @@ export class ProviderRouter {
     const pinned = req.fallback === false || req.previousResponseId !== undefined;
     if (req.provider !== undefined) {
       if (!this.key(req.provider)) {
-        if (pinned) throw new RouteError("unavailable", `${PROVIDER_LABELS[req.provider]} has no key; the owner can add one in the web UI.`, [], req.provider);
+        if (pinned)
+          throw new RouteError(
+            "unavailable",
+            `${PROVIDER_LABELS[req.provider]} has no key; the owner can add one in the web UI.`,
+            [],
+            req.provider,
+          );
       } else return pinned ? [req.provider] : [req.provider, ...order.filter((id) => id !== req.provider)];
     }
     return pinned ? order.slice(0, 1) : order;
@@ -141,13 +147,17 @@ export class ProviderRouter {
       if (!adapter) continue;
       const model = (id === preferred && preferredModel) || this.options.model?.(id) || DEFAULT_MODELS[id];
       try {
-        const res = await completeWithRetries(adapter, { ...base, model }, {
-          policy: this.policy,
-          random: this.options.random,
-          sleep: (ms) => this.options.sleep(ms),
-          beforeAttempt: () => this.checkBudget(id),
-          onAttempt: (report) => attempts.push(report),
-        });
+        const res = await completeWithRetries(
+          adapter,
+          { ...base, model },
+          {
+            policy: this.policy,
+            random: this.options.random,
+            sleep: (ms) => this.options.sleep(ms),
+            beforeAttempt: () => this.checkBudget(id),
+            onAttempt: (report) => attempts.push(report),
+          },
+        );
         this.record(id, res.usage);
         return { ...res, provider: id, model: res.model || model, attempts };
       } catch (error) {

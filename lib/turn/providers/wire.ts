@@ -77,7 +77,8 @@ export function checkChatRequest(req: ChatRequest): void {
       if (!isPlainObject(t) || typeof t.name !== "string" || !t.name || t.name.length > TOOL_NAME_MAX_CHARS) {
         throw invalid("every tool needs a name");
       }
-      if (typeof t.description !== "string" || !isPlainObject(t.inputSchema)) throw invalid(`tool ${t.name} needs a description and an input schema`);
+      if (typeof t.description !== "string" || !isPlainObject(t.inputSchema))
+        throw invalid(`tool ${t.name} needs a description and an input schema`);
     }
   }
   if (req.schema !== undefined) {
