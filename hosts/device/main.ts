@@ -9,8 +9,7 @@ import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
 import Timer from "timer";
 import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds";
-import { TelegramInbound } from "../../lib/chat/telegram-inbound";
-import { derivePrincipal } from "../../lib/people/principals";
+import { telegramInboundFor } from "../../lib/chat/inbound-for-core";
 
 /** Provider retry backoff and the Telegram loop's waits run on Moddable's Timer. */
 function timerSleep(ms: number): Promise<void> {
@@ -35,14 +34,6 @@ export default function main(): void {
     // Routines and wakeups fire from here, once the network (and so SNTP time) is up.
     Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
     // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
-    new TelegramInbound({
-      telegram: halo.core.telegram.client,
-      sendText: (chatId, text) => halo.core.telegram.sendText(chatId, text),
-      chats: halo.core.chats,
-      principalFor: (chatId) => derivePrincipal(halo.core, "chat", chatId),
-      runner: halo.core.turn,
-      log: ports.log,
-      sleep: timerSleep,
-    }).start();
+    telegramInboundFor(halo.core, ports.log, timerSleep).start();
   });
 }

@@ -4,10 +4,10 @@ import type { Server } from "node:http";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
 import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds.ts";
-import { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
+import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
+import type { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
-import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
@@ -87,15 +87,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
   ticker.unref();
   // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
-  const inbound = new TelegramInbound({
-    telegram: halo.core.telegram.client,
-    sendText: (chatId, text) => halo.core.telegram.sendText(chatId, text),
-    chats: halo.core.chats,
-    principalFor: (chatId) => derivePrincipal(halo.core, "chat", chatId),
-    runner: halo.core.turn,
-    log: ports.log,
-    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
-  });
+  const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
   inbound.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
