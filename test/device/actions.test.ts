@@ -173,9 +173,7 @@ describe("device[] validator", () => {
       { reboot: {} },
     ];
     for (let i = 0; i < 10000; i++) items.push({ led: { mode: "rainbow" } });
-    const t0 = Date.now();
     const report = validateDeviceActions(items, ctx);
-    assert.ok(Date.now() - t0 < 200, "bounded work");
     assert.equal(report.verdicts.length, MAX_DEVICE_ACTIONS);
     assert.equal(report.dropped, 10000);
     assert.deepEqual(
