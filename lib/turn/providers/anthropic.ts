@@ -2,9 +2,9 @@
 // The answer schema travels as a tool the model is forced to call; its input is the answer.
 import { djb2Hex } from "../../util/hash";
 import { badResponse, ProviderError } from "./errors";
-import { postJson, type ProviderConnection } from "./exchange";
+import { jsonProvider, type ProviderConnection } from "./exchange";
 import type { ChatProvider, ChatRequest, ChatResponse, FinishReason, ToolCall, WireRequest } from "./types";
-import { argumentsObject, checkChatRequest, endpoint, isPlainObject, structuredAnswer, tokenCount, toolCallFrom, toolNames } from "./wire";
+import { argumentsObject, endpoint, isPlainObject, structuredAnswer, tokenCount, toolCallFrom, toolNames } from "./wire";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 /** Description of the forced answer tool when the schema has none. */
@@ -114,13 +114,5 @@ export function parseAnthropicResponse(body: unknown, req: ChatRequest): ChatRes
 }
 
 export function anthropicProvider(conn: ProviderConnection): ChatProvider {
-  return {
-    id: "anthropic",
-    continuation: "history",
-    async complete(req: ChatRequest): Promise<ChatResponse> {
-      checkChatRequest(req);
-      const body = await postJson("anthropic", conn, buildAnthropicRequest(req, conn.apiKey, conn.baseUrl), req.timeoutMs);
-      return parseAnthropicResponse(body, req);
-    },
-  };
+  return jsonProvider("anthropic", "history", conn, buildAnthropicRequest, parseAnthropicResponse);
 }

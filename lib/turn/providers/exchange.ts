@@ -2,7 +2,17 @@
 import type { Clock, HttpClient, HttpClientResponse } from "../../ports";
 import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
 import { badResponse, fromHttpFailure, fromHttpStatus, ProviderError } from "./errors";
-import { PROVIDER_LABELS, PROVIDER_MAX_REQUEST_BYTES, PROVIDER_MAX_RESPONSE_BYTES, type ProviderId, type WireRequest } from "./types";
+import {
+  PROVIDER_LABELS,
+  PROVIDER_MAX_REQUEST_BYTES,
+  PROVIDER_MAX_RESPONSE_BYTES,
+  type ChatProvider,
+  type ChatRequest,
+  type ChatResponse,
+  type ProviderId,
+  type WireRequest,
+} from "./types";
+import { checkChatRequest } from "./wire";
 
 /** What every adapter is built with. */
 export interface ProviderConnection {
@@ -50,4 +60,22 @@ export async function postJson(provider: ProviderId, conn: ProviderConnection, w
     throw fromHttpFailure(provider, error, timeoutMs, maxBytes);
   }
   return readReply(provider, reply, conn.apiKey, conn.clock.now());
+}
+
+/** A provider whose every exchange is one JSON POST: build the wire request, send it, parse the answer. */
+export function jsonProvider(
+  id: ProviderId,
+  continuation: ChatProvider["continuation"],
+  conn: ProviderConnection,
+  build: (req: ChatRequest, apiKey: string, baseUrl: string) => WireRequest,
+  parse: (body: unknown, req: ChatRequest) => ChatResponse,
+): ChatProvider {
+  return {
+    id,
+    continuation,
+    async complete(req: ChatRequest): Promise<ChatResponse> {
+      checkChatRequest(req);
+      return parse(await postJson(id, conn, build(req, conn.apiKey, conn.baseUrl), req.timeoutMs), req);
+    },
+  };
 }

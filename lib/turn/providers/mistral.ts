@@ -1,7 +1,7 @@
 // Mistral chat completions adapter: POST {base}/chat/completions (docs/providers.md has the wire facts and sources).
 import { djb2 } from "../../util/hash";
 import { badResponse, ProviderError } from "./errors";
-import { postJson, type ProviderConnection } from "./exchange";
+import { jsonProvider, type ProviderConnection } from "./exchange";
 import {
   PROVIDER_LABELS,
   type ChatProvider,
@@ -11,7 +11,7 @@ import {
   type ToolCall,
   type WireRequest,
 } from "./types";
-import { argumentsObject, checkChatRequest, endpoint, isPlainObject, chatResponse, toolCallFrom, toolNames, toolResultText } from "./wire";
+import { argumentsObject, endpoint, isPlainObject, chatResponse, toolCallFrom, toolNames, toolResultText } from "./wire";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** Mistral accepts only tool call ids of exactly this form. */
@@ -113,13 +113,5 @@ export function parseMistralResponse(body: unknown, req: ChatRequest): ChatRespo
 }
 
 export function mistralProvider(conn: ProviderConnection): ChatProvider {
-  return {
-    id: "mistral",
-    continuation: "history",
-    async complete(req: ChatRequest): Promise<ChatResponse> {
-      checkChatRequest(req);
-      const body = await postJson("mistral", conn, buildMistralRequest(req, conn.apiKey, conn.baseUrl), req.timeoutMs);
-      return parseMistralResponse(body, req);
-    },
-  };
+  return jsonProvider("mistral", "history", conn, buildMistralRequest, parseMistralResponse);
 }

@@ -1,7 +1,7 @@
 // OpenAI Responses API adapter: POST {base}/responses (docs/providers.md has the wire facts and sources).
 import { clipForMessage } from "../../util/text";
 import { badResponse, ProviderError } from "./errors";
-import { postJson, type ProviderConnection } from "./exchange";
+import { jsonProvider, type ProviderConnection } from "./exchange";
 import {
   PROVIDER_LABELS,
   type ChatProvider,
@@ -11,7 +11,7 @@ import {
   type ToolCall,
   type WireRequest,
 } from "./types";
-import { argumentsObject, checkChatRequest, endpoint, isPlainObject, chatResponse, toolCallFrom, toolNames, toolResultText } from "./wire";
+import { argumentsObject, endpoint, isPlainObject, chatResponse, toolCallFrom, toolNames, toolResultText } from "./wire";
 
 /** The API's floor for max_output_tokens. */
 const OPENAI_MIN_OUTPUT_TOKENS = 16;
@@ -106,13 +106,5 @@ export function parseOpenAiResponse(body: unknown, req: ChatRequest): ChatRespon
 }
 
 export function openAiProvider(conn: ProviderConnection): ChatProvider {
-  return {
-    id: "openai",
-    continuation: "response-id",
-    async complete(req: ChatRequest): Promise<ChatResponse> {
-      checkChatRequest(req);
-      const body = await postJson("openai", conn, buildOpenAiRequest(req, conn.apiKey, conn.baseUrl), req.timeoutMs);
-      return parseOpenAiResponse(body, req);
-    },
-  };
+  return jsonProvider("openai", "response-id", conn, buildOpenAiRequest, parseOpenAiResponse);
 }
