@@ -2,6 +2,8 @@
 // answers from a script, including the misbehaviours the adapters must survive.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import assert from "node:assert/strict";
+import { ProviderError } from "../../lib/turn/providers/errors.ts";
 
 export interface SeenRequest {
   method: string;
@@ -107,4 +109,16 @@ export function cutJsonReply(full: string, keep: number): ScriptedReply {
 export function recordingSleep(): { sleeps: number[]; sleep(ms: number): Promise<void> } {
   const sleeps: number[] = [];
   return { sleeps, sleep: async (ms: number) => void sleeps.push(ms) };
+}
+
+/** The ProviderError `p` rejects with; fails when it resolves or when the message contains `key`. */
+export async function providerRejection(p: Promise<unknown>, key: string): Promise<ProviderError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof ProviderError, String(e));
+    assert.ok(!e.message.includes(key), "the key must never appear in a message");
+    return e;
+  }
+  assert.fail("expected a rejection");
 }

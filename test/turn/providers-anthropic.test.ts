@@ -6,20 +6,11 @@ import { anthropicProvider, anthropicToolId } from "../../lib/turn/providers/ant
 import { ProviderError } from "../../lib/turn/providers/errors.ts";
 import type { ChatProvider } from "../../lib/turn/providers/types.ts";
 import { ANSWER, anthropicMessage, simpleRequest, toolLoopRequest, TURN_SCHEMA } from "../scenarios/provider-fixtures.ts";
-import { ProviderServer } from "../support/provider-server.ts";
+import { providerRejection, ProviderServer } from "../support/provider-server.ts";
 
 const KEY = "sk-ant-test-SECRETKEY0123456789";
 
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ProviderError, String(e));
-    assert.ok(!e.message.includes(KEY));
-    return e;
-  }
-  assert.fail("expected a rejection");
-}
+const rejection = (p: Promise<unknown>): Promise<ProviderError> => providerRejection(p, KEY);
 
 describe("Anthropic Messages adapter", () => {
   let server: ProviderServer;

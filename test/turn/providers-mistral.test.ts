@@ -6,20 +6,11 @@ import { ProviderError } from "../../lib/turn/providers/errors.ts";
 import { mistralProvider, mistralToolId } from "../../lib/turn/providers/mistral.ts";
 import type { ChatProvider } from "../../lib/turn/providers/types.ts";
 import { ANSWER, mistralCompletion, simpleRequest, toolLoopRequest, TURN_SCHEMA } from "../scenarios/provider-fixtures.ts";
-import { ProviderServer } from "../support/provider-server.ts";
+import { providerRejection, ProviderServer } from "../support/provider-server.ts";
 
 const KEY = "mistral-test-SECRETKEY0123456789";
 
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ProviderError, String(e));
-    assert.ok(!e.message.includes(KEY));
-    return e;
-  }
-  assert.fail("expected a rejection");
-}
+const rejection = (p: Promise<unknown>): Promise<ProviderError> => providerRejection(p, KEY);
 
 describe("Mistral chat completions adapter", () => {
   let server: ProviderServer;

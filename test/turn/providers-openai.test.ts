@@ -6,20 +6,11 @@ import { ProviderError } from "../../lib/turn/providers/errors.ts";
 import { openAiProvider } from "../../lib/turn/providers/openai.ts";
 import type { ChatProvider } from "../../lib/turn/providers/types.ts";
 import { ANSWER, openAiCall, openAiResponse, openAiText, simpleRequest, toolLoopRequest } from "../scenarios/provider-fixtures.ts";
-import { cutJsonReply, ProviderServer, truncatedReply } from "../support/provider-server.ts";
+import { cutJsonReply, providerRejection, ProviderServer, truncatedReply } from "../support/provider-server.ts";
 
 const KEY = "sk-test-SECRETKEY0123456789";
 
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ProviderError, String(e));
-    assert.ok(!e.message.includes(KEY), "the key must never appear in a message");
-    return e;
-  }
-  assert.fail("expected a rejection");
-}
+const rejection = (p: Promise<unknown>): Promise<ProviderError> => providerRejection(p, KEY);
 
 describe("OpenAI Responses adapter", () => {
   let server: ProviderServer;
