@@ -1,8 +1,8 @@
 // The memory engine's timings, shared by Node (bench/memory.mjs) and XS (bench/memory.xs.ts):
 // a store of 5,000 offline-embedded facts in one namespace on an in-memory card, then
 //   search: memory.search's work (embed the query, one masked kernel scan, score, format)
-//   write:  memory.write's work for a new fact (embed, duplicate checks, save the whole vector file)
-//   boot:   a new engine reading that vector file back
+//   write:  memory.write's work for a new fact (embed, duplicate checks, append one commit to the vector journal)
+//   boot:   a new engine reading that vector file back and replaying the journal
 // The vector file's checksum uses a stand-in digest (zeros): on the device SHA-256 is native.
 import { memorySettings } from "../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";

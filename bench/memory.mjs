@@ -1,8 +1,8 @@
 // The memory engine's figures, one `name: value` line each (see bench/memory-bench.ts for what is timed):
 //
 //   memory-search-ms-5k-node   memory.search's work over 5,000 facts, TypeScript kernel, Node (median of 9)
-//   memory-write-ms-5k-node    memory.write's work for a new fact, whole vector-file save included, Node
-//   memory-boot-ms-5k-node     reading the 5,000-fact vector file into a new engine, Node
+//   memory-write-ms-5k-node    memory.write's work for a new fact, its vector-journal append included, Node
+//   memory-boot-ms-5k-node     reading the 5,000-fact vector file (and replaying the journal) into a new engine, Node
 //   memory-search-ms-5k-xs     the same three with the C kernel on the XS host (median of 5)
 //   memory-write-ms-5k-xs
 //   memory-boot-ms-5k-xs

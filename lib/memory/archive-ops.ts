@@ -2,9 +2,10 @@
 import type { Principal } from "../registry/principal";
 import { ToolError } from "../registry/errors";
 import { CARD_ABSENT_TEXT, cardError } from "../store/card";
-import { ARCHIVE_MAX_RESULTS, RESTORE_IMPORTANCE_MIN } from "./bounds";
+import { ARCHIVE_MAX_RESULTS, RECALL_CANDIDATES_MIN, RESTORE_IMPORTANCE_MIN } from "./bounds";
 import type { ArchivedEntry, MemoryArchive } from "./archive";
 import type { MemoryEngine } from "./engine";
+import { MAX_TOP_K } from "./kernel-ts";
 import { cosineFromDot, int8Norm } from "./quantize";
 import { clampTtl, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
 import { FLAG_PERMANENT } from "./vector-store";
@@ -25,7 +26,11 @@ export function listArchive(engine: MemoryEngine, p: Principal, limit: number): 
   return lines.join("\n") + more;
 }
 
-/** The caller's archived entries most similar to `query` (those made by the current embedder). */
+/**
+ * The caller's archived entries most similar to `query` (those made by the
+ * current embedder): like memory.search, the kernel fetches candidates by int8
+ * dot product and they are ranked by cosine, from the dot and each stored row's norm.
+ */
 export async function searchArchive(engine: MemoryEngine, p: Principal, query: string, n: number): Promise<string> {
   engine.prepare();
   const q = query.trim();
@@ -36,16 +41,21 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
   const queryRow = await engine.embedQuery(q);
   const rows = new Int8Array(comparable.length * dims);
   comparable.forEach((e, i) => rows.set(e.row, i * dims));
-  const { indices, scores } = engine.deps.kernels.topK(rows, dims, comparable.length, queryRow, Math.min(n, comparable.length));
+  const k = Math.min(comparable.length, MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, n));
+  const { indices, scores } = engine.deps.kernels.topK(rows, dims, comparable.length, queryRow, k);
   const queryNorm = int8Norm(queryRow, 0, dims);
-  const lines: string[] = [];
+  const hits: Array<{ entry: ArchivedEntry; similarity: number }> = [];
   for (let i = 0; i < indices.length; i++) {
-    const e = comparable[indices[i]];
-    const similarity = cosineFromDot(scores[i], queryNorm, int8Norm(rows, indices[i] * dims, dims));
-    if (similarity < engine.config.relevance_threshold) continue;
-    lines.push(`- [${Math.round(similarity * 100)}%] ${snippet(e.meta.content)} (id ${formatId(e.meta.id)})`);
+    const entry = comparable[indices[i]];
+    const similarity = cosineFromDot(scores[i], queryNorm, entry.norm);
+    if (similarity >= engine.config.relevance_threshold) hits.push({ entry, similarity });
   }
-  return lines.length > 0 ? lines.join("\n") : "No archived memories match.";
+  if (hits.length === 0) return "No archived memories match.";
+  hits.sort((a, b) => b.similarity - a.similarity);
+  return hits
+    .slice(0, n)
+    .map((h) => `- [${Math.round(h.similarity * 100)}%] ${snippet(h.entry.meta.content)} (id ${formatId(h.entry.meta.id)})`)
+    .join("\n");
 }
 
 /**

@@ -26,6 +26,8 @@ const COMPACT_TARGET = 0.75;
 export interface ArchivedEntry {
   meta: EntryMeta;
   row: Int8Array;
+  /** The row's int8 norm, as stored. */
+  norm: number;
   embedderId: string;
   archivedAt: number;
 }
@@ -200,5 +202,5 @@ function readEntryPayload(bytes: Uint8Array, view: DataView, at: number, end: nu
   if (typeof entry === "string" || entry.next !== end) return undefined;
   const row = new Int8Array(dims);
   row.set(new Int8Array(bytes.buffer, bytes.byteOffset + entry.rowOffset, dims));
-  return { meta: entry.meta, row, embedderId, archivedAt };
+  return { meta: entry.meta, row, norm: entry.norm, embedderId, archivedAt };
 }

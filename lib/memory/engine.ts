@@ -12,10 +12,11 @@ import { forget, type Removed } from "./forgetting";
 import { MemoryArchive } from "./archive";
 import { normalizeL2, quantizeInt8, quantizeQueryInt8 } from "./quantize";
 import { Scratchpad } from "./scratchpad";
-import { decodeVectorFile, encodeVectorFile, VectorFileError } from "./vector-file";
+import { VectorFileError } from "./vector-file";
+import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, VectorFiles } from "./vector-files";
 import { VectorStore } from "./vector-store";
 
-export const VECTOR_FILE_PATH = "memory/vectors.bin";
+export { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "./vector-files";
 
 export interface MemoryDeps {
   clock: Clock;
@@ -36,6 +37,7 @@ export class MemoryEngine {
   storeEmbedderId: string;
   readonly scratchpad: Scratchpad;
   readonly archive: MemoryArchive | undefined;
+  private readonly files: VectorFiles | undefined;
   private loaded = false;
   /** Why nothing may be saved (a damaged file that could not be moved aside). */
   private blocked: string | undefined;
@@ -53,6 +55,7 @@ export class MemoryEngine {
     this.storeEmbedderId = deps.embedder.id;
     this.scratchpad = new Scratchpad(deps.settings, deps.log);
     this.archive = deps.storage ? new MemoryArchive(deps.storage, deps.log) : undefined;
+    this.files = deps.storage ? new VectorFiles(deps.storage, deps.digest) : undefined;
     this.lastMaintain = deps.clock.now();
     this.load();
   }
@@ -140,13 +143,20 @@ export class MemoryEngine {
       this.store.resize(this.config.max_vectors);
   }
 
-  /** Saves the store now. Throws a ToolError when the card refuses; the change stays in RAM and is saved later. */
+  /**
+   * Saves the store's changes now (a journal commit, or a whole snapshot: vector-files.ts). Throws a
+   * ToolError when the card refuses; the change stays in RAM and is saved later.
+   */
   save(): void {
-    const storage = this.deps.storage;
-    if (!storage) return;
+    const { storage } = this.deps;
+    const files = this.files;
+    if (!storage || !files) {
+      this.store.changes.clear();
+      return;
+    }
     if (this.blocked) throw new ToolError(`unavailable: ${this.blocked}.`);
     try {
-      storage.writeAtomic(VECTOR_FILE_PATH, encodeVectorFile(this.store, this.storeEmbedderId, this.lastMaintain, this.deps.digest));
+      files.save(this.store, this.storeEmbedderId, this.lastMaintain);
     } catch (e) {
       this.dirty = true;
       throw cardError(storage, e);
@@ -184,42 +194,62 @@ export class MemoryEngine {
   }
 
   private load(): void {
-    const { storage, log, digest } = this.deps;
-    if (!storage) {
+    const { storage, log } = this.deps;
+    const files = this.files;
+    if (!storage || !files) {
       this.loaded = true;
       return;
     }
-    let bytes: Uint8Array | undefined;
+    let snapshot: Uint8Array | undefined;
+    let journal: Uint8Array | undefined;
     try {
       if (!storage.present()) return;
-      bytes = storage.read(VECTOR_FILE_PATH);
+      snapshot = storage.read(VECTOR_FILE_PATH);
+      journal = storage.read(VECTOR_JOURNAL_PATH);
     } catch {
       return;
     }
     this.loaded = true;
-    if (!bytes) return;
     try {
-      const file = decodeVectorFile(bytes, digest, this.config.max_vectors);
+      const file = files.open(snapshot, journal, this.config.max_vectors);
+      if (journal && journal.length > 0 && (!file || file.journal.state === "stale"))
+        log.info(`memory: ${VECTOR_JOURNAL_PATH} belongs to an earlier snapshot; ignored`);
+      if (!file) return;
       this.store = file.store;
       this.storeEmbedderId = file.embedderId;
       if (file.maintainedAt > 0) this.lastMaintain = file.maintainedAt;
+      if (file.journal.state === "torn")
+        log.warn(
+          `memory: ${VECTOR_JOURNAL_PATH} ends in a torn or damaged record; dropped its last ${journal!.length - file.journal.bytes} bytes`,
+        );
       log.info(`memory: loaded ${file.store.count} memories (${file.embedderId})`);
     } catch (e) {
       if (!(e instanceof VectorFileError)) throw e;
-      const aside = `${VECTOR_FILE_PATH}.bad-${Math.floor(this.now() / 1000)}`;
-      try {
-        storage.rename(VECTOR_FILE_PATH, aside);
-        log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${e.message}); kept aside as ${aside}; starting with an empty store`);
-      } catch {
-        this.blocked = `the memory file is damaged (${e.message}) and could not be moved aside`;
-        log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${e.message}) and could not be moved aside; memory is read-only`);
-      }
+      this.setAside(e.message, journal !== undefined);
+    }
+  }
+
+  /** Moves a damaged snapshot (and the journal that extends it) aside; never overwrites them. */
+  private setAside(why: string, withJournal: boolean): void {
+    const { storage, log } = this.deps;
+    const suffix = `.bad-${Math.floor(this.now() / 1000)}`;
+    const aside = VECTOR_FILE_PATH + suffix;
+    try {
+      // The journal first: a snapshot left behind alone is set aside again on the next boot.
+      if (withJournal) storage!.rename(VECTOR_JOURNAL_PATH, VECTOR_JOURNAL_PATH + suffix);
+      storage!.rename(VECTOR_FILE_PATH, aside);
+      this.files!.reset();
+      log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${why}); kept aside as ${aside}; starting with an empty store`);
+    } catch {
+      this.blocked = `the memory file is damaged (${why}) and could not be moved aside`;
+      log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${why}) and could not be moved aside; memory is read-only`);
     }
   }
 
   private maintainIfDue(): void {
     const now = this.now();
     if (now - this.lastMaintain < MAINTAIN_INTERVAL_MS) return;
+    this.store.changes.maintain(now, this.lastMaintain, this.config.decay_factor);
     const report = forget(this.store, now, this.lastMaintain, this.config.decay_factor);
     this.lastMaintain = now;
     if (report.expired.length > 0) this.archiveExpired(report.expired, now);

@@ -61,6 +61,7 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   for (const h of shownHits) {
     store.importance[h.slot] = Math.min(1, store.importance[h.slot] + RECALL_IMPORTANCE_BOOST);
     store.lastRecalled[h.slot] = now;
+    store.touch(h.slot);
   }
   if (shownHits.length > 0) engine.markSoftDirty();
   return {

@@ -13,8 +13,9 @@ import { VectorStore } from "./vector-store";
 export const VECTOR_FILE_VERSION = 1;
 const MAGIC = [0x48, 0x41, 0x4c, 0x4f, 0x56, 0x45, 0x43, 0x00];
 const HEADER_BYTES = 32;
-const CHECK_AT = 20;
-const CHECK_BYTES = 8;
+/** Where the checksum sits, and its size: the journal names its snapshot by these bytes and the file's length. */
+export const CHECK_AT = 20;
+export const CHECK_BYTES = 8;
 
 /** A vector file that cannot be read; `message` says why in a few words. */
 export class VectorFileError extends Error {

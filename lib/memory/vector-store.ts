@@ -3,6 +3,7 @@
 // (0..count-1): a removal moves the last entry into the hole.
 import { MEMORY_MAX_NAMESPACES } from "./bounds";
 import { int8Norm } from "./quantize";
+import { StoreChanges } from "./store-changes";
 
 export const FLAG_PINNED = 1;
 export const FLAG_PERMANENT = 2;
@@ -42,6 +43,8 @@ export class VectorStore {
   private masks: Uint8Array[] = [];
   private readonly slotById: Array<Map<number, number>> = [];
   private readonly nsCounts: number[] = [];
+  /** Changes since the store was last persisted (add and remove record themselves; field writes call touch). */
+  readonly changes = new StoreChanges();
 
   constructor(dims: number, capacity: number) {
     this.dims = dims;
@@ -66,13 +69,33 @@ export class VectorStore {
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
     this.setMeta(slot, meta, ns);
+    if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row);
     return slot;
+  }
+
+  /** Records that the entry at `slot` changed in place (importance, flags, TTL...): call after the change. */
+  touch(slot: number): void {
+    if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], this.row(slot));
+  }
+
+  /** Overwrites the entry at `slot`, which has the same namespace and id (journal replay; not recorded). */
+  replace(slot: number, meta: EntryMeta, row: Int8Array, norm: number): void {
+    this.vectors.set(row, slot * this.dims);
+    this.norms[slot] = norm;
+    this.content[slot] = meta.content;
+    this.source[slot] = meta.source;
+    this.importance[slot] = meta.importance;
+    this.created[slot] = meta.created;
+    this.lastRecalled[slot] = meta.lastRecalled;
+    this.flags[slot] = meta.flags;
+    this.ttlClass[slot] = meta.ttlClass;
   }
 
   /** Removes the entry at `slot`; the last entry moves into it. */
   remove(slot: number): void {
     const last = this.count - 1;
     const ns = this.nsIndex[slot];
+    this.changes.remove(this.namespaces[ns], this.ids[slot]);
     this.masks[ns][slot] = 0;
     this.slotById[ns].delete(this.ids[slot]);
     this.nsCounts[ns]--;

@@ -61,6 +61,7 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
     store.importance[near] = raised;
     store.lastRecalled[near] = now;
     if (ttl > store.ttlClass[near]) setTtl(engine, near, ttl);
+    store.touch(near);
     engine.save();
     const what = same.slot >= 0 ? "Already remembered" : "A near-identical memory exists";
     return `${what} (id ${formatId(store.ids[near])}); importance raised to ${raised.toFixed(2)}.${engine.persistenceNote()}`;
@@ -118,6 +119,7 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
   if (same.slot >= 0) {
     store.importance[same.slot] = Math.min(1, Math.max(store.importance[same.slot], importance ?? old.importance));
     store.lastRecalled[same.slot] = now;
+    store.touch(same.slot);
   } else {
     engine.ensureCapacity();
     const flags = (old.flags & FLAG_PINNED) | (ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0);
@@ -158,6 +160,7 @@ export function pinMemory(
   if (action === "unpin") {
     if (!pinned) return `id ${id} was not pinned.`;
     store.flags[slot] &= ~FLAG_PINNED;
+    store.touch(slot);
     engine.save();
     return `Unpinned id ${id}.`;
   }
@@ -166,6 +169,7 @@ export function pinMemory(
     throw new ToolError(`quota: you have ${p.quota.pins} pinned memories, the most your quota allows; unpin one first.`);
   }
   store.flags[slot] |= FLAG_PINNED;
+  store.touch(slot);
   engine.save();
   return `Pinned id ${id}: it will not be forgotten.`;
 }

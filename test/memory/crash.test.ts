@@ -1,26 +1,28 @@
-// Power cuts at every byte offset of one vector-file save, one episodic append
-// and one archive append: after the reboot the card holds the old or the new
-// state, never garbage, and the next write works.
+// Power cuts at every byte offset of vector saves (first snapshot, journal
+// appends, a compaction), between the steps of each, and at every byte of one
+// episodic append and one archive append: after the reboot the card holds the
+// old or the new state, never garbage, and the next write works.
 import assert from "node:assert/strict";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { fakeClock, memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import type { MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { ARCHIVE_PATH, MemoryArchive } from "../../lib/memory/archive.ts";
-import { MemoryEngine, VECTOR_FILE_PATH, type MemoryDeps } from "../../lib/memory/engine.ts";
+import { reembed } from "../../lib/memory/config-ops.ts";
+import { MemoryEngine, VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type MemoryDeps } from "../../lib/memory/engine.ts";
 import { EpisodicStore } from "../../lib/memory/episodic.ts";
 import { hashingEmbedder } from "../../lib/memory/hashing-embedder.ts";
 import { tsKernels } from "../../lib/memory/kernel-ts.ts";
 import type { EntryMeta } from "../../lib/memory/vector-store.ts";
-import { writeMemory } from "../../lib/memory/writes.ts";
+import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import type { Storage } from "../../lib/ports.ts";
-import { cloneCard, tornStorage } from "../support/memory.ts";
+import { cloneCard, cutAfterWrites, tornStorage } from "../support/memory.ts";
 
 const owner = makePrincipal("owner", "admin", "turn");
 const clock = fakeClock();
 
-function engineOn(storage: Storage): MemoryEngine {
+function engineOn(storage: Storage, dims = 64): MemoryEngine {
   const settings = memorySettings();
   settings.set("memory.config", JSON.stringify({ max_vectors: 100 }));
   const deps: MemoryDeps = {
@@ -29,7 +31,7 @@ function engineOn(storage: Storage): MemoryEngine {
     settings,
     digest: nodeDigest,
     kernels: tsKernels,
-    embedder: hashingEmbedder(64),
+    embedder: hashingEmbedder(dims),
     storage,
   };
   return new MemoryEngine(deps);
@@ -37,31 +39,148 @@ function engineOn(storage: Storage): MemoryEngine {
 
 const contents = (engine: MemoryEngine): string[] => engine.store.content.slice(0, engine.store.count).sort();
 
+/** Everything a reboot must restore: the embedder, and every entry in slot order with its row and norm. */
+function stateOf(engine: MemoryEngine): unknown {
+  const { store } = engine;
+  const entries = [];
+  for (let s = 0; s < store.count; s++) entries.push({ ...store.metaAt(s), norm: store.norms[s], row: Array.from(store.row(s)) });
+  return { embedder: engine.storeEmbedderId, entries };
+}
+
 describe("memory crash safety", () => {
-  it("a vector-file save cut at any byte leaves the old or the new store", async () => {
-    const card0 = memoryStorage();
-    const base = engineOn(card0);
-    await writeMemory(base, owner, { content: "first fact about apples" });
-    await writeMemory(base, owner, { content: "second fact about pears" });
-    const oldState = contents(base);
-    const probe = cloneCard(card0);
-    await writeMemory(engineOn(probe), owner, { content: "third fact about plums" });
-    const newState = contents(engineOn(probe));
-    const size = probe.files.get(VECTOR_FILE_PATH)!.length;
-    assert.ok(size > 300, String(size));
-    for (let cut = 0; cut <= size; cut++) {
-      const card = cloneCard(card0);
-      const torn = tornStorage(card, cut);
-      const engine = engineOn(torn);
-      const attempt = writeMemory(engine, owner, { content: "third fact about plums" });
-      if (cut < size) await assert.rejects(attempt, /^ToolError: no-card:/, `cut at ${cut}`);
-      else await attempt;
-      const rebooted = engineOn(card);
-      assert.deepEqual(contents(rebooted), cut < size ? oldState : newState, `cut at ${cut}`);
-      await writeMemory(rebooted, owner, { content: "fourth fact about figs" });
-      assert.equal(engineOn(card).store.count, (cut < size ? oldState : newState).length + 1, `write after a cut at ${cut}`);
-    }
-  });
+  /** Setup, a change whose save is cut, and what comes next on the rebooted engine. */
+  interface CrashCase {
+    name: string;
+    embedder?: number;
+    setup(engine: MemoryEngine): Promise<unknown>;
+    change(engine: MemoryEngine): Promise<unknown>;
+    /** The file the change's save writes: appended to, or written anew (temp + rename, or removed and appended to). */
+    path: string;
+    kind: "append" | "new";
+    next?(engine: MemoryEngine): Promise<unknown>;
+  }
+
+  const write = (content: string) => (engine: MemoryEngine) => writeMemory(engine, owner, { content });
+  const writeTwo = async (engine: MemoryEngine): Promise<void> => {
+    await write("first fact about apples")(engine);
+    await write("second fact about pears")(engine);
+  };
+  const reembedWith = (dims: number) => (engine: MemoryEngine) => reembed(engineOn(engine.deps.storage!, dims));
+  const cases: CrashCase[] = [
+    {
+      name: "the first snapshot",
+      setup: async () => undefined,
+      change: write("first fact about apples"),
+      path: VECTOR_FILE_PATH,
+      kind: "new",
+    },
+    {
+      name: "a journal's first append (base + commit)",
+      setup: write("first fact about apples"),
+      change: write("second fact about pears"),
+      path: VECTOR_JOURNAL_PATH,
+      kind: "append",
+    },
+    {
+      name: "an append to an open journal",
+      setup: writeTwo,
+      change: write("third fact about plums"),
+      path: VECTOR_JOURNAL_PATH,
+      kind: "append",
+    },
+    {
+      name: "a commit of two ops (update: remove + add)",
+      setup: writeTwo,
+      change: (engine) => updateMemory(engine, owner, { old: "second fact about pears", content: "second fact: pears are ripe" }),
+      path: VECTOR_JOURNAL_PATH,
+      kind: "append",
+    },
+    {
+      name: "a compaction at re-embed",
+      setup: writeTwo,
+      change: reembedWith(32),
+      path: VECTOR_FILE_PATH,
+      kind: "new",
+      next: async (engine) => {
+        await reembed(engine);
+        await write("fourth fact about figs")(engine);
+      },
+    },
+    {
+      name: "an append after a compaction whose journal removal was cut (stale journal removed first)",
+      embedder: 32,
+      setup: async (engine) => {
+        await writeTwo(engine);
+        const cut = reembed(engineOn(cutAfterWrites(engine.deps.storage as MemoryStorage, 1), 32));
+        await assert.rejects(cut, /no-card|power cut/);
+      },
+      change: write("third fact about plums"),
+      path: VECTOR_JOURNAL_PATH,
+      kind: "new",
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name}: a save cut at any byte leaves the old or the new store, and the next write lands`, async () => {
+      const card0 = memoryStorage();
+      await c.setup(engineOn(card0));
+      const oldState = stateOf(engineOn(card0));
+      const probe = cloneCard(card0);
+      await c.change(engineOn(probe, c.embedder));
+      const newState = stateOf(engineOn(probe));
+      assert.notDeepEqual(newState, oldState);
+      const before = c.kind === "append" ? (card0.files.get(c.path)?.length ?? 0) : 0;
+      const size = probe.files.get(c.path)!.length - before;
+      assert.ok(size > 100, String(size));
+      for (let cut = 0; cut <= size; cut++) {
+        const card = cloneCard(card0);
+        const attempt = c.change(engineOn(tornStorage(card, cut), c.embedder));
+        if (cut < size) await assert.rejects(attempt, /power cut|no-card/, `cut at ${cut}`);
+        else await attempt;
+        await checkRecovery(card, cut < size ? oldState : newState, c, `cut at ${cut}`);
+      }
+    });
+
+    it(`${c.name}: power lost between any two steps of the save leaves the old or the new store`, async () => {
+      const card0 = memoryStorage();
+      await c.setup(engineOn(card0));
+      const oldState = stateOf(engineOn(card0));
+      for (let steps = 0; ; steps++) {
+        const card = cloneCard(card0);
+        const storage = cutAfterWrites(card, steps);
+        const done = await c.change(engineOn(storage, c.embedder)).then(
+          () => true,
+          () => false,
+        );
+        const state = stateOf(engineOn(card));
+        if (done) {
+          await checkRecovery(card, state, c, `all ${steps} steps`);
+          const probe = cloneCard(card0);
+          await c.change(engineOn(probe, c.embedder));
+          assert.deepEqual(state, stateOf(engineOn(probe)), "an acknowledged save is on the card");
+          break;
+        }
+        assert.ok(storage.tripped);
+        if (JSON.stringify(state) !== JSON.stringify(oldState)) {
+          const probe = cloneCard(card0);
+          await c.change(engineOn(probe, c.embedder));
+          assert.deepEqual(state, stateOf(engineOn(probe)), `after ${steps} steps: neither the old nor the new store`);
+        }
+        await checkRecovery(card, state, c, `after ${steps} steps`);
+      }
+    });
+  }
+
+  /** A reboot reads `expected`; a further change lands and survives the next reboot. */
+  async function checkRecovery(card: MemoryStorage, expected: unknown, c: CrashCase, what: string): Promise<void> {
+    const rebooted = engineOn(card, c.embedder);
+    assert.deepEqual(stateOf(rebooted), expected, what);
+    await (c.next ?? write("fourth fact about figs"))(rebooted);
+    const after = engineOn(card, c.embedder);
+    assert.deepEqual(contents(after), contents(rebooted), `write after: ${what}`);
+    assert.ok(contents(after).includes("fourth fact about figs"), `write after: ${what}`);
+    assert.deepEqual(stateOf(after), stateOf(rebooted), `write after: ${what}`);
+  }
 
   it("an episodic append cut at any byte leaves the old or the new rows, and the next row is readable", () => {
     const card0 = memoryStorage();

@@ -1,9 +1,9 @@
 // The vector file: what a reboot reads back, and how a damaged file is refused and kept aside.
 import assert from "node:assert/strict";
 import { nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
-import { VECTOR_FILE_PATH } from "../../lib/memory/engine.ts";
+import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "../../lib/memory/engine.ts";
 import { searchMemory } from "../../lib/memory/search.ts";
-import { decodeVectorFile, VectorFileError } from "../../lib/memory/vector-file.ts";
+import { decodeVectorFile, encodeVectorFile, VectorFileError } from "../../lib/memory/vector-file.ts";
 import { pinMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig, type MemoryRig } from "../support/memory.ts";
@@ -36,9 +36,12 @@ describe("memory persistence", () => {
     assert.ok(rig.log.lines.some((l) => l === "memory: loaded 3 memories (offline-hash-v1/256)"));
   });
 
+  /** The whole store as a snapshot (the card holds a small one plus the journal). */
+  const snapshotOf = (rig: MemoryRig): Uint8Array => encodeVectorFile(rig.engine.store, rig.engine.storeEmbedderId, 0, nodeDigest);
+
   it("every truncation of a valid file is refused, never read as data", async () => {
     const rig = await filled();
-    const bytes = rig.storage.files.get(VECTOR_FILE_PATH)!;
+    const bytes = snapshotOf(rig);
     for (let n = 0; n < bytes.length; n++) {
       assert.throws(() => decodeVectorFile(bytes.slice(0, n), nodeDigest, 100), VectorFileError, `cut at ${n}`);
     }
@@ -47,7 +50,7 @@ describe("memory persistence", () => {
 
   it("every single flipped byte is refused", async () => {
     const rig = await filled();
-    const bytes = rig.storage.files.get(VECTOR_FILE_PATH)!;
+    const bytes = snapshotOf(rig);
     for (let i = 0; i < bytes.length; i++) {
       const bad = bytes.slice();
       bad[i] ^= 0x5a;
@@ -64,6 +67,8 @@ describe("memory persistence", () => {
     it(`a ${name} file is refused with a log line, kept aside, and never silently replaced`, async () => {
       const rig = await filled();
       const damaged = damage(rig.storage.files.get(VECTOR_FILE_PATH)!);
+      const journal = rig.storage.files.get(VECTOR_JOURNAL_PATH)!;
+      assert.ok(journal.length > 0);
       rig.storage.files.set(VECTOR_FILE_PATH, damaged);
       const after = rig.reboot();
       assert.equal(after.store.count, 0);
@@ -74,8 +79,12 @@ describe("memory persistence", () => {
       );
       const aside = /kept aside as (\S+);/.exec(line!)![1];
       assert.deepEqual(rig.storage.files.get(aside), damaged);
+      const journalAside = aside.replace("vectors.bin", "vectors.journal");
+      assert.deepEqual(rig.storage.files.get(journalAside), journal, "the journal that extends it is kept aside with it");
+      assert.equal(rig.storage.files.has(VECTOR_JOURNAL_PATH), false);
       await writeMemory(after, owner, { content: "A fresh start" });
       assert.deepEqual(rig.storage.files.get(aside), damaged, "the damaged copy stays untouched");
+      assert.deepEqual(rig.storage.files.get(journalAside), journal, "the journal copy stays untouched");
       assert.equal(rig.reboot().store.count, 1);
     });
   }
@@ -83,6 +92,7 @@ describe("memory persistence", () => {
   it("a damaged file that can't be moved aside makes memory read-only instead of overwriting it", async () => {
     const rig = await filled();
     const damaged = rig.storage.files.get(VECTOR_FILE_PATH)!.slice(0, 100);
+    const journal = rig.storage.files.get(VECTOR_JOURNAL_PATH)!;
     rig.storage.files.set(VECTOR_FILE_PATH, damaged);
     const after = rig.reboot({
       storage: {
@@ -97,6 +107,7 @@ describe("memory persistence", () => {
       /^ToolError: unavailable: the memory file is damaged \(.+\) and could not be moved aside\.$/,
     );
     assert.deepEqual(rig.storage.files.get(VECTOR_FILE_PATH), damaged);
+    assert.deepEqual(rig.storage.files.get(VECTOR_JOURNAL_PATH), journal);
   });
 
   it("a card absent at boot is read when it comes back, before anything is saved", async () => {

@@ -123,6 +123,39 @@ export function tornStorage(inner: MemoryStorage, cutAt: number): Storage & { tr
   };
 }
 
+/**
+ * A Storage that loses power after `writes` completed writes (writeAtomic,
+ * append, rename, remove): a cut between the steps of a multi-step save.
+ */
+export function cutAfterWrites(inner: MemoryStorage, writes: number): Storage & { tripped: boolean } {
+  let left = writes;
+  let tripped = false;
+  const alive = (): void => {
+    if (tripped) throw new PowerCut();
+  };
+  const step = (): void => {
+    alive();
+    if (left-- <= 0) {
+      tripped = true;
+      throw new PowerCut();
+    }
+  };
+  return {
+    get tripped() {
+      return tripped;
+    },
+    present: () => !tripped && inner.present(),
+    read: (path) => (alive(), inner.read(path)),
+    writeAtomic: (path, data) => (step(), inner.writeAtomic(path, data)),
+    append: (path, data) => (step(), inner.append(path, data)),
+    rename: (from, to) => (step(), inner.rename(from, to)),
+    remove: (path) => (step(), inner.remove(path)),
+    list: (dir) => (alive(), inner.list(dir)),
+    stat: (path) => (alive(), inner.stat(path)),
+    freeBytes: () => (alive(), inner.freeBytes()),
+  };
+}
+
 /** A deep copy of a memory card's files (to restart every crash case from the same state). */
 export function cloneCard(source: MemoryStorage): MemoryStorage {
   const copy = memoryStorage();

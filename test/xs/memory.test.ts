@@ -15,6 +15,6 @@ describe("memory on XS", () => {
     assert.match(text, /owner memory\.archive \{"action":"restore","id":"[0-9a-f]{8}","ttl":"weeks"\} => Restored id/);
     assert.match(text, /kim memory\.archive \{"action":"restore","id":"[0-9a-f]{8}"\} => ERROR not-found:/);
     assert.match(text, /owner memory\.search \{"query":"spare key flowerpot"\} => - \[\d+%\] The spare key is under the blue flowerpot/);
-    assert.match(text, /^files archive\.bin episodic vectors\.bin$/m);
+    assert.match(text, /^files archive\.bin episodic vectors\.bin vectors\.journal$/m);
   });
 });

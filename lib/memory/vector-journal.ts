@@ -1,0 +1,203 @@
+// The vector journal, memory/vectors.journal: small changes appended beside the
+// snapshot (vector-file.ts) instead of rewriting it. Little-endian frames:
+//
+//   frame:   u32 payload bytes | 8 bytes: start of sha256(payload) | payload
+//   payload: u8 1 (base)   | "HVJ1" | the snapshot's 8 checksum bytes | u32 the snapshot's length
+//            u8 2 (commit) | u16 op count | ops       (one save = one commit: all or nothing)
+//   op:      u8 1 (upsert)   | entry record (entry-codec.ts, int8 row of the snapshot's dims)
+//            u8 2 (remove)   | u32 id | u8 nsLen | ns
+//            u8 3 (maintain) | f64 now | f64 last pass | f64 decay factor   (forgetting.ts replays it)
+//
+// The first frame names the snapshot the journal extends; a journal naming
+// another snapshot (left over when a compaction was cut before it removed the
+// journal) is ignored. Replay stops at the first torn or damaged frame.
+import type { Digest } from "../ports";
+import { decodeUtf8, encodeUtf8 } from "../util/utf8";
+import { JOURNAL_MAX_COMMIT_OPS, MEMORY_NS_MAX_BYTES } from "./bounds";
+import { entryBound, readEntry, writeEntry } from "./entry-codec";
+import { forget } from "./forgetting";
+import { OP_MAINTAIN, OP_REMOVE, OP_UPSERT, type StoreOp } from "./store-changes";
+import { CHECK_AT, CHECK_BYTES } from "./vector-file";
+import type { VectorStore } from "./vector-store";
+
+const FRAME_HEADER = 12;
+const KIND_BASE = 1;
+const KIND_COMMIT = 2;
+const MAGIC = [0x48, 0x56, 0x4a, 0x31];
+const BASE_PAYLOAD = 1 + MAGIC.length + CHECK_BYTES + 4;
+
+/** The snapshot a journal extends: its checksum field and its length. */
+export interface JournalBase {
+  check: Uint8Array;
+  length: number;
+}
+
+export function baseOf(snapshot: Uint8Array): JournalBase {
+  return { check: snapshot.slice(CHECK_AT, CHECK_AT + CHECK_BYTES), length: snapshot.length };
+}
+
+/** The journal's first frame, naming its snapshot. */
+export function encodeBase(base: JournalBase, digest: Digest): Uint8Array {
+  const payload = new Uint8Array(BASE_PAYLOAD);
+  payload[0] = KIND_BASE;
+  payload.set(MAGIC, 1);
+  payload.set(base.check, 1 + MAGIC.length);
+  new DataView(payload.buffer).setUint32(1 + MAGIC.length + CHECK_BYTES, base.length, true);
+  return frame(payload, payload.length, digest);
+}
+
+/** One commit frame holding `ops` (at most JOURNAL_MAX_COMMIT_OPS). */
+export function encodeCommit(ops: StoreOp[], digest: Digest): Uint8Array {
+  let bound = 3;
+  for (const op of ops) {
+    if (op.kind === OP_UPSERT) bound += 1 + entryBound(op.meta.ns, op.meta.source, op.meta.content, op.row.length);
+    else if (op.kind === OP_REMOVE) bound += 6 + 3 * op.ns.length;
+    else bound += 25;
+  }
+  const payload = new Uint8Array(bound);
+  const view = new DataView(payload.buffer);
+  payload[0] = KIND_COMMIT;
+  view.setUint16(1, ops.length, true);
+  let at = 3;
+  for (const op of ops) {
+    payload[at++] = op.kind;
+    if (op.kind === OP_UPSERT) at = writeEntry(payload, view, at, op.meta, op.norm, op.row);
+    else if (op.kind === OP_REMOVE) {
+      const ns = encodeUtf8(op.ns);
+      view.setUint32(at, op.id, true);
+      payload[at + 4] = ns.length;
+      payload.set(ns, at + 5);
+      at += 5 + ns.length;
+    } else {
+      view.setFloat64(at, op.now, true);
+      view.setFloat64(at + 8, op.lastPass, true);
+      view.setFloat64(at + 16, op.decayFactor, true);
+      at += 24;
+    }
+  }
+  return frame(payload, at, digest);
+}
+
+export interface JournalReplay {
+  /** empty: no frames; ok: every frame applied; torn: a damaged frame and all after it dropped; stale: names another snapshot, ignored. */
+  state: "empty" | "ok" | "torn" | "stale";
+  commits: number;
+  /** Bytes of intact frames (with `torn`, the bytes dropped are the rest of the file). */
+  bytes: number;
+  /** `now` of the last maintenance pass replayed, 0 if none. */
+  maintainedAt: number;
+  /** Maintenance passes replayed. */
+  passes: number;
+}
+
+/**
+ * Applies the journal `bytes` to `store` (loaded from the snapshot named by
+ * `base`, undefined when there is none). The changes this records in the store
+ * are not new: the caller clears them.
+ */
+export function replayJournal(bytes: Uint8Array, base: JournalBase | undefined, store: VectorStore, digest: Digest): JournalReplay {
+  const result: JournalReplay = { state: "empty", commits: 0, bytes: 0, maintainedAt: 0, passes: 0 };
+  if (bytes.length === 0) return result;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const first = frameAt(bytes, view, 0, digest);
+  if (first < 0) return { ...result, state: "torn" };
+  if (!base || !namesBase(bytes, view, FRAME_HEADER, first, base)) return { ...result, state: "stale" };
+  let at = FRAME_HEADER + first;
+  result.state = "ok";
+  while (at < bytes.length) {
+    const length = frameAt(bytes, view, at, digest);
+    const ops = length < 0 ? undefined : readCommit(bytes, view, at + FRAME_HEADER, at + FRAME_HEADER + length, store.dims);
+    if (!ops) {
+      result.state = "torn";
+      break;
+    }
+    for (const op of ops) {
+      const time = apply(store, op);
+      if (time > 0) {
+        result.maintainedAt = time;
+        result.passes++;
+      }
+    }
+    at += FRAME_HEADER + length;
+    result.commits++;
+  }
+  result.bytes = result.state === "torn" ? at : bytes.length;
+  return result;
+}
+
+function apply(store: VectorStore, op: StoreOp): number {
+  if (op.kind === OP_MAINTAIN) {
+    forget(store, op.now, op.lastPass, op.decayFactor);
+    return op.now;
+  }
+  const slot = op.kind === OP_UPSERT ? store.slotOf(op.meta.ns, op.meta.id) : store.slotOf(op.ns, op.id);
+  if (op.kind === OP_REMOVE) {
+    if (slot >= 0) store.remove(slot);
+  } else if (slot >= 0) store.replace(slot, op.meta, op.row, op.norm);
+  else {
+    if (store.count >= store.capacity) store.resize(store.capacity + JOURNAL_MAX_COMMIT_OPS);
+    store.add(op.meta, op.row, op.norm);
+  }
+  return 0;
+}
+
+function namesBase(bytes: Uint8Array, view: DataView, at: number, length: number, base: JournalBase): boolean {
+  if (length !== BASE_PAYLOAD || bytes[at] !== KIND_BASE) return false;
+  for (let i = 0; i < MAGIC.length; i++) if (bytes[at + 1 + i] !== MAGIC[i]) return false;
+  for (let i = 0; i < CHECK_BYTES; i++) if (bytes[at + 1 + MAGIC.length + i] !== base.check[i]) return false;
+  return view.getUint32(at + 1 + MAGIC.length + CHECK_BYTES, true) === base.length;
+}
+
+/** The ops of the commit payload in [at, end), or undefined when it is not one. */
+function readCommit(bytes: Uint8Array, view: DataView, at: number, end: number, dims: number): StoreOp[] | undefined {
+  if (end - at < 3 || bytes[at] !== KIND_COMMIT) return undefined;
+  const count = view.getUint16(at + 1, true);
+  if (count > JOURNAL_MAX_COMMIT_OPS) return undefined;
+  const ops: StoreOp[] = [];
+  at += 3;
+  for (let i = 0; i < count; i++) {
+    if (at >= end) return undefined;
+    const kind = bytes[at++];
+    if (kind === OP_UPSERT) {
+      const entry = readEntry(bytes, view, at, end, dims);
+      if (typeof entry === "string") return undefined;
+      const row = new Int8Array(bytes.buffer, bytes.byteOffset + entry.rowOffset, dims);
+      ops.push({ kind, meta: entry.meta, norm: entry.norm, row });
+      at = entry.next;
+    } else if (kind === OP_REMOVE) {
+      if (at + 5 > end) return undefined;
+      const nsLen = bytes[at + 4];
+      if (nsLen === 0 || nsLen > MEMORY_NS_MAX_BYTES || at + 5 + nsLen > end) return undefined;
+      ops.push({ kind, id: view.getUint32(at, true), ns: decodeUtf8(bytes.subarray(at + 5, at + 5 + nsLen)) });
+      at += 5 + nsLen;
+    } else if (kind === OP_MAINTAIN) {
+      if (at + 24 > end) return undefined;
+      const now = view.getFloat64(at, true);
+      const lastPass = view.getFloat64(at + 8, true);
+      const decayFactor = view.getFloat64(at + 16, true);
+      if (!Number.isFinite(now) || !Number.isFinite(lastPass) || !(decayFactor > 0 && decayFactor <= 1)) return undefined;
+      ops.push({ kind, now, lastPass, decayFactor });
+      at += 24;
+    } else return undefined;
+  }
+  return at === end ? ops : undefined;
+}
+
+function frame(payload: Uint8Array, length: number, digest: Digest): Uint8Array {
+  const out = new Uint8Array(FRAME_HEADER + length);
+  const body = payload.subarray(0, length);
+  new DataView(out.buffer).setUint32(0, length, true);
+  out.set(digest.sha256(body).subarray(0, CHECK_BYTES), 4);
+  out.set(body, FRAME_HEADER);
+  return out;
+}
+
+/** The payload length of an intact frame at `at`, or -1. */
+function frameAt(bytes: Uint8Array, view: DataView, at: number, digest: Digest): number {
+  if (at + FRAME_HEADER > bytes.length) return -1;
+  const length = view.getUint32(at, true);
+  if (length === 0 || length > bytes.length - at - FRAME_HEADER) return -1;
+  const check = digest.sha256(bytes.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
+  for (let i = 0; i < CHECK_BYTES; i++) if (check[i] !== bytes[at + 4 + i]) return -1;
+  return length;
+}
