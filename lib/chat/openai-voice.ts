@@ -34,7 +34,9 @@ export class OpenAiVoiceSynth implements VoiceSynth {
   async synthesize(text: string, voice: string): Promise<VoiceClip> {
     const apiKey = this.config.apiKey();
     if (!apiKey)
-      throw new ProviderError("unavailable", "No OpenAI key is set for speech; the owner sets it in the web UI.", { provider: "openai" });
+      throw new ProviderError("unavailable", "No OpenAI key is set for speech; the owner sets it through the owner API.", {
+        provider: "openai",
+      });
     if (text.length > OPENAI_SPEECH_MAX_CHARS)
       throw new ProviderError("bad-request", `Speech input is limited to ${OPENAI_SPEECH_MAX_CHARS} characters.`, { provider: "openai" });
     const base = (this.config.baseUrl() || DEFAULT_BASE_URLS.openai).replace(/\/+$/, "");

@@ -81,7 +81,7 @@ export class TelegramChannel implements Messenger {
   private resolve(chatId: string | undefined): string {
     if (chatId === undefined) {
       const owner = this.ownerChat();
-      if (!owner) throw new TelegramError("not-configured", "No owner chat is set: the owner sets ownerChatId in the web UI.");
+      if (!owner) throw new TelegramError("not-configured", "No owner chat is set: the owner sets ownerChatId through the owner API.");
       return owner;
     }
     const problem = this.targetProblem(chatId);

@@ -66,7 +66,11 @@ export function fromApiFailure(status: number, body: unknown, token: string): Te
   // A refused token is never quoted back: the description could carry part of it.
   // 404 with the Bot API's envelope is how Telegram answers an unknown token.
   if (code === 401 || (code === 404 && typeof envelope.description === "string")) {
-    return new TelegramError("auth", `Telegram refused the bot token (HTTP ${code}); the owner can replace it in the web UI.`, details);
+    return new TelegramError(
+      "auth",
+      `Telegram refused the bot token (HTTP ${code}); the owner can replace it through the owner API.`,
+      details,
+    );
   }
   if (code === 403) return new TelegramError("forbidden", `Telegram refused to deliver to that chat (HTTP 403)${description}`, details);
   if (code === 409) return new TelegramError("conflict", `Telegram reports a conflict (HTTP 409)${description}`, details);

@@ -1,8 +1,8 @@
 // A Telegram Bot API client over the HttpClient port: JSON calls
 // (POST {base}/bot<token>/<method>), multipart uploads, and getUpdates
 // long-polling. The token and the base URL are read at each call from a small
-// config the core wires to the owner's secrets, so a token set or replaced in
-// the web UI is used from the next call on. Every failure is a TelegramError
+// config the core wires to the owner's secrets, so a token set or replaced through
+// the owner API is used from the next call on. Every failure is a TelegramError
 // whose message never contains the URL (the token is in its path).
 import type { HttpClient, HttpClientResponse, Random } from "../ports";
 import { encodeMultipart, multipartBoundary, multipartContentType, type MultipartPart } from "../util/multipart";
@@ -156,7 +156,7 @@ export class TelegramClient {
   ): Promise<unknown> {
     const token = this.config.token();
     if (token === undefined)
-      throw new TelegramError("not-configured", "Telegram is not set up: the owner sets the bot token in the web UI.");
+      throw new TelegramError("not-configured", "Telegram is not set up: the owner sets the bot token through the owner API.");
     if (!TOKEN_PATTERN.test(token))
       throw new TelegramError("not-configured", "The Telegram bot token is not in Telegram's form (digits, a colon, then the secret).");
     const base = (this.config.baseUrl() || TELEGRAM_DEFAULT_BASE_URL).replace(/\/+$/, "");

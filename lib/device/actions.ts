@@ -82,7 +82,8 @@ export function validateDeviceAction(raw: unknown, ctx: ValidationContext): Acti
   // The protected rail comes first: a config carrying a protected key is refused whole, whatever else it holds.
   if (kind === "config") {
     const scan = scanForProtectedKeys(params);
-    if (scan === "protected") return refuse("protected-BLOCKED: this config change touches a setting only the owner's web UI may change.");
+    if (scan === "protected")
+      return refuse("protected-BLOCKED: this config change touches a setting only the owner may change, through the owner API.");
     if (scan === "too-deep") return refuse("invalid: the config action nests too deeply.");
     if (scan === "too-many-keys") return refuse("invalid: the config action holds too many keys.");
   }

@@ -89,7 +89,7 @@ export function otaStatusText(deps: IntrospectionDeps): string {
       ? `Last install: ${s.lastInstall.version} ${s.lastInstall.outcome} at ${new Date(s.lastInstall.at).toISOString()}`
       : "Last install: none",
   );
-  lines.push("Installing is the owner's: the web UI starts an update, no tool does.");
+  lines.push("Installing is the owner's decision: no tool starts an update.");
   return lines.join("\n");
 }
 

@@ -1,6 +1,6 @@
 // Which embedder the core uses. The offline one by default; an OpenAI-compatible
 // service when the owner set it up (Settings `memory.embedder` plus a key from
-// the secrets reader). Only the owner's web UI writes either: no tool does.
+// the secrets reader). Only the owner API writes either: no tool does.
 import type { HttpClient, Log, Settings } from "../ports";
 import { DEFAULT_EMBEDDING_DIMS, MAX_EMBEDDING_DIMS } from "./bounds";
 import type { Embedder } from "./embedder";

@@ -78,7 +78,7 @@ export class Downloads {
     return { policy, maxBytes };
   }
 
-  /** Owner API only (the web UI): no tool reaches this. */
+  /** Owner API only: no tool reaches this. */
   setPolicy(policy: FetchPolicy, maxBytes?: number): void {
     if (FETCH_POLICIES.indexOf(policy) < 0) throw new Error("unknown download policy");
     if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0 && maxBytes <= FILES_FETCH_MAX_BYTES_LIMIT)) {
@@ -92,7 +92,7 @@ export class Downloads {
   request(p: Principal, url: string, project: string, name: string): FetchJobView {
     const { policy } = this.policy();
     if (policy === "off") {
-      throw new ToolError("policy-off: downloads are turned off by the owner (web UI: Safety, Downloads).");
+      throw new ToolError("policy-off: downloads are turned off by the owner (owner API: PUT /api/downloads/policy).");
     }
     const problem = projectProblem(project) || nameProblem(name, FETCH_EXTENSIONS);
     if (problem) throw new ToolError(problem);

@@ -46,7 +46,7 @@ export class ImageClient {
   /** The PNG bytes of one generated image; a ToolError with one sentence on any failure. */
   async generate(req: ImageRequest): Promise<Uint8Array> {
     const key = this.config.apiKey();
-    if (!key) throw new ToolError("not-configured: image.generate needs an OpenAI API key, which the owner sets in the web UI.");
+    if (!key) throw new ToolError("not-configured: image.generate needs an OpenAI API key, which the owner sets through the owner API.");
     const base = (this.config.baseUrl() || DEFAULT_IMAGE_BASE_URL).replace(/\/+$/, "");
     if (typeof parseHttpUrl(base) === "string") throw new ToolError("not-configured: the image provider's base URL is not a valid URL.");
     let res;

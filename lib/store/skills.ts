@@ -85,7 +85,7 @@ export class SkillStore {
       const existing = this.readOne(card, id);
       if (!existing) throw new ToolError(`not-found: no capsule ${id}.`);
       if (existing.info.source !== "agent") {
-        throw new ToolError(`owner-created: the capsule ${id} was written by the owner; only they can delete it (web UI).`);
+        throw new ToolError(`owner-created: the capsule ${id} was written by the owner; only they can delete it (owner API).`);
       }
       card.remove(pathOf(id));
     });

@@ -112,7 +112,10 @@ export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps
       if (p.role === "guest")
         return { text: "guest-refused: guests cannot generate images (it spends the owner's provider credit).", isError: true };
       if (!images.configured()) {
-        return { text: "not-configured: image.generate needs an OpenAI API key, which the owner sets in the web UI.", isError: true };
+        return {
+          text: "not-configured: image.generate needs an OpenAI API key, which the owner sets through the owner API.",
+          isError: true,
+        };
       }
       const project = (args.project as string | undefined) ?? "images";
       const name = pickName(store, p, project, args.name as string | undefined, clock.now());

@@ -71,7 +71,7 @@ export function registerReplyTools(registry: ToolRegistry, deps: ReplyDeps): voi
       const text = args.text as string;
       if (!text.trim()) return { text: "invalid arguments: the text is empty.", isError: true };
       if (!deps.telegram.configured()) {
-        return { text: "not-configured: Telegram is not set up (the owner sets the bot token in the web UI).", isError: true };
+        return { text: "not-configured: Telegram is not set up (the owner sets the bot token through the owner API).", isError: true };
       }
       const target = pickChat(deps, p, args.chat_id as string | undefined);
       if ("refusal" in target) return { text: target.refusal, isError: true };
@@ -108,7 +108,9 @@ function pickChat(deps: ReplyDeps, p: Principal, asked: string | undefined): { c
   if (TELEGRAM_CHAT_ID_PATTERN.test(p.ns) && deps.chats.has(p.ns)) return { chatId: p.ns };
   const owner = deps.telegram.ownerChat();
   if (!owner)
-    return { refusal: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId in the web UI)." };
+    return {
+      refusal: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId through the owner API).",
+    };
   return { chatId: owner };
 }
 

@@ -54,7 +54,9 @@ export function registerTenantTools(registry: ToolRegistry, people: PeopleStore,
       if (!outcome.ok) throw new ToolError(`${outcome.tag}: ${outcome.message}`);
       if (!outcome.person) return { text: `${chat} is removed: access revoked.` };
       const gate =
-        chat !== OWNER_PERSON_ID && !chats.has(chat) ? " It is not on the chat allow-list: only the owner can add it, in the web UI." : "";
+        chat !== OWNER_PERSON_ID && !chats.has(chat)
+          ? " It is not on the chat allow-list: only the owner can add it through the owner API."
+          : "";
       return { text: `${chat} is now ${outcome.person.role}.${gate}` };
     },
   });

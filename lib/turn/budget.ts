@@ -1,6 +1,6 @@
 // The budget governor: per-provider spend this billing period against the owner's ceilings.
 //
-// Settings keys (all under "budget.", protected owner knobs: only the owner's web UI
+// Settings keys (all under "budget.", protected owner knobs: only the owner API
 // writes the limits, through configure()/setResetDay(); no tool may write any of them):
 //   budget.reset_day                   day of month the period starts, 1-28 (default 1)
 //   budget.<provider>.usd_ceiling      dollars per period; absent = no ceiling, 0 = blocked
@@ -204,7 +204,7 @@ export class BudgetGovernor implements BudgetGate {
     return { resetDay: this.resetDay(), periodStart: start, nextReset: next, providers: PROVIDER_IDS.map((p) => this.spend(p, start)) };
   }
 
-  /** Owner web UI only: sets (a number) or clears (undefined) each given limit. Throws one sentence on a bad value. */
+  /** Owner API only: sets (a number) or clears (undefined) each given limit. Throws one sentence on a bad value. */
   configure(provider: ProviderId, limits: BudgetLimits): void {
     const k = `${BUDGET_SETTINGS_PREFIX}${provider}.`;
     const fields: Array<[keyof BudgetLimits, string, number]> = [
@@ -228,7 +228,7 @@ export class BudgetGovernor implements BudgetGate {
     }
   }
 
-  /** Owner web UI only. Changing the day starts a new period (usage counted so far no longer applies). */
+  /** Owner API only. Changing the day starts a new period (usage counted so far no longer applies). */
   setResetDay(day: number): void {
     if (!Number.isInteger(day) || day < 1 || day > BUDGET_MAX_RESET_DAY)
       throw new Error(`the reset day must be a whole number from 1 to ${BUDGET_MAX_RESET_DAY}`);

@@ -266,7 +266,7 @@ function failed(kind: TurnFailureKind, message: string): TurnResult {
 
 function checkInput(who: Principal, input: TurnInput): TurnResult | undefined {
   if (who.role === "unknown")
-    return failed("not-approved", "not-approved: this conversation is not approved; the owner can approve it in the web UI.");
+    return failed("not-approved", "not-approved: this conversation is not approved; the owner can approve it through the owner API.");
   if (!input || typeof input.text !== "string" || input.text.trim() === "") return failed("invalid", "invalid: the text is empty.");
   if (utf8Length(input.text) > TURN_TEXT_MAX_BYTES)
     return failed("invalid", `invalid: the text is longer than ${TURN_TEXT_MAX_BYTES} bytes.`);

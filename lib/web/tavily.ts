@@ -64,7 +64,7 @@ export class TavilyClient {
 
   async search(query: string, maxResults: number): Promise<WebSearchOutcome> {
     const key = this.config.apiKey();
-    if (!key) throw new TavilyError("not-configured: web search needs a Tavily key, which the owner sets in the web UI.", false);
+    if (!key) throw new TavilyError("not-configured: web search needs a Tavily key, which the owner sets through the owner API.", false);
     const base = (this.config.baseUrl() || TAVILY_DEFAULT_BASE_URL).replace(/\/+$/, "");
     if (typeof parseHttpUrl(base) === "string") throw new TavilyError("not-configured: the web-search base URL is not a valid URL.", false);
     const body = {
@@ -117,7 +117,7 @@ export class TavilyClient {
 function statusError(status: number, body: any, key: string): TavilyError {
   if (status === 401 || status === 403) {
     return new TavilyError(
-      `provider-error: the web-search service refused the Tavily key (HTTP ${status}); the owner can replace it in the web UI.`,
+      `provider-error: the web-search service refused the Tavily key (HTTP ${status}); the owner can replace it through the owner API.`,
       false,
     );
   }

@@ -58,7 +58,7 @@ describe("OpenAI speech for voice notes", () => {
   it("fails in one sentence: no key, too long, a refused key, a server error, not Ogg, a timeout", async () => {
     assert.equal(
       (await failure(synth(null).synthesize("x", "alloy"))).message,
-      "No OpenAI key is set for speech; the owner sets it in the web UI.",
+      "No OpenAI key is set for speech; the owner sets it through the owner API.",
     );
     assert.equal((await failure(synth().synthesize("x".repeat(OPENAI_SPEECH_MAX_CHARS + 1), "alloy"))).kind, "bad-request");
     assert.equal(openai.seen.length, 0);

@@ -157,12 +157,12 @@ describe("reply.telegram", () => {
   it("reports not-configured without a token or without an owner chat, sending nothing", async () => {
     const noToken = setup({ token: null });
     assert.deepEqual(await noToken.call({ text: "x" }, noToken.owner), {
-      text: "not-configured: Telegram is not set up (the owner sets the bot token in the web UI).",
+      text: "not-configured: Telegram is not set up (the owner sets the bot token through the owner API).",
       isError: true,
     });
     const noOwner = setup({ ownerChat: "" });
     assert.deepEqual(await noOwner.call({ text: "x" }, noOwner.owner), {
-      text: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId in the web UI).",
+      text: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId through the owner API).",
       isError: true,
     });
     assert.equal(server.requests.length, 0);
@@ -189,7 +189,7 @@ describe("reply.telegram", () => {
   it("falls back to text when voice cannot be made or sent: the content always arrives", async () => {
     const none = setup();
     assert.deepEqual(await none.call({ text: "a", voice: true }, none.owner), {
-      text: "Sent to the owner's chat as text (not as voice: the voice note failed: No OpenAI key is set for speech; the owner sets it in the web UI).",
+      text: "Sent to the owner's chat as text (not as voice: the voice note failed: No OpenAI key is set for speech; the owner sets it through the owner API).",
     });
     const off = setup({ voice: { synthesize: async () => assert.fail("must not synthesize with voice replies off") } });
     off.core.config.apply([["ttsOn", false]], "owner");
@@ -234,7 +234,7 @@ describe("reply.telegram", () => {
     );
     const bad = setup({ token: "123456:WRONGwrongWRONGwrongWRONG" });
     const refused = await bad.call({ text: "x" }, bad.owner);
-    assert.equal(refused.text, "send-failed: Telegram refused the bot token (HTTP 401); the owner can replace it in the web UI.");
+    assert.equal(refused.text, "send-failed: Telegram refused the bot token (HTTP 401); the owner can replace it through the owner API.");
   });
 
   it("is turn-only, and is allowed in scheduled turns (routines report through it)", async () => {

@@ -147,7 +147,7 @@ describe("Telegram Bot API client", () => {
     token = "999:WRONGwrongWRONGwrongWRONG";
     const e = await failure(client.sendMessage("1", "x"));
     assert.equal(e.kind, "auth");
-    assert.equal(e.message, "Telegram refused the bot token (HTTP 401); the owner can replace it in the web UI.");
+    assert.equal(e.message, "Telegram refused the bot token (HTTP 401); the owner can replace it through the owner API.");
     token = TEST_BOT_TOKEN;
     server.fail("sendMessage", {
       status: 400,
@@ -190,7 +190,7 @@ describe("Telegram Bot API client", () => {
     assert.equal(client.configured(), false);
     assert.equal(
       (await failure(client.sendMessage("1", "x"))).message,
-      "Telegram is not set up: the owner sets the bot token in the web UI.",
+      "Telegram is not set up: the owner sets the bot token through the owner API.",
     );
     for (const bad of ["123456:short", "123456:abcdefghijklmnopqrstuvwxyz/../getMe", "nocolonabcdefghijklmnopqrstuvwxyz"]) {
       token = bad;
@@ -231,7 +231,7 @@ describe("Telegram channel (the Messenger of files.send)", () => {
     await assert.rejects(channel.sendDocument(file, "99"), /^TelegramError: Not sent: that chat is not on the owner's chat allow-list\.$/);
     await assert.rejects(channel.sendDocument(file, "@channel"), /not a Telegram chat id/);
     owner = undefined;
-    await assert.rejects(channel.sendDocument(file), /No owner chat is set: the owner sets ownerChatId in the web UI\./);
+    await assert.rejects(channel.sendDocument(file), /No owner chat is set: the owner sets ownerChatId through the owner API\./);
     owner = "not-a-number";
     assert.equal(channel.ownerChat(), undefined);
     assert.equal(server.requests.length, 0);

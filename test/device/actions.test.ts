@@ -142,7 +142,7 @@ describe("device[] validator", () => {
       for (const who of [principal("admin", "turn"), principal("guest", "mcp")]) {
         assert.equal(
           reasonOf(raw, { principal: who }),
-          "protected-BLOCKED: this config change touches a setting only the owner's web UI may change.",
+          "protected-BLOCKED: this config change touches a setting only the owner may change, through the owner API.",
           JSON.stringify(raw),
         );
       }

@@ -48,7 +48,7 @@ describe("files.fetch", () => {
   const fetchOk = async (p = owner, name = "a.md", path = "/a.md") => h.call("files.fetch", { url: url(path), project: "dl", name }, p);
 
   it("is off until the owner turns it on, and asks nothing of the network then", async () => {
-    assert.equal((await fetchOk()).text, "policy-off: downloads are turned off by the owner (web UI: Safety, Downloads).");
+    assert.equal((await fetchOk()).text, "policy-off: downloads are turned off by the owner (owner API: PUT /api/downloads/policy).");
     assert.equal(server.seen.length, 0);
   });
 

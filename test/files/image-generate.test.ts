@@ -74,7 +74,7 @@ describe("image.generate", () => {
   it("reports not-configured without a key and makes no request", async () => {
     const { h } = harness(null);
     const r = await h.call("image.generate", { prompt: "x" }, owner);
-    assert.equal(r.text, "not-configured: image.generate needs an OpenAI API key, which the owner sets in the web UI.");
+    assert.equal(r.text, "not-configured: image.generate needs an OpenAI API key, which the owner sets through the owner API.");
     assert.equal(server.seen.length, 0);
   });
 

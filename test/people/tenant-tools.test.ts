@@ -23,7 +23,7 @@ describe("tenant.* tools", () => {
 
   it("approves, changes and revokes; says when the chat is not allow-listed", async () => {
     const r = await call("tenant.set_role", { chat: "555", role: "guest" });
-    assert.equal(r.text, "555 is now guest. It is not on the chat allow-list: only the owner can add it, in the web UI.");
+    assert.equal(r.text, "555 is now guest. It is not on the chat allow-list: only the owner can add it through the owner API.");
     core.chats.replace(["555"]);
     assert.equal((await call("tenant.set_role", { chat: "555", role: "user" })).text, "555 is now user.");
     assert.equal((await call("tenant.set_role", { chat: "555", role: "unknown" })).text, "555 is removed: access revoked.");

@@ -123,11 +123,11 @@ describe("skills", () => {
     assert.equal((await h.call("skill.delete", { id: "mine" }, owner)).text, "not-found: no capsule mine.");
     assert.equal(
       (await h.call("skill.delete", { id: "owners" }, owner)).text,
-      "owner-created: the capsule owners was written by the owner; only they can delete it (web UI).",
+      "owner-created: the capsule owners was written by the owner; only they can delete it (owner API).",
     );
     assert.equal(
       (await h.call("skill.delete", { id: "by-hand" }, owner)).text,
-      "owner-created: the capsule by-hand was written by the owner; only they can delete it (web UI).",
+      "owner-created: the capsule by-hand was written by the owner; only they can delete it (owner API).",
     );
     assert.equal(
       (await h.call("skill.delete", { id: "hardware" }, owner)).text,

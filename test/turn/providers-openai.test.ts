@@ -135,7 +135,7 @@ describe("OpenAI Responses adapter", () => {
     assert.equal(e.kind, "auth");
     assert.equal(e.status, 401);
     assert.equal(e.retryable, false);
-    assert.equal(e.message, "The OpenAI key was refused (HTTP 401); the owner can replace it in the web UI.");
+    assert.equal(e.message, "The OpenAI key was refused (HTTP 401); the owner can replace it through the owner API.");
   });
 
   it("classifies 429 (with retry-after), insufficient_quota, 500 and 400", async () => {

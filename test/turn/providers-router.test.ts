@@ -96,7 +96,7 @@ describe("ProviderRouter", () => {
     priority = ["anthropic"];
     const e = await routeFailure(router.complete(routeRequest()));
     assert.equal(e.kind, "unavailable");
-    assert.equal(e.message, "No LLM provider has a key; the owner can add one in the web UI.");
+    assert.equal(e.message, "No LLM provider has a key; the owner can add one through the owner API.");
     assert.deepEqual(seen(), [0, 0, 1]);
   });
 
@@ -240,7 +240,7 @@ describe("ProviderRouter", () => {
     keys.openai = undefined;
     const unkeyed = await routeFailure(router.complete(routeRequest({ provider: "openai", fallback: false })));
     assert.equal(unkeyed.kind, "unavailable");
-    assert.equal(unkeyed.message, "OpenAI has no key; the owner can add one in the web UI.");
+    assert.equal(unkeyed.message, "OpenAI has no key; the owner can add one through the owner API.");
   });
 
   it("rejects an invalid request before any provider sees it", async () => {

@@ -185,7 +185,7 @@ describe("web.search", () => {
       texts.push(r.text);
     }
     assert.deepEqual(texts, [
-      "provider-error: the web-search service refused the Tavily key (HTTP 401); the owner can replace it in the web UI.",
+      "provider-error: the web-search service refused the Tavily key (HTTP 401); the owner can replace it through the owner API.",
       "rate-limited: the web-search service is rate-limiting searches (HTTP 429); try again in a minute.",
       "quota: the Tavily account's usage limit is reached (HTTP 432): This request exceeds your plan's set usage limit.",
       "provider-error: the web-search service failed (HTTP 500).",
@@ -230,7 +230,7 @@ describe("web.search", () => {
     const rig = boot();
     rig.core.secrets.clear("tavily");
     assert.deepEqual(await search(rig, { query: "q" }), {
-      text: "not-configured: web search needs a Tavily key, which the owner sets in the web UI.",
+      text: "not-configured: web search needs a Tavily key, which the owner sets through the owner API.",
       isError: true,
     });
     assert.equal(rig.core.webBudget.usage().calls, 0);

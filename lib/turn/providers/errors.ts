@@ -120,7 +120,11 @@ export function fromHttpStatus(
   const details = { provider, status, retryAfterMs: parseRetryAfter(headers, nowMs) };
   // The provider's text is never quoted for a refused key: OpenAI's echoes part of the key.
   if (status === 401 || status === 403) {
-    return new ProviderError("auth", `The ${label} key was refused (HTTP ${status}); the owner can replace it in the web UI.`, details);
+    return new ProviderError(
+      "auth",
+      `The ${label} key was refused (HTTP ${status}); the owner can replace it through the owner API.`,
+      details,
+    );
   }
   if (status >= 300 && status <= 399) {
     return new ProviderError(

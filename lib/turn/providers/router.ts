@@ -123,7 +123,7 @@ export class ProviderRouter {
         if (pinned)
           throw new RouteError(
             "unavailable",
-            `${PROVIDER_LABELS[req.provider]} has no key; the owner can add one in the web UI.`,
+            `${PROVIDER_LABELS[req.provider]} has no key; the owner can add one through the owner API.`,
             [],
             req.provider,
           );
@@ -138,7 +138,7 @@ export class ProviderRouter {
     // Checked once up front (any model name will do): an invalid request fails the same everywhere, so no fallback.
     checkChatRequest({ ...base, model: preferredModel || DEFAULT_MODELS.openai });
     const order = this.candidates(req);
-    if (!order.length) throw new RouteError("unavailable", "No LLM provider has a key; the owner can add one in the web UI.", []);
+    if (!order.length) throw new RouteError("unavailable", "No LLM provider has a key; the owner can add one through the owner API.", []);
     const attempts: AttemptReport[] = [];
     const failures: string[] = [];
     let last: ProviderError | undefined;
@@ -168,7 +168,7 @@ export class ProviderRouter {
         last = failure;
       }
     }
-    if (!last) throw new RouteError("unavailable", "No LLM provider has a key; the owner can add one in the web UI.", attempts);
+    if (!last) throw new RouteError("unavailable", "No LLM provider has a key; the owner can add one through the owner API.", attempts);
     const kind = order.length === 1 ? last.kind : "unavailable";
     const message = failures.length === 1 ? failures[0] : `No provider could answer. ${failures.join(" ")}`;
     throw new RouteError(kind, message, attempts, order.length === 1 ? order[0] : undefined);
