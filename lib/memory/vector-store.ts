@@ -82,13 +82,7 @@ export class VectorStore {
   replace(slot: number, meta: EntryMeta, row: Int8Array, norm: number): void {
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm;
-    this.content[slot] = meta.content;
-    this.source[slot] = meta.source;
-    this.importance[slot] = meta.importance;
-    this.created[slot] = meta.created;
-    this.lastRecalled[slot] = meta.lastRecalled;
-    this.flags[slot] = meta.flags;
-    this.ttlClass[slot] = meta.ttlClass;
+    this.writeFields(slot, meta);
   }
 
   /** Removes the entry at `slot`; the last entry moves into it. */
@@ -177,9 +171,8 @@ export class VectorStore {
     this.capacity = capacity;
   }
 
-  private setMeta(slot: number, meta: EntryMeta, ns: number): void {
-    this.ids[slot] = meta.id;
-    this.nsIndex[slot] = ns;
+  // The per-entry fields a namespace and id do not decide.
+  private writeFields(slot: number, meta: EntryMeta): void {
     this.content[slot] = meta.content;
     this.source[slot] = meta.source;
     this.importance[slot] = meta.importance;
@@ -187,6 +180,12 @@ export class VectorStore {
     this.lastRecalled[slot] = meta.lastRecalled;
     this.flags[slot] = meta.flags;
     this.ttlClass[slot] = meta.ttlClass;
+  }
+
+  private setMeta(slot: number, meta: EntryMeta, ns: number): void {
+    this.ids[slot] = meta.id;
+    this.nsIndex[slot] = ns;
+    this.writeFields(slot, meta);
     this.masks[ns][slot] = 1;
     this.slotById[ns].set(meta.id, slot);
     this.nsCounts[ns]++;

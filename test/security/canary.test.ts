@@ -11,7 +11,7 @@ import { SECRET_NAMES, type SecretName } from "../../lib/device/secrets.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Principal } from "../../lib/registry/principal.ts";
 import { startFencedNetwork, type FencedNetwork } from "../support/fenced-network.ts";
-import { ownerApi } from "../support/owner-api.ts";
+import { OWNER_API_READ_PATHS, ownerApi } from "../support/owner-api.ts";
 import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
 import { fullArgs, sampleArgs } from "../support/tool-args.ts";
 
@@ -182,18 +182,7 @@ describe("canary secrets stay secret through a session that calls every tool", (
   });
 
   it("no canary appears in any output, log line, stored result, durable file or owner API reply", async () => {
-    for (const path of [
-      "/api/secrets",
-      "/api/clients",
-      "/api/config",
-      "/api/people",
-      "/api/chats",
-      "/api/providers/priority",
-      "/api/skills/pending",
-      "/api/downloads",
-      "/api/routines",
-      "/api/alerts",
-    ]) {
+    for (const path of OWNER_API_READ_PATHS) {
       const r = await ownerApi(sim, "GET", path);
       assert.equal(r.status, 200, path);
       record(`GET ${path}`, r.text);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ownerApi } from "../support/owner-api.ts";
+import { OWNER_API_READ_PATHS, ownerApi } from "../support/owner-api.ts";
 import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
 
 const call = (name: string, args: object = {}) =>
@@ -158,15 +158,7 @@ describe("simulator owner API over a socket", () => {
   it("sets a secret that no endpoint returns and that lands only in its own flash record", async () => {
     const canary = "sk-SOCKET-CANARY-5b1c";
     assert.equal((await ownerApi(sim, "PUT", "/api/secrets/tavily", { value: canary })).status, 200);
-    for (const path of [
-      "/api/secrets",
-      "/api/clients",
-      "/api/config",
-      "/api/people",
-      "/api/chats",
-      "/api/providers/priority",
-      "/api/skills/pending",
-    ]) {
+    for (const path of OWNER_API_READ_PATHS) {
       const r = await ownerApi(sim, "GET", path);
       assert.equal(r.status, 200, path);
       assert.ok(!r.text.includes(canary), path);

@@ -26,3 +26,17 @@ export async function ownerApi(
   }
   return { status: res.status, headers: res.headers, text, json };
 }
+
+/** Every owner API endpoint that answers GET: tests read them all to prove no secret comes back. */
+export const OWNER_API_READ_PATHS: readonly string[] = [
+  "/api/secrets",
+  "/api/clients",
+  "/api/config",
+  "/api/people",
+  "/api/chats",
+  "/api/providers/priority",
+  "/api/skills/pending",
+  "/api/downloads",
+  "/api/routines",
+  "/api/alerts",
+];

@@ -5,6 +5,7 @@ import type { ProviderId } from "../../lib/turn/providers/types.ts";
 import { memoryCore, type CoreRig } from "../support/memory.ts";
 import { ProviderServer, recordingSleep, type SeenRequest } from "../support/provider-server.ts";
 import { anthropicMessage, mistralCompletion, openAiCall, openAiResponse, openAiText } from "../scenarios/provider-fixtures.ts";
+import { contractAnswer } from "../scenarios/turn.ts";
 
 export interface TurnRig extends CoreRig {
   servers: { [id in ProviderId]: ProviderServer };
@@ -35,19 +36,7 @@ export function person(role: Role = "admin", ns: string = role === "admin" ? "ow
 }
 
 /** A full contract answer: the three strings and every array null unless given. */
-export function answer(fields: { [key: string]: unknown } = {}): { [key: string]: unknown } {
-  return {
-    reply: "ok",
-    memory: "",
-    ask: "",
-    mem_write: null,
-    mem_query: null,
-    session_ops: null,
-    device: null,
-    scratchpad: null,
-    ...fields,
-  };
-}
+export const answer = (fields: { [key: string]: unknown } = {}): { [key: string]: unknown } => contractAnswer(fields);
 
 let responseCounter = 0;
 
