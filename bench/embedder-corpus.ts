@@ -133,7 +133,7 @@ const FACT_KINDS: FactKind[] = [
     fact: ([n, l, g]) => `${n} parked on the ${l} level of the ${g} garage.`,
     questions: [
       ([n, , g]) => `where is ${n} parking at the ${g}`,
-      ([n, l]) => `which level did ${n} park on`,
+      ([n]) => `which level did ${n} park on`,
       ([n]) => `where are ${n}'s parking spots`,
     ],
   },

@@ -2,6 +2,7 @@ import { RESULT_CLAMP_BYTES, TOOL_NAME_PATTERN } from "../limits";
 import type { Log } from "../ports";
 import type { ResultsRing } from "../store/results-ring";
 import { truncateUtf8, utf8Length } from "../util/utf8";
+import { HaloError } from "../errors";
 import { ToolError, UnknownToolError } from "./errors";
 import { refusalFor } from "./policy";
 import type { Principal } from "./principal";
@@ -98,7 +99,7 @@ export class ToolRegistry {
     try {
       result = await tool.handler(input as { [key: string]: unknown }, { principal });
     } catch (e) {
-      if (e instanceof ToolError) return { text: e.message, isError: true };
+      if (e instanceof ToolError || e instanceof HaloError) return { text: e.message, isError: true };
       this.options.log.warn(`tool ${name} failed: ${e instanceof Error ? e.name : "error"}`);
       return { text: `internal error: ${name} failed.`, isError: true };
     }

@@ -23,6 +23,9 @@ export interface CompiledValidator {
   errors?: Array<{ instancePath: string; message?: string; params?: { [key: string]: unknown } }> | null;
 }
 
+/** "read" changes nothing; "write" adds or updates; "destroy" deletes or overwrites; "act" does something outside storage (speaks, sends, reboots). */
+export type ToolEffect = "read" | "write" | "destroy" | "act";
+
 export interface ToolDefinition {
   name: string;
   description: string;
@@ -35,6 +38,10 @@ export interface ToolDefinition {
   turnOnly?: boolean;
   /** Refused in scheduled (unattended) turns. */
   refuseScheduled?: boolean;
+  /** What a call does to stored state: MCP annotations are derived from it. */
+  effect?: ToolEffect;
+  /** The tool reaches outside the device (the web, a provider, a relay). */
+  openWorld?: boolean;
   /** Overrides the build-time validator lookup (tests of the registry itself). */
   validate?: CompiledValidator;
 }

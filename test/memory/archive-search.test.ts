@@ -28,7 +28,7 @@ describe("memory.archive search", () => {
     assert.ok(cosine(loud, q) > 0.3, "precondition: loud is still relevant");
     const others = Array.from({ length: 40 }, (_, i) => ({
       meta: meta(100 + i, `unrelated archived note ${i}`),
-      row: Int8Array.from(q, (x, d) => ((d * 7 + i * 13) % 5) - 2),
+      row: Int8Array.from(q, (_x, d) => ((d * 7 + i * 13) % 5) - 2),
     }));
     rig.engine.archive!.add(
       [
