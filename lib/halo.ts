@@ -10,6 +10,8 @@ import { McpServer } from "./mcp/server";
 import { EpisodicJournal } from "./memory/episodic-journal";
 import type { Ports } from "./ports";
 import { derivePrincipal } from "./people/principals";
+import { statusRingFor } from "./device/ring/wiring";
+import type { StatusRing } from "./device/ring/status";
 
 export type { HttpRequest, HttpResponse } from "./mcp/http";
 
@@ -29,6 +31,8 @@ export interface Halo {
   handleHttp(req: HttpRequest): Promise<HttpResponse>;
   /** Creates the owner's admin token on first boot and returns it once; undefined when an admin client exists. */
   ensureOwnerToken(): string | undefined;
+  /** The status ring, when the Led port takes frames: the host ticks it every RING_FRAME_MS and reports to it. */
+  lights?: StatusRing;
 }
 
 export function createHalo(options: HaloOptions): Halo {
@@ -72,6 +76,7 @@ export function createHalo(options: HaloOptions): Halo {
     core,
     mcp,
     handleHttp,
+    lights: statusRingFor(core),
     ensureOwnerToken() {
       return core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner");
     },

@@ -11,6 +11,7 @@ import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
+import { RING_FRAME_MS } from "../../lib/device/ring/runner.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -86,6 +87,10 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   // Routines and wakeups fire from here; the core itself never sets a timer.
   const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
   ticker.unref();
+  // The status ring's frames land in the simulated Led port (ports.led.frames).
+  halo.lights?.report({ kind: "booted" });
+  const ringTicker = setInterval(() => halo.lights?.tick(), RING_FRAME_MS);
+  ringTicker.unref();
   // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
   const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
   inbound.start();
@@ -100,6 +105,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     inbound,
     close: async () => {
       clearInterval(ticker);
+      clearInterval(ringTicker);
       await inbound.stop();
       await new Promise<void>((ok) => server.close(() => ok()));
     },

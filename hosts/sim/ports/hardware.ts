@@ -9,7 +9,12 @@ export const SIM_RING_PIXELS = 24;
 export interface SimLed extends Led {
   /** Every pattern shown, oldest first (bounded). */
   history: LedPattern[];
+  /** The status ring's frames as written, oldest first (bounded to LED_FRAMES_KEPT); each R, G, B per pixel. */
+  frames: Uint8Array[];
 }
+
+/** Status-ring frames the simulator keeps (about 2 s at 30 fps). */
+export const LED_FRAMES_KEPT = 64;
 
 const LED_HISTORY = 64;
 
@@ -17,6 +22,7 @@ const LED_HISTORY = 64;
 export function simLed(): SimLed {
   let current: LedPattern = { mode: "off", r: 0, g: 0, b: 0, brightness: 0 };
   const history: LedPattern[] = [];
+  const frames: Uint8Array[] = [];
   return {
     pixels: SIM_RING_PIXELS,
     history,
@@ -27,6 +33,11 @@ export function simLed(): SimLed {
     },
     current: () => ({ ...current }),
     check: () => undefined,
+    frames,
+    frame(rgb) {
+      frames.push(rgb.slice());
+      if (frames.length > LED_FRAMES_KEPT) frames.shift();
+    },
   };
 }
 
