@@ -10,6 +10,7 @@ import { devicePorts } from "./ports/index";
 import Timer from "timer";
 import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds";
 import { telegramInboundFor } from "../../lib/chat/inbound-for-core";
+import { RING_FRAME_MS } from "../../lib/device/ring/runner";
 
 /** Provider retry backoff and the Telegram loop's waits run on Moddable's Timer. */
 function timerSleep(ms: number): Promise<void> {
@@ -29,11 +30,26 @@ export default function main(): void {
   const ownerToken = halo.ensureOwnerToken();
   // Shown once, on first boot, on the console only: the owner copies it from there.
   if (ownerToken !== undefined) trace(`[halo] owner token (shown once): ${ownerToken}\n`);
-  startNetwork(config.wifi, config.sntpHost, ports.log, (): void => {
-    serveHttp(halo, config.httpPort, ports.log);
-    // Routines and wakeups fire from here, once the network (and so SNTP time) is up.
-    Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
-    // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
-    telegramInboundFor(halo.core, ports.log, timerSleep).start();
+  const lights = halo.lights;
+  if (lights) Timer.repeat((): void => void lights.tick(), RING_FRAME_MS);
+  const network = startNetwork({
+    ...config,
+    deviceName: halo.core.config.string("devName"),
+    log: ports.log,
+    ring: (event) => lights?.report(event),
+    reboot: (): void => ports.system?.reboot(),
+    ready: (): void => {
+      lights?.report({ kind: "booted" });
+      serveHttp(halo, config.httpPort, ports.log);
+      // Routines and wakeups fire from here, once the network (and so SNTP time) is up.
+      Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
+      // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
+      telegramInboundFor(halo.core, ports.log, timerSleep).start();
+    },
+  });
+  // Long press: Wi-Fi setup; very long press: reboot. A short press is for talking (the voice issue).
+  ports.button?.onGesture((gesture): void => {
+    if (gesture === "long-press") network.enterSetup();
+    else if (gesture === "very-long-press") ports.system?.reboot();
   });
 }

@@ -28,9 +28,10 @@ describe("button gestures", () => {
     out.push(...hold(b, false, 25, 200));
     assert.deepEqual(out, []);
     // Bouncing on the way down, then held: one down only.
-    for (let t = 200; t < 225; t += 5) out.push(...b.sample(t % 10 === 0, t));
-    out.push(...hold(b, true, 225, 400));
-    assert.deepEqual(out, ["down"]);
+    const down: ButtonGesture[] = [];
+    for (let t = 200; t < 225; t += 5) down.push(...b.sample(t % 10 === 0, t));
+    down.push(...hold(b, true, 225, 400));
+    assert.deepEqual(down, ["down"]);
   });
 
   it("a hold released after the long time is long-press (setup)", () => {

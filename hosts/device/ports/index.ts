@@ -4,6 +4,7 @@ import type { DeviceConfig } from "../config";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
 import { moddableHttpClient } from "./http-client";
+import { digitalButton } from "./button";
 import { neopixelLed } from "./led";
 import { traceLog } from "./log";
 import { deviceOta } from "./ota";
@@ -16,6 +17,7 @@ export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : fileStorage(config.storageRoot, config.storageCreate);
   const led = neopixelLed(config.ring, log);
+  const button = digitalButton(config.button, deviceClock, log);
   return {
     clock: deviceClock,
     random: deviceRandom,
@@ -27,5 +29,6 @@ export function devicePorts(config: DeviceConfig): Ports {
     ota: deviceOta(config),
     ...(storage ? { storage } : {}),
     ...(led ? { led } : {}),
+    ...(button ? { button } : {}),
   };
 }
