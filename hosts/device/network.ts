@@ -28,6 +28,8 @@ const HOSTNAME = "halo";
 /** Preference key that opens setup at the next boot (set by a long press while serving). */
 const SETUP_NEXT_BOOT = "setup";
 const AP_CHANNEL = 6;
+/** Networks a scan reports at most. */
+const SCAN_MAX = 20;
 /** How long a join handed over by the portal or Improv may take. */
 const JOIN_TIMEOUT_MS = 30000;
 /** Time for the portal's answer to reach the phone before the access point closes. */
@@ -205,6 +207,15 @@ export class DeviceNetwork {
         return { online, wifi: true, urls: online ? [`http://${String(Net.get("IP"))}${port}`] : [] };
       },
       join: (join) => this.tryJoin(join),
+      scan: () =>
+        new Promise((resolve) => {
+          const found: Array<{ ssid: string; rssi: number; secure: boolean }> = [];
+          WiFi.scan({}, (item) => {
+            if (!item) resolve(found);
+            else if (found.length < SCAN_MAX && item.ssid)
+              found.push({ ssid: item.ssid, rssi: item.rssi, secure: item.authentication !== "none" });
+          });
+        }),
     };
   }
 }
