@@ -7,9 +7,8 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import Net from "net";
 import Timer from "timer";
-import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core";
 import { RING_FRAME_MS } from "../../lib/device/ring/runner";
 
 /** Provider retry backoff and the Telegram loop's waits run on Moddable's Timer. */
@@ -25,13 +24,16 @@ export default function main(): void {
     ports,
     firmwareVersion: config.firmwareVersion,
     core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep },
+    // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
+    addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
   });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
-  const ownerToken = halo.ensureOwnerToken();
   // Shown once, on first boot, on the console only: the owner copies it from there.
+  const ownerToken = halo.ensureOwnerToken();
   if (ownerToken !== undefined) trace(`[halo] owner token (shown once): ${ownerToken}\n`);
   const lights = halo.lights;
-  if (lights) Timer.repeat((): void => void lights.tick(), RING_FRAME_MS);
+  // Until the lifecycle starts (it ticks the ring from then on), the ring shows boot and setup from here.
+  const early = lights ? Timer.repeat((): void => void lights.tick(), RING_FRAME_MS) : undefined;
   const network = startNetwork({
     ...config,
     deviceName: halo.core.config.string("devName"),
@@ -39,12 +41,16 @@ export default function main(): void {
     ring: (event) => lights?.report(event),
     reboot: (): void => ports.system?.reboot(),
     ready: (): void => {
-      lights?.report({ kind: "booted" });
       serveHttp(halo, config.httpPort, ports.log);
-      // Routines and wakeups fire from here, once the network (and so SNTP time) is up.
-      Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
-      // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
-      telegramInboundFor(halo.core, ports.log, timerSleep).start();
+      if (early !== undefined) Timer.clear(early);
+      // The scheduler tick, the Telegram loop and the ring start once the network (and so SNTP time) is up.
+      halo.start({
+        every: (ms, fn) => {
+          const id = Timer.repeat(fn, ms);
+          return (): void => Timer.clear(id);
+        },
+        sleep: timerSleep,
+      });
     },
   });
   // Long press: Wi-Fi setup; very long press: reboot. A short press is for talking (the voice issue).

@@ -1,5 +1,6 @@
 // The device's ports, assembled from Moddable modules.
 import type { Ports } from "../../../lib/ports";
+import { nativeKernels } from "../../../modules/vector/vector";
 import type { DeviceConfig } from "../config";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
@@ -17,7 +18,6 @@ export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : fileStorage(config.storageRoot, config.storageCreate);
   const led = neopixelLed(config.ring, log);
-  const button = digitalButton(config.button, deviceClock, log);
   return {
     clock: deviceClock,
     random: deviceRandom,
@@ -25,10 +25,15 @@ export function devicePorts(config: DeviceConfig): Ports {
     log,
     settings: preferenceSettings,
     http: moddableHttpClient,
+    // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
+    kernels: nativeKernels,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
-    ...(storage ? { storage } : {}),
-    ...(led ? { led } : {}),
-    ...(button ? { button } : {}),
+    storage,
+    led,
+    button: digitalButton(config.button, deviceClock, log),
+    // files.send delivers through the Telegram channel; the speaker has no driver yet.
+    messenger: undefined,
+    audioOut: undefined,
   };
 }

@@ -1,7 +1,7 @@
 // The simulator's stand-ins for the LED ring, the speaker and the update engine:
 // state in memory that tests and pages can read, and log lines that say
 // "simulated". No Node imports, so XS scenarios can use them too.
-import type { AudioOut, Led, LedPattern, Log, Ota, OtaStatus } from "../../../lib/ports.ts";
+import type { AudioOut, Button, ButtonGesture, Led, LedPattern, Log, Ota, OtaStatus } from "../../../lib/ports.ts";
 
 /** The ring on the real device has 24 pixels; the simulator mirrors that. */
 export const SIM_RING_PIXELS = 24;
@@ -38,6 +38,20 @@ export function simLed(): SimLed {
       frames.push(rgb.slice());
       if (frames.length > LED_FRAMES_KEPT) frames.shift();
     },
+  };
+}
+
+export interface SimButton extends Button {
+  /** What a press on the simulated button does: tells every listener (tests and pages call it). */
+  press(gesture: ButtonGesture): void;
+}
+
+/** The button as a function to call: no pin, so no debouncing; the gesture arrives as given. */
+export function simButton(): SimButton {
+  const listeners: Array<(gesture: ButtonGesture) => void> = [];
+  return {
+    onGesture: (listener) => void listeners.push(listener),
+    press: (gesture) => listeners.forEach((listener) => listener(gesture)),
   };
 }
 

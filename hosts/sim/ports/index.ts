@@ -1,3 +1,4 @@
+import { tsKernels } from "../../../lib/memory/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
 import { nodeHttpClient } from "./http-client.ts";
@@ -5,7 +6,7 @@ import { folderStorage } from "./folder-storage.ts";
 import { memoryStorage } from "./memory-storage.ts";
 import { memorySettings } from "./memory-settings.ts";
 import { folderSettings } from "./settings.ts";
-import { simAudioOut, simLed, simOta, type SimAudioOut, type SimLed } from "./hardware.ts";
+import { simAudioOut, simButton, simLed, simOta, type SimAudioOut, type SimButton, type SimLed } from "./hardware.ts";
 import { simSystem, type SimSystem } from "./system.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
@@ -20,8 +21,12 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     log,
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
+    // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
+    kernels: tsKernels,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
+    // files.send delivers through the Telegram channel.
+    messenger: undefined,
     ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
   };
 }
@@ -36,18 +41,27 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     log,
     settings: memorySettings(),
     http: nodeHttpClient,
+    kernels: tsKernels,
     storage: memoryStorage(),
+    messenger: undefined,
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
     ...overrides,
   };
 }
 
-/** All four board ports of the simulator. */
+/** All five board ports of the simulator. */
 export function simHardware(options: { firmwareVersion: string; log: Log; flashDir?: string }): {
   system: SimSystem;
   led: SimLed;
+  button: SimButton;
   audioOut: SimAudioOut;
   ota: Ota;
 } {
-  return { system: simSystem(options), led: simLed(), audioOut: simAudioOut(options.log), ota: simOta(options.firmwareVersion) };
+  return {
+    system: simSystem(options),
+    led: simLed(),
+    button: simButton(),
+    audioOut: simAudioOut(options.log),
+    ota: simOta(options.firmwareVersion),
+  };
 }
