@@ -41,6 +41,8 @@ import { registerTenantTools } from "./tools/tenant";
 import { buildTurn } from "./turn/build";
 import type { TurnEngine } from "./turn/engine";
 import { buildChannelsSubsystem } from "./tools/channels-subsystem";
+import { buildOtaEngine, type OtaBuildOptions } from "./ota/build";
+import type { OtaEngine } from "./ota/engine";
 import type { WebSearchBudget } from "./web/search-budget";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
@@ -88,6 +90,8 @@ export interface Core {
   scheduler: RoutineScheduler;
   /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
   alerts: AlertLog;
+  /** The update engine, when the host has app slots (ports.otaSlots) and gave CoreOptions.ota; the host calls `boot()` once and `tick()` now and then. */
+  ota?: OtaEngine;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -102,6 +106,8 @@ export interface CoreOptions {
   voiceSynth?: VoiceSynth;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
+  /** The build's version, board name, trusted release keys and feed URL (lib/ota/build.ts). */
+  ota?: OtaBuildOptions;
 }
 
 /**
@@ -144,7 +150,12 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   );
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
-  registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
+  const ota = buildOtaEngine(ports, registry, options.ota);
+  registerDeviceTools(
+    registry,
+    { ports: ota ? { ...ports, ota } : ports, config, secretStatus: () => secrets.status(), sources: introspection },
+    actuator,
+  );
   const { artifacts, downloads, skills } = files;
   const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
   const { router, budget } = buildProviderRouter({
@@ -208,5 +219,6 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     routines,
     scheduler,
     alerts,
+    ota,
   };
 }

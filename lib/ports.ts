@@ -179,16 +179,7 @@ export interface AudioOut {
 }
 
 export type OtaState =
-  | "idle"
-  | "checking"
-  | "up-to-date"
-  | "available"
-  | "downloading"
-  | "verifying"
-  | "ready"
-  | "restarting"
-  | "error"
-  | "disabled";
+  "idle" | "checking" | "up-to-date" | "available" | "downloading" | "verifying" | "ready" | "restarting" | "error" | "disabled";
 
 export interface OtaStatus {
   state: OtaState;

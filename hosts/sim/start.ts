@@ -11,6 +11,7 @@ import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
+import { openSimOtaSlots } from "./ports/ota-slots.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -25,6 +26,8 @@ export interface SimOptions {
   portOverrides?: Partial<Ports>;
   /** Base URLs of outside services (from HALO_OPENAI_BASE_URL, HALO_ANTHROPIC_BASE_URL, HALO_MISTRAL_BASE_URL, HALO_TELEGRAM_BASE_URL, HALO_TAVILY_BASE_URL): local stand-ins. */
   baseUrls?: { [service: string]: string | undefined };
+  /** The release feed (HALO_OTA_FEED_URL) and the trusted signing keys, comma-separated hex (HALO_OTA_KEYS). */
+  ota?: { feedUrl?: string; trustedKeys: string[] };
 }
 
 /** Environment variables that seed a secret the owner has not set yet. */
@@ -59,18 +62,24 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
     const url = env[`HALO_${service.toUpperCase()}_BASE_URL`];
     if (url) baseUrls[service] = url;
   }
-  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets, baseUrls };
+  const ota = { feedUrl: env.HALO_OTA_FEED_URL || undefined, trustedKeys: (env.HALO_OTA_KEYS ?? "").split(",").filter((k) => k !== "") };
+  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets, baseUrls, ota };
 }
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const ports = { ...simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log), ...options.portOverrides };
+  const base = simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log);
+  // Two slot files and an otadata record; the simulator cannot restart itself, so a restart is logged.
+  const restartNote = (): void => base.log.warn("ota: restart requested; start the simulator again to boot the other slot");
+  const otaSlots = openSimOtaSlots(join(options.dataDir, "ota"), FIRMWARE_VERSION, restartNote);
+  const ports = { ...base, otaSlots, ...options.portOverrides };
   // Seeded before the core is built, so every subsystem sees them from the first boot on.
   const seeds = new SecretStore(ports.settings, ports.log);
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
   // The episodic log lives on the simulated SD card, when the simulator has one.
   const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
-  const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
+  const ota = { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] };
+  const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep, ota };
   const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
   const tokenPath = join(options.dataDir, "admin-token");
   const token = halo.ensureOwnerToken();
@@ -84,7 +93,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server.listen(options.port, options.host, () => ok());
   });
   // Routines and wakeups fire from here; the core itself never sets a timer.
-  const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
+  await halo.core.ota?.boot();
+  const ticker = setInterval(() => void (halo.core.scheduler.tick(), halo.core.ota?.tick()), SCHEDULER_TICK_MS);
   ticker.unref();
   // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
   const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));

@@ -44,7 +44,8 @@ async function fetchChunk(http: HttpClient, url: string, from: number, to: numbe
     if (res.status !== 206) throw new Error(`the image server answered HTTP ${res.status} for bytes ${from}-${to}`);
     const m = CONTENT_RANGE.exec(res.headers["content-range"] ?? "");
     if (!m || Number(m[1]) !== from) throw new Error("the image server sent a range other than the one asked for");
-    if (m[3] !== "*" && Number(m[3]) !== size) throw new Error(`the image on the server is ${m[3]} bytes, not the ${size} the release names`);
+    if (m[3] !== "*" && Number(m[3]) !== size)
+      throw new Error(`the image on the server is ${m[3]} bytes, not the ${size} the release names`);
     if (res.body.length !== want || Number(m[2]) !== to)
       throw new Error(`the download was cut short: ${from + res.body.length} of ${size} bytes arrived`);
     return res.body;

@@ -77,7 +77,8 @@ export class OtaEngine implements Ota {
   setFeedUrl(url: string | undefined): void {
     if (url !== undefined) {
       const parsed = parseHttpUrl(url);
-      if (typeof parsed === "string" || url.length > 512) throw new HaloError("invalid", `the feed URL is not usable: ${typeof parsed === "string" ? parsed : "too long"}.`);
+      if (typeof parsed === "string" || url.length > 512)
+        throw new HaloError("invalid", `the feed URL is not usable: ${typeof parsed === "string" ? parsed : "too long"}.`);
     }
     this.records.setFeedUrl(url);
   }
@@ -112,9 +113,13 @@ export class OtaEngine implements Ota {
       const newer = compareVersions(release.version, this.runningVersion);
       if (newer === 0) return this.set("up-to-date", `version ${this.runningVersion} is the newest release`);
       if (newer < 0)
-        return this.fail(`the feed offers ${release.version}, older than the running ${this.runningVersion}: Halo never installs an older version`);
+        return this.fail(
+          `the feed offers ${release.version}, older than the running ${this.runningVersion}: Halo never installs an older version`,
+        );
       if (compareVersions(this.runningVersion, release.minVersion) < 0)
-        return this.fail(`version ${release.version} installs only over ${release.minVersion} or later; this device runs ${this.runningVersion}`);
+        return this.fail(
+          `version ${release.version} installs only over ${release.minVersion} or later; this device runs ${this.runningVersion}`,
+        );
       this.latest = release;
       return this.set("available", `version ${release.version} is available; installing waits for the owner's approval`);
     } catch (e) {
@@ -171,10 +176,16 @@ export class OtaEngine implements Ota {
     }
     const hash = this.o.slots.sha256();
     try {
-      await streamImage(this.o.http, url, image.size, { writer, hash, onProgress: (n) => (this.progress = { written: n, total: image.size }) });
+      await streamImage(this.o.http, url, image.size, {
+        writer,
+        hash,
+        onProgress: (n) => (this.progress = { written: n, total: image.size }),
+      });
       this.set("verifying", `verifying version ${release.version}`);
-      if (toHex(hash.digest()) !== image.sha256) throw new Error("the image's SHA-256 does not match the signed release; nothing was installed");
-      if (verifyRelease(release, this.o.trustedKeys) !== "ok") throw new Error("the release signature does not verify; nothing was installed");
+      if (toHex(hash.digest()) !== image.sha256)
+        throw new Error("the image's SHA-256 does not match the signed release; nothing was installed");
+      if (verifyRelease(release, this.o.trustedKeys) !== "ok")
+        throw new Error("the release signature does not verify; nothing was installed");
       this.records.setPending({ version: release.version, from: this.runningVersion, restarted: false });
       try {
         writer.complete();
@@ -196,7 +207,9 @@ export class OtaEngine implements Ota {
     try {
       res = await this.o.http.request({ method: "GET", url, timeoutMs: FEED_TIMEOUT_MS, maxResponseBytes: FEED_MAX_BYTES });
     } catch (e) {
-      throw new Error(`the release feed could not be fetched (${(e as { code?: string }).code === "too-large" ? "larger than 16 KB" : "network error"})`);
+      throw new Error(
+        `the release feed could not be fetched (${(e as { code?: string }).code === "too-large" ? "larger than 16 KB" : "network error"})`,
+      );
     }
     if (res.status !== 200) throw new Error(`the release feed answered HTTP ${res.status}`);
     const parsed = parseFeed(decodeUtf8(res.body), this.o.board);

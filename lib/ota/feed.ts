@@ -43,7 +43,12 @@ export interface Release {
 }
 
 /** The message a release image's signature covers. */
-export function signedMessage(r: { version: string; minVersion: string; notesSha256: string; image: { board: string; size: number; sha256: string } }): string {
+export function signedMessage(r: {
+  version: string;
+  minVersion: string;
+  notesSha256: string;
+  image: { board: string; size: number; sha256: string };
+}): string {
   return [
     SIGNED_MESSAGE_DOMAIN,
     `board=${r.image.board}`,

@@ -39,7 +39,14 @@ describe("the update engine", () => {
     assert.match(line("unknown key"), /: error .*key this device does not trust/);
     assert.match(line("notes swapped"), /: error .*signature does not verify/);
     assert.match(line("size altered"), /: error .*signature does not verify/);
-    for (const bad of ["feed not JSON", "feed an array", "feed without images", "feed with a bad version", "feed of 17 KB", "feed server error"])
+    for (const bad of [
+      "feed not JSON",
+      "feed an array",
+      "feed without images",
+      "feed with a bad version",
+      "feed of 17 KB",
+      "feed server error",
+    ])
       assert.match(line(bad), /: error running=1\.1\.0@ota_1 /);
   });
 
@@ -55,11 +62,17 @@ describe("the update engine", () => {
   it("survives a power cut mid-write and says what happened", () => {
     assert.match(line("power cut while"), /: downloading /);
     assert.ok(t.includes("  bytes in the spare slot: 65536"), t.join("\n"));
-    assert.match(line("after the power cut"), /: idle running=1\.1\.0@ota_1 last=1\.2\.0\/failed \| the download of 1\.2\.0 was interrupted/);
+    assert.match(
+      line("after the power cut"),
+      /: idle running=1\.1\.0@ota_1 last=1\.2\.0\/failed \| the download of 1\.2\.0 was interrupted/,
+    );
   });
 
   it("rolls back when the health check fails, and when the new image never reaches it", () => {
-    assert.match(line("unhealthy 1.2.0"), /: restarting running=1\.2\.0@ota_0 last=1\.2\.0\/rolled-back \| .*registry: the tool registry is empty/);
+    assert.match(
+      line("unhealthy 1.2.0"),
+      /: restarting running=1\.2\.0@ota_0 last=1\.2\.0\/rolled-back \| .*registry: the tool registry is empty/,
+    );
     assert.match(line("after rollback"), /: idle running=1\.1\.0@ota_1 last=1\.2\.0\/rolled-back/);
     assert.ok(t.includes("boot: ota_0 restarted without marking itself valid: fell back to ota_1"));
     assert.match(line("after the crash loop"), /: idle running=1\.1\.0@ota_1 .*did not reach its health check/);

@@ -32,8 +32,8 @@ export async function otaScenario(sha256: () => Sha256Stream): Promise<string[]>
     { name: "network", run: async () => undefined },
     { name: "registry", run: async () => healthy },
   ];
-  let slots: SimOtaSlots;
-  let engine: OtaEngine;
+  let slots!: SimOtaSlots;
+  let engine!: OtaEngine;
   const boot = async (): Promise<void> => {
     slots = bootSimSlots(flash, { factoryVersion: "1.0.0", onRestart: () => restarts++, sha256 });
     engine = new OtaEngine({
@@ -70,7 +70,15 @@ export async function otaScenario(sha256: () => Sha256Stream): Promise<string[]>
     const image = opts.image ?? buildAppImage(version, IMAGE_BYTES - 288);
     const url = `https://updates.example/halo/halo-${version}.bin`;
     files.set(url, image);
-    const feed = signedFeed({ version, minVersion: opts.minVersion, notes: opts.notes, url: `halo-${version}.bin`, image, key: opts.key ?? trusted, sha256: hash });
+    const feed = signedFeed({
+      version,
+      minVersion: opts.minVersion,
+      notes: opts.notes,
+      url: `halo-${version}.bin`,
+      image,
+      key: opts.key ?? trusted,
+      sha256: hash,
+    });
     opts.tamper?.(feed);
     files.set(FEED, new TextEncoder().encode(JSON.stringify(feed)));
     return image;

@@ -107,7 +107,12 @@ export function signedFeed(spec: FeedSpec): { [key: string]: unknown } {
   const board = spec.board ?? "esp32s3";
   const image = { board, size: spec.image.length, sha256: toHex(spec.sha256(spec.image)) };
   const minVersion = spec.minVersion ?? "0.0.0";
-  const message = signedMessage({ version: spec.version, minVersion, notesSha256: toHex(spec.sha256(new TextEncoder().encode(notes))), image });
+  const message = signedMessage({
+    version: spec.version,
+    minVersion,
+    notesSha256: toHex(spec.sha256(new TextEncoder().encode(notes))),
+    image,
+  });
   const signature = toHex(ed.sign(new TextEncoder().encode(message), spec.key.secret));
   return {
     format: FEED_FORMAT,

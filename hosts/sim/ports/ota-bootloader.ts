@@ -101,7 +101,8 @@ export function bootSimSlots(flash: SlotFlash, options: BootOptions): SimOtaSlot
       return boot;
     },
     begin(size: number): OtaSlotWriter {
-      if (!Number.isInteger(size) || size <= 0 || size > SIM_SLOT_BYTES) throw new Error(`the image does not fit the ${SIM_SLOT_BYTES}-byte slot`);
+      if (!Number.isInteger(size) || size <= 0 || size > SIM_SLOT_BYTES)
+        throw new Error(`the image does not fit the ${SIM_SLOT_BYTES}-byte slot`);
       if (writing) throw new Error("the spare slot is already being written");
       // Erasing the spare slot makes it unbootable before the first byte lands.
       d.states[spare] = "empty";
