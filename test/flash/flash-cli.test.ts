@@ -1,33 +1,50 @@
 // npm run flash end to end: esptool-js over `serialport` on a pseudo-terminal
 // whose far end is a stand-in of the ESP32-S3 ROM loader; the bytes it
-// received must be the release's, then Wi-Fi goes over Improv serial.
+// received must be the release's, then Wi-Fi goes over Improv serial. Then
+// the failures: a bad byte in flash, another chip, boot text on the line, a refused
+// network, a hostile release folder.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
-import { flash } from "../../tools/flash/flash.ts";
-import { openPty, type PtyPair } from "../support/pty.ts";
+import { flash, partsToWrite, type FlashOptions } from "../../tools/flash/flash.ts";
+import type { ImprovOutcome } from "../../tools/flash/improv-client.ts";
+import { openPty } from "../support/pty.ts";
 import { RomLoaderStandIn } from "../support/rom-loader.ts";
 
 describe("npm run flash", function () {
   this.timeout(60_000);
   let dir: string;
-  let pty: PtyPair;
-  let board: RomLoaderStandIn;
-  const lines: string[] = [];
   const app = buildAppImage("0.4.0", 120_000);
   const bootloader = new Uint8Array(0x4000).map((_, i) => (i * 7) & 0xff);
   const table = new Uint8Array(0xc00).map((_, i) => (i * 13) & 0xff);
-  const otadata = new Uint8Array(0x2000).fill(0xff);
+  const wifi = { ssid: "HomeNet", password: "correct horse" };
 
-  before(async () => {
+  /** One flash against a fresh stand-in; resolves to the board, the flasher's lines and its outcome or error. */
+  async function run(
+    board: ConstructorParameters<typeof RomLoaderStandIn>[1],
+    options: Partial<FlashOptions> = {},
+  ): Promise<{ board: RomLoaderStandIn; lines: string[]; outcome?: ImprovOutcome; error?: string }> {
+    const pty = await openPty();
+    const stand = new RomLoaderStandIn(pty, board);
+    const lines: string[] = [];
+    try {
+      const outcome = await flash({ port: pty.path, release: join(dir, "release"), wifi, log: (l) => lines.push(l), ...options });
+      return { board: stand, lines, outcome };
+    } catch (e) {
+      return { board: stand, lines, error: e instanceof Error ? e.message : String(e) };
+    } finally {
+      pty.close();
+    }
+  }
+
+  before(() => {
     dir = mkdtempSync(join(tmpdir(), "halo-flash-"));
     mkdirSync(join(dir, "release"));
     const factory = new Uint8Array(0x10000 + app.length).fill(0xff);
     factory.set(bootloader, 0);
     factory.set(table, 0x8000);
-    factory.set(otadata, 0xd000);
     factory.set(app, 0x10000);
     writeFileSync(join(dir, "release/halo-0.4.0-esp32s3-factory.bin"), factory);
     const manifest = {
@@ -36,22 +53,12 @@ describe("npm run flash", function () {
       builds: [{ chipFamily: "ESP32-S3", parts: [{ path: "halo-0.4.0-esp32s3-factory.bin", offset: 0 }] }],
     };
     writeFileSync(join(dir, "release/manifest.json"), JSON.stringify(manifest));
-    pty = await openPty();
-    board = new RomLoaderStandIn(pty, { refuseSsid: "nowhere", url: "http://halo-test.local/" });
   });
-  after(() => {
-    pty?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("writes the release, verifies it by MD5, and sets Wi-Fi over Improv", async () => {
-    const outcome = await flash({
-      port: pty.path,
-      release: join(dir, "release"),
-      before: "default_reset",
-      wifi: { ssid: "HomeNet", password: "correct horse" },
-      log: (l) => lines.push(l),
-    });
+    const { board, lines, outcome, error } = await run({ url: "http://halo-test.local/" });
+    assert.equal(error, undefined, lines.join("\n"));
     assert.deepEqual(board.flash.subarray(0, bootloader.length), bootloader);
     assert.deepEqual(board.flash.subarray(0x8000, 0x8000 + table.length), table);
     assert.deepEqual(board.flash.subarray(0x10000, 0x10000 + app.length), app);
@@ -66,9 +73,56 @@ describe("npm run flash", function () {
       lines.some((l) => /no DTR\/RTS lines/.test(l)),
       "a pty has no reset lines, and the flasher says so",
     );
-    assert.deepEqual(board.wifi, { ssid: "HomeNet", password: "correct horse" });
+    assert.deepEqual(board.wifi, wifi);
     assert.deepEqual(outcome?.deviceInfo, ["Halo", "0.4.0", "ESP32-S3", "Halo"]);
     assert.equal(outcome?.url, "http://halo-test.local/");
     assert.equal(board.badFrames, 0);
+  });
+
+  it("stops when the MD5 of the flash does not match, before any Wi-Fi is sent", async () => {
+    const { board, error } = await run({ corruptAt: 0x10000 + 5000 });
+    assert.match(error ?? "", /MD5 of file does not match data in flash/);
+    assert.equal(board.wifi, undefined);
+  });
+
+  it("refuses a board that is not an ESP32-S3", async () => {
+    const { board, error } = await run({ chipId: 5 }); // an ESP32-C3
+    assert.match(error ?? "", /ESP32-C3|not an ESP32-S3/);
+    assert.ok(!board.ops.includes(0x02) && !board.ops.includes(0x10), "nothing was written");
+  });
+
+  it("gets through the ROM's boot text and empty frames between replies", async () => {
+    const { board, error, lines } = await run({ noise: true });
+    assert.equal(error, undefined, lines.join("\n"));
+    assert.deepEqual(board.flash.subarray(0x10000, 0x10000 + app.length), app);
+  });
+
+  it("reports a network the board could not join", async () => {
+    const { error } = await run({ refuseSsid: "nowhere" }, { wifi: { ssid: "nowhere", password: "x" } });
+    assert.equal(error, "the board reports: unable to connect to the network");
+  });
+
+  it("flashes a factory image alone, without Wi-Fi", async () => {
+    const { board, outcome, error } = await run(
+      {},
+      { release: undefined, image: join(dir, "release/halo-0.4.0-esp32s3-factory.bin"), wifi: undefined },
+    );
+    assert.equal(error, undefined);
+    assert.equal(outcome, undefined);
+    assert.deepEqual(board.flash.subarray(0x10000, 0x10000 + app.length), app);
+  });
+
+  it("refuses a release folder that is missing or names parts outside itself", () => {
+    assert.throws(() => partsToWrite({ release: join(dir, "nothing") }), /has no manifest\.json/);
+    mkdirSync(join(dir, "evil"));
+    writeFileSync(
+      join(dir, "evil/manifest.json"),
+      JSON.stringify({ builds: [{ chipFamily: "ESP32-S3", parts: [{ path: "../release/x", offset: 0 }] }] }),
+    );
+    assert.throws(() => partsToWrite({ release: join(dir, "evil") }), /names a part it should not/);
+    writeFileSync(join(dir, "evil/manifest.json"), JSON.stringify({ builds: [{ chipFamily: "ESP32", parts: [] }] }));
+    assert.throws(() => partsToWrite({ release: join(dir, "evil") }), /no ESP32-S3 build/);
+    writeFileSync(join(dir, "evil/manifest.json"), "{broken");
+    assert.throws(() => partsToWrite({ release: join(dir, "evil") }));
   });
 });

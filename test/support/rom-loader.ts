@@ -35,6 +35,11 @@ const OP = {
   ERASE_REGION: 0xd1,
 } as const;
 
+/** The ROM's boot text, as a board in download mode prints it once on reset. */
+const BOOT_TEXT = new TextEncoder().encode(
+  "ESP-ROM:esp32s3-20210327\r\nrst:0x1 (POWERON),boot:0x0 (DOWNLOAD(USB/UART0))\r\nwaiting for download\r\n",
+);
+
 const u32 = (b: Uint8Array, at: number): number => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 const le32 = (v: number): number[] => [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff];
 
@@ -72,12 +77,22 @@ export class RomLoaderStandIn {
 
   constructor(
     private readonly pty: PtyPair,
-    private readonly options: { refuseSsid?: string; url?: string } = {},
+    private readonly options: {
+      refuseSsid?: string;
+      url?: string;
+      /** Chip id GET_SECURITY_INFO reports (default: the ESP32-S3's). */
+      chipId?: number;
+      /** A flash address whose byte goes bad as it is written (a failing flash chip). */
+      corruptAt?: number;
+      /** Print the ROM's boot text first, and empty frames before every reply. */
+      noise?: boolean;
+    } = {},
   ) {
     pty.onData((bytes) => this.receive(bytes));
   }
 
   private receive(bytes: Uint8Array): void {
+    if (this.options.noise && this.ops.length === 0 && this.badFrames === 0 && !this.frame) this.pty.write(BOOT_TEXT);
     for (const f of this.improv.push(bytes)) this.onImprov(f.type, f.data);
     if (this.mode === "app") return;
     for (const b of bytes) {
@@ -99,6 +114,7 @@ export class RomLoaderStandIn {
 
   private reply(op: number, value: number, data: number[] = [], status: [number, number] = [0, 0]): void {
     const body = [...data, ...status];
+    if (this.options.noise) this.pty.write(new Uint8Array([0xc0, 0xc0])); // empty frames between replies
     this.pty.write(slip(new Uint8Array([0x01, op, body.length & 0xff, body.length >> 8, ...le32(value), ...body])));
   }
 
@@ -120,7 +136,7 @@ export class RomLoaderStandIn {
         this.reply(op, u32(d, 0) === SPI_W0_REG ? 0x1840c8 : 0);
         return;
       case OP.SECURITY_INFO:
-        this.reply(op, 0, [...new Array(12).fill(0), ...le32(ESP32S3_CHIP_ID), ...le32(0)]);
+        this.reply(op, 0, [...new Array(12).fill(0), ...le32(this.options.chipId ?? ESP32S3_CHIP_ID), ...le32(0)]);
         return;
       case OP.MEM_DATA:
       case OP.FLASH_DATA:
@@ -159,6 +175,10 @@ export class RomLoaderStandIn {
       case OP.MD5: {
         const [addr, size] = [u32(d, 0), u32(d, 4)];
         if (addr + size > FLASH_BYTES) return this.reply(op, 0, [], [1, 6]);
+        if (this.options.corruptAt !== undefined && this.options.corruptAt >= addr && this.options.corruptAt < addr + size) {
+          this.flash[this.options.corruptAt] ^= 0x01;
+          this.options.corruptAt = undefined; // one bad byte, found once
+        }
         const md5 = createHash("md5")
           .update(this.flash.subarray(addr, addr + size))
           .digest();
