@@ -12,6 +12,7 @@ import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
 import { openSimOtaSlots } from "./ports/ota-slots.ts";
+import { serveFlashPage } from "./flash-page.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -26,6 +27,8 @@ export interface SimOptions {
   portOverrides?: Partial<Ports>;
   /** Base URLs of outside services (from HALO_OPENAI_BASE_URL, HALO_ANTHROPIC_BASE_URL, HALO_MISTRAL_BASE_URL, HALO_TELEGRAM_BASE_URL, HALO_TAVILY_BASE_URL): local stand-ins. */
   baseUrls?: { [service: string]: string | undefined };
+  /** The release folder the flashing page at /flash/ offers (HALO_RELEASE_DIR, default ./release). */
+  releaseDir?: string;
   /** The release feed (HALO_OTA_FEED_URL) and the trusted signing keys, comma-separated hex (HALO_OTA_KEYS). */
   ota?: { feedUrl?: string; trustedKeys: string[] };
 }
@@ -63,7 +66,16 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
     if (url) baseUrls[service] = url;
   }
   const ota = { feedUrl: env.HALO_OTA_FEED_URL || undefined, trustedKeys: (env.HALO_OTA_KEYS ?? "").split(",").filter((k) => k !== "") };
-  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets, baseUrls, ota };
+  const releaseDir = resolve(env.HALO_RELEASE_DIR ?? "./release");
+  return {
+    dataDir: resolve(env.HALO_DATA ?? "./.halo-data"),
+    host: env.HALO_HOST ?? "127.0.0.1",
+    port,
+    initialSecrets,
+    baseUrls,
+    ota,
+    releaseDir,
+  };
 }
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
@@ -88,6 +100,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     chmodSync(tokenPath, 0o600);
   }
   const server = createHttpServer(halo);
+  serveFlashPage(server, options.releaseDir ?? resolve("release"));
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());

@@ -71,6 +71,8 @@ describe("npm run release", () => {
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
     assert.deepEqual(manifest.builds, [{ chipFamily: "ESP32-S3", parts: [{ path: "halo-0.3.0-esp32s3-factory.bin", offset: 0 }] }]);
     assert.equal(manifest.version, "0.3.0");
+    assert.match(readFileSync(join(out, "index.html"), "utf8"), /<esp-web-install-button manifest="manifest\.json">/);
+    assert.match(readFileSync(join(out, "esp-web-tools/install-button.js"), "utf8"), /requestPort/);
     const parsed = parseFeed(readFileSync(join(out, "feed.json"), "utf8"), "esp32s3");
     assert.ok(typeof parsed !== "string", String(parsed));
     const release: Release = { ...parsed, notesSha256: toHex(digestWith(nodeSha256)(new TextEncoder().encode(parsed.notes))) };

@@ -7,9 +7,11 @@
 //   halo-<v>-esp32s3-factory.bin  bootloader + table + otadata + app merged at their offsets
 //   feed.json                     the signed release feed (docs/updates.md)
 //   manifest.json                 the esp-web-tools manifest for the flashing page
+//   index.html, esp-web-tools/    the flashing page (docs/flash) with esp-web-tools beside it
 import { createHash, createPrivateKey, sign } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FEED_FORMAT, OTA_IMAGE_MAX_BYTES, signedMessage } from "../../lib/ota/feed.ts";
 import { isVersion } from "../../lib/ota/version.ts";
@@ -17,6 +19,12 @@ import { readAppVersion } from "../../hosts/sim/ports/ota-image.ts";
 import { defaultKeyPath } from "./keygen.ts";
 
 export const BOARD = "esp32s3";
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The browser build of esp-web-tools (its install button and the chunks it loads). */
+export function espWebToolsDir(): string {
+  return join(dirname(createRequire(import.meta.url).resolve("esp-web-tools/package.json")), "dist/web");
+}
 /** Where each part of a build goes on the 16 MB flash (hosts/device/sdkconfig/partitions.csv). */
 export const FLASH_PARTS: ReadonlyArray<{ file: string; offset: number }> = [
   { file: "bootloader.bin", offset: 0x0 },
@@ -92,6 +100,8 @@ export function makeRelease(o: ReleaseOptions): string {
     builds: [{ chipFamily: "ESP32-S3", parts: [{ path: factoryName, offset: 0 }] }],
   };
   writeFileSync(join(o.out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  copyFileSync(join(REPO, "docs/flash/index.html"), join(o.out, "index.html"));
+  cpSync(espWebToolsDir(), join(o.out, "esp-web-tools"), { recursive: true });
   return version;
 }
 
