@@ -23,7 +23,12 @@ export default function main(): void {
   const halo = createHalo({
     ports,
     firmwareVersion: config.firmwareVersion,
-    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep },
+    core: {
+      episodic: episodicOverStorage(ports),
+      baseUrls: config.baseUrls,
+      sleep: timerSleep,
+      ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
+    },
   });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
   const ownerToken = halo.ensureOwnerToken();
@@ -32,7 +37,9 @@ export default function main(): void {
   startNetwork(config.wifi, config.sntpHost, ports.log, (): void => {
     serveHttp(halo, config.httpPort, ports.log);
     // Routines and wakeups fire from here, once the network (and so SNTP time) is up.
-    Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
+    Timer.repeat((): void => void (halo.core.scheduler.tick(), halo.core.ota?.tick()), SCHEDULER_TICK_MS);
+    // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
+    void halo.core.ota?.boot();
     // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
     telegramInboundFor(halo.core, ports.log, timerSleep).start();
   });

@@ -6,7 +6,7 @@ import { deviceDigest } from "./digest";
 import { moddableHttpClient } from "./http-client";
 import { neopixelLed } from "./led";
 import { traceLog } from "./log";
-import { deviceOta } from "./ota";
+import { deviceOta, deviceOtaSlots } from "./ota";
 import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
 import { fileStorage } from "./storage";
@@ -25,6 +25,8 @@ export function devicePorts(config: DeviceConfig): Ports {
     http: moddableHttpClient,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
+    // The update engine replaces `ota` in the core when the board has app slots (not on lin).
+    ...(config.simulated ? {} : { otaSlots: deviceOtaSlots() }),
     ...(storage ? { storage } : {}),
     ...(led ? { led } : {}),
   };
