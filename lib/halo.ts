@@ -5,6 +5,7 @@ import { CHAT_PATH, handleChatApi, type ChatApiEnvironment } from "./http/chat-a
 import { originAllowed } from "./http/origin";
 import { createOwnerApi } from "./http/owner-api";
 import { statusPage } from "./http/status-page";
+import { updatesPage } from "./http/updates-page";
 import { handleMcpHttp, type HttpRequest, type HttpResponse, type McpHttpDeps } from "./mcp/http";
 import { McpServer } from "./mcp/server";
 import { EpisodicJournal } from "./memory/episodic-journal";
@@ -65,6 +66,8 @@ export function createHalo(options: HaloOptions): Halo {
       const page = statusPage(firmwareVersion, core.registry.all().length);
       return { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: page };
     }
+    if (path === "/updates" && (req.method === "GET" || req.method === "HEAD"))
+      return { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() };
     return textResponse(404, "Not found.\n");
   }
 
