@@ -1,7 +1,7 @@
 // XS side of bench/ota.mjs: `ota.xs.ts verify N` prints OTA-XS {"mbPerS":..}; `ota.xs.ts heap` prints OTA-XS {"extraKb":..,"state":..}
 // (the most the live heap stood above its level after setup, sampled while each chunk is being written).
 import { nativeSha256 } from "../modules/sha256/sha256.ts";
-import { IMAGE_BYTES, installOnce, setUp, verifyOnce } from "./ota-work.ts";
+import { IMAGE_BYTES, installOnce, setUp, verifyOnce } from "../test/support/ota-big-image.ts";
 
 const mode = scriptArgs[0];
 const setup = setUp(nativeSha256);

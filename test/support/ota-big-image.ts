@@ -3,16 +3,16 @@
 // install through the engine, over a server and a slot that hold no image (the
 // image is a header block and one repeated 32 KB block), so the heap measured
 // is the engine's own.
-import { bootSimSlots } from "../hosts/sim/ports/ota-bootloader.ts";
-import { buildAppImage } from "../hosts/sim/ports/ota-image.ts";
-import { memorySettings } from "../hosts/sim/ports/memory-settings.ts";
-import { OTA_CHUNK_BYTES } from "../lib/ota/download.ts";
-import { OtaEngine } from "../lib/ota/engine.ts";
-import { parseFeed, type Release } from "../lib/ota/feed.ts";
-import { verifyRelease } from "../lib/ota/signature.ts";
-import type { HttpClient, HttpClientResponse, Sha256Stream } from "../lib/ports.ts";
-import { toHex } from "../lib/util/hash.ts";
-import { signedFeed, signingKey } from "../test/support/ota-fixtures.ts";
+import { bootSimSlots } from "../../hosts/sim/ports/ota-bootloader.ts";
+import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
+import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
+import { OTA_CHUNK_BYTES } from "../../lib/ota/download.ts";
+import { OtaEngine } from "../../lib/ota/engine.ts";
+import { parseFeed, type Release } from "../../lib/ota/feed.ts";
+import { verifyRelease } from "../../lib/ota/signature.ts";
+import type { HttpClient, HttpClientResponse, Sha256Stream } from "../../lib/ports.ts";
+import { toHex } from "../../lib/util/hash.ts";
+import { signedFeed, signingKey } from "./ota-fixtures.ts";
 
 export const IMAGE_BYTES = 4 * 1024 * 1024;
 const FEED = "https://updates.example/feed.json";
