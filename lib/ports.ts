@@ -240,6 +240,8 @@ export interface OtaSlots {
   rollback(): void;
   restart(): void;
   sha256(): Sha256Stream;
+  /** One-shot SHA-512, for Ed25519 over a short signed message (native on the device). */
+  sha512(data: Uint8Array): Uint8Array;
 }
 
 /** One file handed to a messenger. */

@@ -945,7 +945,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "updates#figures",
    "file": "updates",
    "title": "Figures",
-   "body": "`npm run bench` prints `ota-verify-mb-per-s` (Node), `ota-verify-mb-per-s-xs`\n(SHA-256 in C over a 4 MB image in 32 KB chunks plus the Ed25519 check, on\nthe XS host), their ratio, and `ota-peak-extra-heap-kb-xs` (the live heap\nduring a whole 4 MB install through the engine, above the heap after a\nwarm-up install). Ed25519 is `@noble/ed25519` with SHA-512 from\n`@noble/hashes`: about 3 ms a verification on the XS host."
+   "body": "`npm run bench` prints `ota-verify-mb-per-s` (Node), `ota-verify-mb-per-s-xs`\n(SHA-256 in C over a 4 MB image in 32 KB chunks plus the Ed25519 check, on\nthe XS host), their ratio, and `ota-peak-extra-heap-kb-xs` (the live heap\nduring a whole 4 MB install through the engine, above the heap after a\nwarm-up install). Ed25519 is `@noble/ed25519` (one file, mapped in the\ndevice manifest and not preloaded, since the engine sets its SHA-512 hook at\neach use): about 3 ms a verification on the XS host. Its SHA-512 comes from\nthe slots port: Moddable's native `crypt` Digest on the device, Node's crypto\nin the simulator."
   }
  ]
 };

@@ -184,7 +184,7 @@ export class OtaEngine implements Ota {
       this.set("verifying", `verifying version ${release.version}`);
       if (toHex(hash.digest()) !== image.sha256)
         throw new Error("the image's SHA-256 does not match the signed release; nothing was installed");
-      if (verifyRelease(release, this.o.trustedKeys) !== "ok")
+      if (verifyRelease(release, this.o.trustedKeys, this.o.slots.sha512) !== "ok")
         throw new Error("the release signature does not verify; nothing was installed");
       this.records.setPending({ version: release.version, from: this.runningVersion, restarted: false });
       try {
@@ -217,7 +217,7 @@ export class OtaEngine implements Ota {
     const hash = this.o.slots.sha256();
     hash.update(encodeUtf8(parsed.notes));
     const release: Release = { ...parsed, notesSha256: toHex(hash.digest()) };
-    const verdict = verifyRelease(release, this.o.trustedKeys);
+    const verdict = verifyRelease(release, this.o.trustedKeys, this.o.slots.sha512);
     if (verdict === "unknown-key") throw new Error("the release is signed by a key this device does not trust");
     if (verdict === "bad-signature") throw new Error("the release signature does not verify: the feed was altered or signed wrongly");
     return release;

@@ -8,6 +8,7 @@ import { OtaEngine } from "../../lib/ota/engine.ts";
 import type { HealthCheck } from "../../lib/ota/boot.ts";
 import type { Log, OtaStatus, Sha256Stream, Settings } from "../../lib/ports.ts";
 import { toHex } from "../../lib/util/hash.ts";
+import { sha512 } from "@noble/hashes/sha2.js";
 import { digestWith, memoryReleaseServer, memorySlotFlash, signedFeed, signingKey, type ServerFaults } from "../support/ota-fixtures.ts";
 
 const FEED = "https://updates.example/halo/feed.json";
@@ -35,7 +36,7 @@ export async function otaScenario(sha256: () => Sha256Stream): Promise<string[]>
   let slots!: SimOtaSlots;
   let engine!: OtaEngine;
   const boot = async (): Promise<void> => {
-    slots = bootSimSlots(flash, { factoryVersion: "1.0.0", onRestart: () => restarts++, sha256 });
+    slots = bootSimSlots(flash, { factoryVersion: "1.0.0", onRestart: () => restarts++, sha256, sha512 });
     engine = new OtaEngine({
       slots,
       http,
@@ -183,7 +184,7 @@ export async function otaScenario(sha256: () => Sha256Stream): Promise<string[]>
   healthy = undefined;
   await engine.check();
   await attempt("install 1.2.0 again", () => engine.install("1.2.0", true));
-  slots = bootSimSlots(flash, { factoryVersion: "1.0.0", onRestart: () => restarts++, sha256 });
+  slots = bootSimSlots(flash, { factoryVersion: "1.0.0", onRestart: () => restarts++, sha256, sha512 });
   t.push(`boot: ${slots.bootNote} (crashes before its health check)`);
   await boot();
   show("after the crash loop");

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
-import { nodeSha256 } from "../../hosts/sim/ports/ota-slots.ts";
+import { nodeSha256, nodeSha512 } from "../../hosts/sim/ports/ota-slots.ts";
 import { parseFeed, type Release } from "../../lib/ota/feed.ts";
 import { verifyRelease } from "../../lib/ota/signature.ts";
 import { toHex } from "../../lib/util/hash.ts";
@@ -78,9 +78,9 @@ describe("npm run release", () => {
     const release: Release = { ...parsed, notesSha256: toHex(digestWith(nodeSha256)(new TextEncoder().encode(parsed.notes))) };
     assert.equal(release.image.sha256, toHex(digestWith(nodeSha256)(app)));
     const key = JSON.parse(readFileSync(join(dir, "keys/release-key.json"), "utf8")).publicKey;
-    assert.equal(verifyRelease(release, [key]), "ok");
-    assert.equal(verifyRelease(release, ["ab".repeat(32)]), "unknown-key");
-    assert.equal(verifyRelease({ ...release, minVersion: "0.2.9" }, [key]), "bad-signature");
+    assert.equal(verifyRelease(release, [key], nodeSha512), "ok");
+    assert.equal(verifyRelease(release, ["ab".repeat(32)], nodeSha512), "unknown-key");
+    assert.equal(verifyRelease({ ...release, minVersion: "0.2.9" }, [key], nodeSha512), "bad-signature");
   });
 
   it("refuses a build folder without the parts, and an app that is not an image", () => {

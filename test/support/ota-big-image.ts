@@ -12,6 +12,7 @@ import { parseFeed, type Release } from "../../lib/ota/feed.ts";
 import { verifyRelease } from "../../lib/ota/signature.ts";
 import type { HttpClient, HttpClientResponse, Sha256Stream } from "../../lib/ports.ts";
 import { toHex } from "../../lib/util/hash.ts";
+import { sha512 } from "@noble/hashes/sha2.js";
 import { signedFeed, signingKey } from "./ota-fixtures.ts";
 
 export const IMAGE_BYTES = 4 * 1024 * 1024;
@@ -69,7 +70,7 @@ export function setUp(sha256: () => Sha256Stream): OtaBenchSetup {
 export function verifyOnce(s: OtaBenchSetup, sha256: () => Sha256Stream): boolean {
   const h = sha256();
   for (let i = 0; i < IMAGE_BYTES / OTA_CHUNK_BYTES; i++) h.update(s.chunk(i));
-  return toHex(h.digest()) === s.release.image.sha256 && verifyRelease(s.release, [s.trusted]) === "ok";
+  return toHex(h.digest()) === s.release.image.sha256 && verifyRelease(s.release, [s.trusted], sha512) === "ok";
 }
 
 /** A whole install of the 4 MB image through the engine; resolves to the final state. */
@@ -95,7 +96,7 @@ export async function installOnce(s: OtaBenchSetup, sha256: () => Sha256Stream, 
       readSlot: () => buildAppImage("1.0.0"), // the first bytes are all a slot is read for
       eraseSlot: () => ({ append: sample, close: () => {} }), // flash, not heap; sampled while the chunk is in hand
     },
-    { factoryVersion: "1.0.0", onRestart: () => {}, sha256 },
+    { factoryVersion: "1.0.0", onRestart: () => {}, sha256, sha512 },
   );
   const log = { info: () => {}, warn: () => {} };
   const engine = new OtaEngine({

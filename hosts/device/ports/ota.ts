@@ -3,6 +3,7 @@
 // boot loader's image state and the rollback calls from haloboard.c, and the
 // streaming SHA-256 in C (modules/sha256). `deviceOta`: the read-only status
 // a build without the update engine reports.
+import { Digest } from "crypt";
 import flash from "embedded:storage/flash";
 import update from "embedded:update";
 import type { Ota, OtaBoot, OtaSlots, OtaSlotWriter, OtaStatus } from "../../../lib/ports";
@@ -59,5 +60,10 @@ export function deviceOtaSlots(): OtaSlots {
     rollback: () => boardRollback(),
     restart: () => void boardRestart(),
     sha256: nativeSha256,
+    sha512: (data) => {
+      const digest = new Digest("SHA512");
+      digest.write(data);
+      return new Uint8Array(digest.close());
+    },
   };
 }

@@ -38,6 +38,7 @@ export interface BootOptions {
   /** Called by restart() and rollback(): a simulator cannot reboot itself. */
   onRestart(): void;
   sha256(): Sha256Stream;
+  sha512(data: Uint8Array): Uint8Array;
 }
 
 export interface SimOtaSlots extends OtaSlots {
@@ -159,5 +160,6 @@ export function bootSimSlots(flash: SlotFlash, options: BootOptions): SimOtaSlot
       options.onRestart();
     },
     sha256: options.sha256,
+    sha512: options.sha512,
   };
 }

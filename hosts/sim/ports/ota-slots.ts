@@ -24,6 +24,10 @@ export function nodeSha256(): Sha256Stream {
   };
 }
 
+export function nodeSha512(data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash("sha512").update(data).digest());
+}
+
 /** Slot files and the otadata record in `dir`. */
 export function folderSlotFlash(dir: string): SlotFlash {
   mkdirSync(dir, { recursive: true });
@@ -62,5 +66,5 @@ export function folderSlotFlash(dir: string): SlotFlash {
 
 /** Boots the simulator's slots in `dir` (ota_0 gets a factory image of `factoryVersion` the first time). */
 export function openSimOtaSlots(dir: string, factoryVersion: string, onRestart: () => void): SimOtaSlots {
-  return bootSimSlots(folderSlotFlash(dir), { factoryVersion, onRestart, sha256: nodeSha256 });
+  return bootSimSlots(folderSlotFlash(dir), { factoryVersion, onRestart, sha256: nodeSha256, sha512: nodeSha512 });
 }
