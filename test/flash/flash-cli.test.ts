@@ -112,6 +112,15 @@ describe("npm run flash", function () {
     assert.deepEqual(board.flash.subarray(0x10000, 0x10000 + app.length), app);
   });
 
+  it("gives up on a board that does not answer, and on a port that does not exist", async () => {
+    const started = Date.now();
+    const { error, board } = await run({ silent: true });
+    assert.match(error ?? "", /Failed to connect/);
+    assert.equal(board.ops.length, 0);
+    assert.ok(Date.now() - started < 30_000);
+    await assert.rejects(flash({ port: join(dir, "no-such-port"), release: join(dir, "release"), log: () => {} }), /cannot open/);
+  });
+
   it("refuses a release folder that is missing or names parts outside itself", () => {
     assert.throws(() => partsToWrite({ release: join(dir, "nothing") }), /has no manifest\.json/);
     mkdirSync(join(dir, "evil"));

@@ -84,6 +84,8 @@ export class RomLoaderStandIn {
       chipId?: number;
       /** A flash address whose byte goes bad as it is written (a failing flash chip). */
       corruptAt?: number;
+      /** A board that is not in download mode: it answers nothing. */
+      silent?: boolean;
       /** Print the ROM's boot text first, and empty frames before every reply. */
       noise?: boolean;
     } = {},
@@ -92,6 +94,7 @@ export class RomLoaderStandIn {
   }
 
   private receive(bytes: Uint8Array): void {
+    if (this.options.silent) return;
     if (this.options.noise && this.ops.length === 0 && this.badFrames === 0 && !this.frame) this.pty.write(BOOT_TEXT);
     for (const f of this.improv.push(bytes)) this.onImprov(f.type, f.data);
     if (this.mode === "app") return;
