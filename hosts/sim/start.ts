@@ -1,17 +1,14 @@
 // Boots the simulated device: data folder, ports, core, owner token, HTTP server.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
-import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds.ts";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
-import type { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
-import { openSimOtaSlots } from "./ports/ota-slots.ts";
 import { serveFlashPage } from "./flash-page.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
@@ -50,8 +47,6 @@ export interface RunningSim {
   server: Server;
   url: string;
   tokenPath: string;
-  /** The Telegram long-poll loop (it waits quietly while no bot token is set). */
-  inbound: TelegramInbound;
   close(): Promise<void>;
 }
 
@@ -80,11 +75,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const base = simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log);
-  // Two slot files and an otadata record; the simulator cannot restart itself, so a restart is logged.
-  const restartNote = (): void => base.log.warn("ota: restart requested; start the simulator again to boot the other slot");
-  const otaSlots = openSimOtaSlots(join(options.dataDir, "ota"), FIRMWARE_VERSION, restartNote);
-  const ports = { ...base, otaSlots, ...options.portOverrides };
+  const ports = { ...simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log), ...options.portOverrides };
   // Seeded before the core is built, so every subsystem sees them from the first boot on.
   const seeds = new SecretStore(ports.settings, ports.log);
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
@@ -92,9 +83,26 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
   const ota = { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] };
   const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep, ota };
-  const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
+  const halo = createHalo({
+    ports,
+    firmwareVersion: FIRMWARE_VERSION,
+    toolsPageSize: options.toolsPageSize,
+    core,
+    // The Host check: the PC's own addresses, for when HALO_HOST opens the simulator to the LAN.
+    addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
+  });
   const tokenPath = join(options.dataDir, "admin-token");
-  const token = halo.ensureOwnerToken();
+  // A new image's health check settles before the simulator answers (start() would run it in the background).
+  await halo.core.ota?.boot();
+  // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
+  const { ownerToken: token } = halo.start({
+    every: (ms, fn) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      return () => clearInterval(t);
+    },
+    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+  });
   if (token) {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);
@@ -105,13 +113,6 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());
   });
-  // Routines and wakeups fire from here; the core itself never sets a timer.
-  await halo.core.ota?.boot();
-  const ticker = setInterval(() => void (halo.core.scheduler.tick(), halo.core.ota?.tick()), SCHEDULER_TICK_MS);
-  ticker.unref();
-  // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
-  const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
-  inbound.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -120,10 +121,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server,
     url: `http://${host}:${port}`,
     tokenPath,
-    inbound,
     close: async () => {
-      clearInterval(ticker);
-      await inbound.stop();
+      await halo.stop();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };

@@ -44,6 +44,7 @@ export class OtaEngine implements Ota {
   private latest: Release | undefined;
   private progress: { written: number; total: number } | undefined;
   private busy = false;
+  private booted: Promise<void> | undefined;
   private readonly records: OtaRecords;
   readonly runningVersion: string;
 
@@ -83,8 +84,13 @@ export class OtaEngine implements Ota {
     this.records.setFeedUrl(url);
   }
 
-  /** Runs once at start: records how the last install ended, and health-checks a new image. */
-  async boot(): Promise<void> {
+  /** Runs once at start (later calls get the same promise): records how the last install ended, and health-checks a new image. */
+  boot(): Promise<void> {
+    this.booted ??= this.settleBoot();
+    return this.booted;
+  }
+
+  private async settleBoot(): Promise<void> {
     const outcome = await runBootChecks(this.o.slots, this.records, this.o.checks ?? [], this.runningVersion, this.o.now);
     if (outcome.rollingBack) this.state = "restarting";
     this.detail = outcome.detail;

@@ -1,5 +1,6 @@
 // The device's ports, assembled from Moddable modules.
 import type { Ports } from "../../../lib/ports";
+import { nativeKernels } from "../../../modules/vector/vector";
 import type { DeviceConfig } from "../config";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
@@ -23,11 +24,16 @@ export function devicePorts(config: DeviceConfig): Ports {
     log,
     settings: preferenceSettings,
     http: moddableHttpClient,
+    // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
+    kernels: nativeKernels,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
     // The update engine replaces `ota` in the core when the board has app slots (not on lin).
-    ...(config.simulated ? {} : { otaSlots: deviceOtaSlots() }),
-    ...(storage ? { storage } : {}),
-    ...(led ? { led } : {}),
+    otaSlots: config.simulated ? undefined : deviceOtaSlots(),
+    storage,
+    led,
+    // files.send delivers through the Telegram channel; the speaker has no driver yet.
+    messenger: undefined,
+    audioOut: undefined,
   };
 }

@@ -1,3 +1,4 @@
+import { tsKernels } from "../../../lib/memory/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
 import { nodeHttpClient } from "./http-client.ts";
@@ -7,6 +8,7 @@ import { memorySettings } from "./memory-settings.ts";
 import { folderSettings } from "./settings.ts";
 import { simAudioOut, simLed, simOta, type SimAudioOut, type SimLed } from "./hardware.ts";
 import { simSystem, type SimSystem } from "./system.ts";
+import { openSimOtaSlots } from "./ota-slots.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
@@ -20,9 +22,17 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     log,
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
+    // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
+    kernels: tsKernels,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
+    // files.send delivers through the Telegram channel.
+    messenger: undefined,
     ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
+    // Two slot files and an otadata record; the simulator cannot restart itself, so a restart is logged.
+    otaSlots: openSimOtaSlots(`${dataDir}/ota`, firmwareVersion, () =>
+      log.warn("ota: restart requested; start the simulator again to boot the other slot"),
+    ),
   };
 }
 
@@ -36,8 +46,11 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     log,
     settings: memorySettings(),
     http: nodeHttpClient,
+    kernels: tsKernels,
     storage: memoryStorage(),
+    messenger: undefined,
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
+    otaSlots: undefined,
     ...overrides,
   };
 }
