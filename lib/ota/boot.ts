@@ -57,6 +57,13 @@ export async function runBootChecks(
       records.setLast({ version, outcome: "ok", at: now(), detail });
       return { ok: true, rollingBack: false, detail };
     }
+    if (!slots.boot().canRollBack) {
+      // Nothing to go back to (the other slot is empty or invalid): keep this image rather than boot nothing.
+      slots.markValid();
+      const detail = `version ${version} failed its health check (${failure}) but there is no previous image to go back to, so it was kept`;
+      records.setLast({ version, outcome: "failed", at: now(), detail });
+      return { ok: false, rollingBack: false, detail };
+    }
     const detail = `version ${version} failed its health check (${failure}); rolled back${pending ? ` to ${pending.from}` : ""}`;
     records.setLast({ version, outcome: "rolled-back", at: now(), detail });
     slots.rollback();

@@ -110,6 +110,7 @@ export class OtaEngine implements Ota {
   async check(): Promise<OtaStatus> {
     const url = this.feedUrl();
     if (!url) throw new HaloError("not-configured", "no release feed URL is set; the owner sets one first.");
+    if (this.state === "ready") throw new HaloError("conflict", "a verified update waits for its restart; restart first.");
     this.enter();
     try {
       this.set("checking");

@@ -1,6 +1,11 @@
 // The update engine's states and failures on Node (the same scenario runs on XS: test/xs/ota.test.ts).
 import assert from "node:assert/strict";
-import { nodeSha256 } from "../../hosts/sim/ports/ota-slots.ts";
+import { bootSimSlots } from "../../hosts/sim/ports/ota-bootloader.ts";
+import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
+import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
+import { nodeSha256, nodeSha512 } from "../../hosts/sim/ports/ota-slots.ts";
+import { OtaEngine } from "../../lib/ota/engine.ts";
+import { memorySlotFlash } from "../support/ota-fixtures.ts";
 import { otaScenario } from "./ota-scenario.ts";
 
 describe("the update engine", () => {
@@ -23,6 +28,7 @@ describe("the update engine", () => {
     assert.match(line("check"), /^check: available running=1\.0\.0@ota_0 latest=1\.1\.0 /);
     assert.match(line("install approved, no restart yet"), /: ready running=1\.0\.0@ota_0/);
     assert.ok(t.includes("range requests: 7, restarts so far: 0"));
+    assert.match(line("check while ready"), /threw conflict: a verified update waits for its restart/);
     assert.match(line("restart"), /: restarting /);
     assert.match(line("after the restart"), /: idle running=1\.1\.0@ota_1 last=1\.1\.0\/ok \| version 1\.1\.0 passed its health check/);
     assert.match(line("check again"), /: up-to-date /);
@@ -83,5 +89,56 @@ describe("the update engine", () => {
     assert.ok(t.includes("tick within the hour asks nothing: true"));
     assert.match(line("check while checking"), /threw busy/);
     assert.match(line("final"), /: idle running=1\.2\.1@ota_0 last=1\.2\.1\/ok/);
+  });
+});
+
+describe("the update engine at the edges", () => {
+  const quiet = { info: () => {}, warn: () => {} };
+  const engineOver = (flash: ReturnType<typeof memorySlotFlash>, settings = memorySettings(), failing?: string) => {
+    let restarts = 0;
+    const slots = bootSimSlots(flash, { factoryVersion: "1.0.0", onRestart: () => restarts++, sha256: nodeSha256, sha512: nodeSha512 });
+    const engine = new OtaEngine({
+      slots,
+      http: { request: () => Promise.reject(new Error("offline")) },
+      settings,
+      log: quiet,
+      now: () => 1,
+      version: "1.0.0",
+      board: "esp32s3",
+      trustedKeys: [],
+      checks: [{ name: "registry", run: async () => failing }],
+    });
+    return { engine, slots, restarts: () => restarts };
+  };
+
+  it("keeps an unhealthy image when there is nothing to roll back to, and says so", async () => {
+    const flash = memorySlotFlash();
+    flash.saveData({ boot: 1, states: ["empty", "new"], unverifiedBoots: 0 });
+    const w = flash.eraseSlot(1);
+    w.append(buildAppImage("2.0.0"));
+    w.close();
+    const { engine, restarts } = engineOver(flash, memorySettings(), "the tool registry is empty");
+    await engine.boot();
+    const s = engine.status();
+    assert.equal(s.runningVersion, "2.0.0");
+    assert.equal(s.lastInstall?.outcome, "failed");
+    assert.match(engine.lastInstallDetail() ?? "", /no previous image to go back to, so it was kept/);
+    assert.equal(restarts(), 0);
+    assert.equal(flash.loadData()?.states[1], "valid");
+  });
+
+  it("boots once however often boot() is called", async () => {
+    const flash = memorySlotFlash();
+    const { engine } = engineOver(flash);
+    assert.equal(engine.boot(), engine.boot());
+  });
+
+  it("reports a feed it cannot reach as an error", async () => {
+    const settings = memorySettings();
+    settings.set("ota.feed", "https://updates.example/feed.json");
+    const { engine } = engineOver(memorySlotFlash(), settings);
+    await engine.check();
+    assert.equal(engine.status().state, "error");
+    assert.match(engine.status().detail ?? "", /could not be fetched/);
   });
 });

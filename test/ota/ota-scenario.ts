@@ -108,6 +108,7 @@ export async function otaScenario(sha256: () => Sha256Stream): Promise<string[]>
   const before = http.requests;
   await attempt("install approved, no restart yet", () => engine.install("1.1.0", false));
   t.push(`range requests: ${http.requests - before}, restarts so far: ${restarts}`);
+  await attempt("check while ready", () => engine.check());
   await attempt("restart", () => engine.restart());
   t.push(`restarts: ${restarts}`);
   await boot();
