@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
 import { flash, partsToWrite, type FlashOptions } from "../../tools/flash/flash.ts";
+import { makeReleaseKey } from "../../tools/release/keygen.ts";
+import { makeRelease } from "../../tools/release/release.ts";
 import type { ImprovOutcome } from "../../tools/flash/improv-client.ts";
 import { openPty } from "../support/pty.ts";
 import { RomLoaderStandIn } from "../support/rom-loader.ts";
@@ -19,6 +21,7 @@ describe("npm run flash", function () {
   const app = buildAppImage("0.4.0", 120_000);
   const bootloader = new Uint8Array(0x4000).map((_, i) => (i * 7) & 0xff);
   const table = new Uint8Array(0xc00).map((_, i) => (i * 13) & 0xff);
+  const otadata = new Uint8Array(0x2000).map((_, i) => (i % 3 === 0 ? 0xff : i & 0x7f));
   const wifi = { ssid: "HomeNet", password: "correct horse" };
 
   /** One flash against a fresh stand-in; resolves to the board, the flasher's lines and its outcome or error. */
@@ -39,20 +42,16 @@ describe("npm run flash", function () {
     }
   }
 
+  // The release the flasher writes is made by npm run release from a build folder, as an owner makes one.
   before(() => {
     dir = mkdtempSync(join(tmpdir(), "halo-flash-"));
-    mkdirSync(join(dir, "release"));
-    const factory = new Uint8Array(0x10000 + app.length).fill(0xff);
-    factory.set(bootloader, 0);
-    factory.set(table, 0x8000);
-    factory.set(app, 0x10000);
-    writeFileSync(join(dir, "release/halo-0.4.0-esp32s3-factory.bin"), factory);
-    const manifest = {
-      name: "Halo",
-      version: "0.4.0",
-      builds: [{ chipFamily: "ESP32-S3", parts: [{ path: "halo-0.4.0-esp32s3-factory.bin", offset: 0 }] }],
-    };
-    writeFileSync(join(dir, "release/manifest.json"), JSON.stringify(manifest));
+    mkdirSync(join(dir, "build"));
+    writeFileSync(join(dir, "build/bootloader.bin"), bootloader);
+    writeFileSync(join(dir, "build/partition-table.bin"), table);
+    writeFileSync(join(dir, "build/ota_data_initial.bin"), otadata);
+    writeFileSync(join(dir, "build/xs_esp32.bin"), app);
+    makeReleaseKey(join(dir, "key.json"));
+    makeRelease({ build: join(dir, "build"), keyFile: join(dir, "key.json"), out: join(dir, "release"), notes: "", minVersion: "0.0.0" });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -60,7 +59,12 @@ describe("npm run flash", function () {
     const { board, lines, outcome, error } = await run({ url: "http://halo-test.local/" });
     assert.equal(error, undefined, lines.join("\n"));
     assert.deepEqual(board.flash.subarray(0, bootloader.length), bootloader);
+    assert.ok(
+      board.flash.subarray(bootloader.length, 0x8000).every((b) => b === 0xff),
+      "nothing between the parts",
+    );
     assert.deepEqual(board.flash.subarray(0x8000, 0x8000 + table.length), table);
+    assert.deepEqual(board.flash.subarray(0xd000, 0xd000 + otadata.length), otadata);
     assert.deepEqual(board.flash.subarray(0x10000, 0x10000 + app.length), app);
     assert.ok(board.flash.subarray(0x10000 + app.length, 0x20000 + app.length).every((b) => b === 0xff));
     assert.ok(board.stubBytes > 1000, "the flasher stub was uploaded to RAM");

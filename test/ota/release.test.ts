@@ -69,7 +69,19 @@ describe("npm run release", () => {
     assert.deepEqual(factory.subarray(0x8000, 0x8000 + table.length), table);
     assert.deepEqual(factory.subarray(0x10000), app);
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
-    assert.deepEqual(manifest.builds, [{ chipFamily: "ESP32-S3", parts: [{ path: "halo-0.3.0-esp32s3-factory.bin", offset: 0 }] }]);
+    assert.deepEqual(manifest.builds, [
+      {
+        chipFamily: "ESP32-S3",
+        parts: [
+          { path: "halo-0.3.0-esp32s3-bootloader.bin", offset: 0 },
+          { path: "halo-0.3.0-esp32s3-partition-table.bin", offset: 0x8000 },
+          { path: "halo-0.3.0-esp32s3-ota_data_initial.bin", offset: 0xd000 },
+          { path: "halo-0.3.0-esp32s3.bin", offset: 0x10000 },
+        ],
+      },
+    ]);
+    assert.deepEqual(new Uint8Array(readFileSync(join(out, "halo-0.3.0-esp32s3-bootloader.bin"))), bootloader);
+    assert.deepEqual(new Uint8Array(readFileSync(join(out, "halo-0.3.0-esp32s3-ota_data_initial.bin"))), otadata);
     assert.equal(manifest.version, "0.3.0");
     assert.match(readFileSync(join(out, "index.html"), "utf8"), /<esp-web-install-button manifest="manifest\.json">/);
     assert.match(readFileSync(join(out, "esp-web-tools/install-button.js"), "utf8"), /requestPort/);

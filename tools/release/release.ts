@@ -5,6 +5,7 @@
 // searched under --build) and writes to --out (default ./release):
 //   halo-<v>-esp32s3.bin          the app image devices download
 //   halo-<v>-esp32s3-factory.bin  bootloader + table + otadata + app merged at their offsets
+//   halo-<v>-esp32s3-<part>.bin   the boot loader, partition table and otadata, as the manifest lists them
 //   feed.json                     the signed release feed (docs/updates.md)
 //   manifest.json                 the esp-web-tools manifest for the flashing page
 //   index.html, esp-web-tools/    the flashing page (docs/flash) with esp-web-tools beside it
@@ -92,12 +93,18 @@ export function makeRelease(o: ReleaseOptions): string {
     images: { [BOARD]: { url: appName, size: image.size, sha256: image.sha256, key: key.publicKey, signature } },
   };
   writeFileSync(join(o.out, "feed.json"), JSON.stringify(feed, null, 2) + "\n");
+  // The manifest lists each part at its offset (no 0xFF padding to send); the factory image is for other tools.
+  const manifestParts = parts.map((p, i) => {
+    const path = i === parts.length - 1 ? appName : `halo-${version}-${BOARD}-${p.file}`;
+    if (i < parts.length - 1) writeFileSync(join(o.out, path), p.bytes);
+    return { path, offset: p.offset };
+  });
   const manifest = {
     name: "Halo",
     version,
     new_install_prompt_erase: true,
     new_install_improv_wait_time: 15,
-    builds: [{ chipFamily: "ESP32-S3", parts: [{ path: factoryName, offset: 0 }] }],
+    builds: [{ chipFamily: "ESP32-S3", parts: manifestParts }],
   };
   writeFileSync(join(o.out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   copyFileSync(join(REPO, "docs/flash/index.html"), join(o.out, "index.html"));
