@@ -14,7 +14,8 @@ import { ProviderPriority } from "./device/provider-priority";
 import { SecretStore } from "./device/secrets";
 import { ChatAllowList } from "./people/chat-allowlist";
 import { ClientTokens } from "./people/clients";
-import { PeopleStore } from "./people/people";
+import { OWNER_PERSON_ID, PeopleStore } from "./people/people";
+import { derivePrincipal } from "./people/principals";
 import { buildMemoryEngine } from "./memory/build";
 import type { SecretReader } from "./memory/embedder-select";
 import type { MemoryEngine } from "./memory/engine";
@@ -42,6 +43,8 @@ import { buildTurn } from "./turn/build";
 import type { TurnEngine } from "./turn/engine";
 import { buildChannelsSubsystem } from "./tools/channels-subsystem";
 import type { WebSearchBudget } from "./web/search-budget";
+import type { AudioHttp } from "./voice/audio-http";
+import { VoiceSubsystem } from "./voice/build";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
 export interface Core {
@@ -88,6 +91,8 @@ export interface Core {
   scheduler: RoutineScheduler;
   /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
   alerts: AlertLog;
+  /** Speech to text, spoken replies, and the press-to-talk pipeline (`voice.press()`, `voice.subscribe(phase)`). */
+  voice: VoiceSubsystem;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -100,6 +105,8 @@ export interface CoreOptions {
   baseUrls?: { [service: string]: string | undefined };
   /** Speech synthesis for Telegram voice notes; default: OpenAI speech with the owner's openai key (ttsProv openai). */
   voiceSynth?: VoiceSynth;
+  /** Streaming HTTP for voice (capture up, speech down as it arrives); default: whole bodies over ports.http. */
+  audioHttp?: AudioHttp;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
 }
@@ -120,7 +127,15 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   const chats = new ChatAllowList(ports.settings, ports.log);
   const priority = new ProviderPriority(ports.settings, ports.log);
   const config = new ConfigStore(ports.settings, ports.log);
-  const actuator = new DeviceActuator({ config, log: ports.log, led: ports.led, audioOut: ports.audioOut, system: ports.system });
+  const voice = new VoiceSubsystem({
+    ports,
+    config,
+    getSecret: (n) => secrets.getSecret(n),
+    baseUrls: options.baseUrls,
+    audioHttp: options.audioHttp,
+  });
+  const speak = ports.audioOut ? voice.speakOnSpeaker(ports.audioOut) : undefined;
+  const actuator = new DeviceActuator({ config, log: ports.log, led: ports.led, audioOut: ports.audioOut, system: ports.system, speak });
   const introspection: IntrospectionSources = {};
   const memory = buildMemoryEngine(ports, options.getSecret ?? ((name) => secrets.getSecret(name)));
   registerMemoryTools(registry, memory);
@@ -182,6 +197,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     episodic: options.episodic,
   });
   introspection.budget = turn.budgetSource;
+  voice.bindTurn(turn.engine, () => derivePrincipal({ people, clients, chats }, "web", config.string("voicePerson") || OWNER_PERSON_ID));
   return {
     ports,
     registry,
@@ -208,5 +224,6 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     routines,
     scheduler,
     alerts,
+    voice,
   };
 }

@@ -104,6 +104,14 @@ export const KNOBS: readonly KnobSpec[] = [
     description: "the transcription service",
   },
   {
+    key: "voicePerson",
+    type: "string",
+    pattern: /^(-?[a-z0-9][a-z0-9._-]{0,47})?$/,
+    default: "",
+    writer: "owner",
+    description: "the person a spoken request on the device runs as; empty means the owner (owner API only)",
+  },
+  {
     key: "devName",
     type: "string",
     pattern: /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,31}$/,

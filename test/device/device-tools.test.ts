@@ -9,6 +9,8 @@ import type { Ota, Ports, SystemInfo } from "../../lib/ports.ts";
 import { principal } from "../support/registry.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { FREE_SPACE_UNKNOWN } from "../../lib/util/format.ts";
+import { replyPcm } from "../support/speech.ts";
+import { VoiceServer } from "../support/voice-server.ts";
 
 const admin = principal("admin", "turn", "owner");
 
@@ -273,11 +275,17 @@ describe("device.control", () => {
   });
 
   it("speaks unless silent, off, muted or without a speaker", async () => {
-    const core = coreWith();
+    const stand = await VoiceServer.start();
+    after(() => stand.close());
+    const core = buildCore(memoryPorts({ clock: fakeClock(Date.UTC(2026, 5, 1, 12)) }), undefined, { baseUrls: { openai: stand.url } });
+    core.secrets.set("openai", "sk-tts-KEY");
+    stand.speech.push({ pcm: replyPcm(300) });
     const audio = core.ports.audioOut as SimAudioOut;
     const speak = () => core.registry.dispatch("device.control", { action: { tts: { text: "Hello" } } }, principal("guest", "mcp"));
     assert.equal((await speak()).text, "spoke 5 characters.");
-    assert.deepEqual(audio.calls, [{ kind: "speak", chars: 5, voice: "alloy" }]);
+    assert.equal(stand.speechRequests.at(-1).voice, "alloy");
+    assert.equal(audio.played.length, 1);
+    assert.equal(audio.played[0].samples.length, replyPcm(300).length);
     core.config.apply([["ttsOn", false]], "device");
     assert.match((await speak()).text, /^off: spoken replies are off/);
     core.config.apply(
@@ -296,7 +304,8 @@ describe("device.control", () => {
       "device",
     );
     assert.match((await speak()).text, /^off: the speaker volume is 0/);
-    assert.equal(audio.calls.length, 1);
+    assert.equal(stand.speechRequests.length, 1);
+    assert.equal(audio.played.length, 1);
     const bare = await bareCore().registry.dispatch("device.control", { action: { tts: { text: "x" } } }, admin);
     assert.deepEqual(bare, { text: "not-present: this device has no speaker.", isError: true });
   });

@@ -5,7 +5,9 @@ import { folderStorage } from "./folder-storage.ts";
 import { memoryStorage } from "./memory-storage.ts";
 import { memorySettings } from "./memory-settings.ts";
 import { folderSettings } from "./settings.ts";
-import { simAudioOut, simLed, simOta, type SimAudioOut, type SimLed } from "./hardware.ts";
+import { simLed, simOta, type SimLed } from "./hardware.ts";
+import { simAudioIn, simAudioOut, type SimAudioIn, type SimAudioOut } from "./audio.ts";
+import { speakerFileSink } from "./audio-files.ts";
 import { simSystem, type SimSystem } from "./system.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
@@ -23,6 +25,8 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
     ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
+    // What the speaker plays lands in <data>/speaker/ as WAV files.
+    audioOut: simAudioOut(log, speakerFileSink(`${dataDir}/speaker`)),
   };
 }
 
@@ -42,12 +46,19 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
   };
 }
 
-/** All four board ports of the simulator. */
+/** The board ports of the simulator. */
 export function simHardware(options: { firmwareVersion: string; log: Log; flashDir?: string }): {
   system: SimSystem;
   led: SimLed;
   audioOut: SimAudioOut;
+  audioIn: SimAudioIn;
   ota: Ota;
 } {
-  return { system: simSystem(options), led: simLed(), audioOut: simAudioOut(options.log), ota: simOta(options.firmwareVersion) };
+  return {
+    system: simSystem(options),
+    led: simLed(),
+    audioOut: simAudioOut(options.log),
+    audioIn: simAudioIn(),
+    ota: simOta(options.firmwareVersion),
+  };
 }

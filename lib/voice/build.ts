@@ -1,0 +1,113 @@
+// Builds voice from the ports: speech-to-text, spoken replies on the speaker,
+// and, when the device has a microphone and a speaker, the press-to-talk
+// pipeline. The turn is bound later (the turn engine is built after the
+// device actuator, which speaks through here).
+import type { ConfigStore } from "../device/config";
+import type { AudioOut, Ports } from "../ports";
+import type { Principal } from "../registry/principal";
+import type { TurnEngine } from "../turn/engine";
+import { bufferedAudioHttp, type AudioHttp } from "./audio-http";
+import { VoicePipeline, type PhaseEvent, type VoiceExchange } from "./pipeline";
+import { SpeechPlayer } from "./speech";
+import { Transcriber, type SttProvider } from "./transcribe";
+
+/** The channel a spoken turn is shown as. */
+export const VOICE_CHANNEL = "voice";
+
+export interface VoiceBuildDeps {
+  ports: Ports;
+  config: ConfigStore;
+  getSecret(name: "openai" | "mistral"): string | undefined;
+  baseUrls?: { [service: string]: string | undefined };
+  /** Streaming HTTP for audio; default: whole bodies over ports.http. */
+  audioHttp?: AudioHttp;
+}
+
+export class VoiceSubsystem {
+  readonly transcriber: Transcriber;
+  readonly http: AudioHttp;
+  /** Present when the device has a microphone and a speaker. */
+  readonly pipeline: VoicePipeline | undefined;
+  private readonly listeners: Array<(e: PhaseEvent) => void> = [];
+  private turn: { engine: Pick<TurnEngine, "runTurn">; principal(): Principal } | undefined;
+
+  constructor(private readonly deps: VoiceBuildDeps) {
+    const { ports, config } = deps;
+    this.http = deps.audioHttp ?? bufferedAudioHttp(ports.http);
+    this.transcriber = new Transcriber(this.http, ports.random, ports.clock, {
+      provider: () => config.string("sttProv") as SttProvider,
+      apiKey: (p) => deps.getSecret(p),
+      baseUrl: (p) => deps.baseUrls?.[p],
+    });
+    const out = ports.audioOut;
+    this.pipeline =
+      ports.audioIn && out
+        ? new VoicePipeline({
+            mic: ports.audioIn,
+            transcriber: this.transcriber,
+            speech: this.speechOn(out),
+            runTurn: (text) => this.runTurn(text),
+            speakWith: () => this.speakWith(out),
+            onPhase: (e) => this.emit(e),
+          })
+        : undefined;
+  }
+
+  /** A player of spoken replies on `out` (the device speaker, or a recorder). */
+  speechOn(out: AudioOut): SpeechPlayer {
+    const { ports, config } = this.deps;
+    return new SpeechPlayer(this.http, ports.clock, out, {
+      provider: () => config.string("ttsProv"),
+      apiKey: () => this.deps.getSecret("openai"),
+      baseUrl: () => this.deps.baseUrls?.openai,
+    });
+  }
+
+  /** What device[] tts and reply.speak call: the text spoken on `out`, resolving once it played. */
+  speakOnSpeaker(out: AudioOut): (text: string, voice: string) => Promise<unknown> {
+    const player = this.speechOn(out);
+    return (text, voice) => player.play(text, voice).done;
+  }
+
+  /** The voice to speak with on `out`, or why spoken replies are off (the rails device[] tts has). */
+  speakWith(out: AudioOut): { voice: string } | { refusal: string } {
+    const { config } = this.deps;
+    if (config.string("profile") === "silent") return { refusal: "silent: the device is on silent (profile silent)." };
+    if (!config.bool("ttsOn")) return { refusal: "off: spoken replies are off (ttsOn is false)." };
+    if (config.number("sfxVol") === 0 || out.volume() === 0) return { refusal: "off: the speaker volume is 0." };
+    return { voice: config.string("ttsVoice") };
+  }
+
+  /** Binds the turn engine and whose turn a spoken request on the device is. */
+  bindTurn(engine: Pick<TurnEngine, "runTurn">, principal: () => Principal): void {
+    this.turn = { engine, principal };
+  }
+
+  /** Phase events of the device's pipeline (the ring subscribes); returns the unsubscribe. */
+  subscribe(listener: (e: PhaseEvent) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** The button went down: listen (or barge in). Undefined when the device has no microphone or is busy. */
+  press(): Promise<VoiceExchange> | undefined {
+    return this.pipeline?.press();
+  }
+
+  release(): void {
+    this.pipeline?.release();
+  }
+
+  private async runTurn(text: string): Promise<string> {
+    if (!this.turn) throw new Error("The turn engine is not ready yet.");
+    const result = await this.turn.engine.runTurn(this.turn.principal(), { text, channel: VOICE_CHANNEL });
+    return result.reply;
+  }
+
+  private emit(e: PhaseEvent): void {
+    for (const l of this.listeners.slice()) l(e);
+  }
+}
