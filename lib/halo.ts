@@ -10,6 +10,7 @@ import { McpServer } from "./mcp/server";
 import { EpisodicJournal } from "./memory/episodic-journal";
 import type { Ports } from "./ports";
 import { derivePrincipal } from "./people/principals";
+import { createVoiceApi, VOICE_API_PATH } from "./voice/voice-api";
 
 export type { HttpRequest, HttpResponse } from "./mcp/http";
 
@@ -54,10 +55,19 @@ export function createHalo(options: HaloOptions): Halo {
     originAllowed,
   };
 
+  const voiceApi = createVoiceApi({
+    ...chatApi,
+    voice: core.voice,
+    random: ports.random,
+    storage: ports.storage,
+    ttsOn: () => core.config.bool("ttsOn"),
+  });
+
   async function handleHttp(req: HttpRequest): Promise<HttpResponse> {
     const path = pathOnly(req.path);
     // The owner API answers everything in JSON, its own refusal of a token in the URL included.
     if (path === CHAT_PATH) return handleChatApi(req, chatApi);
+    if (path === VOICE_API_PATH || path.startsWith(`${VOICE_API_PATH}/`)) return voiceApi(req);
     if (path === "/api" || path.startsWith("/api/")) return ownerApi(req);
     if (tokenInQuery(req.path)) return textResponse(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.\n");
     if (path === "/mcp") return handleMcpHttp(req, mcpDeps);

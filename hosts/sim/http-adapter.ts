@@ -50,7 +50,7 @@ export function createHttpServer(halo: Halo): Server {
       };
       const response = await halo.handleHttp(request);
       res.writeHead(response.status, response.headers);
-      res.end(req.method === "HEAD" ? undefined : response.body);
+      res.end(req.method === "HEAD" ? undefined : (response.bytes ?? response.body));
     } catch (e) {
       console.error(`[halo] request failed: ${e instanceof Error ? e.message : e}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });

@@ -22,6 +22,8 @@ export interface HttpResponse {
   status: number;
   headers: { [name: string]: string };
   body: string;
+  /** A binary body (audio), sent instead of `body` when present. */
+  bytes?: Uint8Array;
 }
 
 export interface McpHttpDeps {

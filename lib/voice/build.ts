@@ -78,6 +78,11 @@ export class VoiceSubsystem {
     return { voice: config.string("ttsVoice") };
   }
 
+  /** The voice spoken replies use (the ttsVoice knob). */
+  voiceName(): string {
+    return this.deps.config.string("ttsVoice");
+  }
+
   /** Binds the turn engine and whose turn a spoken request on the device is. */
   bindTurn(engine: Pick<TurnEngine, "runTurn">, principal: () => Principal): void {
     this.turn = { engine, principal };

@@ -61,7 +61,7 @@ export class Exchange {
       if (SERVER_HEADERS.indexOf(name.toLowerCase()) < 0) headers.push(name, res.headers[name]);
     }
     // The Server counts a String body in UTF-16 units: send UTF-8 bytes instead.
-    const bytes = this.method === "HEAD" ? new Uint8Array(0) : new TextEncoder().encode(res.body);
+    const bytes = this.method === "HEAD" ? new Uint8Array(0) : (res.bytes ?? new TextEncoder().encode(res.body));
     this.pending = bytes;
     this.prepared = { status: res.status, headers, body: bytes.length === 0 ? "" : true };
   }
