@@ -4,7 +4,7 @@
 // finished utterance (drained or stopped) to a sink, which the simulator
 // writes as a WAV file in its data folder. No Node imports: XS scenarios use them.
 import type { AudioIn, AudioOut, Log } from "../../../lib/ports.ts";
-import { MIC_SAMPLE_RATE } from "../../../lib/voice/pcm.ts";
+import { MIC_SAMPLE_RATE, resample } from "../../../lib/voice/pcm.ts";
 
 /** 20 ms at 16 kHz. */
 export const SIM_MIC_BLOCK = 320;
@@ -14,6 +14,8 @@ const SIM_SPEAKER_MAX_SAMPLES = 24000 * 180;
 export interface SimAudioIn extends AudioIn {
   /** What the next capture hears; silence follows it. */
   load(samples: Int16Array): void;
+  /** Sound in the room (the speaker's tone): mixed into the blocks being captured now; ignored when not capturing. */
+  hear(samples: Int16Array, sampleRate: number): void;
   readonly capturing: boolean;
 }
 
@@ -22,7 +24,13 @@ export function simAudioIn(schedule: (next: () => void) => void = nextTurn): Sim
   let clip: Int16Array = new Int16Array(0);
   let session = 0;
   let capturing = false;
-  const silence = new Int16Array(SIM_MIC_BLOCK);
+  let room: Int16Array = new Int16Array(0);
+  let roomAt = 0;
+  const mix = (block: Int16Array): Int16Array => {
+    for (let i = 0; i < block.length && roomAt < room.length; i++, roomAt++)
+      block[i] = Math.max(-32768, Math.min(32767, block[i] + room[roomAt]));
+    return block;
+  };
   return {
     sampleRate: MIC_SAMPLE_RATE,
     get capturing() {
@@ -40,15 +48,20 @@ export function simAudioIn(schedule: (next: () => void) => void = nextTurn): Sim
         if (!capturing || session !== mine) return;
         if (at < clip.length) {
           const end = Math.min(clip.length, at + SIM_MIC_BLOCK);
-          onSamples(clip.slice(at, end));
+          onSamples(mix(clip.slice(at, end)));
           at = end;
-        } else onSamples(silence.slice());
+        } else onSamples(mix(new Int16Array(SIM_MIC_BLOCK)));
         schedule(step);
       };
       schedule(step);
     },
     stop() {
       capturing = false;
+    },
+    hear(samples, sampleRate) {
+      if (!capturing) return;
+      room = sampleRate === MIC_SAMPLE_RATE ? samples : resample(samples, sampleRate, MIC_SAMPLE_RATE);
+      roomAt = 0;
     },
   };
 }

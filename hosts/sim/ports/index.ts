@@ -15,6 +15,13 @@ export const TEST_FIRMWARE_VERSION = "0.0.0-test";
 
 /** The simulator's ports over a data folder. */
 export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_VERSION, log: Log = consoleLog()): Ports {
+  const hardware = simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` });
+  // What the speaker plays lands in <data>/speaker/ as WAV files, and the microphone hears tones (the self-test's loopback).
+  const files = speakerFileSink(`${dataDir}/speaker`);
+  const audioOut = simAudioOut(log, (u) => {
+    files(u);
+    if (u.kind === "tone") hardware.audioIn.hear(u.samples, u.sampleRate);
+  });
   return {
     clock: systemClock,
     random: cryptoRandom,
@@ -24,9 +31,8 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     http: nodeHttpClient,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
-    ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
-    // What the speaker plays lands in <data>/speaker/ as WAV files.
-    audioOut: simAudioOut(log, speakerFileSink(`${dataDir}/speaker`)),
+    ...hardware,
+    audioOut,
   };
 }
 
@@ -54,11 +60,10 @@ export function simHardware(options: { firmwareVersion: string; log: Log; flashD
   audioIn: SimAudioIn;
   ota: Ota;
 } {
-  return {
-    system: simSystem(options),
-    led: simLed(),
-    audioOut: simAudioOut(options.log),
-    audioIn: simAudioIn(),
-    ota: simOta(options.firmwareVersion),
-  };
+  const audioIn = simAudioIn();
+  // The room: a tone from the speaker reaches the microphone.
+  const audioOut = simAudioOut(options.log, (u) => {
+    if (u.kind === "tone") audioIn.hear(u.samples, u.sampleRate);
+  });
+  return { system: simSystem(options), led: simLed(), audioOut, audioIn, ota: simOta(options.firmwareVersion) };
 }
