@@ -32,6 +32,7 @@ import { DocsLibrary } from "./store/docs-pack";
 import type { Downloads } from "./store/downloads";
 import { ResultsRing } from "./store/results-ring";
 import type { SkillStore } from "./store/skills";
+import { registerAudioTools } from "./tools/audio";
 import { registerDeviceTools } from "./tools/device";
 import { registerDocsTools } from "./tools/docs";
 import { registerMemoryTools } from "./tools/memory";
@@ -160,6 +161,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
   registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
+  registerAudioTools(registry, voice, ports.audioIn);
   const { artifacts, downloads, skills } = files;
   const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
   const { router, budget } = buildProviderRouter({

@@ -646,6 +646,12 @@ export const DOCS_PACK: DocsPack = {
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `ota.status` | Read the firmware-update engine: state, latest version seen + its release notes, last install outcome. | (none) | live | any approved caller |"
   },
   {
+   "id": "reference-tool-catalog#audio",
+   "file": "reference-tool-catalog",
+   "title": "audio.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `audio.transcribe` | Listen to the device microphone for N seconds and return what was said (admins only). | `seconds` (integer, required, 1–30) how long to listen | live | admin-only |"
+  },
+  {
    "id": "reference-tool-catalog#session",
    "file": "reference-tool-catalog",
    "title": "session.*",

@@ -76,7 +76,7 @@ async function talk(env: VoiceApiEnvironment, req: HttpRequest, client: McpClien
     const pcm = decodeWav(req.body ?? new Uint8Array(0));
     samples = resample(pcm.samples, pcm.sampleRate, MIC_SAMPLE_RATE);
   } catch (e) {
-    if (e instanceof HaloError) return apiError(400, `Bad request: ${e.message}`);
+    if (e instanceof HaloError) return apiError(400, `Bad request: ${e.sentence}`);
     throw e;
   }
   const speaker = recordingSpeaker();
