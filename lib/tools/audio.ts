@@ -4,20 +4,21 @@
 import { HaloError } from "../errors";
 import type { AudioIn } from "../ports";
 import { defineTool } from "../registry/define";
+import { assertMayCall } from "../registry/policy";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import type { VoiceSubsystem } from "../voice/build";
 import { transcribeFromMic, TRANSCRIBE_MAX_SECONDS } from "../voice/mic-capture";
 
+const MARKS = { name: "audio.transcribe", adminOnly: true, refuseScheduled: true };
+
 export function registerAudioTools(registry: ToolRegistry, voice: VoiceSubsystem, mic: AudioIn | undefined): void {
   registry.register(
     defineTool({
-      name: "audio.transcribe",
+      ...MARKS,
       description: "Listen to the device microphone for N seconds and return what was said (admins only).",
       effect: "read",
       openWorld: true,
-      refuseScheduled: true,
-      adminOnly: true,
       inputSchema: {
         type: "object",
         properties: { seconds: { type: "integer", minimum: 1, maximum: TRANSCRIBE_MAX_SECONDS, description: "how long to listen" } },
@@ -25,7 +26,8 @@ export function registerAudioTools(registry: ToolRegistry, voice: VoiceSubsystem
         additionalProperties: false,
       },
       handler: async (args, ctx): Promise<ToolResult> => {
-        if (ctx.principal.role !== "admin") throw new HaloError("admin-only", "only an admin may listen through the microphone.");
+        // The registry checked these marks; the handler checks them again (reached without the registry too).
+        assertMayCall(MARKS, ctx.principal);
         if (!mic) throw new HaloError("not-present", "this device has no microphone.");
         const phase = voice.pipeline?.phase ?? "idle";
         if (phase === "listening" || phase === "thinking") throw new HaloError("busy", "the microphone is in use by a spoken request.");
