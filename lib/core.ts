@@ -45,6 +45,7 @@ import type { TurnEngine } from "./turn/engine";
 import { buildChannelsSubsystem } from "./tools/channels-subsystem";
 import type { WebSearchBudget } from "./web/search-budget";
 import type { AudioHttp } from "./voice/audio-http";
+import type { RealtimeConnector } from "./voice/realtime-socket";
 import { VoiceSubsystem } from "./voice/build";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
@@ -108,6 +109,8 @@ export interface CoreOptions {
   voiceSynth?: VoiceSynth;
   /** Streaming HTTP for voice (capture up, speech down as it arrives); default: whole bodies over ports.http. */
   audioHttp?: AudioHttp;
+  /** A WebSocket client for realtime speech (the owner's voiceMode realtime); absent: that mode refuses. */
+  realtime?: RealtimeConnector;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
 }
@@ -129,11 +132,8 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   const priority = new ProviderPriority(ports.settings, ports.log);
   const config = new ConfigStore(ports.settings, ports.log);
   const voice = new VoiceSubsystem({
-    ports,
-    config,
+    ...{ ports, config, registry, baseUrls: options.baseUrls, audioHttp: options.audioHttp, realtime: options.realtime },
     getSecret: (n) => secrets.getSecret(n),
-    baseUrls: options.baseUrls,
-    audioHttp: options.audioHttp,
   });
   const speak = ports.audioOut ? voice.speakOnSpeaker(ports.audioOut) : undefined;
   const actuator = new DeviceActuator({ config, log: ports.log, led: ports.led, audioOut: ports.audioOut, system: ports.system, speak });

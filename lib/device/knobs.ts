@@ -104,6 +104,14 @@ export const KNOBS: readonly KnobSpec[] = [
     description: "the transcription service",
   },
   {
+    key: "voiceMode",
+    type: "enum",
+    values: ["pipeline", "realtime"],
+    default: "pipeline",
+    writer: "owner",
+    description: "spoken requests through speech-to-text, a turn and speech (pipeline), or OpenAI Realtime (owner API only)",
+  },
+  {
     key: "voicePerson",
     type: "string",
     pattern: /^(-?[a-z0-9][a-z0-9._-]{0,47})?$/,

@@ -6,8 +6,11 @@ import type { ConfigStore } from "../device/config";
 import type { AudioOut, Ports } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { TurnEngine } from "../turn/engine";
+import type { ToolRegistry } from "../registry/registry";
 import { bufferedAudioHttp, type AudioHttp } from "./audio-http";
 import { VoicePipeline, type PhaseEvent, type VoiceExchange } from "./pipeline";
+import { RealtimeVoice } from "./realtime";
+import type { RealtimeConnector } from "./realtime-socket";
 import { SpeechPlayer } from "./speech";
 import { Transcriber, type SttProvider } from "./transcribe";
 
@@ -21,6 +24,10 @@ export interface VoiceBuildDeps {
   baseUrls?: { [service: string]: string | undefined };
   /** Streaming HTTP for audio; default: whole bodies over ports.http. */
   audioHttp?: AudioHttp;
+  /** The realtime mode's functions are this registry's tools. */
+  registry: Pick<ToolRegistry, "toolSpecsFor" | "dispatch" | "all">;
+  /** A WebSocket client for realtime mode; without one the mode refuses. */
+  realtime?: RealtimeConnector;
 }
 
 export class VoiceSubsystem {
@@ -28,6 +35,8 @@ export class VoiceSubsystem {
   readonly http: AudioHttp;
   /** Present when the device has a microphone and a speaker. */
   readonly pipeline: VoicePipeline | undefined;
+  /** Present when the host also brought a WebSocket client (CoreOptions.realtime). */
+  readonly realtime: RealtimeVoice | undefined;
   private readonly listeners: Array<(e: PhaseEvent) => void> = [];
   private turn: { engine: Pick<TurnEngine, "runTurn">; principal(): Principal } | undefined;
 
@@ -48,6 +57,23 @@ export class VoiceSubsystem {
             speech: this.speechOn(out),
             runTurn: (text) => this.runTurn(text),
             speakWith: () => this.speakWith(out),
+            onPhase: (e) => this.emit(e),
+          })
+        : undefined;
+    this.realtime =
+      ports.audioIn && out && deps.realtime
+        ? new RealtimeVoice({
+            connector: deps.realtime,
+            mic: ports.audioIn,
+            speaker: out,
+            registry: deps.registry,
+            principal: () => {
+              if (!this.turn) throw new Error("The voice principal is not bound yet.");
+              return this.turn.principal();
+            },
+            apiKey: () => deps.getSecret("openai"),
+            baseUrl: () => deps.baseUrls?.openai,
+            voice: () => config.string("ttsVoice"),
             onPhase: (e) => this.emit(e),
           })
         : undefined;
@@ -97,13 +123,26 @@ export class VoiceSubsystem {
     };
   }
 
-  /** The button went down: listen (or barge in). Undefined when the device has no microphone or is busy. */
+  /**
+   * The button went down: listen (or barge in), through the pipeline or, with
+   * the owner's voiceMode realtime, the Realtime API. Undefined when the device
+   * has no microphone or is busy.
+   */
   press(): Promise<VoiceExchange> | undefined {
-    return this.pipeline?.press();
+    if (this.deps.config.string("voiceMode") !== "realtime") return this.pipeline?.press();
+    if (!this.pipeline) return undefined;
+    if (!this.realtime) {
+      const error = "Realtime speech is not available on this host (it has no WebSocket client); set voiceMode to pipeline.";
+      this.emit({ phase: "error", detail: error });
+      return Promise.resolve({ transcript: "", reply: "", ended: "released", capturedMs: 0, spoken: "not-spoken", error });
+    }
+    const running = this.realtime.press();
+    return running?.then((r) => ({ ...r, transcript: "" }));
   }
 
   release(): void {
     this.pipeline?.release();
+    this.realtime?.release();
   }
 
   private async runTurn(text: string): Promise<string> {

@@ -32,6 +32,8 @@ export interface VoiceExchange {
   decidedMs?: number;
   spoken: "played" | "stopped" | "not-spoken";
   error?: string;
+  /** Realtime mode: the registry tools the model called. */
+  toolCalls?: string[];
 }
 
 export interface VoicePipelineDeps {
