@@ -2,14 +2,19 @@
 // malformed), resampling and I2S slots, the end-of-speech detector on
 // synthetic speech in noise, and the pipeline against in-process stand-ins:
 // a full exchange, barge-in, a speech stream breaking mid-way, the 60 s cap.
-import type { AudioOut } from "../../lib/ports.ts";
+import type { AudioIn, AudioOut } from "../../lib/ports.ts";
+import { makePrincipal } from "../../lib/registry/principal.ts";
+import { decodeBase64 } from "../../lib/util/base64.ts";
+import { encodeBase64 } from "../../lib/voice/base64-encode.ts";
+import { RealtimeVoice } from "../../lib/voice/realtime.ts";
+import type { RealtimeConnector, RealtimeHandlers } from "../../lib/voice/realtime-socket.ts";
 import { EndOfSpeechDetector } from "../../lib/voice/endpoint.ts";
 import { recordingSpeaker, samplesSource } from "../../lib/voice/memory-audio.ts";
 import { resample, rms, slots32ToSamples, sineTone, toneLevel } from "../../lib/voice/pcm.ts";
 import { MAX_CAPTURE_MS, VoicePipeline, type PhaseEvent } from "../../lib/voice/pipeline.ts";
 import { SpeechPlayer } from "../../lib/voice/speech.ts";
 import { Transcriber } from "../../lib/voice/transcribe.ts";
-import { decodeWav, encodeWav, wavHeader } from "../../lib/voice/wav.ts";
+import { decodeWav, encodeWav, pcmBytes, wavHeader } from "../../lib/voice/wav.ts";
 import { portablePorts } from "../support/portable-ports.ts";
 import { multipartField, scriptedAudioHttp, syntheticSpeech, type WireLog, type WireScript } from "./voice-rig.ts";
 
@@ -148,5 +153,66 @@ export async function runVoiceScenario(): Promise<string[]> {
   const capped = await pipeline.press()!;
   const last = log.requests.filter((r) => r.url.endsWith("/transcriptions")).pop()!;
   out.push(`cap ${capped.ended} ${capped.capturedMs} bytes=${last.body.length}`);
+  out.push(...(await realtimeExchange()));
+  return out;
+}
+
+/** Realtime mode against an in-process socket: appends, a function call through the registry, audio deltas. */
+async function realtimeExchange(): Promise<string[]> {
+  const out: string[] = [];
+  const sent: Array<{ type: string; [key: string]: unknown }> = [];
+  let appended = 0;
+  let handlers: RealtimeHandlers | undefined;
+  const responses: object[][] = [
+    [{ type: "response.function_call_arguments.done", call_id: "c1", name: "device_status", arguments: "{}" }, { type: "response.done" }],
+    [{ type: "response.output_audio.delta", delta: encodeBase64(pcmBytes(sineTone(300, 100, 24000, 4000))) }, { type: "response.done" }],
+  ];
+  const connector: RealtimeConnector = {
+    async connect(url, headers, h) {
+      handlers = h;
+      out.push(`rt connect ${url} ${headers.authorization}`);
+      return {
+        send(text) {
+          const e = JSON.parse(text);
+          if (e.type === "input_audio_buffer.append") appended += (decodeBase64(e.audio)?.length ?? 0) / 2;
+          else sent.push(e);
+          if (e.type === "response.create") {
+            const script = responses.shift() ?? [];
+            void (async () => {
+              for (const step of script) {
+                await null;
+                handlers!.onMessage(JSON.stringify(step));
+              }
+            })();
+          }
+        },
+        close() {},
+      };
+    },
+  };
+  const recorder = recordingSpeaker();
+  const phases: string[] = [];
+  const source: AudioIn = samplesSource(syntheticSpeech(4, 300, 800, 0).samples, () => voice.release());
+  const voice: RealtimeVoice = new RealtimeVoice({
+    connector,
+    mic: { sampleRate: 16000, start: (cb) => source.start(cb), stop: () => source.stop() },
+    speaker: recorder,
+    registry: {
+      toolSpecsFor: () => [{ name: "device.status", description: "Read the device state.", inputSchema: { type: "object" } }],
+      all: () => [],
+      dispatch: async (name) => ({ text: `ran ${name}` }),
+    },
+    principal: () => makePrincipal("owner", "admin", "turn"),
+    apiKey: () => "sk-xs",
+    baseUrl: () => "http://stand-in/v1",
+    voice: () => "alloy",
+    onPhase: (e) => phases.push(e.phase),
+  });
+  const r = await voice.press()!;
+  out.push(`rt ${r.ended} calls=${r.toolCalls.join(",")} spoken=${r.spoken} appended=${appended} captured=${r.capturedMs}`);
+  out.push(`rt sent ${sent.map((e) => e.type).join(",")}`);
+  out.push(`rt tools ${JSON.stringify((sent[0].session as { tools: unknown }).tools)}`);
+  out.push(`rt output ${JSON.stringify(sent[3])}`);
+  out.push(`rt played ${recorder.take().length} phases=${phases.join(",")}`);
   return out;
 }

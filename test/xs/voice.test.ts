@@ -31,6 +31,20 @@ describe("voice on XS", () => {
       node,
       /^broken The connection to OpenAI failed: the connection closed mid-answer phases=listening,thinking,replying,error$/m,
     );
+    assert.match(node, /^rt connect ws:\/\/stand-in\/v1\/realtime\?model=gpt-realtime Bearer sk-xs$/m);
+    assert.match(node, /^rt speech-ended calls=device\.status spoken=played appended=\d+ captured=[\d.]+$/m);
+    const rt = /^rt speech-ended .* appended=(\d+) captured=([\d.]+)$/m.exec(node)!;
+    assert.ok(Math.abs(Number(rt[1]) / 24 - Number(rt[2])) <= Number(rt[2]) * 0.05, "24 kHz appends cover the capture");
+    assert.match(
+      node,
+      /^rt sent session\.update,input_audio_buffer\.commit,response\.create,conversation\.item\.create,response\.create$/m,
+    );
+    assert.match(node, /^rt tools \[\{"type":"function","name":"device_status"/m);
+    assert.match(
+      node,
+      /^rt output \{"type":"conversation\.item\.create","item":\{"type":"function_call_output","call_id":"c1","output":"ran device\.status"\}\}$/m,
+    );
+    assert.match(node, /^rt played 2400 phases=listening,thinking,replying,idle$/m);
     const cap = /^cap cap (\d+) bytes=(\d+)$/m.exec(node);
     assert.ok(cap && Number(cap[1]) === MAX_CAPTURE_MS);
     // 60 s of 16 kHz 16-bit samples, the WAV header and the multipart framing.
