@@ -10,6 +10,8 @@ import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { HANGOVER_MS } from "../../lib/voice/endpoint.ts";
 import { MAX_CAPTURE_MS, type PhaseEvent } from "../../lib/voice/pipeline.ts";
 import { decodeWav } from "../../lib/voice/wav.ts";
+import { execFileSync } from "node:child_process";
+import { loadMicWav } from "../../hosts/sim/ports/audio-files.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
 import { babble, replyPcm, say, scene } from "../support/speech.ts";
 import { VoiceServer } from "../support/voice-server.ts";
@@ -106,10 +108,12 @@ describe("voice pipeline on the simulator", function () {
     assert.equal(file.samples.length, replyPcm(900).length);
   });
 
-  it("transcribes with Mistral's voxtral when sttProv is mistral", async () => {
+  it("transcribes with Mistral's voxtral when sttProv is mistral, from a WAV file espeak-ng wrote", async () => {
     sim.halo.core.config.apply([["sttProv", "mistral"]], "owner");
     try {
-      mic.load(scene(sentence, 300, 1000).samples);
+      const file = join(sim.dataDir, "said.wav");
+      execFileSync("espeak-ng", ["-w", file, "hello there"]);
+      const loadedMs = loadMicWav(mic, file);
       stand.transcripts.push("hello");
       stand.llm.reply(openAiAnswer(answer({ reply: "Hi." })));
       stand.speech.push({ pcm: replyPcm(100) });
@@ -117,6 +121,8 @@ describe("voice pipeline on the simulator", function () {
       assert.equal(result.transcript, "hello");
       const up = stand.uploads[stand.uploads.length - 1];
       assert.equal(up.fields.model, "voxtral-mini-latest");
+      assert.equal(up.wav!.rate, 16000, "espeak's 22 kHz file reached the service at the microphone's rate");
+      assert.ok(up.wav!.durationMs <= loadedMs + 400, `${up.wav!.durationMs} ms sent of a ${loadedMs} ms file`);
       assert.equal(up.authorization, "Bearer mk-voice");
     } finally {
       sim.halo.core.config.apply([["sttProv", "openai"]], "owner");
