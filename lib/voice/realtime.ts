@@ -129,7 +129,7 @@ export class RealtimeVoice {
       open.send(JSON.stringify({ type: "response.create" }));
       this.setPhase("thinking");
       for (let round = 0; ; round++) {
-        const calls = await this.response(events, out);
+        const calls = await this.response(events, out, key);
         if (!calls.length) break;
         if (round >= REALTIME_MAX_TOOL_ROUNDS)
           throw new Error(`The model asked for more than ${REALTIME_MAX_TOOL_ROUNDS} rounds of function calls.`);
@@ -198,7 +198,11 @@ export class RealtimeVoice {
   }
 
   /** Reads one response: plays its audio, keeps its transcript, returns its function calls. */
-  private async response(events: EventQueue, out: RealtimeExchange): Promise<Array<{ callId: string; name: string; arguments: string }>> {
+  private async response(
+    events: EventQueue,
+    out: RealtimeExchange,
+    key: string,
+  ): Promise<Array<{ callId: string; name: string; arguments: string }>> {
     const calls: Array<{ callId: string; name: string; arguments: string }> = [];
     for (;;) {
       const e = await events.next();
@@ -223,7 +227,9 @@ export class RealtimeVoice {
           return calls;
         case "error": {
           const detail = (e.error as { message?: unknown } | undefined)?.message;
-          throw new Error(`OpenAI Realtime refused: ${typeof detail === "string" ? clipForMessage(detail, 120) : "an error event"}.`);
+          // The service's own words, never the key even if it echoes it.
+          const said = typeof detail === "string" ? clipForMessage(detail.split(key).join("[key]"), 120) : "an error event";
+          throw new Error(`OpenAI Realtime refused: ${said}.`);
         }
       }
     }

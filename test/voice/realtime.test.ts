@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import type { SimAudioIn, SimAudioOut } from "../../hosts/sim/ports/audio.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import type { PhaseEvent } from "../../lib/voice/pipeline.ts";
+import { REALTIME_MAX_TOOL_ROUNDS } from "../../lib/voice/realtime.ts";
 import { audioDeltas, RealtimeServer } from "../support/realtime-server.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
 import { replyPcm, say, scene } from "../support/speech.ts";
@@ -154,6 +155,43 @@ describe("realtime speech on the simulator", function () {
     assert.equal((await first).spoken, "stopped");
     assert.equal((await second).reply, "Yes?");
     assert.ok(speaker.played.some((u) => u.stopped && u.samples.length < replyPcm(5000).length));
+  });
+
+  it("ends with a clear error on hostile server events, and the next exchange works", async () => {
+    const cases: Array<[object[], RegExp]> = [
+      [[{ type: "response.output_audio.delta", delta: "!!!not base64" }], /^The realtime audio delta is not 16-bit PCM in base64\.$/],
+      [[{ type: "response.output_audio.delta", delta: "AA==" }, { type: "response.done" }], /^The realtime audio delta is not 16-bit PCM/],
+      [[{ type: "error", error: { message: `bad request with ${KEY}` } }], /^OpenAI Realtime refused: bad request/],
+      [
+        Array.from({ length: REALTIME_MAX_TOOL_ROUNDS + 1 }, () => [
+          { type: "response.function_call_arguments.done", call_id: "x", name: "docs_list", arguments: "not json" },
+          { type: "response.done" },
+        ]).flat(),
+        /more than 4 rounds of function calls/,
+      ],
+    ];
+    for (const [script, message] of cases) {
+      mic.load(scene(clip, 300, 1000).samples);
+      stand.responses = [];
+      // Each response.create gets the next pair of events (the rounds case) or the whole script.
+      if (script.length > 3) for (let i = 0; i < script.length; i += 2) stand.responses.push([script[i], script[i + 1]]);
+      else stand.responses.push([...script, "break"]);
+      const r = await sim.halo.core.voice.press()!;
+      assert.match(r.error ?? "", message);
+      assert.ok(!r.error!.includes(KEY), "the key is never quoted back");
+    }
+    mic.load(scene(clip, 300, 1000).samples);
+    stand.responses = [
+      [
+        { type: "garbage" },
+        { no: "type" },
+        { type: "response.output_audio_transcript.done", transcript: "Fine." },
+        { type: "response.done" },
+      ],
+    ];
+    const ok = await sim.halo.core.voice.press()!;
+    assert.equal(ok.error, undefined);
+    assert.equal(ok.reply, "Fine.");
   });
 
   it("refuses realtime mode clearly on a host without a WebSocket client", async () => {
