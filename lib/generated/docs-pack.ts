@@ -911,7 +911,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "voice#telegram-voice-notes",
    "file": "voice",
    "title": "Telegram voice notes",
-   "body": "A voice note from an allow-listed chat is downloaded (`getFile`, then `{base}/file/bot<token>/<path>`, at most\n2 MB, a `file_path` with `..` refused), sent to the transcription endpoint as it is (OGG/Opus), and the\ntranscript runs as that chat's turn. A note over 5 minutes, one that fails, or one with no words gets a short\nreply saying so. Voice notes out are `reply.telegram` with `voice: true` ([replies](replies-and-search.md))."
+   "body": "A voice note from an allow-listed chat is downloaded (`getFile`, then `{base}/file/bot<token>/<path>`, at most\n2 MB, a `file_path` with `..` refused), sent to the transcription endpoint as it is (OGG/Opus), and the\ntranscript runs as that chat's turn. A note over 5 minutes, one that fails, or one with no words gets a short\nreply saying so. Voice notes out are `reply.telegram` with `voice: true` ([replies](replies-and-search.md)),\nmade by the same speech request as spoken replies (`openSpeech` in `lib/voice/speech.ts`) with\n`response_format: \"opus\"`."
   },
   {
    "id": "voice#self-test",

@@ -6,7 +6,7 @@ import type { AudioOut, Clock } from "../ports";
 import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
 import { DEFAULT_BASE_URLS } from "../turn/providers/types";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
-import type { AudioHttp } from "./audio-http";
+import type { AudioHttp, AudioHttpExchange } from "./audio-http";
 import { SPEECH_PCM_RATE } from "./pcm";
 import { bytesToSamples } from "./wav";
 
@@ -43,23 +43,13 @@ export class SpeechPlayer {
     let stopped = false;
     let cancel = (): void => {};
     const done = (async (): Promise<"played" | "stopped"> => {
-      const provider = this.config.provider();
-      if (provider !== "openai")
-        throw new ProviderError("unavailable", `Spoken replies are made with OpenAI speech only; ttsProv is ${provider}.`);
-      const apiKey = this.config.apiKey();
-      if (!apiKey) throw new ProviderError("unavailable", "No OpenAI key is set for speech; the owner sets it through the owner API.");
-      if (text.length > SPEECH_MAX_CHARS)
-        throw new ProviderError("bad-request", `Speech input is limited to ${SPEECH_MAX_CHARS} characters.`);
-      const base = (this.config.baseUrl() || DEFAULT_BASE_URLS.openai).replace(/\/+$/, "");
       let carry: number | undefined;
       let first = true;
       let speakerFault: string | undefined;
-      const exchange = this.http.open({
-        method: "POST",
-        url: `${base}/audio/speech`,
-        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      const { exchange, apiKey } = openSpeech(this.http, this.config, text, voice, {
+        format: "pcm",
         timeoutMs: SPEECH_TIMEOUT_MS,
-        maxResponseBytes: SPEECH_MAX_BYTES,
+        maxBytes: SPEECH_MAX_BYTES,
         onBody: (chunk) => {
           if (stopped || speakerFault !== undefined || chunk.length === 0) return;
           // A sample may be split across pieces: keep its first byte for the next one.
@@ -87,7 +77,6 @@ export class SpeechPlayer {
         },
       });
       cancel = () => exchange.abort();
-      exchange.write(encodeUtf8(JSON.stringify({ model: SPEECH_MODEL, input: text, voice, response_format: "pcm" })));
       let reply;
       try {
         reply = await exchange.end();
@@ -118,6 +107,53 @@ export class SpeechPlayer {
       },
     };
   }
+}
+
+export interface SpeechRequestOptions {
+  /** "pcm": raw 24 kHz 16-bit mono, streamed; "opus": an Ogg/Opus file (Telegram voice notes). */
+  format: "pcm" | "opus";
+  timeoutMs: number;
+  maxBytes: number;
+  accept?: string;
+  onBody?(chunk: Uint8Array): void;
+}
+
+/**
+ * The one speech request both spoken replies and voice notes make: POST
+ * {base}/audio/speech with model, input, voice and response_format, its body
+ * already written. Throws a ProviderError (no key, text too long, not OpenAI)
+ * before anything is sent.
+ */
+export function openSpeech(
+  http: AudioHttp,
+  config: SpeechConfig,
+  text: string,
+  voice: string,
+  options: SpeechRequestOptions,
+): { exchange: AudioHttpExchange; apiKey: string } {
+  const provider = config.provider();
+  if (provider !== "openai")
+    throw new ProviderError("unavailable", `Spoken replies are made with OpenAI speech only; ttsProv is ${provider}.`);
+  const apiKey = config.apiKey();
+  if (!apiKey)
+    throw new ProviderError("unavailable", "No OpenAI key is set for speech; the owner sets it through the owner API.", {
+      provider: "openai",
+    });
+  if (text.length > SPEECH_MAX_CHARS)
+    throw new ProviderError("bad-request", `Speech input is limited to ${SPEECH_MAX_CHARS} characters.`, { provider: "openai" });
+  const base = (config.baseUrl() || DEFAULT_BASE_URLS.openai).replace(/\/+$/, "");
+  const headers: { [name: string]: string } = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  if (options.accept) headers.accept = options.accept;
+  const exchange = http.open({
+    method: "POST",
+    url: `${base}/audio/speech`,
+    headers,
+    timeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxBytes,
+    onBody: options.onBody,
+  });
+  exchange.write(encodeUtf8(JSON.stringify({ model: SPEECH_MODEL, input: text, voice, response_format: options.format })));
+  return { exchange, apiKey };
 }
 
 function parseJson(bytes: Uint8Array): unknown {
