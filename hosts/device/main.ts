@@ -7,6 +7,7 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import { moddableRealtimeConnector } from "./ports/realtime-ws";
 import Timer from "timer";
 import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds";
 import { telegramInboundFor } from "../../lib/chat/inbound-for-core";
@@ -23,7 +24,7 @@ export default function main(): void {
   const halo = createHalo({
     ports,
     firmwareVersion: config.firmwareVersion,
-    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep },
+    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep, realtime: moddableRealtimeConnector() },
   });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
   const ownerToken = halo.ensureOwnerToken();
