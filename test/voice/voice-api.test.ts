@@ -3,7 +3,7 @@
 // WAV; malformed, oversized and hostile requests refused while the server keeps serving.
 import assert from "node:assert/strict";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { MAX_HTTP_BODY_BYTES } from "../../lib/limits.ts";
+import { VOICE_UPLOAD_MAX_BYTES } from "../../lib/voice/voice-api.ts";
 import { decodeWav, encodeWav, wavHeader } from "../../lib/voice/wav.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
 import { replyPcm, say, scene } from "../support/speech.ts";
@@ -119,7 +119,7 @@ describe("POST /api/voice on the simulator", function () {
       ["json type", good, { "content-type": "application/json" }, 415, /send audio\/wav/],
       ["no token", good, { authorization: undefined }, 401, /Unauthorized/],
       ["bad token", good, { authorization: "Bearer nope" }, 401, /Unauthorized/],
-      ["oversized", new Uint8Array(MAX_HTTP_BODY_BYTES + 1024), {}, 413, /Payload too large/],
+      ["oversized", new Uint8Array(VOICE_UPLOAD_MAX_BYTES + 1024), {}, 413, /Payload too large/],
       ["token in URL", good, {}, 400, /Tokens are not accepted in a URL/],
     ];
     for (const [label, body, headers, status, message] of cases) {
