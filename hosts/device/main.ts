@@ -7,6 +7,7 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import { moddableRealtimeConnector } from "./ports/realtime-ws";
 import Net from "net";
 import Timer from "timer";
 
@@ -26,6 +27,7 @@ export default function main(): void {
       episodic: episodicOverStorage(ports),
       baseUrls: config.baseUrls,
       sleep: timerSleep,
+      realtime: moddableRealtimeConnector(),
       ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
     },
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).

@@ -1,6 +1,7 @@
 // Builds the update engine from the ports, with the health check a new image
 // must pass after its first restart: network (the feed answers), storage (the
 // card takes a write when one is inserted) and registry (tools are there).
+import { defineSubsystem } from "../app/subsystem";
 import type { Ports } from "../ports";
 import type { ToolRegistry } from "../registry/registry";
 import type { HealthCheck } from "./boot";
@@ -21,7 +22,7 @@ export interface OtaBuildOptions {
 
 const PROBE_PATH = "ota-health-probe.txt";
 
-function healthChecks(ports: Ports, registry: ToolRegistry, feedUrl: () => string | undefined): HealthCheck[] {
+function healthChecks(ports: Pick<Ports, "http" | "storage">, registry: ToolRegistry, feedUrl: () => string | undefined): HealthCheck[] {
   return [
     {
       name: "network",
@@ -51,21 +52,27 @@ function healthChecks(ports: Ports, registry: ToolRegistry, feedUrl: () => strin
   ];
 }
 
-/** The engine, or undefined when the host has no app slots or gave no OTA options. */
-export function buildOtaEngine(ports: Ports, registry: ToolRegistry, options: OtaBuildOptions | undefined): OtaEngine | undefined {
-  if (!ports.otaSlots || !options) return undefined;
-  const records = new OtaRecords(ports.settings);
-  return new OtaEngine({
-    slots: ports.otaSlots,
-    http: ports.http,
-    settings: ports.settings,
-    log: ports.log,
-    now: () => ports.clock.now(),
-    version: options.version,
-    board: options.board,
-    trustedKeys: options.trustedKeys,
-    feedUrl: options.feedUrl,
-    checkIntervalMs: options.checkIntervalMs,
-    checks: healthChecks(ports, registry, () => records.feedUrl() ?? options.feedUrl),
-  });
-}
+/** The update engine, built from the ports it names; undefined when the host has no app slots or gave no OTA options. */
+export const UPDATES = defineSubsystem({
+  name: "updates",
+  ports: ["otaSlots", "http", "settings", "log", "clock", "storage"],
+  build(p, d: { registry: ToolRegistry; options: OtaBuildOptions | undefined }): OtaEngine | undefined {
+    const { otaSlots } = p;
+    if (!otaSlots || !d.options) return undefined;
+    const options = d.options;
+    const records = new OtaRecords(p.settings);
+    return new OtaEngine({
+      slots: otaSlots,
+      http: p.http,
+      settings: p.settings,
+      log: p.log,
+      now: () => p.clock.now(),
+      version: options.version,
+      board: options.board,
+      trustedKeys: options.trustedKeys,
+      feedUrl: options.feedUrl,
+      checkIntervalMs: options.checkIntervalMs,
+      checks: healthChecks(p, d.registry, () => records.feedUrl() ?? options.feedUrl),
+    });
+  },
+});
