@@ -115,6 +115,25 @@ export interface HttpClient {
   request(req: HttpClientRequest): Promise<HttpClientResponse>;
 }
 
+/** What one WebSocket tells its owner. After `close()` (or onClose) nothing more fires. */
+export interface WebSocketEvents {
+  onOpen(): void;
+  onText(text: string): void;
+  /** The socket closed or failed to open; `reason` is a short sentence naming no secret. */
+  onClose(reason: string): void;
+}
+
+export interface WebSocketConnection {
+  /** Sends one text frame; ignored when the socket is not open. */
+  send(text: string): void;
+  close(): void;
+}
+
+/** Outbound WebSockets (ws:// and wss://): Nostr relays. */
+export interface WebSocketClient {
+  open(url: string, events: WebSocketEvents): WebSocketConnection;
+}
+
 /** What the System port reports. A field the hardware cannot measure is undefined, never a guess. */
 export interface SystemInfo {
   firmwareVersion: string;
@@ -228,6 +247,8 @@ export interface Ports {
   kernels?: Kernels;
   /** Absent until the Telegram client exists: files.send then reports "not configured". */
   messenger?: Messenger;
+  /** Nostr relays; without it the Nostr subsystem has no relays (keys, encoding and encryption still work). */
+  webSocket?: WebSocketClient;
   system?: System;
   led?: Led;
   audioOut?: AudioOut;

@@ -7,6 +7,7 @@ import { memorySettings } from "./memory-settings.ts";
 import { folderSettings } from "./settings.ts";
 import { simAudioOut, simLed, simOta, type SimAudioOut, type SimLed } from "./hardware.ts";
 import { simSystem, type SimSystem } from "./system.ts";
+import { wsClient } from "./websocket.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
@@ -20,6 +21,7 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     log,
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
+    webSocket: wsClient,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
     ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
@@ -36,6 +38,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     log,
     settings: memorySettings(),
     http: nodeHttpClient,
+    webSocket: wsClient,
     storage: memoryStorage(),
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
     ...overrides,
