@@ -42,6 +42,9 @@ import { buildTurn } from "./turn/build";
 import type { TurnEngine } from "./turn/engine";
 import { buildChannelsSubsystem } from "./tools/channels-subsystem";
 import type { WebSearchBudget } from "./web/search-budget";
+import { bindNostrChannel, buildNostrSubsystem } from "./nostr/build";
+import type { NostrSubsystem } from "./nostr/subsystem";
+import type { NostrChannel } from "./chat/nostr-channel";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
 export interface Core {
@@ -88,6 +91,10 @@ export interface Core {
   scheduler: RoutineScheduler;
   /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
   alerts: AlertLog;
+  /** The device's Nostr key, relays and owner (docs/nostr.md); the host calls `nostr.start()`. */
+  nostr: NostrSubsystem;
+  /** DMs to the device's key run as turns; the host calls `nostrChannel.start()` after `nostr.start()`. */
+  nostrChannel: NostrChannel;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -144,6 +151,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   );
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
+  const nostr = buildNostrSubsystem(registry, ports, options.sleep);
   registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
   const { artifacts, downloads, skills } = files;
   const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
@@ -182,6 +190,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     episodic: options.episodic,
   });
   introspection.budget = turn.budgetSource;
+  const nostrChannel = bindNostrChannel(nostr, turn.engine, { people, clients, chats }, ports);
   return {
     ports,
     registry,
@@ -208,5 +217,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     routines,
     scheduler,
     alerts,
+    nostr,
+    nostrChannel,
   };
 }

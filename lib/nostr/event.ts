@@ -5,13 +5,7 @@
 import { schnorr } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import {
-  NOSTR_CONTENT_MAX_BYTES,
-  NOSTR_FUTURE_SKEW_S,
-  NOSTR_TAG_ENTRIES_MAX,
-  NOSTR_TAG_VALUE_MAX_CHARS,
-  NOSTR_TAGS_MAX,
-} from "./limits";
+import { NOSTR_CONTENT_MAX_BYTES, NOSTR_FUTURE_SKEW_S, NOSTR_TAG_ENTRIES_MAX, NOSTR_TAG_VALUE_MAX_CHARS, NOSTR_TAGS_MAX } from "./limits";
 
 export interface EventTemplate {
   kind: number;
@@ -48,7 +42,13 @@ export function eventId(e: UnsignedEvent): string {
 /** Signs a template with `secretKey`; `auxRand` (32 bytes) comes from the Random port. */
 export function signEvent(template: EventTemplate, secretKey: Uint8Array, auxRand: Uint8Array): NostrEvent {
   const pubkey = bytesToHex(schnorr.getPublicKey(secretKey));
-  const unsigned: UnsignedEvent = { kind: template.kind, content: template.content, tags: template.tags, created_at: template.created_at, pubkey };
+  const unsigned: UnsignedEvent = {
+    kind: template.kind,
+    content: template.content,
+    tags: template.tags,
+    created_at: template.created_at,
+    pubkey,
+  };
   const id = eventId(unsigned);
   const sig = bytesToHex(schnorr.sign(hexToBytes(id), secretKey, auxRand));
   return { ...unsigned, id, sig };

@@ -2,7 +2,7 @@
 // the sender's key) and gift-wrapped (kind 1059, NIP-44 by a one-time key).
 // Timestamps of seal and wrap are back-dated at random within two days (NIP-59).
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "./crypto";
+import { nip44ConversationKey, nip44Encrypt } from "./crypto";
 import { eventId, type NostrEvent, signEvent, tagValue, type UnsignedEvent, verifyEvent } from "./event";
 import type { NostrIdentity } from "./identity";
 import { NOSTR_GIFT_WRAP_LOOKBACK_S } from "./limits";
@@ -26,16 +26,31 @@ function backdated(identity: NostrIdentity, nowS: number): number {
 }
 
 /** Builds the gift wrap that carries `content` to `recipient`. */
-export function wrapPrivateMessage(identity: NostrIdentity, recipient: string, content: string, nowS: number, subject?: string): NostrEvent {
+export function wrapPrivateMessage(
+  identity: NostrIdentity,
+  recipient: string,
+  content: string,
+  nowS: number,
+  subject?: string,
+): NostrEvent {
   const tags = [["p", recipient]];
   if (subject) tags.push(["subject", subject]);
   const rumorBody: UnsignedEvent = { kind: KIND_PRIVATE_DM, pubkey: identity.pubkey, created_at: nowS, tags, content };
   const rumor = { ...rumorBody, id: eventId(rumorBody) };
-  const seal = identity.sign({ kind: KIND_SEAL, tags: [], created_at: backdated(identity, nowS), content: identity.nip44Encrypt(recipient, JSON.stringify(rumor)) });
+  const seal = identity.sign({
+    kind: KIND_SEAL,
+    tags: [],
+    created_at: backdated(identity, nowS),
+    content: identity.nip44Encrypt(recipient, JSON.stringify(rumor)),
+  });
   let ephemeral = identity.randomBytes(32);
   while (!secp256k1.utils.isValidSecretKey(ephemeral)) ephemeral = identity.randomBytes(32);
   const wrapped = nip44Encrypt(JSON.stringify(seal), nip44ConversationKey(ephemeral, recipient), (n) => identity.randomBytes(n));
-  return signEvent({ kind: KIND_GIFT_WRAP, tags: [["p", recipient]], created_at: backdated(identity, nowS), content: wrapped }, ephemeral, identity.randomBytes(32));
+  return signEvent(
+    { kind: KIND_GIFT_WRAP, tags: [["p", recipient]], created_at: backdated(identity, nowS), content: wrapped },
+    ephemeral,
+    identity.randomBytes(32),
+  );
 }
 
 /**

@@ -92,7 +92,8 @@ export class RelayPool {
 
   /** Opens or replaces a named subscription on every relay (kept across reconnects). */
   subscribe(name: string, filters: Filter[], sink: EventSink, enabled = true): void {
-    if (!this.managed.has(name) && this.managed.size >= NOSTR_SUBSCRIPTIONS_MAX) throw new HaloError("full", `at most ${NOSTR_SUBSCRIPTIONS_MAX} subscriptions.`);
+    if (!this.managed.has(name) && this.managed.size >= NOSTR_SUBSCRIPTIONS_MAX)
+      throw new HaloError("full", `at most ${NOSTR_SUBSCRIPTIONS_MAX} subscriptions.`);
     this.managed.set(name, { name, filters, enabled, received: this.managed.get(name)?.received ?? 0, sink });
     for (const relay of this.relays.values()) {
       if (enabled) relay.subscribe(name, filters);
@@ -119,7 +120,12 @@ export class RelayPool {
     const subId = `q${++this.querySeq}`;
     let finish: () => void = () => undefined;
     const finished = new Promise<void>((resolve) => (finish = resolve));
-    const q: Query = { events: new Map(), waiting: new Set(live.map((r) => r.url)), max: Math.min(max, NOSTR_QUERY_EVENTS_MAX), done: finish };
+    const q: Query = {
+      events: new Map(),
+      waiting: new Set(live.map((r) => r.url)),
+      max: Math.min(max, NOSTR_QUERY_EVENTS_MAX),
+      done: finish,
+    };
     this.queries.set(subId, q);
     for (const r of live) r.subscribe(subId, filters);
     await Promise.race([finished, this.deps.sleep(timeoutMs)]);
@@ -137,7 +143,13 @@ export class RelayPool {
     for (const relay of this.relays.values()) {
       const url = relay.url;
       if (!relay.isConnected()) {
-        waits.push(Promise.resolve({ relay: url, result: relay.publish(event) ? "queued" : "timeout", message: relay.isConnected() ? undefined : "not connected" }));
+        waits.push(
+          Promise.resolve({
+            relay: url,
+            result: relay.publish(event) ? "queued" : "timeout",
+            message: relay.isConnected() ? undefined : "not connected",
+          }),
+        );
         continue;
       }
       waits.push(

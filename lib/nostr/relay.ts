@@ -126,7 +126,10 @@ export class RelayConnection {
         this.socket = undefined;
         this.lastError = reason;
         this.failures++;
-        const wait = Math.min(NOSTR_BACKOFF_MAX_MS, (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * Math.pow(2, Math.min(this.failures - 1, 16)));
+        const wait = Math.min(
+          NOSTR_BACKOFF_MAX_MS,
+          (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * Math.pow(2, Math.min(this.failures - 1, 16)),
+        );
         void this.deps.sleep(wait).then(() => {
           if (this.active && !this.socket) this.connect();
         });
@@ -163,7 +166,8 @@ export class RelayConnection {
         if (typeof msg[1] === "string") this.listener.onEose(msg[1], this.url);
         return;
       case "OK":
-        if (typeof msg[1] === "string") this.listener.onOk(msg[1], msg[2] === true, typeof msg[3] === "string" ? msg[3].slice(0, 200) : "", this.url);
+        if (typeof msg[1] === "string")
+          this.listener.onOk(msg[1], msg[2] === true, typeof msg[3] === "string" ? msg[3].slice(0, 200) : "", this.url);
         return;
       case "CLOSED":
       case "NOTICE":
@@ -185,7 +189,8 @@ export class RelayConnection {
       this.windowCount = 0;
     }
     if (++this.windowCount > NOSTR_RELAY_EVENTS_PER_WINDOW) {
-      if (this.windowCount === NOSTR_RELAY_EVENTS_PER_WINDOW + 1) this.deps.log.warn(`nostr: ${this.url} sends too many events; dropping the rest of this window`);
+      if (this.windowCount === NOSTR_RELAY_EVENTS_PER_WINDOW + 1)
+        this.deps.log.warn(`nostr: ${this.url} sends too many events; dropping the rest of this window`);
       this.counts.dropped++;
       return;
     }

@@ -20,7 +20,10 @@ describe("nostr relay pool (real relay)", () => {
     await until(() => pool.connectedCount() === 1);
     const ev = me.sign({ kind: 1, content: "hello relay", tags: [["t", "halo"]], created_at: now() });
     const out = await pool.publish(ev);
-    assert.deepEqual(out.map((o) => o.result), ["ok"]);
+    assert.deepEqual(
+      out.map((o) => o.result),
+      ["ok"],
+    );
     const found = await pool.query([{ authors: [me.pubkey], kinds: [1] }], 2000);
     assert.equal(found.length, 1);
     assert.equal(found[0].content, "hello relay");
@@ -48,7 +51,9 @@ describe("nostr relay pool (real relay)", () => {
     await until(() => pool.connectedCount() === 1, 5000, "the reconnect");
     assert.equal(pool.status()[0].connects, 2);
     await until(() => relay.received.filter((f) => f.startsWith('["REQ","notes"')).length === 2, 3000, "the REQ re-sent");
-    relay.broadcastRaw(JSON.stringify(["EVENT", "notes", finalizeEvent({ kind: 1, content: "after restart", tags: [], created_at: now() }, author)]));
+    relay.broadcastRaw(
+      JSON.stringify(["EVENT", "notes", finalizeEvent({ kind: 1, content: "after restart", tags: [], created_at: now() }, author)]),
+    );
     await until(() => got.length === 1, 3000, "the event");
     assert.deepEqual(got, ["after restart"]);
     pool.stop();
