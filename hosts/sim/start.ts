@@ -25,6 +25,8 @@ export interface SimOptions {
   portOverrides?: Partial<Ports>;
   /** Base URLs of outside services (from HALO_OPENAI_BASE_URL, HALO_ANTHROPIC_BASE_URL, HALO_MISTRAL_BASE_URL, HALO_TELEGRAM_BASE_URL, HALO_TAVILY_BASE_URL): local stand-ins. */
   baseUrls?: { [service: string]: string | undefined };
+  /** Nostr relays used when the owner has set none yet (HALO_NOSTR_RELAYS, comma-separated). */
+  nostrRelays?: string[];
 }
 
 /** Environment variables that seed a secret the owner has not set yet. */
@@ -59,7 +61,15 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
     const url = env[`HALO_${service.toUpperCase()}_BASE_URL`];
     if (url) baseUrls[service] = url;
   }
-  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets, baseUrls };
+  const nostrRelays = env.HALO_NOSTR_RELAYS ? env.HALO_NOSTR_RELAYS.split(",").map((u) => u.trim()) : undefined;
+  return {
+    dataDir: resolve(env.HALO_DATA ?? "./.halo-data"),
+    host: env.HALO_HOST ?? "127.0.0.1",
+    port,
+    initialSecrets,
+    baseUrls,
+    nostrRelays,
+  };
 }
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
@@ -89,6 +99,10 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
   const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
   inbound.start();
+  // DMs to the device's Nostr key run as turns (docs/nostr.md); HALO_NOSTR_RELAYS seeds the relays once.
+  if (options.nostrRelays && halo.core.nostr.relays().length === 0) halo.core.nostr.setRelays(options.nostrRelays);
+  halo.core.nostr.start();
+  halo.core.nostrChannel.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -101,6 +115,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     close: async () => {
       clearInterval(ticker);
       await inbound.stop();
+      halo.core.nostr.stop();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };

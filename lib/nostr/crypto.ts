@@ -12,12 +12,22 @@ export function nip44ConversationKey(secretKey: Uint8Array, pubkeyHex: string): 
   return nip44.utils.getConversationKey(secretKey, pubkeyHex);
 }
 
+/** NIP-44 v2 carries 1 to 65,535 bytes of UTF-8 plaintext. */
+export const NIP44_PLAINTEXT_MAX_BYTES = 65535;
+
 export function nip44Encrypt(plaintext: string, conversationKey: Uint8Array, random: RandomBytes): string {
+  const bytes = new TextEncoder().encode(plaintext).length;
+  if (bytes < 1 || bytes > NIP44_PLAINTEXT_MAX_BYTES) throw new Error("invalid plaintext length");
   return nip44.encrypt(plaintext, conversationKey, random(32));
 }
 
+/** NIP-44 v2 payloads are 132 to 87,472 base64 characters; anything else is refused before decoding. */
+export const NIP44_PAYLOAD_MIN_CHARS = 132;
+export const NIP44_PAYLOAD_MAX_CHARS = 87472;
+
 /** Throws on a bad version, MAC, padding or length. */
 export function nip44Decrypt(payload: string, conversationKey: Uint8Array): string {
+  if (payload.length < NIP44_PAYLOAD_MIN_CHARS || payload.length > NIP44_PAYLOAD_MAX_CHARS) throw new Error("invalid payload length");
   return nip44.decrypt(payload, conversationKey);
 }
 

@@ -39,6 +39,20 @@ export function eventId(e: UnsignedEvent): string {
   return bytesToHex(sha256(new TextEncoder().encode(serializeEvent(e))));
 }
 
+/** BIP-340 signature of a 32-byte message. */
+export function schnorrSign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array {
+  return schnorr.sign(message, secretKey, auxRand);
+}
+
+/** BIP-340 verification; false (never a throw) for any malformed input. */
+export function schnorrVerify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  try {
+    return schnorr.verify(signature, message, publicKey);
+  } catch {
+    return false;
+  }
+}
+
 /** Signs a template with `secretKey`; `auxRand` (32 bytes) comes from the Random port. */
 export function signEvent(template: EventTemplate, secretKey: Uint8Array, auxRand: Uint8Array): NostrEvent {
   const pubkey = bytesToHex(schnorr.getPublicKey(secretKey));
@@ -50,7 +64,7 @@ export function signEvent(template: EventTemplate, secretKey: Uint8Array, auxRan
     pubkey,
   };
   const id = eventId(unsigned);
-  const sig = bytesToHex(schnorr.sign(hexToBytes(id), secretKey, auxRand));
+  const sig = bytesToHex(schnorrSign(hexToBytes(id), secretKey, auxRand));
   return { ...unsigned, id, sig };
 }
 
@@ -93,13 +107,7 @@ export function verifyEvent(raw: unknown, nowSeconds: number): { event: NostrEve
   if (created_at > nowSeconds + NOSTR_FUTURE_SKEW_S) return { refused: "future" };
   const event: NostrEvent = { id, pubkey, created_at, kind, tags: cleanTags, content, sig };
   if (eventId(event) !== id) return { refused: "bad-id" };
-  let good = false;
-  try {
-    good = schnorr.verify(hexToBytes(sig), hexToBytes(id), hexToBytes(pubkey));
-  } catch {
-    good = false;
-  }
-  return good ? { event } : { refused: "bad-signature" };
+  return schnorrVerify(hexToBytes(sig), hexToBytes(id), hexToBytes(pubkey)) ? { event } : { refused: "bad-signature" };
 }
 
 /** The first value of the first tag named `name`. */

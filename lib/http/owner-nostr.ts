@@ -1,0 +1,65 @@
+// Owner API endpoints of the Nostr subsystem: the owner's public key (the ADMIN
+// tier of DMs) and the relay list. Both are owner settings no tool can change.
+import { HaloError } from "../errors";
+import type { Log } from "../ports";
+import type { ApiHandler, ApiReply } from "./owner-routes";
+import type { Route } from "./router";
+
+/** What the Nostr subsystem offers the owner (NostrSubsystem implements it). */
+export interface NostrOwnerSettings {
+  readonly identity: { readonly pubkey: string; npub(): string };
+  owner(): string | undefined;
+  /** Each throws a HaloError (one sentence, naming no value) when the input is not acceptable. */
+  setOwner(input: string): string;
+  relays(): string[];
+  setRelays(urls: string[]): string[];
+}
+
+const fail = (status: number, error: string): ApiReply => ({ status, body: { error } });
+
+function refusal(e: unknown): ApiReply {
+  if (!(e instanceof HaloError)) throw e;
+  return fail(400, `Bad request: ${e.sentence}`);
+}
+
+export function nostrRoutes(nostr: NostrOwnerSettings | undefined, log: Log): Array<Route<ApiHandler>> {
+  if (!nostr) return [];
+  const view = (): ApiReply => ({
+    status: 200,
+    body: { pubkey: nostr.identity.pubkey, npub: nostr.identity.npub(), owner: nostr.owner() ?? null, relays: nostr.relays() },
+  });
+  return [
+    { method: "GET", pattern: "/api/nostr", handler: view },
+    {
+      method: "PUT",
+      pattern: "/api/nostr/owner",
+      handler: ({ body }) => {
+        const keys = Object.keys(body);
+        if (keys.length !== 1 || typeof body.pubkey !== "string") return fail(400, 'Bad request: the body is {"pubkey": "<npub or hex>"}.');
+        try {
+          nostr.setOwner(body.pubkey);
+        } catch (e) {
+          return refusal(e);
+        }
+        log.info("owner api: nostr owner set");
+        return view();
+      },
+    },
+    {
+      method: "PUT",
+      pattern: "/api/nostr/relays",
+      handler: ({ body }) => {
+        const relays = body.relays;
+        if (Object.keys(body).length !== 1 || !Array.isArray(relays) || !relays.every((r) => typeof r === "string"))
+          return fail(400, 'Bad request: the body is {"relays": ["wss://..."]}.');
+        try {
+          nostr.setRelays(relays as string[]);
+        } catch (e) {
+          return refusal(e);
+        }
+        log.info("owner api: nostr relays set");
+        return view();
+      },
+    },
+  ];
+}
