@@ -19,3 +19,19 @@ export async function until(check: () => boolean, ms = 5000, what = "condition")
     await sleep(20);
   }
 }
+
+/** Publishes one event as an outside client would (its own socket) and resolves with the relay's OK. */
+export async function publishAsClient(url: string, event: object & { id: string }): Promise<boolean> {
+  const { default: WebSocket } = await import("ws");
+  const socket = new WebSocket(url);
+  await new Promise<void>((ok, fail) => (socket.once("open", () => ok()), socket.once("error", fail)));
+  const accepted = await new Promise<boolean>((resolve) => {
+    socket.on("message", (data) => {
+      const m = JSON.parse(data.toString());
+      if (m[0] === "OK" && m[1] === event.id) resolve(m[2] === true);
+    });
+    socket.send(JSON.stringify(["EVENT", event]));
+  });
+  socket.close();
+  return accepted;
+}
