@@ -35,5 +35,8 @@ export default function main(): void {
     Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
     // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
     telegramInboundFor(halo.core, ports.log, timerSleep).start();
+    // The owner's Nostr relays, and DMs to the device's key as turns (docs/nostr.md).
+    halo.core.nostr.start();
+    halo.core.nostrChannel.start();
   });
 }

@@ -11,6 +11,7 @@ import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
 import { fileStorage } from "./storage";
 import { deviceSystem } from "./system";
+import { moddableWebSocket } from "./websocket";
 
 export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
@@ -23,6 +24,7 @@ export function devicePorts(config: DeviceConfig): Ports {
     log,
     settings: preferenceSettings,
     http: moddableHttpClient,
+    webSocket: moddableWebSocket,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
     ...(storage ? { storage } : {}),
