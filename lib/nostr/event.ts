@@ -53,9 +53,13 @@ export function schnorrVerify(signature: Uint8Array, message: Uint8Array, public
   }
 }
 
-/** Signs a template with `secretKey`; `auxRand` (32 bytes) comes from the Random port. */
-export function signEvent(template: EventTemplate, secretKey: Uint8Array, auxRand: Uint8Array): NostrEvent {
-  const pubkey = bytesToHex(schnorr.getPublicKey(secretKey));
+/** Signs a template with `secretKey`; `auxRand` (32 bytes) comes from the Random port; a known `pubkey` saves a point multiplication. */
+export function signEvent(
+  template: EventTemplate,
+  secretKey: Uint8Array,
+  auxRand: Uint8Array,
+  pubkey: string = publicKeyOf(secretKey),
+): NostrEvent {
   const unsigned: UnsignedEvent = {
     kind: template.kind,
     content: template.content,

@@ -45,7 +45,7 @@ export class NostrIdentity {
   }
 
   sign(template: EventTemplate): NostrEvent {
-    return signEvent(template, this.secretKey, this.randomBytes(32));
+    return signEvent(template, this.secretKey, this.randomBytes(32), this.pubkey);
   }
 
   nip44Encrypt(pubkey: string, plaintext: string): string {
