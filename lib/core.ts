@@ -151,7 +151,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   );
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
-  const nostr = buildNostrSubsystem(registry, ports, options.sleep);
+  const nostr = buildNostrSubsystem(registry, ports, files.artifacts, options.sleep);
   registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
   const { artifacts, downloads, skills } = files;
   const utcOffsetMinutes = (): number => config.number("utcOffsetMin");

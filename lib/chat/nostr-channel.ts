@@ -72,6 +72,7 @@ export class NostrChannel {
       this.counts.refused++;
       return;
     }
+    if (this.deps.nostr.isBlocked(inbound.sender)) return;
     if (this.queue.length >= NOSTR_INBOUND_QUEUE_MAX) {
       if (this.counts.dropped++ === 0) this.deps.log.warn("nostr: the DM queue is full; dropping DMs until it drains");
       return;

@@ -5469,24 +5469,878 @@ validate52.errors = vErrors;
 return errors === 0;
 }
 
-export const v_cb34918800571 = validate53;
-const schema54 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+export const v_9f6f0890000a3 = validate53;
+const schema54 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "pubkey")){
+validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pubkey !== undefined){
+let data0 = data.pubkey;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 400){
+validate53.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate53.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+
+export const v_b3eda7a800144 = validate54;
+const schema55 = {"type":"object","properties":{"name":{"type":"string","maxLength":500},"display_name":{"type":"string","maxLength":500},"about":{"type":"string","maxLength":2000},"picture":{"type":"string","maxLength":500},"nip05":{"type":"string","maxLength":500},"website":{"type":"string","maxLength":500}},"additionalProperties":false};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "name") || (key0 === "display_name")) || (key0 === "about")) || (key0 === "picture")) || (key0 === "nip05")) || (key0 === "website"))){
+validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 500){
+validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.display_name !== undefined){
+let data1 = data.display_name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 500){
+validate54.errors = [{instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.about !== undefined){
+let data2 = data.about;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 2000){
+validate54.errors = [{instancePath:instancePath+"/about",schemaPath:"#/properties/about/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/about",schemaPath:"#/properties/about/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.picture !== undefined){
+let data3 = data.picture;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 500){
+validate54.errors = [{instancePath:instancePath+"/picture",schemaPath:"#/properties/picture/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/picture",schemaPath:"#/properties/picture/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nip05 !== undefined){
+let data4 = data.nip05;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 500){
+validate54.errors = [{instancePath:instancePath+"/nip05",schemaPath:"#/properties/nip05/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/nip05",schemaPath:"#/properties/nip05/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.website !== undefined){
+let data5 = data.website;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(data5.length > 500){
+validate54.errors = [{instancePath:instancePath+"/website",schemaPath:"#/properties/website/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+
+export const v_6f73e5ca00094 = validate55;
+const schema56 = {"type":"object","properties":{"identifier":{"type":"string","minLength":3,"maxLength":320}},"required":["identifier"],"additionalProperties":false};
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.identifier === undefined) && (missing0 = "identifier")){
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "identifier")){
+validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.identifier !== undefined){
+let data0 = data.identifier;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 320){
+validate55.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+return false;
+}
+else {
+if(data0.length < 3){
+validate55.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+
+export const v_27e3f44d00092 = validate56;
+const schema57 = {"type":"object","properties":{"relay_url":{"type":"string","minLength":6,"maxLength":256}},"required":["relay_url"],"additionalProperties":false};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.relay_url === undefined) && (missing0 = "relay_url")){
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "relay_url")){
+validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.relay_url !== undefined){
+let data0 = data.relay_url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 256){
+validate56.errors = [{instancePath:instancePath+"/relay_url",schemaPath:"#/properties/relay_url/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data0.length < 6){
+validate56.errors = [{instancePath:instancePath+"/relay_url",schemaPath:"#/properties/relay_url/minLength",keyword:"minLength",params:{limit: 6},message:"must NOT have fewer than 6 characters"}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/relay_url",schemaPath:"#/properties/relay_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+
+export const v_71aecab20012d = validate57;
+const schema58 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40},"name":{"type":"string","minLength":1,"maxLength":80},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"title":{"type":"string","maxLength":200}},"required":["project","name"],"additionalProperties":false};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.project === undefined) && (missing0 = "project")) || ((data.name === undefined) && (missing0 = "name"))){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "project") || (key0 === "name")) || (key0 === "d")) || (key0 === "title"))){
+validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.project !== undefined){
+let data0 = data.project;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 40){
+validate57.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate57.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 80){
+validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.d !== undefined){
+let data2 = data.d;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern23.test(data2)){
+validate57.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data3 = data.title;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 200){
+validate57.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+export const v_e323c83a001c4 = validate58;
+const schema59 = {"type":"object","properties":{"list_kind":{"type":"integer","minimum":3,"maximum":39999},"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"d":{"type":"string","minLength":1,"maxLength":64},"private":{"type":"boolean"}},"required":["list_kind","action","items"],"additionalProperties":false};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.list_kind === undefined) && (missing0 = "list_kind")) || ((data.action === undefined) && (missing0 = "action"))) || ((data.items === undefined) && (missing0 = "items"))){
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "list_kind") || (key0 === "action")) || (key0 === "items")) || (key0 === "d")) || (key0 === "private"))){
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.list_kind !== undefined){
+let data0 = data.list_kind;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate58.errors = [{instancePath:instancePath+"/list_kind",schemaPath:"#/properties/list_kind/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 39999 || isNaN(data0)){
+validate58.errors = [{instancePath:instancePath+"/list_kind",schemaPath:"#/properties/list_kind/maximum",keyword:"maximum",params:{comparison: "<=", limit: 39999},message:"must be <= 39999"}];
+return false;
+}
+else {
+if(data0 < 3 || isNaN(data0)){
+validate58.errors = [{instancePath:instancePath+"/list_kind",schemaPath:"#/properties/list_kind/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.action !== undefined){
+let data1 = data.action;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate58.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "add") || (data1 === "remove"))){
+validate58.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema59.properties.action.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.items !== undefined){
+let data2 = data.items;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 50){
+validate58.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+if(data2.length < 1){
+validate58.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 4){
+validate58.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
+return false;
+}
+else {
+if(data3.length < 2){
+validate58.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 300){
+validate58.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(data4.length < 1){
+validate58.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.d !== undefined){
+let data5 = data.d;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(data5.length > 64){
+validate58.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(data5.length < 1){
+validate58.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.private !== undefined){
+const _errs14 = errors;
+if(typeof data.private !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/private",schemaPath:"#/properties/private/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+
+export const v_6344178200149 = validate59;
+const schema60 = {"type":"object","properties":{"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"public":{"type":"boolean"}},"required":["action","items"],"additionalProperties":false};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.action === undefined) && (missing0 = "action")) || ((data.items === undefined) && (missing0 = "items"))){
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "action") || (key0 === "items")) || (key0 === "public"))){
+validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.action !== undefined){
+let data0 = data.action;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate59.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "add") || (data0 === "remove"))){
+validate59.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.items !== undefined){
+let data1 = data.items;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 50){
+validate59.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate59.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 4){
+validate59.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
+return false;
+}
+else {
+if(data2.length < 2){
+validate59.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+let data3 = data2[i1];
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 300){
+validate59.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(data3.length < 1){
+validate59.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.public !== undefined){
+const _errs10 = errors;
+if(typeof data.public !== "boolean"){
+validate59.errors = [{instancePath:instancePath+"/public",schemaPath:"#/properties/public/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+
+export const v_628cfb6500072 = validate60;
+const schema61 = {"type":"object","properties":{"type":{"type":"string","enum":["p","e","t","word"]}},"additionalProperties":false};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "type")){
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate60.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data0 === "p") || (data0 === "e")) || (data0 === "t")) || (data0 === "word"))){
+validate60.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema61.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+
+export const v_cb34918800571 = validate61;
+const schema62 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "action")){
-validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5500,7 +6354,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((((((key1 === "led") || (key1 === "lights")) || (key1 === "config")) || (key1 === "orch_model")) || (key1 === "reboot")) || (key1 === "tts"))){
-validate53.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5513,14 +6367,14 @@ if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.mode === undefined) && (missing1 = "mode")){
-validate53.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate61.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!(((((key2 === "mode") || (key2 === "r")) || (key2 === "g")) || (key2 === "b")) || (key2 === "brightness"))){
-validate53.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5530,11 +6384,11 @@ if(data1.mode !== undefined){
 let data2 = data1.mode;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
-validate53.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema54.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema62.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -5547,18 +6401,18 @@ if(data1.r !== undefined){
 let data3 = data1.r;
 const _errs10 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate53.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 255 || isNaN(data3)){
-validate53.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate53.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5574,18 +6428,18 @@ if(data1.g !== undefined){
 let data4 = data1.g;
 const _errs12 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate53.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 255 || isNaN(data4)){
-validate53.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate53.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5601,18 +6455,18 @@ if(data1.b !== undefined){
 let data5 = data1.b;
 const _errs14 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate53.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 255 || isNaN(data5)){
-validate53.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
 return false;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-validate53.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5628,18 +6482,18 @@ if(data1.brightness !== undefined){
 let data6 = data1.brightness;
 const _errs16 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate53.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 255 || isNaN(data6)){
-validate53.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate53.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate61.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5658,7 +6512,7 @@ var valid2 = true;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5675,14 +6529,14 @@ if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.value === undefined) && (missing2 = "value")){
-validate53.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate61.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs20 = errors;
 for(const key3 in data7){
 if(!(key3 === "value")){
-validate53.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5691,11 +6545,11 @@ if(_errs20 === errors){
 if(data7.value !== undefined){
 let data8 = data7.value;
 if(typeof data8 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data8 === "off") || (data8 === "full"))){
-validate53.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema54.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
+validate61.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema62.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -5703,7 +6557,7 @@ return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5717,7 +6571,7 @@ if(data0.config !== undefined){
 let data9 = data0.config;
 const _errs23 = errors;
 if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-validate53.errors = [{instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs23 === errors;
@@ -5733,14 +6587,14 @@ if(errors === _errs25){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing3;
 if(((data10.provider === undefined) && (missing3 = "provider")) || ((data10.model === undefined) && (missing3 = "model"))){
-validate53.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs27 = errors;
 for(const key4 in data10){
 if(!((key4 === "provider") || (key4 === "model"))){
-validate53.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5750,11 +6604,11 @@ if(data10.provider !== undefined){
 let data11 = data10.provider;
 const _errs28 = errors;
 if(typeof data11 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
-validate53.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema54.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema62.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid4 = _errs28 === errors;
@@ -5769,18 +6623,18 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data12 === "string"){
 if(data12.length > 64){
-validate53.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(data12.length < 1){
-validate53.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5794,7 +6648,7 @@ var valid4 = true;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5810,13 +6664,13 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 for(const key5 in data13){
-validate53.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5833,14 +6687,14 @@ if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 let missing4;
 if((data14.text === undefined) && (missing4 = "text")){
-validate53.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+validate61.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
 const _errs37 = errors;
 for(const key6 in data14){
 if(!(key6 === "text")){
-validate53.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5852,18 +6706,18 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data15 === "string"){
 if(data15.length > 600){
-validate53.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}];
+validate61.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}];
 return false;
 }
 else {
 if(data15.length < 1){
-validate53.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate61.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5872,7 +6726,7 @@ return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5889,7 +6743,7 @@ var valid1 = true;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5898,18 +6752,18 @@ return false;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate53.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7ae4552c000a9 = validate54;
-const schema55 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
+export const v_7ae4552c000a9 = validate62;
+const schema63 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5917,7 +6771,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "audible")){
-validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5925,44 +6779,44 @@ break;
 if(_errs1 === errors){
 if(data.audible !== undefined){
 if(typeof data.audible !== "boolean"){
-validate54.errors = [{instancePath:instancePath+"/audible",schemaPath:"#/properties/audible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate62.errors = [{instancePath:instancePath+"/audible",schemaPath:"#/properties/audible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate54.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bec675f900426 = validate55;
-const schema56 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
-const pattern25 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
-const pattern26 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
-const pattern27 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
-const pattern28 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
-const pattern29 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
+export const v_bec675f900426 = validate63;
+const schema64 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
+const pattern26 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
+const pattern27 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
+const pattern28 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
+const pattern29 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
+const pattern30 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.task === undefined) && (missing0 = "task")){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "task") || (key0 === "provider")) || (key0 === "model")) || (key0 === "skill")) || (key0 === "name")) || (key0 === "project")) || (key0 === "attach"))){
-validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5974,18 +6828,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length > 8000){
-validate55.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
+validate63.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate55.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate63.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5999,11 +6853,11 @@ if(data.provider !== undefined){
 let data1 = data.provider;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-validate55.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema56.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+validate63.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema64.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6018,18 +6872,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(data2.length > 64){
-validate55.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data2)){
-validate55.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
+if(!pattern26.test(data2)){
+validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6045,18 +6899,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(data3.length > 23){
-validate55.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/maxLength",keyword:"maxLength",params:{limit: 23},message:"must NOT have more than 23 characters"}];
+validate63.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/maxLength",keyword:"maxLength",params:{limit: 23},message:"must NOT have more than 23 characters"}];
 return false;
 }
 else {
-if(!pattern26.test(data3)){
-validate55.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
+if(!pattern27.test(data3)){
+validate63.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6072,18 +6926,18 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(data4.length > 40){
-validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate63.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
-if(!pattern27.test(data4)){
-validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
+if(!pattern28.test(data4)){
+validate63.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6099,18 +6953,18 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(data5.length > 40){
-validate55.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate63.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
-if(!pattern28.test(data5)){
-validate55.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
+if(!pattern29.test(data5)){
+validate63.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6126,7 +6980,7 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data6)){
 if(data6.length > 4){
-validate55.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
+validate63.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
 return false;
 }
 else {
@@ -6138,24 +6992,24 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(data7.length > 121){
-validate55.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/maxLength",keyword:"maxLength",params:{limit: 121},message:"must NOT have more than 121 characters"}];
+validate63.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/maxLength",keyword:"maxLength",params:{limit: 121},message:"must NOT have more than 121 characters"}];
 return false;
 }
 else {
 if(data7.length < 3){
-validate55.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
+validate63.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
 return false;
 }
 else {
-if(!pattern29.test(data7)){
-validate55.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
+if(!pattern30.test(data7)){
+validate63.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6167,7 +7021,7 @@ break;
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate63.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6186,32 +7040,32 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate55.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const v_315af4d2000c5 = validate56;
-const schema57 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
+export const v_315af4d2000c5 = validate64;
+const schema65 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "id")){
-validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6223,18 +7077,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length > 16){
-validate56.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate56.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6243,32 +7097,32 @@ return false;
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate56.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5bdc81000010a = validate57;
-const schema58 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
+export const v_5bdc81000010a = validate65;
+const schema66 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.message === undefined) && (missing0 = "message"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "id") || (key0 === "message"))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6280,18 +7134,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length > 16){
-validate57.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+validate65.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate57.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate65.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6307,18 +7161,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(data1.length > 4000){
-validate57.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
+validate65.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate57.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate65.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6332,32 +7186,32 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate57.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8c62127e00125 = validate58;
-const schema59 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
+export const v_8c62127e00125 = validate66;
+const schema67 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.minutes === undefined) && (missing0 = "minutes")) || ((data.note === undefined) && (missing0 = "note"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "minutes") || (key0 === "note"))){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6367,18 +7221,18 @@ if(data.minutes !== undefined){
 let data0 = data.minutes;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate58.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate66.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 10080 || isNaN(data0)){
-validate58.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
+validate66.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data0 < 2 || isNaN(data0)){
-validate58.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+validate66.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
@@ -6396,18 +7250,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(data1.length > 1000){
-validate58.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+validate66.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate58.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6421,33 +7275,33 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate58.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
-export const v_23efce03003c6 = validate59;
-const schema60 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
-const pattern30 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+export const v_23efce03003c6 = validate67;
+const schema68 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
+const pattern31 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.prompt === undefined) && (missing0 = "prompt"))) || ((data.schedule === undefined) && (missing0 = "schedule"))){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "prompt")) || (key0 === "chat_id")) || (key0 === "schedule"))){
-validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6459,18 +7313,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length > 60){
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6486,18 +7340,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(data1.length > 1000){
-validate59.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+validate67.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate59.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate67.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6513,18 +7367,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(data2.length > 64){
-validate59.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate67.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(data2.length < 1){
-validate59.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate67.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6541,14 +7395,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.kind === undefined) && (missing1 = "kind")){
-validate59.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate67.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!((((key1 === "kind") || (key1 === "every_seconds")) || (key1 === "at")) || (key1 === "days"))){
-validate59.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate67.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6558,11 +7412,11 @@ if(data3.kind !== undefined){
 let data4 = data3.kind;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "interval") || (data4 === "daily")) || (data4 === "weekly"))){
-validate59.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema60.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema68.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -6575,18 +7429,18 @@ if(data3.every_seconds !== undefined){
 let data5 = data3.every_seconds;
 const _errs13 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate59.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 2592000 || isNaN(data5)){
-validate59.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"}];
 return false;
 }
 else {
 if(data5 < 300 || isNaN(data5)){
-validate59.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 300},message:"must be >= 300"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 300},message:"must be >= 300"}];
 return false;
 }
 }
@@ -6604,24 +7458,24 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(data6.length > 5){
-validate59.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/maxLength",keyword:"maxLength",params:{limit: 5},message:"must NOT have more than 5 characters"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/maxLength",keyword:"maxLength",params:{limit: 5},message:"must NOT have more than 5 characters"}];
 return false;
 }
 else {
 if(data6.length < 5){
-validate59.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/minLength",keyword:"minLength",params:{limit: 5},message:"must NOT have fewer than 5 characters"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/minLength",keyword:"minLength",params:{limit: 5},message:"must NOT have fewer than 5 characters"}];
 return false;
 }
 else {
-if(!pattern30.test(data6)){
-validate59.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
+if(!pattern31.test(data6)){
+validate67.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6637,12 +7491,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(Array.isArray(data7)){
 if(data7.length > 7){
-validate59.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/maxItems",keyword:"maxItems",params:{limit: 7},message:"must NOT have more than 7 items"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/maxItems",keyword:"maxItems",params:{limit: 7},message:"must NOT have more than 7 items"}];
 return false;
 }
 else {
 if(data7.length < 1){
-validate59.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -6652,11 +7506,11 @@ for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data8 === "sun") || (data8 === "mon")) || (data8 === "tue")) || (data8 === "wed")) || (data8 === "thu")) || (data8 === "fri")) || (data8 === "sat"))){
-validate59.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema60.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema68.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -6668,7 +7522,7 @@ break;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate67.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6684,7 +7538,7 @@ var valid1 = true;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6700,32 +7554,32 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5ddd1039000c7 = validate60;
-const schema61 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
+export const v_5ddd1039000c7 = validate68;
+const schema69 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "id")){
-validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6737,18 +7591,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length > 16){
-validate60.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate60.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6757,11 +7611,11 @@ return false;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate60.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
@@ -6809,6 +7663,14 @@ export const VALIDATORS = {
   "4100f438003d2": v_4100f438003d2,
   "1bfe7799000d5": v_1bfe7799000d5,
   "0b42b9bd0008f": v_0b42b9bd0008f,
+  "9f6f0890000a3": v_9f6f0890000a3,
+  "b3eda7a800144": v_b3eda7a800144,
+  "6f73e5ca00094": v_6f73e5ca00094,
+  "27e3f44d00092": v_27e3f44d00092,
+  "71aecab20012d": v_71aecab20012d,
+  "e323c83a001c4": v_e323c83a001c4,
+  "6344178200149": v_6344178200149,
+  "628cfb6500072": v_628cfb6500072,
   "cb34918800571": v_cb34918800571,
   "7ae4552c000a9": v_7ae4552c000a9,
   "bec675f900426": v_bec675f900426,

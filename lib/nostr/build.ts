@@ -8,13 +8,21 @@ import { makePrincipal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import { registerNostrEventTools } from "../tools/nostr";
 import { registerNostrAgentTools } from "../tools/nostr-agent";
+import { registerNostrListTools } from "../tools/nostr-lists";
 import { registerNostrMessageTools } from "../tools/nostr-messages";
+import { registerNostrProfileTools } from "../tools/nostr-profile";
+import type { ArtifactStore } from "../store/artifact-store";
 import { NostrSubsystem } from "./subsystem";
 
 /** The Settings key of the owner's fixed reply to strangers (unset: strangers get nothing). */
 export const NOSTR_STRANGER_REPLY_SETTING = "nostr.stranger-reply";
 
-export function buildNostrSubsystem(registry: ToolRegistry, ports: Ports, sleep?: (ms: number) => Promise<void>): NostrSubsystem {
+export function buildNostrSubsystem(
+  registry: ToolRegistry,
+  ports: Ports,
+  artifacts: ArtifactStore,
+  sleep?: (ms: number) => Promise<void>,
+): NostrSubsystem {
   const nostr = new NostrSubsystem({
     settings: ports.settings,
     random: ports.random,
@@ -27,6 +35,8 @@ export function buildNostrSubsystem(registry: ToolRegistry, ports: Ports, sleep?
   registerNostrEventTools(registry, nostr);
   registerNostrMessageTools(registry, nostr);
   registerNostrAgentTools(registry, nostr, ports.system);
+  registerNostrProfileTools(registry, nostr, ports.http, artifacts);
+  registerNostrListTools(registry, nostr);
   return nostr;
 }
 

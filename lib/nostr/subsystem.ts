@@ -6,6 +6,7 @@ import type { NostrEvent } from "./event";
 import { NostrIdentity } from "./identity";
 import { parsePubkey } from "./keys";
 import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./limits";
+import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
 
 const OWNER_SETTING = "nostr.owner";
@@ -29,6 +30,8 @@ export class NostrSubsystem {
   readonly pool?: RelayPool;
   private readonly contacts = new Set<string>();
   private contactsAt = 0;
+  private blockEntriesNow: string[][] = [];
+  private blockAt = 0;
 
   constructor(private readonly deps: NostrDeps) {
     this.identity = new NostrIdentity(deps.settings, deps.random, deps.log);
@@ -73,10 +76,28 @@ export class NostrSubsystem {
     return clean;
   }
 
-  /** Connects to the stored relays and follows the owner's contact list. */
+  /** Connects to the stored relays, follows the owner's contact list and loads the device's block list. */
   start(): void {
     this.pool?.setRelays(this.relays());
     this.watchOwnerContacts();
+    this.pool?.subscribe("block-list", [{ kinds: [KIND_MUTE_LIST], authors: [this.identity.pubkey], limit: 1 }], (e) => {
+      if (e.pubkey !== this.identity.pubkey || e.kind !== KIND_MUTE_LIST || e.created_at < this.blockAt) return;
+      this.blockAt = e.created_at;
+      this.takeBlockList(readList(this, e));
+    });
+  }
+
+  /** Replaces the block list in force (after an edit, or the newest copy from a relay). */
+  takeBlockList(contents: ListContents): void {
+    this.blockEntriesNow = [...contents.publicTags, ...contents.privateTags];
+  }
+
+  blockEntries(): string[][] {
+    return this.blockEntriesNow.map((t) => t.slice());
+  }
+
+  isBlocked(pubkey: string): boolean {
+    return this.blockEntriesNow.some((t) => t[0] === "p" && t[1] === pubkey);
   }
 
   stop(): void {

@@ -13,7 +13,7 @@ import { FILTER } from "./nostr-schemas";
 const KIND_APP_DATA = 30078;
 const D_TAG = { type: "string", pattern: "^[A-Za-z0-9._-]{1,64}$" } as const;
 /** Subscriptions the device runs itself: a tool may switch them off but not rewrite them. */
-const SYSTEM_SUBSCRIPTIONS = ["dm-inbox", "owner-contacts"];
+const SYSTEM_SUBSCRIPTIONS = ["dm-inbox", "owner-contacts", "block-list"];
 
 export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubsystem, system: System | undefined): void {
   registry.register(

@@ -2,6 +2,8 @@
 // subscriptions, replaceable and deletion handling) behind a `ws` server on
 // loopback, with the in-memory EventRepository that the library asks its user
 // to supply. `restart()` closes every socket and listens again on the same port.
+// Plain HTTP on the same port answers NIP-11 with the test's information document.
+import { createServer, type Server } from "node:http";
 import { type AddressInfo } from "node:net";
 import { EventRepository, EventUtils, type Event, type EventRepositoryUpsertResult, type Filter } from "@nostr-relay/common";
 import { NostrRelay } from "@nostr-relay/core";
@@ -46,6 +48,14 @@ class MemoryEventRepository extends EventRepository {
   async destroy(): Promise<void> {}
 }
 
+/** The NIP-11 document the test relay serves. */
+export const RELAY_INFO = {
+  name: "halo test relay",
+  description: "@nostr-relay/core on loopback",
+  supported_nips: [1, 9, 11],
+  software: "@nostr-relay/core",
+};
+
 export interface TestRelay {
   url: string;
   repository: MemoryEventRepository;
@@ -63,11 +73,16 @@ export async function startTestRelay(): Promise<TestRelay> {
   const received: string[] = [];
   let relay = new NostrRelay(repository);
   let server: WebSocketServer;
+  let http: Server;
   let port = 0;
   const listen = async (): Promise<void> => {
-    server = new WebSocketServer({ host: "127.0.0.1", port });
-    await new Promise<void>((ok) => server.once("listening", () => ok()));
-    port = (server.address() as AddressInfo).port;
+    http = createServer((req, res) => {
+      if (!String(req.headers.accept).includes("application/nostr+json")) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "application/nostr+json" }).end(JSON.stringify(RELAY_INFO));
+    });
+    server = new WebSocketServer({ server: http });
+    await new Promise<void>((ok) => http.listen(port, "127.0.0.1", () => ok()));
+    port = (http.address() as AddressInfo).port;
     server.on("connection", (ws: WebSocket) => {
       relay.handleConnection(ws);
       ws.on("message", (data) => {
@@ -87,6 +102,7 @@ export async function startTestRelay(): Promise<TestRelay> {
   const shut = async (): Promise<void> => {
     for (const client of server.clients) client.terminate();
     await new Promise<void>((ok) => server.close(() => ok()));
+    await new Promise<void>((ok) => http.close(() => ok()));
     await relay.destroy();
   };
   await listen();
