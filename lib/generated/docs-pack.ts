@@ -36,6 +36,10 @@ export const DOCS_PACK: DocsPack = {
    "title": "Memory"
   },
   {
+   "slug": "nostr",
+   "title": "Nostr"
+  },
+  {
    "slug": "owner-api",
    "title": "The owner API"
   },
@@ -404,6 +408,60 @@ export const DOCS_PACK: DocsPack = {
    "file": "memory",
    "title": "A pulled card",
    "body": "Without the card, writes, pins, updates, the archive and the episodic log refuse with `no-card:`; search\nkeeps answering from the copy in RAM. When the card comes back, memory carries on without a restart; if\nthe card was absent at boot, the vector file is read when it returns, before anything is saved. A device\nwith no card slot at all keeps memory in RAM only (each write says so), and has no `memory.archive`."
+  },
+  {
+   "id": "nostr#nostr",
+   "file": "nostr",
+   "title": "Nostr",
+   "body": "The device has its own Nostr identity. It publishes and queries events on the owner's relays, sends and\nreceives encrypted DMs, and answers DMs from permitted senders with a turn, beside Telegram. The tools follow\nthe second reference agent's catalog (`nostr_*` tools) with Halo's dotted names."
+  },
+  {
+   "id": "nostr#identity-and-the-owner",
+   "file": "nostr",
+   "title": "Identity and the owner",
+   "body": "- On first boot the device makes a secp256k1 key pair from the Random port and keeps the secret key in\n  Settings under `secret.nostr-key`, beside the other secrets. No tool, knob or endpoint reads it; the public\n  key (hex and npub) is what `agent.identity` and `GET /api/nostr` show.\n- The owner's public key is an owner setting: `PUT /api/nostr/owner` with `{\"pubkey\": \"<npub, nprofile or\n  hex>\"}`. The device's own key is refused as the owner.\n- The relays are an owner setting too: `PUT /api/nostr/relays` with `{\"relays\": [\"wss://...\"]}` (at most 8,\n  `ws://` or `wss://`). In the simulator `HALO_NOSTR_RELAYS` (comma-separated) seeds them while none are set.\n- `GET /api/nostr` answers `{pubkey, npub, owner, relays}`.\n\n```sh\ncurl -s -X PUT http://127.0.0.1:8787/api/nostr/owner -H \"Authorization: Bearer $TOKEN\" \\\n  -H 'Content-Type: application/json' -d '{\"pubkey\":\"npub1...\"}'\n```"
+  },
+  {
+   "id": "nostr#relays",
+   "file": "nostr",
+   "title": "Relays",
+   "body": "`RelayPool` (`lib/nostr/pool.ts`) keeps one `RelayConnection` per relay over the WebSocket port (`ws` in the\nsimulator, the SDK's `websocket` Client with SecureSocket on the device).\n\n- A dropped connection reconnects after 1 s, doubling to 60 s. Every open subscription is sent again after a\n  reconnect; events published while a relay is down wait in a bounded outbox (32).\n- Named subscriptions the device runs itself: `dm-inbox` (kind 4 and 1059 addressed to the device),\n  `owner-contacts` (the owner's kind 3, the web of trust) and `block-list` (the device's kind 10000).\n  `nostr.subscription_set` may switch them off, never rewrite their filters.\n- Queries end when every connected relay sent EOSE, or at the timeout (default 5 s, at most 15 s), with at\n  most 100 events, newest first, duplicates across relays merged.\n- Publishing waits up to 5 s for each relay's `OK` and reports `ok`, `refused` (with the relay's reason),\n  `queued` or `timeout` per relay."
+  },
+  {
+   "id": "nostr#what-every-received-event-passes",
+   "file": "nostr",
+   "title": "What every received event passes",
+   "body": "Every frame from a relay is checked before anything uses it (`lib/nostr/relay.ts`, `lib/nostr/event.ts`):\n\n1. frames over 128 KB are dropped unparsed; text that is not a JSON array is counted as refused;\n2. an `EVENT` for a subscription the device did not open is refused;\n3. at most 200 events per relay per 10 s; the rest of the window is dropped (and logged once);\n4. the event's shape (hex id, pubkey and signature, integer kind and time, string tags), at most 200 tags of\n   16 entries of 1,024 characters, content at most 64 KB, and not dated more than 15 minutes ahead;\n5. the id recomputed from the fields, then the BIP-340 signature, on the object fresh from `JSON.parse`\n   (never a cached \"verified\" flag: nostr-tools keeps one that survives an object spread). What passes is a\n   new object with only the seven fields.\n\nA NIP-17 seal inside a gift wrap passes the same check, and its rumor must be a kind 14 by the seal's author.\n`nostr.relay_status` shows each relay's `received`, `refused` and `dropped` counts."
+  },
+  {
+   "id": "nostr#the-dm-channel-and-sender-tiers",
+   "file": "nostr",
+   "title": "The DM channel and sender tiers",
+   "body": "`NostrChannel` (`lib/chat/nostr-channel.ts`) reads the `dm-inbox` subscription. A DM is NIP-04 (kind 4) or\nNIP-17 (a kind 1059 gift wrap); the reply goes back the same way. DMs dated before the channel started are\nignored (gift wraps are back-dated by up to two days, so the rumor's own time counts).\n\n| Seed tier | Who | In Halo |\n|---|---|---|\n| ADMIN | the owner's key | a turn as the owner (`derivePrincipal(core, \"web\", \"owner\")`): admin role and quota, every tool |\n| WOT | keys in the owner's newest kind 3 contact list (at most 2,000) | a turn as a guest in namespace `nostr-<first 16 hex>`: the guest's tools only (nothing that signs as the device) |\n| STRANGER | anyone else | nothing reaches the model; the owner may set one fixed reply in Settings `nostr.stranger-reply`, default none |\n\nKeys in the device's block list (kind 10000 `p` entries) are dropped before the tier is looked up. At most\n8 DMs wait for the worker; more are dropped. A turn that fails answers one apology sentence."
+  },
+  {
+   "id": "nostr#tools-the-seed-s-names-and-halo-s",
+   "file": "nostr",
+   "title": "Tools (the seed's names and Halo's)",
+   "body": "| Seed tool | Halo tool | Who |\n|---|---|---|\n| `nostr_post` | `nostr.post` (kind 1 by default; DM, seal, wrap and deletion kinds refused) | admin |\n| `nostr_delete` | `nostr.delete` (NIP-09 kind 5) | admin |\n| `nostr_react` | `nostr.react` (NIP-25 kind 7) | admin |\n| `nostr_query` | `nostr.query` (NIP-01 filter: ids, authors, kinds, #e #p #t #d, since, until, limit) | everyone |\n| `nostr_my_events` | `nostr.my_events` | everyone |\n| `nostr_dm_send` | `nostr.dm_send` (NIP-04) | admin |\n| `nostr_dm_send_nip17` | `nostr.dm_send_nip17` (NIP-17 gift wrap, optional subject) | admin |\n| `nostr_profile_get` | `nostr.profile_get` | everyone |\n| (kind 0 of the agent) | `nostr.profile_set` | admin |\n| `nostr_nip05_lookup` | `nostr.nip05_lookup` | everyone |\n| `nostr_encode` / `nostr_decode` | `nostr.encode` / `nostr.decode` (an nsec is never decoded) | everyone |\n| `nostr_relay_status` / `nostr_relay_info` | `nostr.relay_status` / `nostr.relay_info` (NIP-11) | everyone |\n| `nostr_subscription_status` / `_set` | `nostr.subscription_status` / `nostr.subscription_set` | everyone / admin |\n| `nostr_encrypt` / `nostr_decrypt` | `nostr.encrypt` / `nostr.decrypt` (NIP-44 v2 with the device's key) | admin |\n| `nostr_list_manage` | `nostr.list_manage` (NIP-51: public tags, or private entries NIP-44-encrypted to itself) | admin |\n| `nostr_block_list` / `nostr_block_edit` | `nostr.block_list` / `nostr.block_edit` (kind 10000, private by default) | admin |\n| `nostr_file_md_to_longform_post`, `nostr_post_readme` | `nostr.longform_post` (a stored markdown file as kind 30023) | admin |\n| `config_store` / `config_recall` | `config.store` / `config.recall` (kind 30078 under a d tag, NIP-44 to itself) | admin |\n| `nostr_pubkey`, `nostr_npub`, `my_pubkey`, `my_npub`, `agent_identity` | `agent.identity` | everyone |\n| `agent_version` | `agent.version` | everyone |"
+  },
+  {
+   "id": "nostr#seed-tools-that-are-not-here",
+   "file": "nostr",
+   "title": "Seed tools that are not here",
+   "body": "- `local_shell_exec` has no place on a device: an ESP32-S3 has no shell and no operating system to run\n  commands on, and a tool that runs arbitrary commands would be exactly the kind of power the registry's rails\n  exist to keep from a model. The device's own actions are the typed `device.*` tools.\n- `local_file_read` / `local_file_write` / `local_http_fetch` / `tool_list` are Halo's `files.*`, `files.fetch`\n  and MCP's `tools/list`.\n- Not built yet: skills as events (kinds 31123/31124, adoption list 10123, triggers, `requires_tool`),\n  `skill_*` and `trigger_list`; the admin/agent context blocks (`nostr_admin_profile`, `..._contacts`,\n  `..._relays`, `..._notes`, `my_notes`); `task_*`, `memory_save`/`memory_recall` on Nostr (Halo's memory is\n  on the device); `model_*` (provider routing is owner-only in Halo); the Cashu wallet and Blossom tools."
+  },
+  {
+   "id": "nostr#crypto",
+   "file": "nostr",
+   "title": "Crypto",
+   "body": "Schnorr signatures and ECDH come from `@noble/curves`, hashes from `@noble/hashes`, NIP-04's AES-CBC from\n`@noble/ciphers`, NIP-44 v2 and NIP-19 from `nostr-tools`. Every random byte (keys, BIP-340 aux randomness,\nNIP-44 nonces, NIP-04 IVs, one-time gift-wrap keys and back-dating) comes from the Random port, never from\n`crypto.getRandomValues`. Halo's NIP-44 wrapper keeps the v2 limits (1-65,535 bytes of plaintext, payloads\nof 132-87,472 characters), which nostr-tools relaxes.\n\nThe XS host bundles these libraries with esbuild, lowering class fields (XS 13.3 cannot initialise a\n`static` field with `new` of its own class when the class has instance fields, as `@noble/curves`' `Point`\ndoes). `test/nostr/vectors.test.ts` runs BIP-340's 19 test vectors and the NIP-44 v2 vectors (conversation\nkeys, padding, encryption with fixed nonces, invalid payloads and keys) plus forged-event refusals and DM\nround trips on Node and on the XS host, and requires identical transcripts."
+  },
+  {
+   "id": "nostr#speed-and-the-device-projection",
+   "file": "nostr",
+   "title": "Speed and the device projection",
+   "body": "`npm run bench` prints `nostr-sign-ms-xs` and `nostr-verify-ms-xs` (one kind-1 event, mean of 20, on the XS\nhost) with Node measured in the same run. On the 2-core test machine a run gave about 23-35 ms to sign and\n16-30 ms to verify on XS, 3-8x Node; the whole bench raised the XS heap's peak by about 3.2 MB (32-byte\nslots; BigInt garbage and the precomputed base-point table).\n\nProjection for the ESP32-S3 (not measured on a board): XS there runs the same bytecode on a 240 MHz core\nthat is roughly 40-80x slower than one core of the test machine, so a signature or a verification would take\nabout 1-2.5 s, and the heap peak about half (16-byte slots). That is acceptable for a few DMs and posts a\nminute, not for reading a busy feed: on the device, verifying a relay's full flood window (200 events) would\ntake minutes. The path to device speed is a small C module over a constant-time secp256k1 (the way\n`modules/vector` does the int8 kernel), which this change does not include."
   },
   {
    "id": "owner-api#the-owner-api",

@@ -6,9 +6,9 @@ import type { NostrSubsystem } from "../nostr/subsystem";
 import type { System } from "../ports";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
-import type { ToolResult } from "../registry/types";
+import type { ToolDefinition, ToolResult } from "../registry/types";
 import { publish } from "./nostr";
-import { FILTER } from "./nostr-schemas";
+import { FILTER, guarded } from "./nostr-schemas";
 
 const KIND_APP_DATA = 30078;
 const D_TAG = { type: "string", pattern: "^[A-Za-z0-9._-]{1,64}$" } as const;
@@ -16,7 +16,8 @@ const D_TAG = { type: "string", pattern: "^[A-Za-z0-9._-]{1,64}$" } as const;
 const SYSTEM_SUBSCRIPTIONS = ["dm-inbox", "owner-contacts", "block-list"];
 
 export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubsystem, system: System | undefined): void {
-  registry.register(
+  const register = (tool: ToolDefinition): void => registry.register(guarded(tool));
+  register(
     defineTool({
       name: "agent.identity",
       description: "The device's Nostr identity: public key (hex and npub), the owner's key, the relays.",
@@ -34,7 +35,7 @@ export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubs
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "agent.version",
       description: "The firmware's version and build.",
@@ -50,7 +51,7 @@ export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubs
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.relay_status",
       description: "Connection state and counters of each relay.",
@@ -70,7 +71,7 @@ export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubs
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.subscription_status",
       description: "The device's managed relay subscriptions, their filters and counts.",
@@ -87,7 +88,7 @@ export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubs
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.subscription_set",
       description: "Switch a managed subscription on or off, or replace its filter.",
@@ -109,7 +110,7 @@ export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubs
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "config.store",
       description: "Encrypt a config note to the device's own key and publish it as kind 30078 under a d tag.",
@@ -131,7 +132,7 @@ export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubs
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "config.recall",
       description: "Fetch and decrypt the device's kind 30078 config note for a d tag.",

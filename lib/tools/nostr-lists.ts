@@ -5,7 +5,8 @@ import { editList, KIND_MUTE_LIST } from "../nostr/lists";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
-import type { ToolResult } from "../registry/types";
+import { guarded } from "./nostr-schemas";
+import type { ToolDefinition, ToolResult } from "../registry/types";
 import { outcomesText } from "./nostr";
 
 const ITEMS = {
@@ -16,6 +17,7 @@ const ITEMS = {
 } as const;
 
 export function registerNostrListTools(registry: ToolRegistry, nostr: NostrSubsystem): void {
+  const register = (tool: ToolDefinition): void => registry.register(guarded(tool));
   const publishList = async (
     kind: number,
     d: string | undefined,
@@ -32,7 +34,7 @@ export function registerNostrListTools(registry: ToolRegistry, nostr: NostrSubsy
       isError: !outcomes.some((o) => o.result === "ok" || o.result === "queued") || undefined,
     };
   };
-  registry.register(
+  register(
     defineTool({
       name: "nostr.list_manage",
       description: "Add or remove tag tuples in one of the device's NIP-51 lists (public tags or private, encrypted to itself).",
@@ -61,7 +63,7 @@ export function registerNostrListTools(registry: ToolRegistry, nostr: NostrSubsy
         ),
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.block_edit",
       description: "Add or remove blocked keys (p), events (e), hashtags (t) or words in the kind 10000 block list; private by default.",
@@ -87,7 +89,7 @@ export function registerNostrListTools(registry: ToolRegistry, nostr: NostrSubsy
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.block_list",
       description: "The blocked keys, events, hashtags or words (the device's kind 10000 list, as last loaded).",

@@ -8,21 +8,22 @@ import { NOSTR_DM_MAX_CHARS } from "../nostr/limits";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
-import type { ToolResult } from "../registry/types";
+import type { ToolDefinition, ToolResult } from "../registry/types";
 import { outcomesText } from "./nostr";
-import { HEX64, KIND, PUBKEY } from "./nostr-schemas";
+import { HEX64, KIND, PUBKEY, guarded } from "./nostr-schemas";
 
 const MESSAGE = { type: "string", minLength: 1, maxLength: NOSTR_DM_MAX_CHARS } as const;
 const PAYLOAD = { type: "string", minLength: 1, maxLength: 96 * 1024 } as const;
 
 export function registerNostrMessageTools(registry: ToolRegistry, nostr: NostrSubsystem): void {
+  const register = (tool: ToolDefinition): void => registry.register(guarded(tool));
   const dm = async (recipient: string, message: string, nip: "04" | "17", subject?: string): Promise<ToolResult> => {
     if (!nostr.pool) throw new HaloError("not-configured", "this device has no WebSocket client for relays.");
     const to = parsePubkey(recipient);
     const { event, outcomes } = await sendDm(nostr, to, message, nip, subject);
     return { text: outcomesText(event, outcomes), isError: !outcomes.some((o) => o.result === "ok" || o.result === "queued") || undefined };
   };
-  registry.register(
+  register(
     defineTool({
       name: "nostr.dm_send",
       description: "Send a NIP-04 encrypted DM from the device's key.",
@@ -38,7 +39,7 @@ export function registerNostrMessageTools(registry: ToolRegistry, nostr: NostrSu
       handler: (args) => dm(args.recipient_pubkey, args.message, "04"),
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.dm_send_nip17",
       description: "Send a private DM (NIP-17 gift wrap, NIP-44 encrypted; hides sender and time).",
@@ -54,7 +55,7 @@ export function registerNostrMessageTools(registry: ToolRegistry, nostr: NostrSu
       handler: (args) => dm(args.recipient_pubkey, args.message, "17", args.subject),
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.encrypt",
       description: "Encrypt text for a recipient with NIP-44 v2 and the device's key.",
@@ -69,7 +70,7 @@ export function registerNostrMessageTools(registry: ToolRegistry, nostr: NostrSu
       handler: (args): ToolResult => ({ text: nostr.identity.nip44Encrypt(parsePubkey(args.recipient_pubkey), args.plaintext) }),
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.decrypt",
       description: "Decrypt a NIP-44 v2 payload from a sender with the device's key.",
@@ -91,7 +92,7 @@ export function registerNostrMessageTools(registry: ToolRegistry, nostr: NostrSu
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.encode",
       description: "Encode hex into a NIP-19 entity: npub, note, nprofile, nevent or naddr.",
@@ -127,7 +128,7 @@ export function registerNostrMessageTools(registry: ToolRegistry, nostr: NostrSu
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.decode",
       description: "Decode a NIP-19 entity or nostr: URI into its parts.",

@@ -8,16 +8,17 @@ import type { NostrSubsystem } from "../nostr/subsystem";
 import type { HttpClient } from "../ports";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
-import type { ToolResult } from "../registry/types";
+import type { ToolDefinition, ToolResult } from "../registry/types";
 import type { ArtifactStore } from "../store/artifact-store";
 import { publish } from "./nostr";
-import { PUBKEY } from "./nostr-schemas";
+import { PUBKEY, guarded } from "./nostr-schemas";
 
 const PROFILE_FIELD = { type: "string", maxLength: 500 } as const;
 const LONGFORM_MAX_CHARS = 60_000;
 
 export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSubsystem, http: HttpClient, artifacts: ArtifactStore): void {
-  registry.register(
+  const register = (tool: ToolDefinition): void => registry.register(guarded(tool));
+  register(
     defineTool({
       name: "nostr.profile_get",
       description: "Look up a Nostr profile (kind 0 metadata) by public key; the device's own by default.",
@@ -39,7 +40,7 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.profile_set",
       description: "Publish the device's own profile (kind 0): name, about, picture, nip05, website.",
@@ -62,7 +63,7 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
         publish(nostr, nostr.identity.sign({ kind: 0, tags: [], content: JSON.stringify(args), created_at: nostr.nowSeconds() })),
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.nip05_lookup",
       description: "Resolve a NIP-05 identifier (name@domain) to a public key and its relays.",
@@ -80,7 +81,7 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
       },
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.relay_info",
       description: "Fetch a relay's NIP-11 information document.",
@@ -95,7 +96,7 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
       handler: async (args): Promise<ToolResult> => ({ text: JSON.stringify(await relayInfo(http, args.relay_url)).slice(0, 3000) }),
     }),
   );
-  registry.register(
+  register(
     defineTool({
       name: "nostr.longform_post",
       description: "Publish a stored markdown file (files.*) as a long-form article (kind 30023); the d tag defaults to the file name.",

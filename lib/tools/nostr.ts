@@ -7,8 +7,8 @@ import type { PublishOutcome } from "../nostr/pool";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
-import type { ToolResult } from "../registry/types";
-import { CONTENT, FILTER, HEX64, KIND, TAGS, TIMEOUT_MS } from "./nostr-schemas";
+import type { ToolDefinition, ToolResult } from "../registry/types";
+import { CONTENT, FILTER, HEX64, KIND, TAGS, TIMEOUT_MS, guarded } from "./nostr-schemas";
 
 /** Kinds a tool may not post directly: DMs and wraps have their own tools, and 0/3/10002 are the owner's settings. */
 const RESERVED_KINDS = [4, 13, 14, 1059, 5];
@@ -35,7 +35,8 @@ export function eventLine(e: NostrEvent): string {
 }
 
 export function registerNostrEventTools(registry: ToolRegistry, nostr: NostrSubsystem): void {
-  registry.register(
+  const register = (tool: ToolDefinition): void => registry.register(guarded(tool));
+  register(
     defineTool({
       name: "nostr.post",
       description: "Publish a Nostr event (default kind 1 note) signed by the device's key to its relays.",
@@ -57,7 +58,7 @@ export function registerNostrEventTools(registry: ToolRegistry, nostr: NostrSubs
     }),
   );
 
-  registry.register(
+  register(
     defineTool({
       name: "nostr.delete",
       description: "Ask relays to delete events the device published (NIP-09 kind 5).",
@@ -83,7 +84,7 @@ export function registerNostrEventTools(registry: ToolRegistry, nostr: NostrSubs
     }),
   );
 
-  registry.register(
+  register(
     defineTool({
       name: "nostr.react",
       description: "React to an event (NIP-25 kind 7): + like, - dislike, or an emoji.",
@@ -112,7 +113,7 @@ export function registerNostrEventTools(registry: ToolRegistry, nostr: NostrSubs
     }),
   );
 
-  registry.register(
+  register(
     defineTool({
       name: "nostr.query",
       description: "Query events from the relays with a NIP-01 filter (every event verified; newest first).",
@@ -131,7 +132,7 @@ export function registerNostrEventTools(registry: ToolRegistry, nostr: NostrSubs
     }),
   );
 
-  registry.register(
+  register(
     defineTool({
       name: "nostr.my_events",
       description: "Recent events the device's key published: kind, id, time and d tag.",
