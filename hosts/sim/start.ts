@@ -3,9 +3,6 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
-import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds.ts";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
-import type { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
@@ -46,8 +43,6 @@ export interface RunningSim {
   server: Server;
   url: string;
   tokenPath: string;
-  /** The Telegram long-poll loop (it waits quietly while no bot token is set). */
-  inbound: TelegramInbound;
   close(): Promise<void>;
 }
 
@@ -83,7 +78,17 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
   const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
   const tokenPath = join(options.dataDir, "admin-token");
-  const token = halo.ensureOwnerToken();
+  // HALO_NOSTR_RELAYS seeds the Nostr relays while the owner has set none (docs/nostr.md).
+  if (options.nostrRelays && halo.core.nostr.relays().length === 0) halo.core.nostr.setRelays(options.nostrRelays);
+  // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
+  const { ownerToken: token } = halo.start({
+    every: (ms, fn) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      return () => clearInterval(t);
+    },
+    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+  });
   if (token) {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);
@@ -93,16 +98,6 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());
   });
-  // Routines and wakeups fire from here; the core itself never sets a timer.
-  const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
-  ticker.unref();
-  // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
-  const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
-  inbound.start();
-  // DMs to the device's Nostr key run as turns (docs/nostr.md); HALO_NOSTR_RELAYS seeds the relays once.
-  if (options.nostrRelays && halo.core.nostr.relays().length === 0) halo.core.nostr.setRelays(options.nostrRelays);
-  halo.core.nostr.start();
-  halo.core.nostrChannel.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -111,11 +106,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server,
     url: `http://${host}:${port}`,
     tokenPath,
-    inbound,
     close: async () => {
-      clearInterval(ticker);
-      await inbound.stop();
-      halo.core.nostr.stop();
+      await halo.stop();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };
