@@ -7,6 +7,7 @@ import type { NostrEvent } from "../nostr/event";
 import { NOSTR_DM_MAX_CHARS, NOSTR_GIFT_WRAP_LOOKBACK_S, NOSTR_INBOUND_QUEUE_MAX, NOSTR_SEEN_IDS_MAX } from "../nostr/limits";
 import type { PublishOutcome } from "../nostr/pool";
 import { KIND_GIFT_WRAP, unwrapPrivateMessage, wrapPrivateMessage } from "../nostr/nip17";
+import { withSkills } from "../nostr/skills";
 import type { NostrSubsystem, SenderTier } from "../nostr/subsystem";
 import type { Log } from "../ports";
 import type { Principal } from "../registry/principal";
@@ -122,7 +123,11 @@ export class NostrChannel {
     let text: string;
     try {
       this.counts.turns++;
-      text = (await this.deps.runner.runTurn(principal, { text: item.text.slice(0, NOSTR_DM_MAX_CHARS), channel: "nostr" })).reply;
+      // Approved DM-triggered skills whose keyword the message has bring their instructions into this turn.
+      const message = item.text.slice(0, NOSTR_DM_MAX_CHARS);
+      text = (
+        await this.deps.runner.runTurn(principal, { text: withSkills(message, this.deps.nostr.skills.forDm(message)), channel: "nostr" })
+      ).reply;
     } catch (e) {
       this.deps.log.warn(`nostr: a DM turn failed (${e instanceof Error ? e.name : "error"})`);
       text = NOSTR_FAILED_TURN_REPLY;

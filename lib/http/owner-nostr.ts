@@ -13,6 +13,12 @@ export interface NostrOwnerSettings {
   setOwner(input: string): string;
   relays(): string[];
   setRelays(urls: string[]): string[];
+  /** Adopted skills: the owner approves or removes them by id. */
+  readonly skills: {
+    list(): Array<{ id: string; address: string; approved: boolean }>;
+    approve(id: string): { id: string };
+    remove(id: string): { id: string };
+  };
 }
 
 const fail = (status: number, error: string): ApiReply => ({ status, body: { error } });
@@ -61,5 +67,27 @@ export function nostrRoutes(nostr: NostrOwnerSettings | undefined, log: Log): Ar
         return view();
       },
     },
+    { method: "GET", pattern: "/api/nostr/skills", handler: () => ({ status: 200, body: { skills: nostr.skills.list() } }) },
+    {
+      method: "POST",
+      pattern: "/api/nostr/skills/:id/approve",
+      handler: ({ params }) => skillAction(() => nostr.skills.approve(params.id), log, "approved"),
+    },
+    {
+      method: "POST",
+      pattern: "/api/nostr/skills/:id/reject",
+      handler: ({ params }) => skillAction(() => nostr.skills.remove(params.id), log, "rejected"),
+    },
   ];
+}
+
+function skillAction(act: () => { id: string }, log: Log, done: string): ApiReply {
+  try {
+    const s = act();
+    log.info(`owner api: nostr skill ${done}`);
+    return { status: 200, body: { id: s.id, [done]: true } };
+  } catch (e) {
+    if (e instanceof HaloError && e.tag === "not-found") return fail(404, `Not found: ${e.sentence}`);
+    throw e;
+  }
 }

@@ -11,6 +11,7 @@ import { registerNostrAgentTools } from "../tools/nostr-agent";
 import { registerNostrListTools } from "../tools/nostr-lists";
 import { registerNostrMessageTools } from "../tools/nostr-messages";
 import { registerNostrProfileTools } from "../tools/nostr-profile";
+import { registerNostrSkillTools } from "../tools/nostr-skills";
 import type { ArtifactStore } from "../store/artifact-store";
 import { NostrSubsystem } from "./subsystem";
 
@@ -37,6 +38,7 @@ export function buildNostrSubsystem(
   registerNostrAgentTools(registry, nostr, ports.system);
   registerNostrProfileTools(registry, nostr, ports.http, artifacts);
   registerNostrListTools(registry, nostr);
+  registerNostrSkillTools(registry, nostr, nostr.skills);
   return nostr;
 }
 

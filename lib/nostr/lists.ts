@@ -2,7 +2,7 @@
 // ones as a NIP-44 (to itself) JSON array of tags in the content. Editing
 // fetches the newest copy from the relays, changes it and republishes it.
 import { HaloError } from "../errors";
-import type { NostrEvent } from "./event";
+import { type NostrEvent, tagValue } from "./event";
 import { NOSTR_QUERY_TIMEOUT_DEFAULT_MS } from "./limits";
 import type { NostrSubsystem } from "./subsystem";
 
@@ -55,7 +55,7 @@ export async function editList(
   const found = await nostr.pool.query([filter], NOSTR_QUERY_TIMEOUT_DEFAULT_MS);
   const contents = readList(
     nostr,
-    found.find((e) => e.pubkey === nostr.identity.pubkey && e.kind === kind),
+    found.find((e) => e.pubkey === nostr.identity.pubkey && e.kind === kind && (kind < 30000 || tagValue(e, "d") === d)),
   );
   for (const item of items) {
     contents.publicTags = contents.publicTags.filter((t) => !same(t, item));

@@ -8,6 +8,7 @@ import { parsePubkey } from "./keys";
 import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./limits";
 import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
+import { NostrSkills } from "./skills";
 
 const OWNER_SETTING = "nostr.owner";
 const RELAYS_SETTING = "nostr.relays";
@@ -28,6 +29,8 @@ export type SenderTier = "admin" | "wot" | "stranger";
 export class NostrSubsystem {
   readonly identity: NostrIdentity;
   readonly pool?: RelayPool;
+  /** Adopted skills (kind 31123), each inert until the owner approves it. */
+  readonly skills: NostrSkills;
   private readonly contacts = new Set<string>();
   private contactsAt = 0;
   private blockEntriesNow: string[][] = [];
@@ -35,6 +38,7 @@ export class NostrSubsystem {
 
   constructor(private readonly deps: NostrDeps) {
     this.identity = new NostrIdentity(deps.settings, deps.random, deps.log);
+    this.skills = new NostrSkills(deps.settings, deps.log);
     if (deps.ws)
       this.pool = new RelayPool({ ws: deps.ws, log: deps.log, now: deps.now, sleep: deps.sleep, backoffMinMs: deps.backoffMinMs });
   }

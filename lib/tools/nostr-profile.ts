@@ -29,7 +29,8 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
         if (!nostr.pool) throw new HaloError("not-configured", "this device has no WebSocket client for relays.");
         const who = args.pubkey === undefined ? nostr.identity.pubkey : parsePubkey(args.pubkey);
         const [latest] = await nostr.pool.query([{ kinds: [0], authors: [who], limit: 1 }], NOSTR_QUERY_TIMEOUT_DEFAULT_MS);
-        if (!latest || latest.pubkey !== who) throw new HaloError("not-found", "no profile for that key on the relays.");
+        if (!latest || latest.pubkey !== who || latest.kind !== 0)
+          throw new HaloError("not-found", "no profile for that key on the relays.");
         let fields: unknown;
         try {
           fields = JSON.parse(latest.content);

@@ -7,7 +7,8 @@ import { unwrapEvent, wrapEvent } from "nostr-tools/nip17";
 import { npubEncode } from "nostr-tools/nip19";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { answer, openAiAnswer } from "../turn/support.ts";
+import { makePrincipal } from "../../lib/registry/principal.ts";
+import { answer, openAiAnswer, openAiPrompt } from "../turn/support.ts";
 import { ownerApi } from "../support/owner-api.ts";
 import { ProviderServer } from "../support/provider-server.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
@@ -109,6 +110,90 @@ describe("the Nostr DM channel (simulator, real relay, real turns)", () => {
     assert.equal(nip04Decrypt(friendSk, device, repliesTo(friend, 4)[0].content), "hello friend");
     // The guest's prompt lists no Nostr tool that signs as the device.
     assert.ok(!provider.seen.at(-1)!.text.includes("nostr.post"));
+  });
+
+  it("adopts a published skill, keeps it inert until the owner approves it, then a matching DM brings it into the turn", async () => {
+    const authorSk = generateSecretKey();
+    const author = getPublicKey(authorSk);
+    const admin = makePrincipal("owner", "admin", "turn");
+    const skill = finalizeEvent(
+      {
+        kind: 31123,
+        content: "Answer questions about the weather as a haiku.",
+        tags: [
+          ["d", "weather-haiku"],
+          ["description", "weather in verse"],
+          ["trigger", "dm"],
+          ["filter", "weather"],
+          ["requires_tool", "nostr.query"],
+        ],
+        created_at: now(),
+      },
+      authorSk,
+    );
+    assert.equal(await publishAsClient(relay.url, skill), true);
+    const needy = finalizeEvent(
+      {
+        kind: 31123,
+        content: "x",
+        tags: [
+          ["d", "needs-shell"],
+          ["requires_tool", "local_shell_exec"],
+        ],
+        created_at: now(),
+      },
+      authorSk,
+    );
+    assert.equal(await publishAsClient(relay.url, needy), true);
+    const dispatch = (name: string, args: unknown) => sim.halo.core.registry.dispatch(name, args, admin);
+    assert.match((await dispatch("nostr.skill_adopt", { pubkey: author, d: "needs-shell" })).text, /^unavailable: .*local_shell_exec/);
+    const adopted = await dispatch("nostr.skill_adopt", { pubkey: author, d: "weather-haiku" });
+    assert.match(adopted.text, /inert until the owner approves it/);
+    const adoptions = [...relay.repository.events.values()].find((e) => e.kind === 10123 && e.pubkey === device)!;
+    assert.deepEqual(adoptions.tags, [["a", `31123:${author}:weather-haiku`]]);
+    const listed = (await ownerApi(sim, "GET", "/api/nostr/skills")).json.skills;
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0].approved, false);
+
+    const ask = async (text: string): Promise<string> => {
+      const before = repliesTo(owner, 4).length;
+      provider.reply(openAiAnswer(answer({ reply: "ok" })));
+      const dm = finalizeEvent(
+        { kind: 4, content: nip04Encrypt(ownerSk, device, text), tags: [["p", device]], created_at: now() },
+        ownerSk,
+      );
+      assert.equal(await publishAsClient(relay.url, dm), true);
+      await until(() => repliesTo(owner, 4).length > before, 8000, "the reply");
+      // The turn's own message: earlier turns come along as history.
+      return JSON.stringify(openAiPrompt(provider.seen.at(-1)!).input.at(-1));
+    };
+    assert.ok(!(await ask("how is the weather today?")).includes("as a haiku"), "an unapproved skill is never used");
+    assert.equal((await ownerApi(sim, "POST", `/api/nostr/skills/${listed[0].id}/approve`, {})).status, 200);
+    assert.equal((await ownerApi(sim, "POST", "/api/nostr/skills/0000000000000000/approve", {})).status, 404);
+    assert.ok((await ask("how is the weather today?")).includes("Answer questions about the weather as a haiku."));
+    assert.ok(!(await ask("tell me a joke")).includes("as a haiku"), "only a DM with the keyword triggers it");
+    assert.match((await dispatch("nostr.skill_remove", { id: listed[0].id })).text, /^Removed skill weather-haiku/);
+    assert.equal((await ownerApi(sim, "GET", "/api/nostr/skills")).json.skills.length, 0);
+  });
+
+  it("publishes its own skill as a kind 31123 event", async () => {
+    const admin = makePrincipal("owner", "admin", "turn");
+    const r = await sim.halo.core.registry.dispatch(
+      "nostr.skill_publish",
+      { d: "greeter", content: "Greet warmly.", trigger: "dm", filter: "hello" },
+      admin,
+    );
+    assert.equal(r.isError, undefined, r.text);
+    const mine = [...relay.repository.events.values()].find((e) => e.kind === 31123 && e.pubkey === device)!;
+    assert.deepEqual(mine.tags, [
+      ["d", "greeter"],
+      ["trigger", "dm"],
+      ["filter", "hello"],
+    ]);
+    assert.match(
+      (await sim.halo.core.registry.dispatch("nostr.skill_publish", { d: "x", content: "y", trigger: "dm" }, admin)).text,
+      /needs its keyword/,
+    );
   });
 
   it("drops forged DMs and a flood from a relay without a turn", async () => {

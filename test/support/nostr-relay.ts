@@ -33,8 +33,13 @@ class MemoryEventRepository extends EventRepository {
     return { isDuplicate: false };
   }
 
+  /** The library's matcher checks ids, authors, kinds and times; tag filters (#e, #p, #d...) are the repository's part. */
   find(filter: Filter): Event[] {
-    const out = [...this.events.values()].filter((e) => EventUtils.isMatchingFilter(e, filter)).sort((a, b) => b.created_at - a.created_at);
+    const tagFilters = Object.entries(filter).filter(([k, v]) => k.startsWith("#") && Array.isArray(v)) as Array<[string, string[]]>;
+    const matches = (e: Event): boolean =>
+      EventUtils.isMatchingFilter(e, filter) &&
+      tagFilters.every(([k, values]) => e.tags.some((t) => t[0] === k.slice(1) && values.includes(t[1])));
+    const out = [...this.events.values()].filter(matches).sort((a, b) => b.created_at - a.created_at);
     return filter.limit !== undefined ? out.slice(0, filter.limit) : out;
   }
 
