@@ -464,6 +464,12 @@ export const DOCS_PACK: DocsPack = {
    "body": "Schnorr signatures and ECDH come from `@noble/curves`, hashes from `@noble/hashes`, NIP-04's AES-CBC from\n`@noble/ciphers`, NIP-44 v2 and NIP-19 from `nostr-tools`. Every random byte (keys, BIP-340 aux randomness,\nNIP-44 nonces, NIP-04 IVs, one-time gift-wrap keys and back-dating) comes from the Random port, never from\n`crypto.getRandomValues`. Halo's NIP-44 wrapper keeps the v2 limits (1-65,535 bytes of plaintext, payloads\nof 132-87,472 characters), which nostr-tools relaxes.\n\nThe XS host bundles these libraries with esbuild, lowering class fields (XS 13.3 cannot initialise a\n`static` field with `new` of its own class when the class has instance fields, as `@noble/curves`' `Point`\ndoes). `test/nostr/vectors.test.ts` runs BIP-340's 19 test vectors and the NIP-44 v2 vectors (conversation\nkeys, padding, encryption with fixed nonces, invalid payloads and keys) plus forged-event refusals and DM\nround trips on Node and on the XS host, and requires identical transcripts."
   },
   {
+   "id": "nostr#on-the-device",
+   "file": "nostr",
+   "title": "On the device",
+   "body": "The device binds the WebSocket port to the SDK's `websocket` Client (`hosts/device/ports/websocket.ts`, with\nSecureSocket for `wss://`; a frame it sends is at most 64 KB) and starts the relays and the DM channel with\nthe rest of the lifecycle (`halo.start`). The device host type-checks against `typings/websocket.d.ts`. Not\nchecked yet: the device image with the SDK. `lib/nostr` imports `@noble/curves`, `@noble/hashes`,\n`@noble/ciphers`, `@scure/base` and `nostr-tools` by their npm names, which the device manifest does not map\nto modules yet; the XS host runs them only through esbuild bundles."
+  },
+  {
    "id": "nostr#speed-and-the-device-projection",
    "file": "nostr",
    "title": "Speed and the device projection",
