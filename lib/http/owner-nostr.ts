@@ -13,6 +13,8 @@ export interface NostrOwnerSettings {
   setOwner(input: string): string;
   relays(): string[];
   setRelays(urls: string[]): string[];
+  strangerReply(): string | undefined;
+  setStrangerReply(text: string): void;
   /** Adopted skills: the owner approves or removes them by id. */
   readonly skills: {
     list(): Array<{ id: string; address: string; approved: boolean }>;
@@ -32,7 +34,13 @@ export function nostrRoutes(nostr: NostrOwnerSettings | undefined, log: Log): Ar
   if (!nostr) return [];
   const view = (): ApiReply => ({
     status: 200,
-    body: { pubkey: nostr.identity.pubkey, npub: nostr.identity.npub(), owner: nostr.owner() ?? null, relays: nostr.relays() },
+    body: {
+      pubkey: nostr.identity.pubkey,
+      npub: nostr.identity.npub(),
+      owner: nostr.owner() ?? null,
+      relays: nostr.relays(),
+      strangerReply: nostr.strangerReply() ?? null,
+    },
   });
   return [
     { method: "GET", pattern: "/api/nostr", handler: view },
@@ -64,6 +72,21 @@ export function nostrRoutes(nostr: NostrOwnerSettings | undefined, log: Log): Ar
           return refusal(e);
         }
         log.info("owner api: nostr relays set");
+        return view();
+      },
+    },
+    {
+      method: "PUT",
+      pattern: "/api/nostr/stranger-reply",
+      handler: ({ body }) => {
+        if (Object.keys(body).length !== 1 || typeof body.reply !== "string")
+          return fail(400, 'Bad request: the body is {"reply": "<text, or empty to send nothing>"}.');
+        try {
+          nostr.setStrangerReply(body.reply);
+        } catch (e) {
+          return refusal(e);
+        }
+        log.info("owner api: nostr reply to strangers set");
         return view();
       },
     },

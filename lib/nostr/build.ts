@@ -15,9 +15,6 @@ import { registerNostrSkillTools } from "../tools/nostr-skills";
 import type { ArtifactStore } from "../store/artifact-store";
 import { NostrSubsystem } from "./subsystem";
 
-/** The Settings key of the owner's fixed reply to strangers (unset: strangers get nothing). */
-export const NOSTR_STRANGER_REPLY_SETTING = "nostr.stranger-reply";
-
 export function buildNostrSubsystem(
   registry: ToolRegistry,
   ports: Ports,
@@ -53,7 +50,7 @@ export function bindNostrChannel(nostr: NostrSubsystem, runner: NostrTurnRunner,
         : tier === "wot"
           ? makePrincipal(`nostr-${pubkey.slice(0, 16)}`, "guest", "turn")
           : undefined,
-    strangerReply: () => ports.settings.get(NOSTR_STRANGER_REPLY_SETTING),
+    strangerReply: () => nostr.strangerReply(),
     log: ports.log,
   });
 }

@@ -12,6 +12,9 @@ import { NostrSkills } from "./skills";
 
 const OWNER_SETTING = "nostr.owner";
 const RELAYS_SETTING = "nostr.relays";
+const STRANGER_REPLY_SETTING = "nostr.stranger-reply";
+/** Longest fixed reply to strangers (characters). */
+export const NOSTR_STRANGER_REPLY_MAX_CHARS = 500;
 const RELAY_URL = /^wss?:\/\/[^\s/?#]+(\/[^\s]*)?$/;
 
 export interface NostrDeps {
@@ -61,6 +64,19 @@ export class NostrSubsystem {
     this.watchOwnerContacts();
     this.deps.log.info("nostr: owner key set");
     return hex;
+  }
+
+  /** The owner's fixed reply to strangers; undefined: strangers get nothing. */
+  strangerReply(): string | undefined {
+    return this.deps.settings.get(STRANGER_REPLY_SETTING);
+  }
+
+  /** Sets the fixed reply to strangers; an empty text clears it. */
+  setStrangerReply(text: string): void {
+    if (text.length > NOSTR_STRANGER_REPLY_MAX_CHARS)
+      throw new HaloError("too-large", `the reply to strangers is at most ${NOSTR_STRANGER_REPLY_MAX_CHARS} characters.`);
+    if (text.trim()) this.deps.settings.set(STRANGER_REPLY_SETTING, text);
+    else this.deps.settings.remove(STRANGER_REPLY_SETTING);
   }
 
   relays(): string[] {

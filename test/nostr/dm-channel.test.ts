@@ -96,6 +96,22 @@ describe("the Nostr DM channel (simulator, real relay, real turns)", () => {
     assert.ok(!log.lines.join("\n").includes("stranger"));
   });
 
+  it("answers a stranger with the owner's fixed reply, still without the model", async () => {
+    const before = provider.seen.length;
+    const set = await ownerApi(sim, "PUT", "/api/nostr/stranger-reply", { reply: "This device answers its owner only." });
+    assert.equal(set.status, 200);
+    assert.equal(set.json.strangerReply, "This device answers its owner only.");
+    assert.equal((await ownerApi(sim, "PUT", "/api/nostr/stranger-reply", { reply: "x".repeat(501) })).status, 400);
+    const otherSk = generateSecretKey();
+    const other = getPublicKey(otherSk);
+    const wrap = wrapEvent(otherSk, { publicKey: device }, "hello device");
+    assert.equal(await publishAsClient(relay.url, wrap), true);
+    await until(() => repliesTo(other, 1059).length === 1, 5000, "the fixed reply");
+    assert.equal(unwrapEvent(repliesTo(other, 1059)[0] as never, otherSk).content, "This device answers its owner only.");
+    assert.equal(provider.seen.length, before);
+    assert.equal((await ownerApi(sim, "PUT", "/api/nostr/stranger-reply", { reply: "" })).json.strangerReply, null);
+  });
+
   it("runs a key the owner follows (kind 3) as a guest", async () => {
     const contacts = finalizeEvent({ kind: 3, content: "", tags: [["p", friend]], created_at: now() }, ownerSk);
     assert.equal(await publishAsClient(relay.url, contacts), true);
