@@ -692,12 +692,6 @@ export const DOCS_PACK: DocsPack = {
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `skill.list` | List the on-device knowledge capsules you can read (id + title). | (none) | live | any approved caller |\n| `skill.get` | Read a knowledge capsule by id (from skill.list). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | any approved caller |\n| `skill.save` | Save (or update) a reusable skill capsule you authored. | `id` (string, required, at most 23 chars) a-z, 0-9, - and _; `md` (string, required, at most 8192 chars) the SKILL.md text; optional front matter with title: and inject: | live | admin-only |\n| `skill.delete` | Delete a skill capsule you authored (created_by: agent). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | admin-only |"
   },
   {
-   "id": "reference-tool-catalog#tenant",
-   "file": "reference-tool-catalog",
-   "title": "tenant.*",
-   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `tenant.list` | List the people who can talk to this device: chat id, role, quotas. | (none) | live | admin-only |\n| `tenant.set_role` | Approve someone or change their role: admin \\| user \\| guest \\| unknown (revokes access). | `chat` (string, required, at most 49 chars) the person's chat id or identity; `role` (enum: admin \\\\| user \\\\| guest \\\\| unknown, required) | live | admin-only |\n| `tenant.set_quota` | Set one person's storage limits. | `chat` (string, required, at most 49 chars) the person's chat id or identity; `vectors` (integer, 0–100000) memories stored; 0 restores the role default; `bytes` (integer, 0–8589934592) file-store bytes; 0 restores the role default; `ttl_hours` (integer, 0–87600) longest memory lifetime in hours; 0 restores the role default; `pins` (integer, 0–10000) pinned memories; 0 restores the role default | live | admin-only |"
-  },
-  {
    "id": "reference-tool-catalog#nostr",
    "file": "reference-tool-catalog",
    "title": "nostr.*",
@@ -720,6 +714,12 @@ export const DOCS_PACK: DocsPack = {
    "file": "reference-tool-catalog",
    "title": "config.*",
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `config.store` | Encrypt a config note to the device's own key and publish it as kind 30078 under a d tag. | `d_tag` (string, required); `content` (string, required, at most 16384 chars) | live | admin-only |\n| `config.recall` | Fetch and decrypt the device's kind 30078 config note for a d tag. | `d_tag` (string, required) | live | admin-only |"
+  },
+  {
+   "id": "reference-tool-catalog#tenant",
+   "file": "reference-tool-catalog",
+   "title": "tenant.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `tenant.list` | List the people who can talk to this device: chat id, role, quotas. | (none) | live | admin-only |\n| `tenant.set_role` | Approve someone or change their role: admin \\| user \\| guest \\| unknown (revokes access). | `chat` (string, required, at most 49 chars) the person's chat id or identity; `role` (enum: admin \\\\| user \\\\| guest \\\\| unknown, required) | live | admin-only |\n| `tenant.set_quota` | Set one person's storage limits. | `chat` (string, required, at most 49 chars) the person's chat id or identity; `vectors` (integer, 0–100000) memories stored; 0 restores the role default; `bytes` (integer, 0–8589934592) file-store bytes; 0 restores the role default; `ttl_hours` (integer, 0–87600) longest memory lifetime in hours; 0 restores the role default; `pins` (integer, 0–10000) pinned memories; 0 restores the role default | live | admin-only |"
   },
   {
    "id": "reference-tool-catalog#device",
