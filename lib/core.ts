@@ -17,7 +17,14 @@ import {
   scheduledPrincipal,
   TENANTS,
   TURN,
+  AUDIO_TOOLS,
+  VOICE,
 } from "./app/subsystems";
+import { OWNER_PERSON_ID } from "./people/people";
+import { derivePrincipal } from "./people/principals";
+import type { AudioHttp } from "./voice/audio-http";
+import type { VoiceSubsystem } from "./voice/build";
+import type { RealtimeConnector } from "./voice/realtime-socket";
 import type { TelegramChannel } from "./chat/telegram-channel";
 import type { VoiceSynth } from "./chat/voice";
 import type { DeviceActuator } from "./device/actuator";
@@ -91,6 +98,8 @@ export interface Core {
   scheduler: RoutineScheduler;
   /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
   alerts: AlertLog;
+  /** Speech to text, spoken replies, and the press-to-talk pipeline (`voice.press()`, `voice.subscribe(phase)`). */
+  voice: VoiceSubsystem;
   /** The device's Nostr key, relays and owner (docs/nostr.md); `halo.start` starts its relays. */
   nostr: NostrSubsystem;
   /** DMs to the device's key run as turns; `halo.start` starts it after the relays. */
@@ -107,6 +116,10 @@ export interface CoreOptions {
   baseUrls?: { [service: string]: string | undefined };
   /** Speech synthesis for Telegram voice notes; default: OpenAI speech with the owner's openai key (ttsProv openai). */
   voiceSynth?: VoiceSynth;
+  /** Streaming HTTP for voice (capture up, speech down as it arrives); default: whole bodies over ports.http. */
+  audioHttp?: AudioHttp;
+  /** A WebSocket client for realtime speech (the owner's voiceMode realtime); absent: that mode refuses. */
+  realtime?: RealtimeConnector;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
 }
@@ -124,7 +137,15 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   buildSubsystem(DOCS, ports, tools);
   const owner = buildSubsystem(OWNERSHIP, ports, undefined);
   const { secrets, config, chats, priority } = owner;
-  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config });
+  const voice = buildSubsystem(VOICE, ports, {
+    registry,
+    config,
+    secrets,
+    baseUrls,
+    audioHttp: options.audioHttp,
+    realtime: options.realtime,
+  });
+  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config, voice });
   const getSecret = options.getSecret ?? ((name: string) => secrets.getSecret(name));
   const memory = buildSubsystem(MEMORY, ports, { ...tools, getSecret, episodic: options.episodic, introspection });
   const channels = buildSubsystem(CHANNELS, ports, {
@@ -141,6 +162,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   const nostr = buildSubsystem(NOSTR, ports, { registry, artifacts: files.artifacts, sleep: options.sleep });
   buildSubsystem(TENANTS, ports, { ...tools, people: owner.people, chats });
   buildSubsystem(INTROSPECTION, ports, { ...tools, config, secrets, introspection, actuator });
+  buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice });
   const { router, budget } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
   const agentParts = buildSubsystem(AGENTS, ports, {
     ...tools,
@@ -167,6 +189,10 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     episodic: options.episodic,
   });
   introspection.budget = turn.budgetSource;
+  // A spoken request runs as the person the owner assigned to the device, else the owner.
+  voice.bindTurn(turn.engine, () =>
+    derivePrincipal({ people: owner.people, clients: owner.clients, chats }, "web", config.string("voicePerson") || OWNER_PERSON_ID),
+  );
   const nostrChannel = bindNostrChannel(nostr, turn.engine, { people: owner.people, clients: owner.clients, chats }, ports.log);
   return {
     ports,
@@ -189,6 +215,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     routines,
     scheduler,
     alerts,
+    voice,
     nostr,
     nostrChannel,
   };

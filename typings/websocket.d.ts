@@ -1,24 +1,25 @@
-// "websocket" (modules/network/websocket): the SDK's WebSocket client. Only what Halo uses is declared.
+// "websocket" (modules/network/websocket): the SDK's WebSocket client. Frames
+// are at most 65535 bytes each way (no 8-byte lengths); the callback gets
+// Client.connect, Client.handshake, Client.receive (a string or ArrayBuffer)
+// and Client.disconnect.
 
-export interface ClientOptions {
-  host: string;
-  port?: number;
-  /** Everything after the port, "/" by default. */
-  path?: string;
-  /** SecureSocket for wss:// (the options object is also given to it). */
-  Socket?: unknown;
-  secure?: { [key: string]: unknown };
-}
-
-/** `callback(message, value)`: connect (socket open), handshake (upgrade done), receive (value: String or ArrayBuffer), disconnect. */
 export class Client {
-  constructor(options: ClientOptions);
-  callback: (message: number, value?: string | ArrayBuffer) => void;
-  /** Sends one frame: a String as text, an ArrayBuffer as binary (at most 65,535 bytes). */
+  constructor(options: {
+    host: string;
+    port?: number;
+    path?: string;
+    headers?: string[];
+    Socket?: unknown;
+    secure?: { [key: string]: unknown };
+  });
+  static readonly connect: number;
+  static readonly handshake: number;
+  static readonly receive: number;
+  static readonly disconnect: number;
+  callback: (message: number, value?: unknown) => void;
   write(message: string | ArrayBuffer): void;
   close(): void;
-  static readonly connect: 1;
-  static readonly handshake: 2;
-  static readonly receive: 3;
-  static readonly disconnect: 4;
 }
+
+declare const websocket: { Client: typeof Client };
+export default websocket;

@@ -44,7 +44,7 @@ export const moddableWebSocket: WebSocketClient = {
       Promise.resolve().then(() => finish("the connection failed"));
       return { send: () => undefined, close: () => void (closed = true) };
     }
-    client.callback = (message: number, value?: string | ArrayBuffer): void => {
+    client.callback = (message: number, value?: unknown): void => {
       if (closed) return;
       if (message === Client.handshake) {
         open = true;
