@@ -15,6 +15,7 @@ const OPTIONAL = [
   ["bench/turn.mjs", "runTurnBench"],
   ["bench/voice.mjs", "runVoiceBench"],
   ["bench/ota.mjs", "runOtaBench"],
+  ["bench/nostr.mjs", "runNostrBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

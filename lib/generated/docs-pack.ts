@@ -40,6 +40,10 @@ export const DOCS_PACK: DocsPack = {
    "title": "Memory"
   },
   {
+   "slug": "nostr",
+   "title": "Nostr"
+  },
+  {
    "slug": "owner-api",
    "title": "The owner API"
   },
@@ -454,6 +458,72 @@ export const DOCS_PACK: DocsPack = {
    "body": "Without the card, writes, pins, updates, the archive and the episodic log refuse with `no-card:`; search\nkeeps answering from the copy in RAM. When the card comes back, memory carries on without a restart; if\nthe card was absent at boot, the vector file is read when it returns, before anything is saved. A device\nwith no card slot at all keeps memory in RAM only (each write says so), and has no `memory.archive`."
   },
   {
+   "id": "nostr#nostr",
+   "file": "nostr",
+   "title": "Nostr",
+   "body": "The device has its own Nostr identity. It publishes and queries events on the owner's relays, sends and\nreceives encrypted DMs, and answers DMs from permitted senders with a turn, beside Telegram. The tools follow\nthe second reference agent's catalog (`nostr_*` tools) with Halo's dotted names."
+  },
+  {
+   "id": "nostr#identity-and-the-owner",
+   "file": "nostr",
+   "title": "Identity and the owner",
+   "body": "- On first boot the device makes a secp256k1 key pair from the Random port and keeps the secret key in\n  Settings under `secret.nostr-key`, beside the other secrets. No tool, knob or endpoint reads it; the public\n  key (hex and npub) is what `agent.identity` and `GET /api/nostr` show.\n- The owner's public key is an owner setting: `PUT /api/nostr/owner` with `{\"pubkey\": \"<npub, nprofile or\n  hex>\"}`. The device's own key is refused as the owner.\n- The relays are an owner setting too: `PUT /api/nostr/relays` with `{\"relays\": [\"wss://...\"]}` (at most 8,\n  `ws://` or `wss://`). In the simulator `HALO_NOSTR_RELAYS` (comma-separated) seeds them while none are set.\n- `GET /api/nostr` answers `{pubkey, npub, owner, relays, strangerReply}`.\n\n```sh\ncurl -s -X PUT http://127.0.0.1:8787/api/nostr/owner -H \"Authorization: Bearer $TOKEN\" \\\n  -H 'Content-Type: application/json' -d '{\"pubkey\":\"npub1...\"}'\n```"
+  },
+  {
+   "id": "nostr#relays",
+   "file": "nostr",
+   "title": "Relays",
+   "body": "`RelayPool` (`lib/nostr/pool.ts`) keeps one `RelayConnection` per relay over the WebSocket port (`ws` in the\nsimulator, the SDK's `websocket` Client with SecureSocket on the device).\n\n- A dropped connection reconnects after 1 s, doubling to 60 s. Every open subscription is sent again after a\n  reconnect; events published while a relay is down wait in a bounded outbox (32).\n- Named subscriptions the device runs itself: `dm-inbox` (kind 4 and 1059 addressed to the device),\n  `owner-contacts` (the owner's kind 3, the web of trust) and `block-list` (the device's kind 10000).\n  `nostr.subscription_set` may switch them off, never rewrite their filters.\n- Queries end when every connected relay sent EOSE, or at the timeout (default 5 s, at most 15 s), with at\n  most 100 events, newest first, duplicates across relays merged.\n- Publishing waits up to 5 s for each relay's `OK` and reports `ok`, `refused` (with the relay's reason),\n  `queued` or `timeout` per relay."
+  },
+  {
+   "id": "nostr#what-every-received-event-passes",
+   "file": "nostr",
+   "title": "What every received event passes",
+   "body": "Every frame from a relay is checked before anything uses it (`lib/nostr/relay.ts`, `lib/nostr/event.ts`):\n\n1. frames over 128 KB are dropped unparsed; text that is not a JSON array is counted as refused;\n2. an `EVENT` for a subscription the device did not open is refused;\n3. at most 200 events per relay per 10 s; the rest of the window is dropped (and logged once);\n4. the event's shape (hex id, pubkey and signature, integer kind and time, string tags), at most 200 tags of\n   16 entries of 1,024 characters, content at most 64 KB, and not dated more than 15 minutes ahead;\n5. the id recomputed from the fields, then the BIP-340 signature, on the object fresh from `JSON.parse`\n   (never a cached \"verified\" flag: nostr-tools keeps one that survives an object spread). What passes is a\n   new object with only the seven fields.\n\nA NIP-17 seal inside a gift wrap passes the same check, and its rumor must be a kind 14 by the seal's author.\n`nostr.relay_status` shows each relay's `received`, `refused` and `dropped` counts."
+  },
+  {
+   "id": "nostr#the-dm-channel-and-sender-tiers",
+   "file": "nostr",
+   "title": "The DM channel and sender tiers",
+   "body": "`NostrChannel` (`lib/chat/nostr-channel.ts`) reads the `dm-inbox` subscription. A DM is NIP-04 (kind 4) or\nNIP-17 (a kind 1059 gift wrap); the reply goes back the same way. DMs dated before the channel started are\nignored (gift wraps are back-dated by up to two days, so the rumor's own time counts).\n\n| Seed tier | Who | In Halo |\n|---|---|---|\n| ADMIN | the owner's key | a turn as the owner (`derivePrincipal(core, \"web\", \"owner\")`): admin role and quota, every tool |\n| WOT | keys in the owner's newest kind 3 contact list (at most 2,000) | a turn as a guest in namespace `nostr-<first 16 hex>`: the guest's tools only (nothing that signs as the device) |\n| STRANGER | anyone else | nothing reaches the model; the owner may set one fixed reply (`PUT /api/nostr/stranger-reply` with `{\"reply\": \"...\"}`, at most 500 characters, empty for none; default none) |\n\nKeys in the device's block list (kind 10000 `p` entries) are dropped before the tier is looked up. At most\n8 DMs wait for the worker; more are dropped. A turn that fails answers one apology sentence."
+  },
+  {
+   "id": "nostr#skills-as-events",
+   "file": "nostr",
+   "title": "Skills as events",
+   "body": "A skill is a kind 31123 event: markdown instructions in the content, a `d` tag, and optional `description`,\n`trigger`, `filter` and `requires_tool` tags. `nostr.skill_adopt` fetches the newest one by author and `d`\ntag (verified like every event), refuses it when it requires a tool this device does not have, keeps it (at\nmost 8, 2,000 bytes of text each, in Settings) and republishes the device's kind 10123 list of `a`\naddresses. An adopted skill is inert until the owner approves it, like a capsule the model saves:\n\n```sh\ncurl -s http://127.0.0.1:8787/api/nostr/skills -H \"Authorization: Bearer $TOKEN\"\ncurl -s -X POST http://127.0.0.1:8787/api/nostr/skills/<id>/approve -H \"Authorization: Bearer $TOKEN\" \\\n  -H 'Content-Type: application/json' -d '{}'\n```\n\n`POST /api/nostr/skills/<id>/reject` drops one. The trigger the device runs is `dm`: when a DM from the\nowner or a followed key contains an approved skill's keyword (`filter`, case-insensitive, plain text, never\na regular expression), the skill's instructions come before the message in that turn."
+  },
+  {
+   "id": "nostr#tools-the-seed-s-names-and-halo-s",
+   "file": "nostr",
+   "title": "Tools (the seed's names and Halo's)",
+   "body": "| Seed tool | Halo tool | Who |\n|---|---|---|\n| `nostr_post` | `nostr.post` (kind 1 by default; DM, seal, wrap and deletion kinds refused) | admin |\n| `nostr_delete` | `nostr.delete` (NIP-09 kind 5) | admin |\n| `nostr_react` | `nostr.react` (NIP-25 kind 7) | admin |\n| `nostr_query` | `nostr.query` (NIP-01 filter: ids, authors, kinds, #e #p #t #d, since, until, limit) | everyone |\n| `nostr_my_events` | `nostr.my_events` | everyone |\n| `nostr_dm_send` | `nostr.dm_send` (NIP-04) | admin |\n| `nostr_dm_send_nip17` | `nostr.dm_send_nip17` (NIP-17 gift wrap, optional subject) | admin |\n| `nostr_profile_get` | `nostr.profile_get` | everyone |\n| (kind 0 of the agent) | `nostr.profile_set` | admin |\n| `nostr_nip05_lookup` | `nostr.nip05_lookup` | everyone |\n| `nostr_encode` / `nostr_decode` | `nostr.encode` / `nostr.decode` (an nsec is never decoded) | everyone |\n| `nostr_relay_status` / `nostr_relay_info` | `nostr.relay_status` / `nostr.relay_info` (NIP-11) | everyone |\n| `nostr_subscription_status` / `_set` | `nostr.subscription_status` / `nostr.subscription_set` | everyone / admin |\n| `nostr_encrypt` / `nostr_decrypt` | `nostr.encrypt` / `nostr.decrypt` (NIP-44 v2 with the device's key) | admin |\n| `nostr_list_manage` | `nostr.list_manage` (NIP-51: public tags, or private entries NIP-44-encrypted to itself) | admin |\n| `nostr_block_list` / `nostr_block_edit` | `nostr.block_list` / `nostr.block_edit` (kind 10000, private by default) | admin |\n| `nostr_file_md_to_longform_post`, `nostr_post_readme` | `nostr.longform_post` (a stored markdown file as kind 30023) | admin |\n| `config_store` / `config_recall` | `config.store` / `config.recall` (kind 30078 under a d tag, NIP-44 to itself) | admin |\n| `nostr_pubkey`, `nostr_npub`, `my_pubkey`, `my_npub`, `agent_identity` | `agent.identity` | everyone |\n| `agent_version` | `agent.version` | everyone |\n| `skill_create` | `nostr.skill_publish` (kind 31123; `trigger: dm` with a keyword `filter`; `requires_tool` tags) | admin |\n| `skill_adopt` / `skill_remove` | `nostr.skill_adopt` / `nostr.skill_remove` (the kind 10123 adoption list) | admin |\n| `skill_list` | `nostr.skill_list` (adopted skills and whether the owner approved each) | admin |"
+  },
+  {
+   "id": "nostr#seed-tools-that-are-not-here",
+   "file": "nostr",
+   "title": "Seed tools that are not here",
+   "body": "- `local_shell_exec` has no place on a device: an ESP32-S3 has no shell and no operating system to run\n  commands on, and a tool that runs arbitrary commands would be exactly the kind of power the registry's rails\n  exist to keep from a model. The device's own actions are the typed `device.*` tools.\n- `local_file_read` / `local_file_write` / `local_http_fetch` / `tool_list` are Halo's `files.*`, `files.fetch`\n  and MCP's `tools/list`.\n- Not built yet: the other skill triggers (schedule, subscription, webhook, another skill's completion),\n  private skills (kind 31124), `skill_edit`, `skill_search`, `trigger_list`, and exposing only a skill's\n  `requires_tool` tools in its turn (the turn engine has no per-turn tool filter yet); the admin/agent context blocks (`nostr_admin_profile`, `..._contacts`,\n  `..._relays`, `..._notes`, `my_notes`); `task_*`, `memory_save`/`memory_recall` on Nostr (Halo's memory is\n  on the device); `model_*` (provider routing is owner-only in Halo); the Cashu wallet and Blossom tools."
+  },
+  {
+   "id": "nostr#crypto",
+   "file": "nostr",
+   "title": "Crypto",
+   "body": "Schnorr signatures and ECDH come from `@noble/curves`, hashes from `@noble/hashes`, NIP-04's AES-CBC from\n`@noble/ciphers`, NIP-44 v2 and NIP-19 from `nostr-tools`. Every random byte (keys, BIP-340 aux randomness,\nNIP-44 nonces, NIP-04 IVs, one-time gift-wrap keys and back-dating) comes from the Random port, never from\n`crypto.getRandomValues`. Halo's NIP-44 wrapper keeps the v2 limits (1-65,535 bytes of plaintext, payloads\nof 132-87,472 characters), which nostr-tools relaxes.\n\nThe XS host bundles these libraries with esbuild, lowering class fields (XS 13.3 cannot initialise a\n`static` field with `new` of its own class when the class has instance fields, as `@noble/curves`' `Point`\ndoes). `test/nostr/vectors.test.ts` runs BIP-340's 19 test vectors and the NIP-44 v2 vectors (conversation\nkeys, padding, encryption with fixed nonces, invalid payloads and keys) plus forged-event refusals and DM\nround trips on Node and on the XS host, and requires identical transcripts."
+  },
+  {
+   "id": "nostr#on-the-device",
+   "file": "nostr",
+   "title": "On the device",
+   "body": "The device binds the WebSocket port to the SDK's `websocket` Client (`hosts/device/ports/websocket.ts`, with\nSecureSocket for `wss://`; a frame it sends is at most 64 KB) and starts the relays and the DM channel with\nthe rest of the lifecycle (`halo.start`). The device host type-checks against `typings/websocket.d.ts`. Not\nchecked yet: the device image with the SDK. `lib/nostr` imports `@noble/curves`, `@noble/hashes`,\n`@noble/ciphers`, `@scure/base` and `nostr-tools` by their npm names, which the device manifest does not map\nto modules yet; the XS host runs them only through esbuild bundles."
+  },
+  {
+   "id": "nostr#speed-and-the-device-projection",
+   "file": "nostr",
+   "title": "Speed and the device projection",
+   "body": "`npm run bench` prints `nostr-sign-ms-xs` and `nostr-verify-ms-xs` (one kind-1 event, mean of 20, on the XS\nhost) with Node measured in the same run. On the 2-core test machine a run gave about 23-35 ms to sign and\n16-30 ms to verify on XS, 3-8x Node; the whole bench raised the XS heap's peak by about 3.2 MB (32-byte\nslots; BigInt garbage and the precomputed base-point table).\n\nProjection for the ESP32-S3 (not measured on a board): XS there runs the same bytecode on a 240 MHz core\nthat is roughly 40-80x slower than one core of the test machine, so a signature or a verification would take\nabout 1-2.5 s, and the heap peak about half (16-byte slots). That is acceptable for a few DMs and posts a\nminute, not for reading a busy feed: on the device, verifying a relay's full flood window (200 events) would\ntake minutes. The path to device speed is a small C module over a constant-time secp256k1 (the way\n`modules/vector` does the int8 kernel), which this change does not include."
+  },
+  {
    "id": "owner-api#the-owner-api",
    "file": "owner-api",
    "title": "The owner API",
@@ -674,6 +744,30 @@ export const DOCS_PACK: DocsPack = {
    "file": "reference-tool-catalog",
    "title": "skill.*",
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `skill.list` | List the on-device knowledge capsules you can read (id + title). | (none) | live | any approved caller |\n| `skill.get` | Read a knowledge capsule by id (from skill.list). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | any approved caller |\n| `skill.save` | Save (or update) a reusable skill capsule you authored. | `id` (string, required, at most 23 chars) a-z, 0-9, - and _; `md` (string, required, at most 8192 chars) the SKILL.md text; optional front matter with title: and inject: | live | admin-only |\n| `skill.delete` | Delete a skill capsule you authored (created_by: agent). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | admin-only |"
+  },
+  {
+   "id": "reference-tool-catalog#nostr",
+   "file": "reference-tool-catalog",
+   "title": "nostr.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `nostr.post` | Publish a Nostr event (default kind 1 note) signed by the device's key to its relays. | `kind` (integer, 0–65535); `content` (string, required, at most 65536 chars); `tags` (array, at most 50 items) | live | admin-only |\n| `nostr.delete` | Ask relays to delete events the device published (NIP-09 kind 5). | `event_ids` (array, required, at most 20 items); `reason` (string, at most 280 chars) | live | admin-only |\n| `nostr.react` | React to an event (NIP-25 kind 7): + like, - dislike, or an emoji. | `event_id` (string, required); `event_pubkey` (string, required); `reaction` (string, at most 64 chars) | live | admin-only |\n| `nostr.query` | Query events from the relays with a NIP-01 filter (every event verified; newest first). | `filter` (object, required); `timeout_ms` (integer, 100–15000) | live | any approved caller |\n| `nostr.my_events` | Recent events the device's key published: kind, id, time and d tag. | `kind` (integer, 0–65535); `limit` (integer, 1–50) | live | any approved caller |\n| `nostr.dm_send` | Send a NIP-04 encrypted DM from the device's key. | `recipient_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `message` (string, required, at most 8000 chars) | live | admin-only |\n| `nostr.dm_send_nip17` | Send a private DM (NIP-17 gift wrap, NIP-44 encrypted; hides sender and time). | `recipient_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `message` (string, required, at most 8000 chars); `subject` (string, at most 200 chars) | live | admin-only |\n| `nostr.encrypt` | Encrypt text for a recipient with NIP-44 v2 and the device's key. | `recipient_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `plaintext` (string, required, at most 8000 chars) | live | admin-only |\n| `nostr.decrypt` | Decrypt a NIP-44 v2 payload from a sender with the device's key. | `sender_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `ciphertext` (string, required, at most 98304 chars) | live | admin-only |\n| `nostr.encode` | Encode hex into a NIP-19 entity: npub, note, nprofile, nevent or naddr. | `type` (enum: npub \\\\| note \\\\| nprofile \\\\| nevent \\\\| naddr, required); `hex` (string, required); `relays` (array, at most 5 items); `kind` (integer, 0–65535); `identifier` (string, at most 200 chars) | live | any approved caller |\n| `nostr.decode` | Decode a NIP-19 entity or nostr: URI into its parts. | `uri` (string, required, at most 2000 chars) | live | any approved caller |\n| `nostr.relay_status` | Connection state and counters of each relay. | (none) | live | any approved caller |\n| `nostr.subscription_status` | The device's managed relay subscriptions, their filters and counts. | (none) | live | any approved caller |\n| `nostr.subscription_set` | Switch a managed subscription on or off, or replace its filter. | `name` (string, required, at most 64 chars); `enabled` (boolean); `filter` (object) | live | admin-only |\n| `nostr.profile_get` | Look up a Nostr profile (kind 0 metadata) by public key; the device's own by default. | `pubkey` (string, at most 400 chars) 64 hex characters or an npub | live | any approved caller |\n| `nostr.profile_set` | Publish the device's own profile (kind 0): name, about, picture, nip05, website. | `name` (string, at most 500 chars); `display_name` (string, at most 500 chars); `about` (string, at most 2000 chars); `pic"
+  },
+  {
+   "id": "reference-tool-catalog#nostr-2",
+   "file": "reference-tool-catalog",
+   "title": "nostr.* (2)",
+   "body": "ture` (string, at most 500 chars); `nip05` (string, at most 500 chars); `website` (string, at most 500 chars) | live | admin-only |\n| `nostr.nip05_lookup` | Resolve a NIP-05 identifier (name@domain) to a public key and its relays. | `identifier` (string, required, at most 320 chars) | live | any approved caller |\n| `nostr.relay_info` | Fetch a relay's NIP-11 information document. | `relay_url` (string, required, at most 256 chars) | live | any approved caller |\n| `nostr.longform_post` | Publish a stored markdown file (files.*) as a long-form article (kind 30023); the d tag defaults to the file name. | `project` (string, required, at most 40 chars); `name` (string, required, at most 80 chars); `d` (string); `title` (string, at most 200 chars) | live | admin-only |\n| `nostr.list_manage` | Add or remove tag tuples in one of the device's NIP-51 lists (public tags or private, encrypted to itself). | `list_kind` (integer, required, 3–39999); `action` (enum: add \\\\| remove, required); `items` (array, required, at most 50 items); `d` (string, at most 64 chars); `private` (boolean) | live | admin-only |\n| `nostr.block_edit` | Add or remove blocked keys (p), events (e), hashtags (t) or words in the kind 10000 block list; private by default. | `action` (enum: add \\\\| remove, required); `items` (array, required, at most 50 items); `public` (boolean) | live | admin-only |\n| `nostr.block_list` | The blocked keys, events, hashtags or words (the device's kind 10000 list, as last loaded). | `type` (enum: p \\\\| e \\\\| t \\\\| word) | live | admin-only |\n| `nostr.skill_publish` | Publish a skill (markdown instructions) as a kind 31123 event, optionally DM-triggered by a keyword. | `d` (string, required); `content` (string, required, at most 2000 chars); `description` (string, at most 200 chars); `trigger` (enum: dm); `filter` (string, at most 64 chars) the keyword a DM must contain; `requires_tool` (array, at most 16 items) | live | admin-only |\n| `nostr.skill_adopt` | Adopt a published skill by author and d tag; it stays inert until the owner approves it. | `pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `d` (string, required) | live | admin-only |\n| `nostr.skill_list` | The adopted skills: id, address, trigger, whether the owner approved each. | (none) | live | admin-only |\n| `nostr.skill_remove` | Stop using an adopted skill (by id) and republish the adoption list. | `id` (string, required) | live | admin-only |"
+  },
+  {
+   "id": "reference-tool-catalog#agent",
+   "file": "reference-tool-catalog",
+   "title": "agent.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `agent.identity` | The device's Nostr identity: public key (hex and npub), the owner's key, the relays. | (none) | live | any approved caller |\n| `agent.version` | The firmware's version and build. | (none) | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#config",
+   "file": "reference-tool-catalog",
+   "title": "config.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `config.store` | Encrypt a config note to the device's own key and publish it as kind 30078 under a d tag. | `d_tag` (string, required); `content` (string, required, at most 16384 chars) | live | admin-only |\n| `config.recall` | Fetch and decrypt the device's kind 30078 config note for a d tag. | `d_tag` (string, required) | live | admin-only |"
   },
   {
    "id": "reference-tool-catalog#tenant",

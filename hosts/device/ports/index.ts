@@ -14,6 +14,7 @@ import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
 import { fileStorage } from "./storage";
 import { deviceSystem } from "./system";
+import { moddableWebSocket } from "./websocket";
 
 export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
@@ -30,6 +31,7 @@ export function devicePorts(config: DeviceConfig): Ports {
     http: moddableHttpClient,
     // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
     kernels: nativeKernels,
+    webSocket: moddableWebSocket,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
     // The update engine replaces `ota` in the core when the board has app slots (not on lin).
