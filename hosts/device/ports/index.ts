@@ -1,6 +1,7 @@
 // The device's ports, assembled from Moddable modules.
 import type { Ports } from "../../../lib/ports";
 import type { DeviceConfig } from "../config";
+import { cardStorage } from "./card";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
 import { moddableHttpClient } from "./http-client";
@@ -9,12 +10,11 @@ import { traceLog } from "./log";
 import { deviceOta } from "./ota";
 import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
-import { fileStorage } from "./storage";
 import { deviceSystem } from "./system";
 
 export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
-  const storage = config.storageRoot === undefined ? undefined : fileStorage(config.storageRoot, config.storageCreate);
+  const storage = config.storageRoot === undefined ? undefined : cardStorage(config.storageRoot, config.storageCreate, log);
   const led = neopixelLed(config.ring, log);
   return {
     clock: deviceClock,
