@@ -1,6 +1,7 @@
 // The SD module (modules/sdcard) on the XS host over its POSIX backend: the
 // Storage contract against the device's storage port, the module's file
-// operations, the staged replace cut at every step, and card removal. The
+// operations, the staged replace cut at every step, card removal, and the
+// Settings port over NVS. The
 // cases run in one XS process (sdcard.xs.ts); each becomes one test here.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runOnXs } from "../../hosts/xs/run.mjs";
 import { STORAGE_CASES } from "./storage-contract.ts";
-import { RESULT_PREFIX, SD_SUITES, type CaseResult } from "./suites.ts";
+import { PLAIN_SUITES, RESULT_PREFIX, SD_SUITES, type CaseResult } from "./suites.ts";
 
 describe("SD module on the XS host (POSIX backend)", () => {
   const results = new Map<string, CaseResult>();
@@ -34,6 +35,7 @@ describe("SD module on the XS host (POSIX backend)", () => {
 
   const suites: { [suite: string]: string[] } = { "Storage contract": STORAGE_CASES.map((c) => c.name) };
   for (const suite of Object.keys(SD_SUITES)) suites[suite] = SD_SUITES[suite].map((c) => c.name);
+  for (const suite of Object.keys(PLAIN_SUITES)) suites[suite] = PLAIN_SUITES[suite].map((c) => c.name);
   for (const suite of Object.keys(suites)) {
     describe(suite, () => {
       for (const name of suites[suite]) {

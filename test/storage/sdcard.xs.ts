@@ -1,12 +1,13 @@
 // XS entry: the SD module's POSIX backend on the XS host. Runs the Storage
 // contract against the device's storage port over the module, then the
-// module's own suites, and prints one RESULT line a case, then END.
+// module's own suites and the NVS settings suite, and prints one RESULT line a
+// case, then END.
 // Argument: an empty folder the cards are made in.
 import { sdcard } from "../../modules/sdcard/sdcard.ts";
 import { simulateCard } from "../../modules/sdcard/simulate.ts";
 import { sdContractFactory, sdHarness } from "./sd-harness.ts";
 import { runStorageCase, STORAGE_CASES } from "./storage-contract.ts";
-import { RESULT_PREFIX, SD_SUITES, type CaseResult } from "./suites.ts";
+import { PLAIN_SUITES, RESULT_PREFIX, SD_SUITES, type CaseResult } from "./suites.ts";
 
 const base = scriptArgs[0];
 if (!base || !base.startsWith("/")) {
@@ -40,4 +41,5 @@ for (const suite of Object.keys(SD_SUITES)) {
     });
   }
 }
+for (const suite of Object.keys(PLAIN_SUITES)) for (const c of PLAIN_SUITES[suite]) report(suite, c.name, () => c.run());
 print("END");
