@@ -150,10 +150,14 @@ void xs_sdcard_open(xsMachine *the)
 	fd = open(path, flags, 0600);
 	if (fd < 0)
 		sdcardThrow(the, errno);
-	if (fstat(fd, &info) || S_ISDIR(info.st_mode)) {
-		int error = S_ISDIR(info.st_mode) ? EISDIR : errno;
+	if (fstat(fd, &info)) {
+		int error = errno;
 		close(fd);
 		sdcardThrow(the, error);
+	}
+	if (S_ISDIR(info.st_mode)) {
+		close(fd);
+		sdcardThrow(the, EISDIR);
 	}
 	gSdCard.fds[index] = fd;
 	xsmcSetInteger(xsResult, ((gSdCard.generation[index] & 0x7FF) << 4) | index);

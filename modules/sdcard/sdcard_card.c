@@ -79,10 +79,11 @@ void xs_sdcard_mount(xsMachine *the)
 		esp_err_t err;
 		sdmmc_host_t host = SDSPI_HOST_DEFAULT();
 		sdspi_device_config_t slot = SDSPI_DEVICE_CONFIG_DEFAULT();
-		esp_vfs_fat_sdmmc_mount_config_t config = {
-			.format_if_mount_failed = false,
+		esp_vfs_fat_mount_config_t config = {
+			.format_if_mount_failed = false, /* never format a card the owner put in */
 			.max_files = SDCARD_MAX_FILES,
 			.allocation_unit_size = 16 * 1024,
+			.disk_status_check_enable = true, /* file calls fail once the card is gone */
 		};
 		spi_bus_config_t bus = {
 			.mosi_io_num = sdcardInteger(the, xsID_mosi, -1),
