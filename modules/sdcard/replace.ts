@@ -17,7 +17,8 @@
 // source, restored from the backup) and the backup removed. Without a backup a
 // leftover temporary file is an unfinished write: it is removed and the old
 // file stays. A marker that is not whole was cut during step 1: nothing else
-// happened yet, so it is removed.
+// happened yet, so it is removed; so is a marker naming paths the card cannot
+// hold, or, for a write, a source that is not the target's temporary file.
 import type { SdCard } from "./sdcard";
 
 /** Suffix of a replacement being written; the Storage port hides and refuses these names. */
@@ -110,6 +111,18 @@ function readMarker(card: SdCard): string | undefined {
   }
 }
 
+/** Whether the card takes `path` as a file path (the module refuses a bad one with a RangeError). */
+function plausible(card: SdCard, path: string): boolean {
+  if (path === "" || path === REPLACE_MARKER) return false;
+  try {
+    card.stat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+}
+
 /**
  * Finishes or undoes the replace the marker names (see the top of this file).
  * Returns what it did: "none" (no marker), "finished", "undone" or "discarded" (a partial marker).
@@ -118,11 +131,12 @@ export function recoverReplace(card: SdCard): "none" | "finished" | "undone" | "
   if (!exists(card, REPLACE_MARKER)) return "none";
   const lines = (readMarker(card) ?? "").split("\n");
   const whole = lines.length === 5 && (lines[0] === "W" || lines[0] === "R") && lines[3] === "." && lines[4] === "";
-  if (!whole || lines[1] === "" || lines[2] === "") {
+  const [kind, source, target] = lines;
+  // a W marker names its own temporary file: one naming anything else is not ours to delete
+  if (!whole || !plausible(card, source) || !plausible(card, target) || (kind === "W" && source !== target + TEMP_SUFFIX)) {
     card.unlink(REPLACE_MARKER);
     return "discarded";
   }
-  const [kind, source, target] = lines;
   const backup = target + BACKUP_SUFFIX;
   let outcome: "finished" | "undone";
   if (exists(card, backup)) {

@@ -158,6 +158,50 @@ export const REPLACE_CASES: XsCase[] = [
     },
   },
   {
+    name: "a hostile marker on the card is discarded without touching any file; one that cannot be recovered leaves the card usable",
+    run: (h) => {
+      const enc = (t: string): Uint8Array => new TextEncoder().encode(t);
+      const root = h.freshRoot("hostile-marker");
+      const port = h.storage(root);
+      port.writeAtomic("f.txt", enc("mine"));
+      port.writeAtomic("other.txt", enc("other"));
+      const plant = (marker: string): void => {
+        const m = h.card.open(REPLACE_MARKER, "w");
+        h.card.write(m, enc(marker));
+        h.card.close(m);
+      };
+      for (const marker of [
+        "W\nother.txt\nf.txt\n.\n", // a write naming a user file as its temporary file
+        "W\n../x.halo-tmp\n../x\n.\n",
+        "R\n/abs\nf.txt\n.\n",
+        `W\n${"y/".repeat(150)}y.halo-tmp\n${"y/".repeat(150)}y\n.\n`,
+        "R\n.halo-replace\nf.txt\n.\n",
+        "R\nf.txt\nbad|name\n.\n",
+      ]) {
+        plant(marker);
+        equal(recoverReplace(h.card), "discarded", JSON.stringify(marker.slice(0, 30)));
+      }
+      deepEqual(
+        [port.read("f.txt"), port.read("other.txt")].map((b) => new TextDecoder().decode(b)),
+        ["mine", "other"],
+      );
+      // a backup that is a folder: the recovery's unlink fails (EISDIR), yet the card mounts and serves
+      h.card.mkdir("d.halo-old");
+      port.writeAtomic("d", enc("target"));
+      plant("R\nsrc.txt\nd\n.\n");
+      h.card.unmount();
+      const warnings: string[] = [];
+      const again = h.storage(root, { log: { info: () => undefined, warn: (m) => void warnings.push(m) } });
+      equal(again.present(), true);
+      equal(new TextDecoder().decode(again.read("d")), "target");
+      ok(
+        warnings.some((w) => /could not be recovered/.test(w)),
+        warnings.join("; "),
+      );
+      deepEqual(again.list(""), ["d", "f.txt", "other.txt"]);
+    },
+  },
+  {
     name: "a replace refused for lack of room is undone at once: old file kept, no leftovers, room given back",
     run: (h) => {
       const root = h.freshRoot("full");

@@ -34,16 +34,23 @@ export class CardMount {
       this.card.mount(this.options);
       const recovered = recoverReplace(this.card);
       if (recovered !== "none") this.log?.info(`SD card: an interrupted replace was ${recovered}`);
-    } catch {
-      this.card.unmount();
-      this.delayMs = this.delayMs === 0 ? REMOUNT_FIRST_DELAY_MS : Math.min(REMOUNT_MAX_DELAY_MS, this.delayMs * 2);
-      this.nextAttemptAt = t + this.delayMs;
-      return false;
+    } catch (e) {
+      // A recovery the card refuses for another reason than going away (a folder where a file was...) must
+      // not keep the whole card unmounted: the marker stays for the next mount, the card is used.
+      if (!this.card.mounted()) return this.failed(t);
+      this.log?.warn(`SD card: an interrupted replace could not be recovered (${e instanceof Error ? e.message : String(e)})`);
     }
     if (this.delayMs !== 0) this.log?.info("SD card: mounted again");
     this.delayMs = 0;
     this.nextAttemptAt = 0;
     return true;
+  }
+
+  private failed(t: number): false {
+    this.card.unmount();
+    this.delayMs = this.delayMs === 0 ? REMOUNT_FIRST_DELAY_MS : Math.min(REMOUNT_MAX_DELAY_MS, this.delayMs * 2);
+    this.nextAttemptAt = t + this.delayMs;
+    return false;
   }
 
   /** Probes a mounted card (a pulled one is unmounted) and returns whether one is usable now. */
