@@ -70,7 +70,7 @@ export interface SdCard {
   readdir(path: string): string[];
 }
 
-export const sdcard: SdCard = {
+export const sdcard: SdCard = Object.freeze({
   mount: native("xs_sdcard_mount"),
   unmount: native("xs_sdcard_unmount"),
   mounted: native("xs_sdcard_mounted"),
@@ -91,4 +91,4 @@ export const sdcard: SdCard = {
   mkdir: native("xs_sdcard_mkdir"),
   rmdir: native("xs_sdcard_rmdir"),
   readdir: native("xs_sdcard_readdir"),
-};
+});
