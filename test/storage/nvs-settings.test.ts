@@ -26,7 +26,7 @@ describe("Settings over NVS (device port, Node)", () => {
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: encodeUtf8(JSON.stringify({ value: secret })),
     });
-    assert.equal(res.status, 200, res.body);
+    assert.equal(res.status, 200, typeof res.body === "string" ? res.body : new TextDecoder().decode(res.body));
     const stored = nvsSettings(nvs);
     assert.equal(stored.get("secret.openai"), secret);
     assert.ok(stored.keys("client.").length >= 1, "the owner's client record");
