@@ -14,6 +14,8 @@ const OPTIONAL = [
   ["bench/memory.mjs", "runMemoryBench"],
   ["bench/turn.mjs", "runTurnBench"],
   ["bench/sdcard.mjs", "runSdcardBench"],
+  ["bench/voice.mjs", "runVoiceBench"],
+  ["bench/ota.mjs", "runOtaBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

@@ -7,8 +7,10 @@ import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
 import { moddableHttpClient } from "./http-client";
 import { neopixelLed } from "./led";
+import { i2sAudioIn } from "./audio-in";
+import { i2sAudioOut } from "./audio-out";
 import { traceLog } from "./log";
-import { deviceOta } from "./ota";
+import { deviceOta, deviceOtaSlots } from "./ota";
 import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
 import { deviceSystem } from "./system";
@@ -17,6 +19,8 @@ export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : cardStorage(config.storageRoot, config.storageCreate, log);
   const led = neopixelLed(config.ring, log);
+  const audioIn = i2sAudioIn(log);
+  const audioOut = i2sAudioOut(log);
   return {
     clock: deviceClock,
     random: deviceRandom,
@@ -28,10 +32,13 @@ export function devicePorts(config: DeviceConfig): Ports {
     kernels: nativeKernels,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
+    // The update engine replaces `ota` in the core when the board has app slots (not on lin).
+    otaSlots: config.simulated ? undefined : deviceOtaSlots(),
     storage,
     led,
-    // files.send delivers through the Telegram channel; the speaker has no driver yet.
+    // files.send delivers through the Telegram channel.
     messenger: undefined,
-    audioOut: undefined,
+    audioIn,
+    audioOut,
   };
 }
