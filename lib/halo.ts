@@ -9,6 +9,7 @@ import { ownerApiRoutes } from "./http/owner-api";
 import { hostRoutes } from "./http/owner-hosts";
 import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
 import { statusPage } from "./http/status-page";
+import { updatesPage } from "./http/updates-page";
 import type { HttpRequest, HttpResponse } from "./http/types";
 import { mcpRoute } from "./mcp/http";
 import { McpServer } from "./mcp/server";
@@ -18,6 +19,7 @@ import type { Ports } from "./ports";
 import { RING_FRAME_MS } from "./device/ring/runner";
 import type { StatusRing } from "./device/ring/status";
 import { statusRingFor } from "./device/ring/wiring";
+import { voiceRoutes } from "./voice/voice-api";
 
 export type { HttpRequest, HttpResponse } from "./http/types";
 
@@ -81,6 +83,10 @@ export function createHalo(options: HaloOptions): Halo {
     ),
     ...ownerApiRoutes({ ...core, log: ports.log }, verifyToken, guards),
     ...hostRoutes(hosts, verifyToken, guards),
+    ...voiceRoutes(
+      { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
+      guards,
+    ),
     {
       method: "GET",
       pattern: "/",
@@ -92,6 +98,14 @@ export function createHalo(options: HaloOptions): Halo {
         headers: { "content-type": "text/html; charset=utf-8" },
         body: statusPage(firmwareVersion, core.registry.all().length),
       }),
+    },
+    {
+      method: "GET",
+      pattern: "/updates",
+      maxBody: 0,
+      errors: "api",
+      use: guards,
+      handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
     },
   ];
   const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
@@ -110,12 +124,26 @@ export function createHalo(options: HaloOptions): Halo {
       const ownerToken = ensureOwnerToken();
       if (!running) {
         // Routines and wakeups fire from the tick; Telegram messages from allow-listed chats run as turns.
-        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void core.scheduler.tick());
+        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick()));
+        // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
+        void core.ota?.boot();
         const inbound = telegramInboundFor(core, ports.log, timers.sleep);
         inbound.start();
         lights?.report({ kind: "booted" });
         const stopRing = lights ? timers.every(RING_FRAME_MS, () => void lights.tick()) : undefined;
-        running = { stopTick: () => (stopTick(), stopRing?.()), stopInbound: () => inbound.stop() };
+        // The owner's Nostr relays, and DMs to the device's key as turns (docs/nostr.md).
+        core.nostr.start();
+        core.nostrChannel.start();
+        running = {
+          stopTick: () => {
+            stopTick();
+            stopRing?.();
+          },
+          stopInbound: async () => {
+            core.nostr.stop();
+            await inbound.stop();
+          },
+        };
       }
       return ownerToken === undefined ? {} : { ownerToken };
     },

@@ -32,6 +32,8 @@ export interface DeviceConfig {
   button?: { pin: number };
   /** The console UART Improv listens on; undefined when the build names none. */
   improv?: { port: number; receive: number; transmit: number; baud: number };
+  /** Updates: the release feed (`otaFeedUrl`) and trusted Ed25519 keys, comma-separated hex (`otaKeys`). */
+  ota: { feedUrl?: string; trustedKeys: string[] };
 }
 
 export interface RingConfig {
@@ -123,5 +125,6 @@ export function readDeviceConfig(): DeviceConfig {
     ring: ringConfig(config.ring),
     button: buttonConfig(config.button),
     improv: improvConfig(config.improv),
+    ota: { feedUrl: text(config.otaFeedUrl), trustedKeys: (text(config.otaKeys) ?? "").split(",").filter((k) => k !== "") },
   };
 }

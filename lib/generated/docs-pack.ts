@@ -24,6 +24,10 @@ export const DOCS_PACK: DocsPack = {
    "title": "Files and skills"
   },
   {
+   "slug": "flashing",
+   "title": "Flashing a board"
+  },
+  {
    "slug": "mcp",
    "title": "Connecting an MCP client"
   },
@@ -34,6 +38,10 @@ export const DOCS_PACK: DocsPack = {
   {
    "slug": "memory",
    "title": "Memory"
+  },
+  {
+   "slug": "nostr",
+   "title": "Nostr"
   },
   {
    "slug": "owner-api",
@@ -60,12 +68,24 @@ export const DOCS_PACK: DocsPack = {
    "title": "The simulator"
   },
   {
+   "slug": "storage",
+   "title": "Storage: the SD card and the settings in NVS"
+  },
+  {
    "slug": "sub-agents-and-routines",
    "title": "Sub-agents and routines"
   },
   {
    "slug": "turn",
    "title": "The orchestrator turn"
+  },
+  {
+   "slug": "updates",
+   "title": "Updates over the air"
+  },
+  {
+   "slug": "voice",
+   "title": "Voice"
   }
  ],
  "sections": [
@@ -82,10 +102,22 @@ export const DOCS_PACK: DocsPack = {
    "body": "`lib/` is the portable core. It imports nothing platform-specific: time, randomness, hashing, logging, settings,\nstorage and the vector kernels come in through the interfaces in `lib/ports.ts`. Three hosts provide them:\n\n- `hosts/device/`: the Moddable app for the ESP32-S3. See the device page.\n- `hosts/sim/`: the Node.js simulator behind `npm start`. Settings live in a folder under `$HALO_DATA`.\n- `hosts/xs/`: a small C host built from the XS engine sources that the npm package `@agoric/xsnap` ships.\n  The tests run `lib/` on it, so \"runs on XS\" is checked on every `npm test`."
   },
   {
-   "id": "architecture#subsystems",
+   "id": "architecture#the-composition-root",
    "file": "architecture",
-   "title": "Subsystems",
-   "body": "`lib/core.ts` builds every subsystem once from the ports (`buildCore`) and registers their tools:\n\n| Folder | What it holds |\n|---|---|\n| `lib/registry/` | the tool registry, Principal, access policy, argument validation |\n| `lib/mcp/` | JSON-RPC 2.0, the MCP protocol (both eras), the Streamable HTTP transport |\n| `lib/http/` | the owner API, the chat endpoint, bearer and Origin checks, the status page |\n| `lib/people/` | MCP client tokens, people and roles, the chat allow-list, principal derivation |\n| `lib/device/` | secrets, config knobs, protected keys, device actions, status, health, self-test |\n| `lib/memory/` | the int8 vector store, recall, forgetting, the SD archive, the episodic log, embedders |\n| `lib/store/` | the SD artifact store, downloads, skills, the docs pack, the results ring |\n| `lib/turn/` | the turn contract, prompt, tool loop, engine, LLM providers, budget governor |\n| `lib/agents/` | sub-agents, routines and wakeups, the scheduler |\n| `lib/chat/`, `lib/web/` | the Telegram client and inbound channel, web search |\n| `lib/tools/` | one file per tool namespace: registration and thin handlers |\n\n`lib/halo.ts` puts the HTTP routes in front: `/mcp`, `/api/chat`, `/api/...` (owner API) and `/`."
+   "title": "The composition root",
+   "body": "`lib/core.ts` (`buildCore`) builds the device once from the ports, following the table in\n`lib/app/subsystems.ts`. Each entry names the ports it is built from (`defineSubsystem({ ports: [...] })`) and\nis handed exactly those (`buildSubsystem` picks them), plus what it needs of the subsystems built before it:\n\n| Subsystem | Ports | What it holds |\n|---|---|---|\n| docs | none | docs.* and results.* |\n| ownership | settings, digest, random, log, clock | MCP client tokens, people, chat allow-list, secrets, provider priority, config knobs |\n| voice | http, random, clock, audioIn, audioOut | speech to text, spoken replies, press to talk, realtime speech |\n| board | log, led, audioOut, system | device[] actions; the sources device.status reads |\n| memory | clock, log, settings, digest, kernels, http, storage | associative memory, memory.*, the episodic history, the SD archive |\n| channels | http, random, clock, settings, log | Telegram out, reply.*, web.search |\n| files | storage, clock, http, settings, random, messenger | the SD artifact store, downloads, images, skills |\n| tenants, introspection, audio tools | (as named) | tenant.*, device.*/system.*/ota.*, audio.transcribe |\n| providers | clock, http, log, random, settings | the LLM providers and the budget governor |\n| agents, turn | clock, log, random, settings, storage, system | sub-agents, routines, the orchestrator turn |\n\nEvery port in `Ports` is a required key: a host supplies it or writes `undefined` to say the device has none\n(no card, no speaker), so nothing falls back silently. The device binds the C vector kernel; Node binds the\nTypeScript one.\n\n`lib/halo.ts` (`createHalo`) puts the HTTP routes in front and owns the lifecycle: `start(timers)` runs the\nscheduler tick and the inbound channels and returns the first-boot owner token once; `stop()` ends them. Hosts\nsupply ports, timers and a transport, nothing else.\n\n| Folder | What it holds |\n|---|---|\n| `lib/app/` | the subsystem table and the helper that builds each from its ports |\n| `lib/registry/` | the tool registry, Principal, access policy, argument validation, `defineTool` |\n| `lib/mcp/` | JSON-RPC 2.0, the MCP protocol (both eras), the /mcp route |\n| `lib/http/` | the HTTP pipeline and its middleware, the owner API, the chat endpoint, static assets, events |\n| `lib/people/` | MCP client tokens, people and roles, the chat allow-list, principal derivation |\n| `lib/device/` | secrets, config knobs, protected keys, device actions, status, health, self-test |\n| `lib/memory/` | the int8 vector store, recall, forgetting, the SD archive, the episodic log, embedders |\n| `lib/store/` | the SD artifact store, downloads, skills, the docs pack, the results ring |\n| `lib/turn/` | the turn contract, prompt, tool loop, engine, LLM providers, budget governor |\n| `lib/agents/` | sub-agents, routines and wakeups, the scheduler |\n| `lib/voice/` | audio formats, end-of-speech detection, speech to text and back, realtime speech |\n| `lib/chat/`, `lib/web/` | the Telegram client and inbound channel, web search |\n| `lib/tools/` | one file per tool namespace: registration and thin handlers |"
+  },
+  {
+   "id": "architecture#one-http-pipeline",
+   "file": "architecture",
+   "title": "One HTTP pipeline",
+   "body": "Every route is an entry of one table (`lib/http/pipeline.ts`): method, path pattern, the largest body the\nhost reads for it, its error shape, its middleware and its handler. Before any route, every request passes\n`refuseTokenInUrl` (a token in a query string is refused) and `hostAndOrigin`: the device answers only to\nloopback, its own addresses, `<name>.local` and names the owner adds (`PUT /api/hosts`), and a browser Origin\nmust be one of those and the Host itself, which is what defeats DNS rebinding. Routes then compose\n`requireClient` (a bearer token from `Authorization` only; \"unknown or revoked token\" when it matches no\nclient), `requireContentType` and `jsonBody` (depth checked before parsing).\n\nEvery refusal is an `HttpError`, written as JSON in the route's shape: a JSON-RPC error on `/mcp`,\n`{\"error\": \"...\"}` everywhere else, 404 and 405 included. Hosts ask `bodyLimit(method, path)` once the\nheaders are in: a larger declared body is answered 413 at once, without reading it, and the connection is\nclosed (`close: true` on the response). Routes that take a stream (`streamBody`) get `req.stream`; responses\nmay be server-sent events (`lib/http/sse.ts`) or static assets with an ETag and gzip\n(`lib/http/static-assets.ts`)."
+  },
+  {
+   "id": "architecture#typed-tools-and-tagged-errors",
+   "file": "architecture",
+   "title": "Typed tools and tagged errors",
+   "body": "A tool is declared with `defineTool` (`lib/registry/define.ts`): its handler's arguments are typed from its\nown JSON schema (`lib/registry/schema-types.ts`), so handlers hold no casts, and every call is validated\nagainst that schema before the handler runs. Each tool says what it does (`effect`: read, write, destroy or\nact, and `openWorld` when it reaches outside the device); the MCP listing's `annotations` (readOnlyHint,\ndestructiveHint, idempotentHint, openWorldHint) are derived from that.\n\nFailures are `HaloError`s (`lib/errors.ts`) with a tag from a closed set (`not-found`, `no-card`,\n`admin-only`, ...) and one sentence. Domain code throws them; the registry shows them as\n`<tag>: <sentence>` with `isError`, and the owner API maps tags to HTTP statuses without reading text.\nConfig knobs are looked up by typed keys (`config.number(\"utcOffsetMin\")`): a misspelt knob does not compile."
   },
   {
    "id": "architecture#the-tool-registry",
@@ -109,7 +141,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "architecture#bounds",
    "file": "architecture",
    "title": "Bounds",
-   "body": "Every bound of the core is a named constant in `lib/limits.ts`: request body size, JSON depth, token length,\ntools per page, the result clamp and the results ring's size, the docs section size."
+   "body": "Every bound of the core is a named constant: the shared ones in `lib/limits.ts` (request body size, JSON\ndepth, token length, tools per page, the result clamp and the results ring's size, the docs section size), a\nsubsystem's own beside its code (`lib/agents/bounds.ts`, `lib/turn/bounds.ts`, `lib/memory/bounds.ts`)."
   },
   {
    "id": "device-actions#device-actions-and-introspection",
@@ -127,7 +159,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "device-actions#config-knobs",
    "file": "device-actions",
    "title": "Config knobs",
-   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n| `utcOffsetMin` | integer -720 to 840 | 0 | the owner's time zone as minutes from UTC (no daylight-saving rule): routines' daily and weekly times and the daily governor's day; owner API only |\n| `routineTurnsPerDay` | integer 0-96 | 24 | scheduled turns (routines and wakeups) per day; 0 stops them; owner API only (protected-BLOCKED in a config action: it is a routine knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
+   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `voiceMode` | pipeline, realtime | pipeline | spoken requests through speech-to-text, a turn and speech, or OpenAI Realtime; owner API only |\n| `voicePerson` | a person id or empty | empty | whose turn a spoken request on the device is; empty means the owner; owner API only |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n| `utcOffsetMin` | integer -720 to 840 | 0 | the owner's time zone as minutes from UTC (no daylight-saving rule): routines' daily and weekly times and the daily governor's day; owner API only |\n| `routineTurnsPerDay` | integer 0-96 | 24 | scheduled turns (routines and wakeups) per day; 0 stops them; owner API only (protected-BLOCKED in a config action: it is a routine knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
   },
   {
    "id": "device-actions#introspection-tools",
@@ -205,19 +237,19 @@ export const DOCS_PACK: DocsPack = {
    "id": "device#what-works-today",
    "file": "device",
    "title": "What works today",
-   "body": "Checked by building the app with `mcconfig -m -p lin` (the SDK's Linux\ntarget: the same JavaScript engine, XS 17, and the same `http`, `socket`,\n`file`, `preference`, `crypt` and `timer` modules) and running it headless\nwith `hosts/lin` (see its README; `hosts/lin/check-mcp.mjs` and\n`hosts/lin/http-check/` are the checks):\n\n- the official MCP TypeScript client connects to `/mcp`: `initialize`, every\n  page of `tools/list` (41 tools in 3 pages), and `tools/call` of\n  `docs.search`, `memory.write` then `memory.search`, `artifact.save` then\n  `files.read`, `device.status`, `system.health` and `ota.status`; requests\n  without a valid token get 401, bodies over 256 KB get 413;\n- `POST /api/chat` with no provider key answers with the sentence that says\n  how to add one; with a key and `openaiBaseUrl` pointing at a local\n  stand-in of the OpenAI Responses API, a whole turn runs on XS: the model's\n  `docs.search` call, its result sent back, the final answer (UTF-8 text)\n  returned;\n- the HTTP client port (outbound HTTP): status, headers and body, request\n  bodies in UTF-8 of any size, chunked and sized responses, a 200 KB body, the\n  size cap (`too-large`), the deadline (`timeout`), a refused connection\n  (`network`, and the app keeps running), a 302 returned as is (no redirect\n  followed), a bad URL refused;\n- the System port: firmware version, build (`lin`), uptime, time zone from\n  the build's `timeZone`, free heap (the PC process's malloc arena, marked\n  simulated), Wi-Fi reported absent; reboot only logs;\n- the OTA port: `disabled`, \"the lin build does not update itself\";\n- the owner token is created on first boot and not shown again; client\n  tokens persist in preferences;\n- the storage port works over the `file` module on a folder (write and\n  rename, append, folders made on write, list, stat, rename, remove), and\n  the memory tools write their store there and load it again after a restart;\n- SHA-256, randomness, UTF-8 text."
+   "body": "Checked by building the app with `mcconfig -m -p lin` (the SDK's Linux\ntarget: the same JavaScript engine, XS 17, and the same `http`, `socket`,\n`file`, `preference`, `crypt` and `timer` modules) and running it headless\nwith `hosts/lin` (see its README; `hosts/lin/check-mcp.mjs` and\n`hosts/lin/http-check/` are the checks):\n\n- the official MCP TypeScript client connects to `/mcp`: `initialize`, every\n  page of `tools/list` (41 tools in 3 pages), and `tools/call` of\n  `docs.search`, `memory.write` then `memory.search`, `artifact.save` then\n  `files.read`, `device.status`, `system.health` and `ota.status`; requests\n  without a valid token get 401, bodies over 256 KB get 413;\n- `POST /api/chat` with no provider key answers with the sentence that says\n  how to add one; with a key and `openaiBaseUrl` pointing at a local\n  stand-in of the OpenAI Responses API, a whole turn runs on XS: the model's\n  `docs.search` call, its result sent back, the final answer (UTF-8 text)\n  returned;\n- the HTTP client port (outbound HTTP): status, headers and body, request\n  bodies in UTF-8 of any size, chunked and sized responses, a 200 KB body, the\n  size cap (`too-large`), the deadline (`timeout`), a refused connection\n  (`network`, and the app keeps running), a 302 returned as is (no redirect\n  followed), a bad URL refused;\n- the System port: firmware version, build (`lin`), uptime, time zone from\n  the build's `timeZone`, free heap (the PC process's malloc arena, marked\n  simulated), Wi-Fi reported absent; reboot only logs;\n- the OTA port: `disabled`, \"the lin build does not update itself\";\n- the owner token is created on first boot and not shown again; client\n  tokens persist in preferences;\n- the storage port over Halo's SD module (`modules/sdcard`, its POSIX\n  backend on lin, the C compiled by mcconfig against XS 17): the memory\n  tools write their store and `artifact.save` its file through the staged\n  replace (no temporary, backup or marker file left) and both load again\n  after a restart; with the card's folder renamed away, device.status says\n  \"not inserted\", saves are refused, and once the folder is back the card is\n  mounted again after the backoff (about a second) and saves work. The\n  refusal reads \"internal error: artifact.save failed.\" instead of the\n  no-card sentence: `HaloError`'s constructor assigns `this.name`, which\n  throws \"set name: not writable\" where the SDK has frozen\n  `Error.prototype` (every `HaloError` on lin and the device, not only the\n  card's);\n- the settings port over NVS's mapping: the `preference` module's file holds\n  the domain `halo` with blob entries such as `client.ownera` and\n  `person.ownera`; after a restart the owner token is not made again;\n- SHA-256, randomness, UTF-8 text."
   },
   {
    "id": "device#written-for-the-esp32-s3-not-yet-run-on-one",
    "file": "device",
    "title": "Written for the ESP32-S3, not yet run on one",
-   "body": "No ESP-IDF was available where this was written, so the ESP32-S3 build has\nnot been compiled, linked or flashed. `mcconfig -p esp32/esp32s3` has\nprocessed the manifests earlier (partition table, defines, config) without\nerrors. These parts exist only on the device and are unverified:\n\n- **https**: `SecureSocket` (TLS 1.2 at least) with the SDK's CA roots as\n  resources. On lin only plain http was exercised (no outside network, and\n  no local TLS server was set up); TLS memory use on the device is unknown.\n- **System readings**: internal RAM and PSRAM from ESP-IDF's\n  `heap_caps_get_free_size`/`heap_caps_get_total_size`, the reset reason\n  from `esp_reset_reason()`, Wi-Fi RSSI from `Net.get(\"RSSI\")`, reboot by\n  `esp_restart()`.\n- **LED ring**: the SDK's `neopixel` driver on `ring.pin` (21, 12 pixels in\n  `hosts/device/manifest.json`), GRB order, brightness capped at 60 %; the\n  status ring's frames through `frame()`.\n- **Button**: `embedded:io/digital` on GPIO 0 with the pull-up.\n- **Wi-Fi setup**: `WiFi.accessPoint`, the captive DNS over the SDK's UDP\n  `socket`, the portal over its `http` Server, the join after the form, the\n  restart into setup; the access point's address is assumed to be ESP-IDF's\n  default 192.168.4.1.\n- **Improv**: `embedded:io/serial` on UART0 (43/44) beside the console; that\n  the SDK lets the app open the console's UART is not verified.\n- **OTA**: `disabled` (\"no update server is configured on this build\") with\n  the running app slot from `esp_ota_get_running_partition()`."
+   "body": "No ESP-IDF was available where this was written, so the ESP32-S3 build has\nnot been compiled, linked or flashed. `mcconfig -p esp32/esp32s3` has\nprocessed the manifests earlier (partition table, defines, config) without\nerrors. These parts exist only on the device and are unverified:\n\n- **https**: `SecureSocket` (TLS 1.2 at least) with the SDK's CA roots as\n  resources. On lin only plain http was exercised (no outside network, and\n  no local TLS server was set up); TLS memory use on the device is unknown.\n- **System readings**: internal RAM and PSRAM from ESP-IDF's\n  `heap_caps_get_free_size`/`heap_caps_get_total_size`, the reset reason\n  from `esp_reset_reason()`, Wi-Fi RSSI from `Net.get(\"RSSI\")`, reboot by\n  `esp_restart()`.\n- **LED ring**: the SDK's `neopixel` driver on `ring.pin` (21, 12 pixels in\n  `hosts/device/manifest.json`), GRB order, brightness capped at 60 %; the\n  status ring's frames through `frame()`.\n- **Button**: `embedded:io/digital` on GPIO 0 with the pull-up.\n- **Wi-Fi setup**: `WiFi.accessPoint`, the captive DNS over the SDK's UDP\n  `socket`, the portal over its `http` Server, the join after the form, the\n  restart into setup; the access point's address is assumed to be ESP-IDF's\n  default 192.168.4.1.\n- **Improv**: `embedded:io/serial` on UART0 (43/44) beside the console; that\n  the SDK lets the app open the console's UART is not verified.\n- **OTA**: `disabled` (\"no update server is configured on this build\") with\n  the running app slot from `esp_ota_get_running_partition()`.\n- **SD card**: Halo's own module (`modules/sdcard`, see\n  [storage](storage.md)) mounts a FAT card over SPI with\n  `esp_vfs_fat_sdspi_mount` at `/sd`, with the pins of the build's `sd`\n  config, and does its own file operations with 256-byte paths. The same C\n  over a folder (its POSIX backend) runs in `npm test` on the XS host: the\n  Storage contract, the staged atomic replace cut at every step, and card\n  removal with remount backoff. The ESP-IDF half (mount, `sdmmc_get_status`\n  as the presence probe, `esp_vfs_fat_info` for free space, the include\n  folders and components its manifest adds) has not been compiled.\n- **Settings in NVS**: the Settings port maps Halo's keys to NVS entries of\n  at most 15 characters and values under 4,000 bytes, two entries a key so\n  that a power cut never loses a value ([storage](storage.md)); checked on\n  Node and XS against a stand-in of the `preference` module, not on NVS."
   },
   {
    "id": "device#what-does-not-work-yet",
    "file": "device",
    "title": "What does not work yet",
-   "body": "- **SD card**: the Moddable SDK has no SD-card module and Halo's own mount\n  module is not written. On the device the storage folder (`/sd/`) is absent,\n  so storage reports itself absent and every storage call refuses. On lin the\n  storage folder's free space is unknown and shown as the largest safe\n  integer (device.status says \"8388608.00 GB free\").\n- **Microphone, speaker**: pins are set, no code drives them.\n- **OTA updates**: nothing downloads or installs; the port only reports.\n- **Internal flash use** is reported unknown.\n- The hostname and device name cannot be set over Improv (the device name\n  is the `devName` knob)."
+   "body": "- **Microphone, speaker**: ports over `embedded:io/audio/in` and `out` exist and type-check; the SDK's\n  input driver reads 16-bit I2S slots, which an INMP441 does not speak (it needs 32-bit slots), and nothing\n  has run on a board yet ([voice](voice.md)).\n- **OTA updates**: nothing downloads or installs; the port only reports.\n- **Internal flash use** is reported unknown.\n- The hostname and device name cannot be set over Improv (the device name\n  is the `devName` knob)."
   },
   {
    "id": "docs-and-results#the-docs-pack",
@@ -284,6 +316,30 @@ export const DOCS_PACK: DocsPack = {
    "file": "files-and-skills",
    "title": "Crash safety and card faults",
    "body": "Every write is a temporary file then a rename, or a checksummed append. A card pulled mid-write leaves the old\nfile intact, and the tool answers `no-card: the SD card was removed during the operation; the previous\nversion of the file is intact.` While the card is out every file and skill tool answers\n`no-card: the SD card is not inserted; insert it and try again.`; `skill.list` still lists the built-ins; the\nrest of the device keeps serving. Reinserting works without a restart: the store reads its index again after\nit has seen the card out, and whenever the index's size differs from what it last read or wrote.\n\nIn the simulator, `halo.core.ports.storage.pull()` and `.insert()` take the card out and put it back (tests use\nthem); deleting the `sd` folder also reads as an absent card."
+  },
+  {
+   "id": "flashing#flashing-a-board",
+   "file": "flashing",
+   "title": "Flashing a board",
+   "body": "The first install goes over USB; later versions arrive over the air\n([updates.md](updates.md)). Two ways, both from a release folder made by\n`npm run release`:"
+  },
+  {
+   "id": "flashing#from-a-browser",
+   "file": "flashing",
+   "title": "From a browser",
+   "body": "Every release carries `index.html`, a page with the\n[esp-web-tools](https://esphome.github.io/esp-web-tools/) install button,\nand the esp-web-tools scripts beside it, so the release folder on any https\nhost is also its flashing page. The simulator serves the same page at\n`http://127.0.0.1:8787/flash/`, with the release in `./release` (or\n`HALO_RELEASE_DIR`): only the manifest and the files it names are served.\n\nIn Chrome or Edge (Web Serial), press the button and pick the board's serial\nport: the page writes each part the manifest lists at its offset, checks\nit, restarts the board and asks for the Wi-Fi network over Improv serial."
+  },
+  {
+   "id": "flashing#from-the-terminal",
+   "file": "flashing",
+   "title": "From the terminal",
+   "body": "```sh\nnpm run flash -- --port /dev/ttyACM0 [--release release | --image halo-0.3.0-esp32s3-factory.bin] \\\n                 [--baud 460800] [--before default_reset|no_reset] [--ssid HomeNet --password '...']\n```\n\n`tools/flash/flash.ts` drives **esptool-js** (the library esp-web-tools\nuses) over the **serialport** package, through a small adapter that gives\nesptool-js the Web Serial calls it uses (`tools/flash/node-serial.ts`). It\nconnects to the ESP32-S3 ROM loader, loads the flasher stub, writes each part\nthe release's `manifest.json` names (or the factory image at 0x0),\ncompressed, and compares the MD5 the board computes over what it wrote with\nthe file's. Then it resets the board and, with `--ssid`, speaks Improv serial\n(`tools/flash/improv.ts`): current state, device information, then the\nnetwork; it prints the URL the board answers with.\n\nA port without DTR/RTS lines cannot reset the board into the loader: the\nflasher says so; hold BOOT and tap RESET, then run it with `--before no_reset`.\n\nThe end-to-end test (`test/flash/flash-cli.test.ts`) runs the real\nesptool-js and serialport against a stand-in of the ESP32-S3 ROM loader on a\npseudo-terminal (`test/support/rom-loader.ts`; the pseudo-terminal comes from\nPython's `pty` module, `test/support/pty.ts`), writing a release that\n`npm run release` made: SLIP framing, SYNC, register\nreads, the stub upload, compressed flash writes and `SPI_FLASH_MD5`, then\nImprov. It checks the bytes the stand-in received, a bad byte in flash, a\nchip that is not an ESP32-S3, the ROM's boot text on the line, a board that\ndoes not answer, a network the board cannot join and hostile release folders."
+  },
+  {
+   "id": "flashing#what-the-board-side-does-not-do-yet",
+   "file": "flashing",
+   "title": "What the board side does not do yet",
+   "body": "Halo's firmware does not answer Improv serial yet: after a USB install the\nWi-Fi network is set as [device.md](device.md) describes. The stand-in shows\nthe exchange the flasher and the install button expect."
   },
   {
    "id": "mcp#connecting-an-mcp-client",
@@ -442,6 +498,72 @@ export const DOCS_PACK: DocsPack = {
    "body": "Without the card, writes, pins, updates, the archive and the episodic log refuse with `no-card:`; search\nkeeps answering from the copy in RAM. When the card comes back, memory carries on without a restart; if\nthe card was absent at boot, the vector file is read when it returns, before anything is saved. A device\nwith no card slot at all keeps memory in RAM only (each write says so), and has no `memory.archive`."
   },
   {
+   "id": "nostr#nostr",
+   "file": "nostr",
+   "title": "Nostr",
+   "body": "The device has its own Nostr identity. It publishes and queries events on the owner's relays, sends and\nreceives encrypted DMs, and answers DMs from permitted senders with a turn, beside Telegram. The tools follow\nthe second reference agent's catalog (`nostr_*` tools) with Halo's dotted names."
+  },
+  {
+   "id": "nostr#identity-and-the-owner",
+   "file": "nostr",
+   "title": "Identity and the owner",
+   "body": "- On first boot the device makes a secp256k1 key pair from the Random port and keeps the secret key in\n  Settings under `secret.nostr-key`, beside the other secrets. No tool, knob or endpoint reads it; the public\n  key (hex and npub) is what `agent.identity` and `GET /api/nostr` show.\n- The owner's public key is an owner setting: `PUT /api/nostr/owner` with `{\"pubkey\": \"<npub, nprofile or\n  hex>\"}`. The device's own key is refused as the owner.\n- The relays are an owner setting too: `PUT /api/nostr/relays` with `{\"relays\": [\"wss://...\"]}` (at most 8,\n  `ws://` or `wss://`). In the simulator `HALO_NOSTR_RELAYS` (comma-separated) seeds them while none are set.\n- `GET /api/nostr` answers `{pubkey, npub, owner, relays, strangerReply}`.\n\n```sh\ncurl -s -X PUT http://127.0.0.1:8787/api/nostr/owner -H \"Authorization: Bearer $TOKEN\" \\\n  -H 'Content-Type: application/json' -d '{\"pubkey\":\"npub1...\"}'\n```"
+  },
+  {
+   "id": "nostr#relays",
+   "file": "nostr",
+   "title": "Relays",
+   "body": "`RelayPool` (`lib/nostr/pool.ts`) keeps one `RelayConnection` per relay over the WebSocket port (`ws` in the\nsimulator, the SDK's `websocket` Client with SecureSocket on the device).\n\n- A dropped connection reconnects after 1 s, doubling to 60 s. Every open subscription is sent again after a\n  reconnect; events published while a relay is down wait in a bounded outbox (32).\n- Named subscriptions the device runs itself: `dm-inbox` (kind 4 and 1059 addressed to the device),\n  `owner-contacts` (the owner's kind 3, the web of trust) and `block-list` (the device's kind 10000).\n  `nostr.subscription_set` may switch them off, never rewrite their filters.\n- Queries end when every connected relay sent EOSE, or at the timeout (default 5 s, at most 15 s), with at\n  most 100 events, newest first, duplicates across relays merged.\n- Publishing waits up to 5 s for each relay's `OK` and reports `ok`, `refused` (with the relay's reason),\n  `queued` or `timeout` per relay."
+  },
+  {
+   "id": "nostr#what-every-received-event-passes",
+   "file": "nostr",
+   "title": "What every received event passes",
+   "body": "Every frame from a relay is checked before anything uses it (`lib/nostr/relay.ts`, `lib/nostr/event.ts`):\n\n1. frames over 128 KB are dropped unparsed; text that is not a JSON array is counted as refused;\n2. an `EVENT` for a subscription the device did not open is refused;\n3. at most 200 events per relay per 10 s; the rest of the window is dropped (and logged once);\n4. the event's shape (hex id, pubkey and signature, integer kind and time, string tags), at most 200 tags of\n   16 entries of 1,024 characters, content at most 64 KB, and not dated more than 15 minutes ahead;\n5. the id recomputed from the fields, then the BIP-340 signature, on the object fresh from `JSON.parse`\n   (never a cached \"verified\" flag: nostr-tools keeps one that survives an object spread). What passes is a\n   new object with only the seven fields.\n\nA NIP-17 seal inside a gift wrap passes the same check, and its rumor must be a kind 14 by the seal's author.\n`nostr.relay_status` shows each relay's `received`, `refused` and `dropped` counts."
+  },
+  {
+   "id": "nostr#the-dm-channel-and-sender-tiers",
+   "file": "nostr",
+   "title": "The DM channel and sender tiers",
+   "body": "`NostrChannel` (`lib/chat/nostr-channel.ts`) reads the `dm-inbox` subscription. A DM is NIP-04 (kind 4) or\nNIP-17 (a kind 1059 gift wrap); the reply goes back the same way. DMs dated before the channel started are\nignored (gift wraps are back-dated by up to two days, so the rumor's own time counts).\n\n| Seed tier | Who | In Halo |\n|---|---|---|\n| ADMIN | the owner's key | a turn as the owner (`derivePrincipal(core, \"web\", \"owner\")`): admin role and quota, every tool |\n| WOT | keys in the owner's newest kind 3 contact list (at most 2,000) | a turn as a guest in namespace `nostr-<first 16 hex>`: the guest's tools only (nothing that signs as the device) |\n| STRANGER | anyone else | nothing reaches the model; the owner may set one fixed reply (`PUT /api/nostr/stranger-reply` with `{\"reply\": \"...\"}`, at most 500 characters, empty for none; default none) |\n\nKeys in the device's block list (kind 10000 `p` entries) are dropped before the tier is looked up. At most\n8 DMs wait for the worker; more are dropped. A turn that fails answers one apology sentence."
+  },
+  {
+   "id": "nostr#skills-as-events",
+   "file": "nostr",
+   "title": "Skills as events",
+   "body": "A skill is a kind 31123 event: markdown instructions in the content, a `d` tag, and optional `description`,\n`trigger`, `filter` and `requires_tool` tags. `nostr.skill_adopt` fetches the newest one by author and `d`\ntag (verified like every event), refuses it when it requires a tool this device does not have, keeps it (at\nmost 8, 2,000 bytes of text each, in Settings) and republishes the device's kind 10123 list of `a`\naddresses. An adopted skill is inert until the owner approves it, like a capsule the model saves:\n\n```sh\ncurl -s http://127.0.0.1:8787/api/nostr/skills -H \"Authorization: Bearer $TOKEN\"\ncurl -s -X POST http://127.0.0.1:8787/api/nostr/skills/<id>/approve -H \"Authorization: Bearer $TOKEN\" \\\n  -H 'Content-Type: application/json' -d '{}'\n```\n\n`POST /api/nostr/skills/<id>/reject` drops one. The trigger the device runs is `dm`: when a DM from the\nowner or a followed key contains an approved skill's keyword (`filter`, case-insensitive, plain text, never\na regular expression), the skill's instructions come before the message in that turn."
+  },
+  {
+   "id": "nostr#tools-the-seed-s-names-and-halo-s",
+   "file": "nostr",
+   "title": "Tools (the seed's names and Halo's)",
+   "body": "| Seed tool | Halo tool | Who |\n|---|---|---|\n| `nostr_post` | `nostr.post` (kind 1 by default; DM, seal, wrap and deletion kinds refused) | admin |\n| `nostr_delete` | `nostr.delete` (NIP-09 kind 5) | admin |\n| `nostr_react` | `nostr.react` (NIP-25 kind 7) | admin |\n| `nostr_query` | `nostr.query` (NIP-01 filter: ids, authors, kinds, #e #p #t #d, since, until, limit) | everyone |\n| `nostr_my_events` | `nostr.my_events` | everyone |\n| `nostr_dm_send` | `nostr.dm_send` (NIP-04) | admin |\n| `nostr_dm_send_nip17` | `nostr.dm_send_nip17` (NIP-17 gift wrap, optional subject) | admin |\n| `nostr_profile_get` | `nostr.profile_get` | everyone |\n| (kind 0 of the agent) | `nostr.profile_set` | admin |\n| `nostr_nip05_lookup` | `nostr.nip05_lookup` | everyone |\n| `nostr_encode` / `nostr_decode` | `nostr.encode` / `nostr.decode` (an nsec is never decoded) | everyone |\n| `nostr_relay_status` / `nostr_relay_info` | `nostr.relay_status` / `nostr.relay_info` (NIP-11) | everyone |\n| `nostr_subscription_status` / `_set` | `nostr.subscription_status` / `nostr.subscription_set` | everyone / admin |\n| `nostr_encrypt` / `nostr_decrypt` | `nostr.encrypt` / `nostr.decrypt` (NIP-44 v2 with the device's key) | admin |\n| `nostr_list_manage` | `nostr.list_manage` (NIP-51: public tags, or private entries NIP-44-encrypted to itself) | admin |\n| `nostr_block_list` / `nostr_block_edit` | `nostr.block_list` / `nostr.block_edit` (kind 10000, private by default) | admin |\n| `nostr_file_md_to_longform_post`, `nostr_post_readme` | `nostr.longform_post` (a stored markdown file as kind 30023) | admin |\n| `config_store` / `config_recall` | `config.store` / `config.recall` (kind 30078 under a d tag, NIP-44 to itself) | admin |\n| `nostr_pubkey`, `nostr_npub`, `my_pubkey`, `my_npub`, `agent_identity` | `agent.identity` | everyone |\n| `agent_version` | `agent.version` | everyone |\n| `skill_create` | `nostr.skill_publish` (kind 31123; `trigger: dm` with a keyword `filter`; `requires_tool` tags) | admin |\n| `skill_adopt` / `skill_remove` | `nostr.skill_adopt` / `nostr.skill_remove` (the kind 10123 adoption list) | admin |\n| `skill_list` | `nostr.skill_list` (adopted skills and whether the owner approved each) | admin |"
+  },
+  {
+   "id": "nostr#seed-tools-that-are-not-here",
+   "file": "nostr",
+   "title": "Seed tools that are not here",
+   "body": "- `local_shell_exec` has no place on a device: an ESP32-S3 has no shell and no operating system to run\n  commands on, and a tool that runs arbitrary commands would be exactly the kind of power the registry's rails\n  exist to keep from a model. The device's own actions are the typed `device.*` tools.\n- `local_file_read` / `local_file_write` / `local_http_fetch` / `tool_list` are Halo's `files.*`, `files.fetch`\n  and MCP's `tools/list`.\n- Not built yet: the other skill triggers (schedule, subscription, webhook, another skill's completion),\n  private skills (kind 31124), `skill_edit`, `skill_search`, `trigger_list`, and exposing only a skill's\n  `requires_tool` tools in its turn (the turn engine has no per-turn tool filter yet); the admin/agent context blocks (`nostr_admin_profile`, `..._contacts`,\n  `..._relays`, `..._notes`, `my_notes`); `task_*`, `memory_save`/`memory_recall` on Nostr (Halo's memory is\n  on the device); `model_*` (provider routing is owner-only in Halo); the Cashu wallet and Blossom tools."
+  },
+  {
+   "id": "nostr#crypto",
+   "file": "nostr",
+   "title": "Crypto",
+   "body": "Schnorr signatures and ECDH come from `@noble/curves`, hashes from `@noble/hashes`, NIP-04's AES-CBC from\n`@noble/ciphers`, NIP-44 v2 and NIP-19 from `nostr-tools`. Every random byte (keys, BIP-340 aux randomness,\nNIP-44 nonces, NIP-04 IVs, one-time gift-wrap keys and back-dating) comes from the Random port, never from\n`crypto.getRandomValues`. Halo's NIP-44 wrapper keeps the v2 limits (1-65,535 bytes of plaintext, payloads\nof 132-87,472 characters), which nostr-tools relaxes.\n\nThe XS host bundles these libraries with esbuild, lowering class fields (XS 13.3 cannot initialise a\n`static` field with `new` of its own class when the class has instance fields, as `@noble/curves`' `Point`\ndoes). `test/nostr/vectors.test.ts` runs BIP-340's 19 test vectors and the NIP-44 v2 vectors (conversation\nkeys, padding, encryption with fixed nonces, invalid payloads and keys) plus forged-event refusals and DM\nround trips on Node and on the XS host, and requires identical transcripts."
+  },
+  {
+   "id": "nostr#on-the-device",
+   "file": "nostr",
+   "title": "On the device",
+   "body": "The device binds the WebSocket port to the SDK's `websocket` Client (`hosts/device/ports/websocket.ts`, with\nSecureSocket for `wss://`; a frame it sends is at most 64 KB) and starts the relays and the DM channel with\nthe rest of the lifecycle (`halo.start`). The device host type-checks against `typings/websocket.d.ts`. Not\nchecked yet: the device image with the SDK. `lib/nostr` imports `@noble/curves`, `@noble/hashes`,\n`@noble/ciphers`, `@scure/base` and `nostr-tools` by their npm names, which the device manifest does not map\nto modules yet; the XS host runs them only through esbuild bundles."
+  },
+  {
+   "id": "nostr#speed-and-the-device-projection",
+   "file": "nostr",
+   "title": "Speed and the device projection",
+   "body": "`npm run bench` prints `nostr-sign-ms-xs` and `nostr-verify-ms-xs` (one kind-1 event, mean of 20, on the XS\nhost) with Node measured in the same run. On the 2-core test machine a run gave about 23-35 ms to sign and\n16-30 ms to verify on XS, 3-8x Node; the whole bench raised the XS heap's peak by about 3.2 MB (32-byte\nslots; BigInt garbage and the precomputed base-point table).\n\nProjection for the ESP32-S3 (not measured on a board): XS there runs the same bytecode on a 240 MHz core\nthat is roughly 40-80x slower than one core of the test machine, so a signature or a verification would take\nabout 1-2.5 s, and the heap peak about half (16-byte slots). That is acceptable for a few DMs and posts a\nminute, not for reading a busy feed: on the device, verifying a relay's full flood window (200 events) would\ntake minutes. The path to device speed is a small C module over a constant-time secp256k1 (the way\n`modules/vector` does the int8 kernel), which this change does not include."
+  },
+  {
    "id": "owner-api#the-owner-api",
    "file": "owner-api",
    "title": "The owner API",
@@ -506,6 +628,12 @@ export const DOCS_PACK: DocsPack = {
    "file": "owner-api",
    "title": "Routines and alerts",
    "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines\n# {\"routines\":[{\"id\":\"r1a2b3c4d\",\"kind\":\"routine\",\"owner\":\"owner\",\"name\":\"Morning brief\",\"prompt\":\"...\",\n#   \"schedule\":{\"kind\":\"daily\",\"at\":\"07:30\"},\"approved\":false,\"created\":...,\"failures\":0},\n#   {\"id\":\"w0badcafe\",\"kind\":\"wakeup\",...,\"nextRun\":...,\"attempt\":0}]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/approve\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"approved\",\"nextRun\":1767771000000}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/reject\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"rejected\"}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines/w0badcafe\n# {\"id\":\"w0badcafe\",\"decision\":\"deleted\"}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"alerts\":[{\"id\":1,\"at\":...,\"source\":\"wakeup w0badcafe\",\"message\":\"The wakeup \\\"...\\\" failed twice: ...\"}]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"cleared\":1}\n```\n\nA routine the assistant creates never fires until approved here. Approve and reject take only a pending\nroutine (404 otherwise); DELETE removes any routine or wakeup. Alerts are the failures nobody saw (a wakeup\nthat failed twice, a routine failing three times in a row, the daily governor refusing); the newest 16 are kept\nacross restarts. The knobs `utcOffsetMin` and `routineTurnsPerDay` are set under Config knobs. See the sub-agents\nand routines page."
+  },
+  {
+   "id": "owner-api#updates",
+   "file": "owner-api",
+   "title": "Updates",
+   "body": "`GET /api/ota`, `PUT /api/ota/feed`, `POST /api/ota/check`, `POST /api/ota/install`\n(the approval) and `POST /api/ota/restart`: see [updates.md](updates.md#owner-api-and-the-updates-page)."
   },
   {
    "id": "people-and-security#people-roles-and-the-human-web-only-rail",
@@ -658,6 +786,30 @@ export const DOCS_PACK: DocsPack = {
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `skill.list` | List the on-device knowledge capsules you can read (id + title). | (none) | live | any approved caller |\n| `skill.get` | Read a knowledge capsule by id (from skill.list). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | any approved caller |\n| `skill.save` | Save (or update) a reusable skill capsule you authored. | `id` (string, required, at most 23 chars) a-z, 0-9, - and _; `md` (string, required, at most 8192 chars) the SKILL.md text; optional front matter with title: and inject: | live | admin-only |\n| `skill.delete` | Delete a skill capsule you authored (created_by: agent). | `id` (string, required, at most 23 chars) a-z, 0-9, - and _ | live | admin-only |"
   },
   {
+   "id": "reference-tool-catalog#nostr",
+   "file": "reference-tool-catalog",
+   "title": "nostr.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `nostr.post` | Publish a Nostr event (default kind 1 note) signed by the device's key to its relays. | `kind` (integer, 0–65535); `content` (string, required, at most 65536 chars); `tags` (array, at most 50 items) | live | admin-only |\n| `nostr.delete` | Ask relays to delete events the device published (NIP-09 kind 5). | `event_ids` (array, required, at most 20 items); `reason` (string, at most 280 chars) | live | admin-only |\n| `nostr.react` | React to an event (NIP-25 kind 7): + like, - dislike, or an emoji. | `event_id` (string, required); `event_pubkey` (string, required); `reaction` (string, at most 64 chars) | live | admin-only |\n| `nostr.query` | Query events from the relays with a NIP-01 filter (every event verified; newest first). | `filter` (object, required); `timeout_ms` (integer, 100–15000) | live | any approved caller |\n| `nostr.my_events` | Recent events the device's key published: kind, id, time and d tag. | `kind` (integer, 0–65535); `limit` (integer, 1–50) | live | any approved caller |\n| `nostr.dm_send` | Send a NIP-04 encrypted DM from the device's key. | `recipient_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `message` (string, required, at most 8000 chars) | live | admin-only |\n| `nostr.dm_send_nip17` | Send a private DM (NIP-17 gift wrap, NIP-44 encrypted; hides sender and time). | `recipient_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `message` (string, required, at most 8000 chars); `subject` (string, at most 200 chars) | live | admin-only |\n| `nostr.encrypt` | Encrypt text for a recipient with NIP-44 v2 and the device's key. | `recipient_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `plaintext` (string, required, at most 8000 chars) | live | admin-only |\n| `nostr.decrypt` | Decrypt a NIP-44 v2 payload from a sender with the device's key. | `sender_pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `ciphertext` (string, required, at most 98304 chars) | live | admin-only |\n| `nostr.encode` | Encode hex into a NIP-19 entity: npub, note, nprofile, nevent or naddr. | `type` (enum: npub \\\\| note \\\\| nprofile \\\\| nevent \\\\| naddr, required); `hex` (string, required); `relays` (array, at most 5 items); `kind` (integer, 0–65535); `identifier` (string, at most 200 chars) | live | any approved caller |\n| `nostr.decode` | Decode a NIP-19 entity or nostr: URI into its parts. | `uri` (string, required, at most 2000 chars) | live | any approved caller |\n| `nostr.relay_status` | Connection state and counters of each relay. | (none) | live | any approved caller |\n| `nostr.subscription_status` | The device's managed relay subscriptions, their filters and counts. | (none) | live | any approved caller |\n| `nostr.subscription_set` | Switch a managed subscription on or off, or replace its filter. | `name` (string, required, at most 64 chars); `enabled` (boolean); `filter` (object) | live | admin-only |\n| `nostr.profile_get` | Look up a Nostr profile (kind 0 metadata) by public key; the device's own by default. | `pubkey` (string, at most 400 chars) 64 hex characters or an npub | live | any approved caller |\n| `nostr.profile_set` | Publish the device's own profile (kind 0): name, about, picture, nip05, website. | `name` (string, at most 500 chars); `display_name` (string, at most 500 chars); `about` (string, at most 2000 chars); `pic"
+  },
+  {
+   "id": "reference-tool-catalog#nostr-2",
+   "file": "reference-tool-catalog",
+   "title": "nostr.* (2)",
+   "body": "ture` (string, at most 500 chars); `nip05` (string, at most 500 chars); `website` (string, at most 500 chars) | live | admin-only |\n| `nostr.nip05_lookup` | Resolve a NIP-05 identifier (name@domain) to a public key and its relays. | `identifier` (string, required, at most 320 chars) | live | any approved caller |\n| `nostr.relay_info` | Fetch a relay's NIP-11 information document. | `relay_url` (string, required, at most 256 chars) | live | any approved caller |\n| `nostr.longform_post` | Publish a stored markdown file (files.*) as a long-form article (kind 30023); the d tag defaults to the file name. | `project` (string, required, at most 40 chars); `name` (string, required, at most 80 chars); `d` (string); `title` (string, at most 200 chars) | live | admin-only |\n| `nostr.list_manage` | Add or remove tag tuples in one of the device's NIP-51 lists (public tags or private, encrypted to itself). | `list_kind` (integer, required, 3–39999); `action` (enum: add \\\\| remove, required); `items` (array, required, at most 50 items); `d` (string, at most 64 chars); `private` (boolean) | live | admin-only |\n| `nostr.block_edit` | Add or remove blocked keys (p), events (e), hashtags (t) or words in the kind 10000 block list; private by default. | `action` (enum: add \\\\| remove, required); `items` (array, required, at most 50 items); `public` (boolean) | live | admin-only |\n| `nostr.block_list` | The blocked keys, events, hashtags or words (the device's kind 10000 list, as last loaded). | `type` (enum: p \\\\| e \\\\| t \\\\| word) | live | admin-only |\n| `nostr.skill_publish` | Publish a skill (markdown instructions) as a kind 31123 event, optionally DM-triggered by a keyword. | `d` (string, required); `content` (string, required, at most 2000 chars); `description` (string, at most 200 chars); `trigger` (enum: dm); `filter` (string, at most 64 chars) the keyword a DM must contain; `requires_tool` (array, at most 16 items) | live | admin-only |\n| `nostr.skill_adopt` | Adopt a published skill by author and d tag; it stays inert until the owner approves it. | `pubkey` (string, required, at most 400 chars) 64 hex characters or an npub; `d` (string, required) | live | admin-only |\n| `nostr.skill_list` | The adopted skills: id, address, trigger, whether the owner approved each. | (none) | live | admin-only |\n| `nostr.skill_remove` | Stop using an adopted skill (by id) and republish the adoption list. | `id` (string, required) | live | admin-only |"
+  },
+  {
+   "id": "reference-tool-catalog#agent",
+   "file": "reference-tool-catalog",
+   "title": "agent.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `agent.identity` | The device's Nostr identity: public key (hex and npub), the owner's key, the relays. | (none) | live | any approved caller |\n| `agent.version` | The firmware's version and build. | (none) | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#config",
+   "file": "reference-tool-catalog",
+   "title": "config.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `config.store` | Encrypt a config note to the device's own key and publish it as kind 30078 under a d tag. | `d_tag` (string, required); `content` (string, required, at most 16384 chars) | live | admin-only |\n| `config.recall` | Fetch and decrypt the device's kind 30078 config note for a d tag. | `d_tag` (string, required) | live | admin-only |"
+  },
+  {
    "id": "reference-tool-catalog#tenant",
    "file": "reference-tool-catalog",
    "title": "tenant.*",
@@ -680,6 +832,12 @@ export const DOCS_PACK: DocsPack = {
    "file": "reference-tool-catalog",
    "title": "ota.*",
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `ota.status` | Read the firmware-update engine: state, latest version seen + its release notes, last install outcome. | (none) | live | any approved caller |"
+  },
+  {
+   "id": "reference-tool-catalog#audio",
+   "file": "reference-tool-catalog",
+   "title": "audio.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `audio.transcribe` | Listen to the device microphone for N seconds and return what was said (admins only). | `seconds` (integer, required, 1–30) how long to listen | live | admin-only |"
   },
   {
    "id": "reference-tool-catalog#session",
@@ -709,7 +867,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "replies-and-search#reply-speak",
    "file": "replies-and-search",
    "title": "reply.speak",
-   "body": "Reads text (1-600 characters) aloud on the device speaker. Turn-only: hidden from and refused over `/mcp`.\n\nIt runs the same speech path as the end-of-turn `tts` device action, with the same rails. When nothing is\nplayed, the call is an error (`isError`) whose text starts with `not-spoken:` and says why, so the model\nreplies in text instead:\n\n| Why | Text after `not-spoken:` |\n|---|---|\n| no speaker port | this device has no speaker. |\n| `profile` is silent | the device is on silent (profile silent). |\n| `ttsOn` is false | spoken replies are off (ttsOn is false). |\n| `sfxVol` is 0, or the speaker port reports volume 0 | the speaker volume is 0. |\n| the speaker failed | the speaker could not play the speech. |\n\nThe voice is the `ttsVoice` knob. Synthesis itself is the host's: the AudioOut port speaks the text."
+   "body": "Reads text (1-600 characters) aloud on the device speaker. Turn-only: hidden from and refused over `/mcp`.\n\nIt runs the same speech path as the end-of-turn `tts` device action, with the same rails. When nothing is\nplayed, the call is an error (`isError`) whose text starts with `not-spoken:` and says why, so the model\nreplies in text instead:\n\n| Why | Text after `not-spoken:` |\n|---|---|\n| no speaker port | this device has no speaker. |\n| `profile` is silent | the device is on silent (profile silent). |\n| `ttsOn` is false | spoken replies are off (ttsOn is false). |\n| `sfxVol` is 0, or the speaker port reports volume 0 | the speaker volume is 0. |\n| the speech was not made or did not play | the speech did not play (the reason, e.g. no OpenAI key, the speaker failed). |\n\nThe voice is the `ttsVoice` knob. The speech is streamed from OpenAI's `/v1/audio/speech` as PCM and played\nwhile it arrives ([voice](voice.md))."
   },
   {
    "id": "replies-and-search#reply-telegram",
@@ -751,7 +909,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "simulator#settings",
    "file": "simulator",
    "title": "Settings",
-   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |\n| `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL`, `HALO_MISTRAL_BASE_URL` | the public APIs (`https://api.openai.com/v1`, ...) | point the LLM provider adapters (turns, sub-agents) at a local stand-in |"
+   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |\n| `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL`, `HALO_MISTRAL_BASE_URL` | the public APIs (`https://api.openai.com/v1`, ...) | point the LLM provider adapters (turns, sub-agents) at a local stand-in |\n| `HALO_OTA_FEED_URL`, `HALO_OTA_KEYS` | none | the release feed and the trusted signing keys (comma-separated hex) of the update engine ([updates.md](updates.md)) |\n| `HALO_RELEASE_DIR` | `./release` | the release the flashing page at `/flash/` offers ([flashing.md](flashing.md)) |"
   },
   {
    "id": "simulator#the-data-folder",
@@ -776,6 +934,54 @@ export const DOCS_PACK: DocsPack = {
    "file": "simulator",
    "title": "Captive DNS on loopback",
    "body": "`hosts/sim/dns-responder.ts` runs the device's captive-portal DNS answers (`lib/net/dns.ts`) over `node:dgram`,\nbound to 127.0.0.1 on a port of your choice (0 picks a free one): every A question gets the portal's address, AAAA\nan empty answer, malformed packets are dropped and it keeps serving. The tests query it with Node's own resolver\n(`dns.promises.Resolver` pointed at it), which sends real DNS packets."
+  },
+  {
+   "id": "storage#storage-the-sd-card-and-the-settings-in-nvs",
+   "file": "storage",
+   "title": "Storage: the SD card and the settings in NVS",
+   "body": "Halo keeps two kinds of durable data apart:\n\n- **Files** (memory store, episodic log, artifacts, skills, results) go through the `Storage` port\n  (`lib/ports.ts`) to the SD card. On the device that is Halo's own SD module, `modules/sdcard`; the\n  simulator uses a folder (`hosts/sim/ports/folder-storage.ts`), tests also a map in memory.\n- **Settings** (client tokens, the owner's among them, provider keys, the bot token, config knobs, budgets)\n  go through the `Settings` port to internal flash: NVS on the device, through the SDK's `preference` module.\n  Secrets never touch the card."
+  },
+  {
+   "id": "storage#the-sd-module-modules-sdcard",
+   "file": "storage",
+   "title": "The SD module (`modules/sdcard`)",
+   "body": "The Moddable SDK has no SD-card module, and its esp32 `file` module limits paths to 32 bytes, mounts SPIFFS\naround every call, and its FAT mode does not compile with ESP-IDF 5 or 6. Halo's module is C (`sdcard.c`:\npaths and file operations; `sdcard_card.c`: mount, card info, free space, removal) bound by `sdcard.ts`:\n\n| backend | where | what the card is |\n| --- | --- | --- |\n| ESP-IDF (`ESP_PLATFORM`) | the ESP32-S3 | a FAT card over SPI, `esp_vfs_fat_sdspi_mount` on `SPI2_HOST` with the pins of the build's `sd` config (20 MHz unless `khz` says otherwise), `disk_status_check_enable` on |\n| POSIX | the XS test host, the SDK's lin target | a host folder, through the same `open`/`read`/`write`/`lseek`/`ftruncate`/`fsync`/`stat`/`rename`/`opendir` calls |\n\nThe functions (`SdCard` in `sdcard.ts`): `mount(options)`, `unmount()`, `mounted()`, `check()` (probes the\ncard: `sdmmc_get_status` on the device; a card that does not answer is unmounted), `info()` (`{ name, type,\ncapacity, sectorSize, khz }`), `space()` (`[free, total]` bytes, `esp_vfs_fat_info` on the device), and on\nnumbered handles `open(path, \"r\" | \"r+\" | \"w\" | \"a\")`, `read(handle, into)`, `write(handle, bytes)`,\n`seek(handle, position)`, `size(handle)`, `truncate(handle, length)`, `sync(handle)`, `close(handle)`; on paths\n`stat(path)`, `rename(from, to)`, `unlink(path)`, `mkdir(path)`, `rmdir(path)`, `readdir(path)`. Paths are\nrelative to the card.\n\nBounds (`common.ts`, the same numbers in `sdcard.h`):\n\n| bound | value |\n| --- | --- |\n| full path: mount point, `/`, the relative path and the NUL | 256 bytes (`SDCARD_MAX_PATH_BYTES`); every path is checked before it is copied |\n| files open at once | 8 (`SDCARD_MAX_FILES`, also the FAT mount's `max_files`); a handle carries a generation, so a stale one never reaches a reused slot |\n| names one `readdir` returns | 4,096 (`SDCARD_MAX_ENTRIES`); past it, `E2BIG` |\n\nErrors: a path the card cannot hold throws `RangeError(\"bad path\")`: empty, `.` or `..` segments, a leading\n`/`, control characters and the characters FAT refuses (`\\ : * ? \" < > |`), or too long. A failed call throws\nan `Error` whose message is the errno's name (`ENOENT`, `EEXIST`, `ENOSPC`, `EISDIR`, `ENOTDIR`, `ENOTEMPTY`,\n`EBADF`, `EMFILE`, `EINVAL`, `E2BIG`, `ENODEV` for no card, `EIO` for anything else); `errnoOf()` in `common.ts`\nreads it back. `EIO` and `ENODEV` first close every handle and unmount: a pulled card.\n\n`rename` never replaces an existing file, on every backend, because FAT's does not: the POSIX backend checks\nthe target first, so the folder card behaves as FAT does. Two FAT rules are not imitated by the folder\nbackend: FAT compares names without case (`A.txt` and `a.txt` are one file there) and drops trailing dots\nand spaces.\n\nThe POSIX backend has two things for tests: `mount({ root, capacity })` makes a card of that many bytes\n(writes past it fail with `ENOSPC` before writing anything, `space()` counts down from it), and\n`simulate(\"remove\" | \"insert\")` (`simulate.ts`, not in the device manifest) pulls the card: every call then\nfails with `EIO` and unmounts, and mounting fails with `ENODEV` until it is back. `mount({ root, create: true })`\nmakes the folder (lin uses it for `storageCreate`)."
+  },
+  {
+   "id": "storage#the-sd-module-modules-sdcard-2",
+   "file": "storage",
+   "title": "The SD module (`modules/sdcard`) (2)",
+   "body": "On lin (the SDK's Linux target, XS 17) the app built with `mcconfig -m -p lin` and run with `hosts/lin` used\nthe POSIX backend for the memory store and `artifact.save`, refused saves with the card's folder renamed away\nand mounted it again after the backoff once it was back; the settings came back after a restart from the\n`preference` module's file (see the device page).\n\nThe module's manifest maps the TypeScript and both C files and, for ESP-IDF, adds the include folders the\nSDK's make file lacks (`esp_driver_sdspi/include`, `sdmmc/include`, `vfs/include`) and the components\n`fatfs`, `sdmmc`, `esp_driver_sdspi` and `vfs`. The ESP-IDF backend has not been compiled: no ESP-IDF was\navailable where it was written."
+  },
+  {
+   "id": "storage#the-storage-port-on-the-device-hosts-device-ports-storage-ts",
+   "file": "storage",
+   "title": "The Storage port on the device (`hosts/device/ports/storage.ts`)",
+   "body": "It uses the SD module only. Paths follow the port's rules (relative, `/`-separated, no empty, `.` or `..`\nsegments, none of the characters above) and must leave room for the mount point and the longest suffix below:\non the device (`/sd`) a path may take 242 bytes of UTF-8. Parent folders are made on write; `list` hides the\nprotocol's files; errors are short sentences that name no path (`no SD card`, `the SD card is full`, `a folder\nhas that name`, `bad path`...)."
+  },
+  {
+   "id": "storage#atomic-replace-on-fat",
+   "file": "storage",
+   "title": "Atomic replace on FAT",
+   "body": "`writeAtomic`, and `rename` over an existing file, follow a staged protocol (`modules/sdcard/replace.ts`).\nOne replace runs at a time, so one marker file at the card's root, `.halo-replace`, names the replace in\nflight:\n\n| step | writeAtomic(path) | rename(from, to) over a file |\n| --- | --- | --- |\n| 1 marker | `W`, `<path>.halo-tmp`, `<path>`, `.` (four lines), synced | `R`, `<from>`, `<to>`, `.` |\n| 2 temp | `<path>.halo-tmp` written in 32 KB chunks, synced | - |\n| 3 backup | `<path>` renamed to `<path>.halo-old` (when it exists) | `<to>` renamed to `<to>.halo-old` |\n| 4 swap | `<path>.halo-tmp` renamed to `<path>` | `<from>` renamed to `<to>` |\n| 5 cleanup | `<path>.halo-old` removed | `<to>.halo-old` removed |\n| 6 done | the marker removed | the marker removed |\n\nRecovery runs at every mount (boot, and every remount after a pulled card) and reads only the marker, never\nscans the card:\n\n- a marker that is not whole (cut during step 1) is removed: nothing else had happened; so is a marker\n  naming a path the card cannot hold, or, for a write, a source that is not the target's temporary file\n  (a marker is a file on the card, and nothing on the card is trusted to delete the owner's files);\n- with the backup present the source was complete (step 2 ends before step 3 starts): a missing target is\n  finished from the source (or, with no source, restored from the backup), then the backup goes;\n- without a backup a leftover temporary file is an unfinished write: it is removed and the old file stays.\n\nSo a cut before the backup step leaves the old file, a cut after it the new one (for a new file: a cut\nbefore the swap leaves no file), always whole, with no temporary, backup or marker file left. A recovery\nthe card refuses for another reason than its removal (a folder where the backup should be) is logged and\nthe card is used anyway; the marker stays for the next mount. A replace\nthe card refuses while still present (`ENOSPC`) is undone at once. `append` writes and syncs; an append the\ncard refuses is cut back to the old length. A torn append after a power cut is left for the reader (the\nappend-only stores carry checksums and drop a torn tail)."
+  },
+  {
+   "id": "storage#a-pulled-card",
+   "file": "storage",
+   "title": "A pulled card",
+   "body": "An I/O error in any call unmounts the card in C; the port then reports `present()` false and every call\nthrows `no SD card`. `present()` also probes a mounted card (`check()`). Remounts are tried when a call or\n`present()` comes after the wait: 1 s after the loss, then doubling to at most 60 s\n(`REMOUNT_FIRST_DELAY_MS`, `REMOUNT_MAX_DELAY_MS` in `card-mount.ts`), on the monotonic `Time.ticks`; a card\nmissing at boot is mounted the same way once it appears. Each mount runs the replace recovery first.\nNothing acknowledged is lost: a call that returned wrote its data before returning, and a replace cut by the\npull is finished or undone at the next mount."
+  },
+  {
+   "id": "storage#settings-in-nvs-hosts-device-ports-nvs-settings-ts",
+   "file": "storage",
+   "title": "Settings in NVS (`hosts/device/ports/nvs-settings.ts`)",
+   "body": "The SDK's `preference` module is NVS on the ESP32: domain (namespace) and entry names of at most 15\ncharacters, values of at most 4,000 bytes (the SDK's documentation). Halo's keys are `[a-z0-9._-]{1,64}`,\nso the port maps them, deterministically:\n\n- every setting lives in the domain `halo`;\n- a key of at most 14 characters is its own base name (`secret.openai`); a longer key's base name is `#`\n  and 12 base-32 digits of a 60-bit hash (30 bits each of djb2 and FNV-1a over the key), e.g.\n  `person.0123456789abcdef` is `#5bgc3c0g8v3q`. No key starts with `#`, so the two forms never meet; a\n  hash collision (about one in 10^18 for a pair) is refused, not overwritten;\n- a key has two entries, its base name plus `a` or `b`. An entry is a blob: the UTF-8 of\n  `<generation>\\n<key>\\n<value>`. The full key inside lets `keys(prefix)` list names back and detects a\n  collision.\n\n`set` writes the entry that does not hold the current value, with the next generation, then deletes the old\nentry; `get` takes the highest generation present. The SDK erases an entry before it writes it (a\nworkaround in `modPreference.c`), so a power cut inside a write loses that entry: with two entries it is\nnever the one holding the current value. `remove` deletes the older entry first, so a cut between the two\ndeletes never brings an older value back. Values hold any text (NUL included: they are blobs, not C\nstrings) up to `SETTINGS_VALUE_MAX_BYTES` (3,800 bytes of UTF-8, `lib/limits.ts`); with the longest key and\ngeneration an entry stays under 4,000 bytes.\n\nWhat lives there: the MCP client records (`client.*`: the owner's token is created on first boot and only\nits hash is stored), provider keys and the bot token (`secret.*`), people, config knobs, budgets and the\nrest of `Settings`. The Wi-Fi credentials live in NVS as well, in the domain `wifi` (`ssid`, `password`),\nread by `hosts/device/config.ts`. On lin the `preference` module keeps all of this in a JSON file."
+  },
+  {
+   "id": "storage#tests",
+   "file": "storage",
+   "title": "Tests",
+   "body": "- `test/storage/storage.test.ts`: the Storage contract (`storage-contract.ts`, 14 cases) against the\n  simulator's memory and folder storage on Node.\n- `test/storage/sdcard.test.ts` runs `sdcard.xs.ts` on the XS host (the real C module, POSIX backend) and\n  reports each case: the same 14 contract cases against the device's storage port over the module; the\n  module's calls, bounds and errors (9 cases: 255-byte paths with multi-byte names, one byte more refused\n  on every call, the handle table, stale handles, `rename` never replacing, capacity); the replace cut at\n  every step by a power cut and by a pulled card, for a new and an existing file and for `rename`, plus\n  partial and hostile markers and a replace refused for room (9 cases); removal and the backoff schedule\n  (4 cases); and the 6 NVS settings cases. Together 42 cases on XS, each one mocha test.\n- `npm run bench` (`bench/sdcard.mjs`): the staged replace against one synced overwrite in place, append,\n  read and list, on the XS host over a folder (this PC's file system, not a card).\n- `test/storage/nvs-settings.test.ts`: the Settings port over NVS on Node, against `nvs-model.ts`, a\n  stand-in for the SDK's `preference` on the ESP32 (the real one runs only on the device) that refuses\n  names over 15 characters and values over 4,000 bytes and erases before it writes; the same cases run on\n  XS. One more case builds the whole core over it and checks that the owner token and a provider key set\n  through the owner API are in NVS and nowhere on the card."
   },
   {
    "id": "sub-agents-and-routines#sub-agents-and-routines",
@@ -908,6 +1114,120 @@ export const DOCS_PACK: DocsPack = {
    "file": "turn",
    "title": "npm run chat",
    "body": "A terminal client for the chat endpoint (`tools/chat.mjs`). It reads the token from `$HALO_TOKEN`, else from\n`$HALO_DATA/admin-token` (default `./.halo-data/admin-token`, where the simulator writes the owner's token), and\ntalks to `$HALO_URL` (default `http://127.0.0.1:8787`).\n\n```\nnpm start                      # the simulator, in one terminal\nOPENAI_API_KEY=sk-... npm start   # or with a key the first time (seeded into the secret store)\nnpm run chat                   # in another: type a line, read the reply; /quit or Ctrl-D ends\nnpm run chat -- \"hello\"        # one turn, then exit\n```\n\nEach reply is printed as `halo> ...`, followed by one indented line per thing the turn did (tool calls, memory\nwritten, device actions, sub-agent ops, answer problems). To point the simulator at local stand-ins for the\nproviders, set `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL` or `HALO_MISTRAL_BASE_URL` (each defaults to\nthe provider's public API, e.g. `https://api.openai.com/v1`)."
+  },
+  {
+   "id": "updates#updates-over-the-air",
+   "file": "updates",
+   "title": "Updates over the air",
+   "body": "Halo updates itself from **releases** an owner publishes on any static web\nhost. Every release is signed; a device installs one only when the owner\napproves it, checks its health after the restart, and goes back to the\nprevious version when the check fails. The engine is `lib/ota/`; the tools\nread it through `ota.status`, and only the owner API installs."
+  },
+  {
+   "id": "updates#states",
+   "file": "updates",
+   "title": "States",
+   "body": "`ota.status` and `GET /api/ota` report one of:\n\n| state | meaning |\n|---|---|\n| `idle` | nothing under way (after a boot, or after a successful install) |\n| `checking` | reading the release feed |\n| `up-to-date` | the feed's version is the one running |\n| `available` | a newer signed release waits for the owner's approval |\n| `downloading` | the approved image is streaming into the spare slot (`progress` counts bytes) |\n| `verifying` | SHA-256 and signature are being checked; the boot slot has not changed yet |\n| `ready` | the new image is written, verified and is the next boot slot |\n| `restarting` | restarting into the new image, or rolling back from it |\n| `error` | the last check or install failed; `detail` says why in one sentence |\n| `disabled` | the host has no app slots (the lin build, a test core) |\n\n`lastInstall` records how the last install ended, across restarts: `ok`,\n`failed` (nothing changed: bad hash, cut download, power cut mid-write...)\nor `rolled-back` (the new image failed its health check, or restarted before\nreaching it); the owner API adds its sentence as `lastInstall.detail`."
+  },
+  {
+   "id": "updates#the-release-feed",
+   "file": "updates",
+   "title": "The release feed",
+   "body": "One JSON document (at most 16 KB) names the newest release:\n\n```json\n{\n  \"format\": \"halo-ota-feed/1\",\n  \"version\": \"0.3.0\",\n  \"minVersion\": \"0.2.0\",\n  \"notes\": \"Faster replies.\",\n  \"images\": {\n    \"esp32s3\": {\n      \"url\": \"halo-0.3.0-esp32s3.bin\",\n      \"size\": 1843200,\n      \"sha256\": \"<64 hex digits>\",\n      \"key\": \"<the signer's Ed25519 public key, 64 hex digits>\",\n      \"signature\": \"<128 hex digits>\"\n    }\n  }\n}\n```\n\n- `url` is absolute, or relative to the feed's own URL.\n- `minVersion`: a device running an older version refuses the release\n  (install the versions in between first).\n- The signature is Ed25519 (RFC 8032) over this UTF-8 text, each line ending\n  in `\\n`; the first line keeps a Halo release signature from meaning\n  anything else:\n\n  ```\n  halo-ota-image/1\n  board=esp32s3\n  version=0.3.0\n  min-version=0.2.0\n  size=1843200\n  sha256=<image sha256>\n  notes-sha256=<sha256 of the notes' UTF-8 bytes>\n  ```\n\nA device trusts a list of public keys, so a key can be rotated: build and\ninstall a version that trusts the new key as well, then sign with the new key."
+  },
+  {
+   "id": "updates#what-a-device-checks-and-when",
+   "file": "updates",
+   "title": "What a device checks, and when",
+   "body": "1. **Check** (`POST /api/ota/check`, and by itself once a day): the feed is\n   fetched (one request), parsed, and its signature verified against the\n   trusted keys before anything else. Refused with state `error` and a\n   sentence: a key not trusted, a signature that does not verify (altered\n   notes, size or hash), a version older than the running one (never a\n   downgrade), a `minVersion` newer than the running one, a malformed or\n   oversized feed, an HTTP failure. The same version is `up-to-date`.\n2. **Approve and install** (`POST /api/ota/install {\"version\": \"0.3.0\"}`):\n   the owner names the version they saw; any other is refused (409). The\n   image streams into the spare slot in **HTTP range requests of 32 KB**\n   (`lib/ota/download.ts`), each chunk hashed (SHA-256, streaming) as it is\n   written: no full-image buffer, so a 4 MB image adds under 64 KB to the\n   heap. A server that ignores `Range:`, a response cut short, a wrong\n   `Content-Range` total or a network failure (after two retries per chunk)\n   stops the install and leaves the boot slot alone.\n3. **Verify**: the SHA-256 must equal the signed one and the signature is\n   checked again; only then does `complete()` switch the boot slot (the\n   slot itself refuses what is not an ESP32-S3 app image).\n4. **Restart**: at once, or later with `\"restart\": false` and\n   `POST /api/ota/restart`.\n5. **Health check** after the restart (`lib/ota/boot.ts`, built in\n   `lib/ota/build.ts`): network (the feed answers), storage (the card takes\n   a write and reads it back, when a card is in) and registry (the tools are\n   there). All pass: the image marks itself valid. One fails: it records\n   `rolled-back` with the failing check and rolls back, which restarts into\n   the previous image. If the new image crashes or restarts before marking\n   itself valid, the boot loader itself goes back to the previous image and\n   the engine reports it on the next boot. A power cut during the download\n   is reported as `failed` on the next boot."
+  },
+  {
+   "id": "updates#owner-api-and-the-updates-page",
+   "file": "updates",
+   "title": "Owner API and the updates page",
+   "body": "`GET /updates` is a small page for the owner: paste the owner token, check,\nread the release notes, press \"Install and restart\", or set the feed URL.\nIt is static and calls the owner API below with the token typed into it.\n\nAll behind the owner token (see [owner-api.md](owner-api.md)):\n\n| request | what it does |\n|---|---|\n| `GET /api/ota` | the status, plus `feedUrl` |\n| `PUT /api/ota/feed {\"url\": \"https://...\"}` | point the device at a feed (e.g. a self-hosted one); `null` returns to the build's |\n| `POST /api/ota/check` | check now; 200 with the status, 502 when the check ended in `error` |\n| `POST /api/ota/install {\"version\", \"restart\"?}` | approve and install; 409 when that version is not the available one |\n| `POST /api/ota/restart` | restart into a `ready` image |"
+  },
+  {
+   "id": "updates#hosts",
+   "file": "updates",
+   "title": "Hosts",
+   "body": "- **Device** (`hosts/device/ports/ota.ts`): the spare slot is written with\n  the SDK's `embedded:update` (`nextota` partition); the image state, mark\n  valid and rollback are ESP-IDF calls in `hosts/device/ports/haloboard.c`\n  (`esp_ota_get_state_partition`, `esp_ota_mark_app_valid_cancel_rollback`,\n  `esp_ota_mark_app_invalid_rollback_and_reboot`). `sdkconfig.defaults` sets\n  `CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE=y`; OTA never replaces the boot\n  loader, so rollback works once the board was USB-flashed with a boot loader\n  built this way. The feed and keys are build keys: `otaFeedUrl=...` and\n  `otaKeys=<hex>,<hex>`. SHA-256 is the C module `modules/sha256`.\n- **Simulator** (`hosts/sim/ports/ota-*.ts`): two slot files\n  (`<data>/ota/ota_0.bin`, `ota_1.bin`), an `otadata.json` record (written to\n  a temporary file and renamed) and a boot counter, with ESP-IDF's rules: a\n  new image boots once as `pending-verify`; booting it again before it marked\n  itself valid aborts it. The simulator \"runs\" a slot by reading the version\n  in its app description. It cannot restart itself: a restart is logged,\n  and the next `npm start` boots the new slot. `HALO_OTA_FEED_URL` sets the\n  feed, `HALO_OTA_KEYS` the trusted keys (comma-separated hex)."
+  },
+  {
+   "id": "updates#publishing-a-release",
+   "file": "updates",
+   "title": "Publishing a release",
+   "body": "```sh\nnpm run release:keygen                     # once: ~/.config/halo/release-key.json (0600), prints the public key\nnpm run release -- --build <mcconfig output for esp32/esp32s3> --notes \"What changed.\" [--min-version 0.2.0]\n```\n\n`npm run release` reads `bootloader.bin`, `partition-table.bin`,\n`ota_data_initial.bin` and `xs_esp32.bin` under `--build`, takes the version\nfrom the app's description, and writes `release/`:\n\n| file | for |\n|---|---|\n| `halo-<v>-esp32s3.bin` | the app image devices download |\n| `halo-<v>-esp32s3-factory.bin` | boot loader 0x0, partition table 0x8000, `ota_data_initial.bin` 0xd000, app 0x10000, merged |\n| `feed.json` | the signed feed |\n| `halo-<v>-esp32s3-bootloader.bin`, `-partition-table.bin`, `-ota_data_initial.bin` | the other parts, one file each |\n| `manifest.json` | the esp-web-tools manifest: chip family ESP32-S3, each part at its offset, the Improv wait |\n| `index.html`, `esp-web-tools/` | the flashing page ([flashing.md](flashing.md)) |\n\nUpload the folder to any static host that answers HTTP range requests\n(GitHub Pages, an S3 bucket, nginx, a NAS) over https, and set the devices'\nfeed URL to its `feed.json`. Keep the private key off the host and out of the\nrepository (keygen refuses a path inside it)."
+  },
+  {
+   "id": "updates#figures",
+   "file": "updates",
+   "title": "Figures",
+   "body": "`npm run bench` prints `ota-verify-mb-per-s` (Node), `ota-verify-mb-per-s-xs`\n(SHA-256 in C over a 4 MB image in 32 KB chunks plus the Ed25519 check, on\nthe XS host), their ratio, and `ota-peak-extra-heap-kb-xs` (the live heap\nduring a whole 4 MB install through the engine, above the heap after a\nwarm-up install). Ed25519 is `@noble/ed25519` (one file, mapped in the\ndevice manifest and not preloaded, since the engine sets its SHA-512 hook at\neach use): about 3 ms a verification on the XS host. Its SHA-512 comes from\nthe slots port: Moddable's native `crypt` Digest on the device, Node's crypto\nin the simulator."
+  },
+  {
+   "id": "voice#voice",
+   "file": "voice",
+   "title": "Voice",
+   "body": "Press the button, speak, hear the answer. The code is in `lib/voice/`; the audio ports are `AudioIn` and\n`AudioOut` in `lib/ports.ts`."
+  },
+  {
+   "id": "voice#the-exchange",
+   "file": "voice",
+   "title": "The exchange",
+   "body": "1. **Press** (`core.voice.press()`; the button driver calls it): the ring's phase becomes `listening` and the\n   microphone's 16 kHz, 16-bit mono blocks go up to speech-to-text **as they are captured**: the multipart\n   head and a WAV header declaring an unknown length are sent first, then each block, chunked. At the end only\n   the last block and the closing boundary are left to send.\n2. **End of capture**, whichever comes first:\n   - `release()` (press to talk);\n   - end of speech: an energy detector cuts the input into 20 ms frames; a frame is loud above RMS 600 and\n     three times the learned noise floor; speech starts after 3 loud frames and ends after **320 ms** of quiet\n     (the hangover), so the decision comes at most about 340 ms after the last loud frame. With no speech at all\n     for 8 s the capture ends and nothing is sent;\n   - the **60 s cap**.\n3. `thinking`: the transcript runs as a turn on the `voice` channel, as the device owner, or as the person the\n   owner names in the `voicePerson` knob (owner API only).\n4. `replying`: the reply is spoken through `POST {base}/audio/speech` with `response_format: \"pcm\"` (24 kHz\n   16-bit mono), each piece handed to the speaker as it arrives. Then `idle`.\n5. **Barge-in**: a press while the reply plays stops the download and the speaker at once and listens again.\n\nPhases (`listening`, `thinking`, `replying`, `idle`, `error` with a sentence) go to every listener of\n`core.voice.subscribe(listener)`; the ring subscribes there. A failure (no key, the transcription refused, the\nspeech stream broken mid-way) is the `error` phase with one sentence, never a key; the next press starts over.\nSpoken replies keep the `tts` rails: not on silent, not with `ttsOn` false or volume 0."
+  },
+  {
+   "id": "voice#services",
+   "file": "voice",
+   "title": "Services",
+   "body": "| | OpenAI (`sttProv`/`ttsProv` openai) | Mistral (`sttProv` mistral) |\n|---|---|---|\n| speech to text | `POST {base}/audio/transcriptions`, `gpt-4o-mini-transcribe` | same endpoint, `voxtral-mini-latest` |\n| text to speech | `POST {base}/audio/speech`, `gpt-4o-mini-tts`, PCM | none: spoken replies need `ttsProv` openai |\n\nThe keys are the owner's `openai` and `mistral` secrets. A local OpenAI-compatible server works through the\nbase URLs (`CoreOptions.baseUrls.openai`/`mistral`; the simulator reads `HALO_OPENAI_BASE_URL` and\n`HALO_MISTRAL_BASE_URL`). Streaming needs a host HTTP client that streams (`CoreOptions.audioHttp`; the\nsimulator's is `hosts/sim/ports/audio-http.ts`); without one the same requests go whole over the HttpClient\nport, which is correct but later."
+  },
+  {
+   "id": "voice#post-api-voice",
+   "file": "voice",
+   "title": "POST /api/voice",
+   "body": "The web UI's talk button and the tests drive the pipeline here. Any client's token (`Authorization: Bearer`);\nthe turn runs as that client's person.\n\n- Body: a WAV file, `Content-Type: audio/wav` (or `audio/x-wav`, `audio/wave`): 16-bit PCM, mono or stereo\n  (mixed down), 8-48 kHz (resampled to 16 kHz). The end of the file is a release; end of speech may come first.\n- Answer (200): `{\"transcript\", \"reply\", \"audio\", \"ended\", \"capturedMs\"}`; `audio` is\n  `/api/voice/<16 hex>.wav` or null (no card, no spoken reply). `GET` of that path with the same client's token\n  returns the reply as `audio/wav` (24 kHz). The last 8 replies are kept on the card under `voice/`; others and\n  other clients' get 404.\n- Refusals: 400 a malformed or unsupported WAV (the reason, e.g. `only 16-bit samples are accepted`), 401 no or\n  a wrong token, 405, 413 a body over `VOICE_UPLOAD_MAX_BYTES` (2 MiB: a minute of 16 kHz mono; the host stops\n  reading and closes the connection), 415 not a WAV type, 502 when the transcription or speech service failed\n  (`error` says why). The routes are `voiceRoutes` in `lib/voice/voice-api.ts`, in the HTTP pipeline's table."
+  },
+  {
+   "id": "voice#audio-transcribe",
+   "file": "voice",
+   "title": "audio.transcribe",
+   "body": "`audio.transcribe {seconds: 1-30}`: listens to the microphone for that long and returns the text. Admins only\n(hidden from others), refused in unattended turns, `busy` while a spoken request holds the microphone,\n`not-present` without a microphone.\n\nIt does not read stored files: the artifact store has no audio kind yet."
+  },
+  {
+   "id": "voice#telegram-voice-notes",
+   "file": "voice",
+   "title": "Telegram voice notes",
+   "body": "A voice note from an allow-listed chat is downloaded (`getFile`, then `{base}/file/bot<token>/<path>`, at most\n2 MB, a `file_path` with `..` refused), sent to the transcription endpoint as it is (OGG/Opus), and the\ntranscript runs as that chat's turn. A note over 5 minutes, one that fails, or one with no words gets a short\nreply saying so. Voice notes out are `reply.telegram` with `voice: true` ([replies](replies-and-search.md)),\nmade by the same speech request as spoken replies (`openSpeech` in `lib/voice/speech.ts`) with\n`response_format: \"opus\"`."
+  },
+  {
+   "id": "voice#self-test",
+   "file": "voice",
+   "title": "Self-test",
+   "body": "`device.selftest {audible: true}` plays a 1 kHz tone (`speaker`) and then the **mic loopback**: it captures\nwhile the tone plays and looks for 1 kHz in what the microphone heard (Goertzel level at least 200 and at least\nhalf the capture's RMS). PASS with the level, FAIL with the level when the tone is not heard (a deaf or\ndisconnected microphone, or noise alone), SKIP without a microphone or speaker, on silent, or with `hwTests` off."
+  },
+  {
+   "id": "voice#the-simulator",
+   "file": "voice",
+   "title": "The simulator",
+   "body": "- The microphone plays back a loaded recording (`audioIn.load(samples)`, 16 kHz) and then silence, in 20 ms\n  blocks; a tone from the speaker reaches it (the room).\n- The speaker writes each finished utterance (drained, or stopped by barge-in) to\n  `<data>/speaker/NNNN-speech.wav` or `NNNN-tone.wav` (the last 32 are kept)."
+  },
+  {
+   "id": "voice#the-device",
+   "file": "voice",
+   "title": "The device",
+   "body": "`hosts/device/ports/audio-in.ts` and `audio-out.ts` drive `embedded:io/audio/in` and `out`, type-checked\nagainst `typings/embedded-io-audio.d.ts`. What is verified and what is not:\n\n- Verified here: the sample handling (16/32-bit slots to 16-bit samples, resampling, the queue) runs on the XS\n  engine in `test/xs/voice.test.ts`; the ports type-check.\n- Not verified, needs a board: the SDK's esp32 input driver accepts only 8 or 16 bits per sample and configures\n  16-bit MSB slots (right slot). The INMP441 sends 24 bits in 32-bit slots (64 bit clocks per frame), so with\n  the SDK's driver as it is the microphone will not read correctly. The port already converts 32-bit words\n  when a driver reports `bitsPerSample` 32; the driver with 32-bit slots (a small C module of Halo's own) is not\n  written.\n- The speaker runs at 24 kHz and resamples other rates; volume is the `sfxVol` knob."
+  },
+  {
+   "id": "voice#figures",
+   "file": "voice",
+   "title": "Figures",
+   "body": "`npm run bench` prints `voice-overhead-ms-node`, `voice-overhead-ms-xs` (end of speech to the end of the\ntranscription request, plus first speech byte to first speaker write, in process; aim 50 ms) and\n`voice-first-audio-ms` (reply text ready to first speaker write over a socket to a local stand-in; aim 150 ms)."
+  },
+  {
+   "id": "voice#realtime-mode",
+   "file": "voice",
+   "title": "Realtime mode",
+   "body": "With the owner's `voiceMode` knob set to `realtime` (owner API only; never writable by a tool or a device\naction), a press runs a speech-to-speech exchange with OpenAI's Realtime API instead (`lib/voice/realtime.ts`),\nhalf duplex like the Moddable SDK's ChatAudioIO example:\n\n1. Connect to `wss://{base}/realtime?model=gpt-realtime` with the owner's `openai` key (the base URL's\n   `http` becomes `ws`, so a local stand-in works the same way).\n2. `session.update`: instructions, 24 kHz PCM in and out, `turn_detection: null` (the device decides when the\n   turn ends), the `ttsVoice` voice, and as `tools` the caller's registry tools, exactly\n   `toolSpecsFor(principal)` (names with `.` sent as `_`).\n3. The capture streams up as `input_audio_buffer.append` (16 kHz resampled to 24 kHz, base64) until release,\n   end of speech or the 60 s cap; then `input_audio_buffer.commit` and `response.create`.\n4. `response.output_audio.delta` pieces play as they arrive; a `response.function_call_arguments.done` runs\n   through `registry.dispatch` as the same principal (so a tool it may not call answers with its refusal, e.g.\n   `admin-only:`), the result goes back as a `function_call_output` item and a new `response.create`, at most 4\n   rounds.\n5. The connection closes after each exchange. A press while it speaks stops playback and listens again.\n\nThe principal is the `voicePerson` (or the owner), as in the pipeline. The simulator connects with the `ws`\npackage (`hosts/sim/ports/audio-realtime.ts`, `CoreOptions.realtime`). The device connects with the SDK's\n`websocket` client over SecureSocket (`hosts/device/ports/realtime-ws.ts`): type-checked, not yet run on a\nboard; that client handles frames of at most 65535 bytes (the session with all of an admin's tools is about\n23 KB), and a larger server event ends the exchange as a closed connection. A host with no WebSocket client\nanswers realtime mode with the `error` phase \"Realtime speech is not available on this host (it has no\nWebSocket client); set voiceMode to pipeline.\""
   }
  ]
 };

@@ -8,7 +8,9 @@ import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } f
 import { PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
+import { nostrRoutes, type NostrOwnerSettings } from "./owner-nostr";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
+import { otaRoutes, type OtaOwner } from "./owner-ota";
 import type { Route } from "./router";
 
 /** Pending skills, as the skills store offers them to the owner (approve or reject by id). */
@@ -33,8 +35,12 @@ export interface OwnerApiDeps {
   routines?: RoutineApprovals;
   /** Owner alerts from unattended turns. */
   alerts?: AlertReader;
+  /** The update engine (lib/http/owner-ota.ts); absent on hosts without app slots. */
+  ota?: OtaOwner;
   /** files.fetch jobs and the download trust policy (lib/http/owner-downloads.ts). */
   downloads?: DownloadApprovals;
+  /** The device's Nostr owner key and relays (lib/http/owner-nostr.ts). */
+  nostr?: NostrOwnerSettings;
 }
 
 export interface ApiCall {
@@ -139,6 +145,8 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   if (deps.skills) routes.push(...skillRoutes(deps.skills, deps.log));
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   routes.push(...downloadRoutes(deps.downloads, deps.log));
+  routes.push(...otaRoutes(deps.ota, deps.log));
+  routes.push(...nostrRoutes(deps.nostr, deps.log));
   return routes;
 }
 
