@@ -52,7 +52,7 @@ export function taggedText(tag: ErrorTag, sentence: string): string {
 
 /**
  * Names an error instance. On the device the preloaded Error.prototype is
- * frozen, so `this.name = ...` throws there ("not writable"); defining an own
+ * frozen, so assigning a name to an instance throws there ("not writable"); defining an own
  * property works on every engine.
  */
 export function nameError(error: Error, name: string): void {
