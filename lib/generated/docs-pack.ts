@@ -97,19 +97,31 @@ export const DOCS_PACK: DocsPack = {
    "id": "architecture#validation-without-eval",
    "file": "architecture",
    "title": "Validation without eval",
-   "body": "Tool input schemas are compiled to JavaScript validators at build time with ajv's standalone code generation\n(`npm run gen` writes `lib/generated/validators.js`). The registry finds each tool's validator by a key derived\nfrom the schema's JSON text: a schema edited without regenerating finds no validator and registration fails,\nso the device never validates against stale rules. Nothing is compiled at run time."
+   "body": "Tool input schemas are compiled to JavaScript validators at build time with ajv's standalone code generation\n(`npm run gen` writes `lib/generated/validators.js`). The registry finds each tool's validator by a key derived\nfrom the schema's JSON text: a schema edited without regenerating finds no validator and registration fails,\nso the device never validates against stale rules. Nothing is compiled at run time. ajv's functions record a\nfailure on themselves (`validate.errors`); the generator rewrites them to write it to a report object their\ncaller passes instead (`validate(args, report)`), so they keep no state and can be preloaded (see below)."
   },
   {
    "id": "architecture#generated-files",
    "file": "architecture",
    "title": "Generated files",
-   "body": "`npm run gen` writes three files, all committed: the validators, this documentation's pack\n(`lib/generated/docs-pack.ts`, read by the docs tools), and the tool catalog (`docs/reference/tool-catalog.md`).\nA test fails when any of them is stale."
+   "body": "`npm run gen` writes four files, all committed: the validators, this documentation's pack\n(`lib/generated/docs-pack.ts`, read by the docs tools), the tool catalog (`docs/reference/tool-catalog.md`) and\nthe device's preload list (`hosts/device/preload.json`).\nA test fails when any of them is stale."
   },
   {
    "id": "architecture#bounds",
    "file": "architecture",
    "title": "Bounds",
    "body": "Every bound of the core is a named constant in `lib/limits.ts`: request body size, JSON depth, token length,\ntools per page, the result clamp and the results ring's size, the docs section size."
+  },
+  {
+   "id": "architecture#layers",
+   "file": "architecture",
+   "title": "Layers",
+   "body": "Imports in `lib/` go one way. `lib/registry/`, `lib/util/`, `lib/mcp/` and `lib/ports.ts` are the base: they\nnever import `lib/tools/`, `lib/turn/`, `lib/agents/` or anything under `hosts/`, not even a type. Nothing in\n`lib/` imports `hosts/` or `test/`. There are no import cycles in `lib/`; an `import type` does not count, since\nit is erased when compiling. `test/architecture/imports.test.ts` reads the import graph of `lib/**` with the\nTypeScript parser and fails naming the offending import or the whole cycle."
+  },
+  {
+   "id": "architecture#preloadable-core",
+   "file": "architecture",
+   "title": "Preloadable core",
+   "body": "The device manifest preloads every module of `lib/` (`hosts/device/preload.json`, written by `npm run gen`\nand included from `manifest.json`): the XS linker runs each module body at build time and keeps its functions,\nclasses and constants in flash, where they cost no RAM and no boot time, and it freezes every function. So a\n`lib/` module's top level holds only constants, functions and classes. State lives in objects made at run time:\n`buildCore` (`lib/core.ts`) creates the subsystems, and each class keeps its state on its instances.\n\nThe rule, as `test/architecture/top-level-state.test.ts` checks it on every module of `lib/`:\n\n- no top-level `let` or `var` (use `const`, or a field of an object made at run time);\n- no mutable class `static` field (`static readonly` is fine);\n- no top-level regex with the `g` or `y` flag: its `lastIndex` is state that `exec`, `test` and `replace`\n  write (write the literal inside the function that uses it);\n- a top-level `const` array, object, `Map`, `Set` or typed array is a constant: filling it while the module\n  loads is fine (that happens once, at build time, on the device), but no function may change it later\n  (`push`, `set`, `delete`, assigning a member, `++`). Local names that shadow it are told apart.\n\nAn exception needs an entry with its reason in that test's allow-list (empty today). On the XS engine, every\nscenario (`test/xs/*.xs.ts` through `test/support/xs-compare.ts`) runs after every `lib/` module has been loaded\nand what it exports deep-frozen (functions, their prototypes and static members, constant objects, Map and Set\nentries; built-ins are left alone): a module that keeps state in what it exports fails there with a TypeError."
   },
   {
    "id": "device-actions#device-actions-and-introspection",
