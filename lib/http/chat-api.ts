@@ -28,8 +28,8 @@ export async function handleChatApi(req: HttpRequest, env: ChatApiEnvironment): 
     const r = apiError(405, "Method not allowed: use POST.");
     return { ...r, headers: { ...r.headers, allow: "POST" } };
   }
-  const origin = req.headers["origin"];
-  if (origin !== undefined && !env.originAllowed(origin, req.headers["host"]))
+  const origin = req.headers.origin;
+  if (origin !== undefined && !env.originAllowed(origin, req.headers.host))
     return apiError(403, "Forbidden: this origin may not call the chat API.");
   const token = bearerToken(req.headers);
   const client = token === undefined ? undefined : env.verifyToken(token);

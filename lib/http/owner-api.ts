@@ -33,8 +33,8 @@ export function createOwnerApi(env: OwnerApiEnvironment): (req: HttpRequest) => 
 
 async function handleOwnerApi(req: HttpRequest, env: OwnerApiEnvironment, routes: Array<Route<ApiHandler>>): Promise<HttpResponse> {
   if (tokenInQuery(req.path)) return error(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.");
-  const origin = req.headers["origin"];
-  if (origin !== undefined && !env.originAllowed(origin, req.headers["host"]))
+  const origin = req.headers.origin;
+  if (origin !== undefined && !env.originAllowed(origin, req.headers.host))
     return error(403, "Forbidden: this origin may not call the owner API.");
   const token = bearerToken(req.headers);
   const caller = token === undefined ? undefined : env.verifyToken(token);

@@ -42,8 +42,8 @@ export async function handleMcpHttp(req: HttpRequest, deps: McpHttpDeps): Promis
   if (req.method !== "POST") {
     return { ...fail(405, INVALID_REQUEST, "Method not allowed: use POST"), headers: { allow: "POST", ...JSON_HEADERS } };
   }
-  const origin = req.headers["origin"];
-  if (origin !== undefined && !deps.originAllowed(origin, req.headers["host"])) {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !deps.originAllowed(origin, req.headers.host)) {
     return fail(403, INVALID_REQUEST, "Forbidden: origin not allowed");
   }
   const principal = authenticate(req, deps);

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
-import { libModules, parse } from "../support/lib-sources.ts";
+import { libModules } from "../support/lib-sources.ts";
 
 /** "file: name" for top-level constants that may be mutated at run time, each with the reason. Keep it empty. */
 const ALLOWED: Record<string, string> = {};

@@ -11,9 +11,7 @@ export interface ContractSubject {
   cleanup?: () => void;
 }
 
-export interface ContractFactory {
-  (options: StorageFaults & { capacityBytes?: number }): ContractSubject;
-}
+export type ContractFactory = (options: StorageFaults & { capacityBytes?: number }) => ContractSubject;
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const text = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : new TextDecoder().decode(b));

@@ -17,7 +17,7 @@ export function frozenEntry(entry: string): string {
     ...modules.map((m, i) => `import * as m${i} from ${JSON.stringify(resolve(m))};`),
     "declare function print(...args: unknown[]): void;",
     `const report = freezeModules([${modules.map((m, i) => `[${JSON.stringify(m)}, m${i}]`).join(", ")}]);`,
-    "print(`FROZEN ${JSON.stringify(report)}`);",
+    'print("FROZEN " + JSON.stringify(report));',
   ];
   // Imports run in order: every module is loaded and frozen before the entry's own module body runs.
   const run = [`import "./${name}.freeze.ts";`, `import ${JSON.stringify(resolve(entry))};`];

@@ -51,7 +51,7 @@ export const preferenceSettings: Settings = {
     const out: string[] = [];
     for (const name of Preference.keys(DOMAIN)) {
       const pair = readSlot(name);
-      if (pair && pair[0].startsWith(prefix)) out.push(pair[0]);
+      if (pair?.[0].startsWith(prefix)) out.push(pair[0]);
     }
     return out.sort();
   },
