@@ -2,7 +2,8 @@
 // "Preloadable core"). Fails on a top-level `let`/`var`, a mutable class static field, or a top-level const
 // container (array, object, Map, Set, typed array) that a function mutates at run time. Filling a table while
 // the module loads is fine: on the device that happens once, at build time, and the result lives in flash. A
-// top-level regex with the g or y flag counts as state too (its lastIndex).
+// top-level regex with the g or y flag counts as state too (its lastIndex), and so does an instance made while
+// loading (`new TextEncoder()`: on the device the host's classes cannot run at build time).
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,6 +37,13 @@ function isContainer(init: ts.Expression | undefined): boolean {
   if (ts.isArrayLiteralExpression(init) || ts.isObjectLiteralExpression(init)) return true;
   if (ts.isNewExpression(init) && ts.isIdentifier(init.expression)) return CONTAINERS.test(init.expression.text);
   return false;
+}
+
+/** A `new X()` other than a container or a RegExp: an object (often the host's) made while the module loads. */
+function isInstance(init: ts.Expression | undefined): boolean {
+  while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))) init = init.expression;
+  if (!init || !ts.isNewExpression(init)) return false;
+  return !ts.isIdentifier(init.expression) || !(CONTAINERS.test(init.expression.text) || init.expression.text === "RegExp");
 }
 
 /** A regex with the g or y flag keeps `lastIndex` state that every exec/test/replace writes. */
@@ -110,6 +118,7 @@ function topLevelState(file: string, source: ts.SourceFile, checker?: ts.TypeChe
       for (const d of statement.declarationList.declarations) {
         const names = ts.isIdentifier(d.name) ? [d.name.text] : [d.name.getText(source)];
         if (!isConst) problems.push(`${at(d)} top-level ${flags & ts.NodeFlags.Let ? "let" : "var"} ${names[0]}`);
+        else if (isInstance(d.initializer)) problems.push(`${at(d)} top-level instance ${names[0]} made while loading`);
         else if (isStatefulRegExp(d.initializer))
           problems.push(`${at(d)} top-level regex ${names[0]} with the g or y flag (lastIndex state)`);
         else if (ts.isIdentifier(d.name) && isContainer(d.initializer)) containers.set(d.name.text, d.name);
@@ -148,7 +157,14 @@ function topLevelState(file: string, source: ts.SourceFile, checker?: ts.TypeChe
 
 /** Scans `files` with a type checker, so a local name that shadows a top-level one is told apart. */
 function scan(files: string[]): string[] {
-  const program = ts.createProgram(files, { allowJs: true, noEmit: true, noResolve: true, target: ts.ScriptTarget.ES2022 });
+  const program = ts.createProgram(files, {
+    allowJs: true,
+    noEmit: true,
+    noResolve: true,
+    noLib: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+  });
   const checker = program.getTypeChecker();
   return files.flatMap((f) => topLevelState(f, program.getSourceFile(f)!, checker));
 }
@@ -174,6 +190,7 @@ describe("preloadable core: no mutable state at the top level of lib/", () => {
       "const ONCE = /a/i;",
       "const EVERY = /a/g;",
       'const STICKY = new RegExp("a", "y");',
+      "const encoder = new TextEncoder();",
     ];
     writeFileSync(file, lines.join("\n"));
     assert.deepEqual(
@@ -183,6 +200,7 @@ describe("preloadable core: no mutable state at the top level of lib/", () => {
         ":7 mutable static field A.shared",
         ":12 top-level regex EVERY with the g or y flag (lastIndex state)",
         ":13 top-level regex STICKY with the g or y flag (lastIndex state)",
+        ":14 top-level instance encoder made while loading",
         ":8 mutates top-level cache at run time",
         ":9 mutates top-level cache at run time",
         ":10 mutates top-level names at run time",
