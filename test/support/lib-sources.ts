@@ -1,10 +1,18 @@
 // The source files of lib/ (the portable core) and their import graph, for the architecture tests.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import ts from "typescript";
-import { libModules } from "../../tools/gen/preload.ts";
 
-export { libModules };
+/** Every .ts/.js module under `root` (lib/ by default; no .d.ts), as repository-relative paths with "/" separators, sorted. */
+export function libModules(root = "lib"): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(root).sort()) {
+    const path = `${root}/${name}`;
+    if (statSync(path).isDirectory()) out.push(...libModules(path));
+    else if (/\.(ts|js)$/.test(name) && !name.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
 
 export function parse(path: string): ts.SourceFile {
   return ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
