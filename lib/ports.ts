@@ -216,7 +216,11 @@ export interface Messenger {
   sendPhoto(file: OutgoingFile, chatId?: string): Promise<void>;
 }
 
-/** The set of ports the core is built with. Optional ports are absent on some hosts. */
+/**
+ * The set of ports the core is built with. Every key is required: a host
+ * supplies each port, or writes `undefined` to say the device has none (no
+ * card, no speaker), so nothing falls back silently.
+ */
 export interface Ports {
   clock: Clock;
   random: Random;
@@ -224,12 +228,13 @@ export interface Ports {
   log: Log;
   settings: Settings;
   http: HttpClient;
-  storage?: Storage;
-  kernels?: Kernels;
-  /** Absent until the Telegram client exists: files.send then reports "not configured". */
-  messenger?: Messenger;
-  system?: System;
-  led?: Led;
-  audioOut?: AudioOut;
-  ota?: Ota;
+  /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */
+  kernels: Kernels;
+  storage: Storage | undefined;
+  /** Undefined: files.send delivers through the Telegram channel. */
+  messenger: Messenger | undefined;
+  system: System | undefined;
+  led: Led | undefined;
+  audioOut: AudioOut | undefined;
+  ota: Ota | undefined;
 }

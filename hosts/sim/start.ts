@@ -1,11 +1,9 @@
 // Boots the simulated device: data folder, ports, core, owner token, HTTP server.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
-import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds.ts";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
-import type { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
@@ -44,8 +42,6 @@ export interface RunningSim {
   server: Server;
   url: string;
   tokenPath: string;
-  /** The Telegram long-poll loop (it waits quietly while no bot token is set). */
-  inbound: TelegramInbound;
   close(): Promise<void>;
 }
 
@@ -71,9 +67,24 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   // The episodic log lives on the simulated SD card, when the simulator has one.
   const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
   const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
-  const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
+  const halo = createHalo({
+    ports,
+    firmwareVersion: FIRMWARE_VERSION,
+    toolsPageSize: options.toolsPageSize,
+    core,
+    // The Host check: the PC's own addresses, for when HALO_HOST opens the simulator to the LAN.
+    addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
+  });
   const tokenPath = join(options.dataDir, "admin-token");
-  const token = halo.ensureOwnerToken();
+  // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
+  const { ownerToken: token } = halo.start({
+    every: (ms, fn) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      return () => clearInterval(t);
+    },
+    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+  });
   if (token) {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);
@@ -83,12 +94,6 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());
   });
-  // Routines and wakeups fire from here; the core itself never sets a timer.
-  const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
-  ticker.unref();
-  // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
-  const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
-  inbound.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -97,10 +102,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server,
     url: `http://${host}:${port}`,
     tokenPath,
-    inbound,
     close: async () => {
-      clearInterval(ticker);
-      await inbound.stop();
+      await halo.stop();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };

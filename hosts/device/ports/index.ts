@@ -1,5 +1,6 @@
 // The device's ports, assembled from Moddable modules.
 import type { Ports } from "../../../lib/ports";
+import { nativeKernels } from "../../../modules/vector/vector";
 import type { DeviceConfig } from "../config";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
@@ -23,9 +24,14 @@ export function devicePorts(config: DeviceConfig): Ports {
     log,
     settings: preferenceSettings,
     http: moddableHttpClient,
+    // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
+    kernels: nativeKernels,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
-    ...(storage ? { storage } : {}),
-    ...(led ? { led } : {}),
+    storage,
+    led,
+    // files.send delivers through the Telegram channel; the speaker has no driver yet.
+    messenger: undefined,
+    audioOut: undefined,
   };
 }
