@@ -13,6 +13,7 @@ const OPTIONAL = [
   ["bench/files.mjs", "runFilesBench"],
   ["bench/memory.mjs", "runMemoryBench"],
   ["bench/turn.mjs", "runTurnBench"],
+  ["bench/voice.mjs", "runVoiceBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

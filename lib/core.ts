@@ -17,7 +17,14 @@ import {
   scheduledPrincipal,
   TENANTS,
   TURN,
+  AUDIO_TOOLS,
+  VOICE,
 } from "./app/subsystems";
+import { OWNER_PERSON_ID } from "./people/people";
+import { derivePrincipal } from "./people/principals";
+import type { AudioHttp } from "./voice/audio-http";
+import type { VoiceSubsystem } from "./voice/build";
+import type { RealtimeConnector } from "./voice/realtime-socket";
 import type { TelegramChannel } from "./chat/telegram-channel";
 import type { VoiceSynth } from "./chat/voice";
 import type { DeviceActuator } from "./device/actuator";
@@ -88,6 +95,8 @@ export interface Core {
   scheduler: RoutineScheduler;
   /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
   alerts: AlertLog;
+  /** Speech to text, spoken replies, and the press-to-talk pipeline (`voice.press()`, `voice.subscribe(phase)`). */
+  voice: VoiceSubsystem;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -100,6 +109,10 @@ export interface CoreOptions {
   baseUrls?: { [service: string]: string | undefined };
   /** Speech synthesis for Telegram voice notes; default: OpenAI speech with the owner's openai key (ttsProv openai). */
   voiceSynth?: VoiceSynth;
+  /** Streaming HTTP for voice (capture up, speech down as it arrives); default: whole bodies over ports.http. */
+  audioHttp?: AudioHttp;
+  /** A WebSocket client for realtime speech (the owner's voiceMode realtime); absent: that mode refuses. */
+  realtime?: RealtimeConnector;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
 }
@@ -117,7 +130,15 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   buildSubsystem(DOCS, ports, tools);
   const owner = buildSubsystem(OWNERSHIP, ports, undefined);
   const { secrets, config, chats, priority } = owner;
-  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config });
+  const voice = buildSubsystem(VOICE, ports, {
+    registry,
+    config,
+    secrets,
+    baseUrls,
+    audioHttp: options.audioHttp,
+    realtime: options.realtime,
+  });
+  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config, voice });
   const getSecret = options.getSecret ?? ((name: string) => secrets.getSecret(name));
   const memory = buildSubsystem(MEMORY, ports, { ...tools, getSecret, episodic: options.episodic, introspection });
   const channels = buildSubsystem(CHANNELS, ports, {
@@ -133,6 +154,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   const files = buildSubsystem(FILES, ports, { ...tools, secrets, introspection, baseUrls, fallbackMessenger: channels.telegram });
   buildSubsystem(TENANTS, ports, { ...tools, people: owner.people, chats });
   buildSubsystem(INTROSPECTION, ports, { ...tools, config, secrets, introspection, actuator });
+  buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice });
   const { router, budget } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
   const agentParts = buildSubsystem(AGENTS, ports, {
     ...tools,
@@ -159,6 +181,10 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     episodic: options.episodic,
   });
   introspection.budget = turn.budgetSource;
+  // A spoken request runs as the person the owner assigned to the device, else the owner.
+  voice.bindTurn(turn.engine, () =>
+    derivePrincipal({ people: owner.people, clients: owner.clients, chats }, "web", config.string("voicePerson") || OWNER_PERSON_ID),
+  );
   return {
     ports,
     registry,
@@ -180,5 +206,6 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     routines,
     scheduler,
     alerts,
+    voice,
   };
 }

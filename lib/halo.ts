@@ -15,6 +15,7 @@ import { McpServer } from "./mcp/server";
 import { EpisodicJournal } from "./memory/episodic-journal";
 import { derivePrincipal } from "./people/principals";
 import type { Ports } from "./ports";
+import { voiceRoutes } from "./voice/voice-api";
 
 export type { HttpRequest, HttpResponse } from "./http/types";
 
@@ -76,6 +77,10 @@ export function createHalo(options: HaloOptions): Halo {
     ),
     ...ownerApiRoutes({ ...core, log: ports.log }, verifyToken, guards),
     ...hostRoutes(hosts, verifyToken, guards),
+    ...voiceRoutes(
+      { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
+      guards,
+    ),
     {
       method: "GET",
       pattern: "/",

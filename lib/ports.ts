@@ -168,14 +168,34 @@ export interface Led {
   check(): string | undefined;
 }
 
-/** The speaker: speech, volume, and a tone for the self-test. */
+/**
+ * The speaker. Samples are 16-bit mono at the rate given with them (speech
+ * streams at 24 kHz); the host resamples to what its output runs at and
+ * applies the volume.
+ */
 export interface AudioOut {
-  /** Speaks `text` (the host synthesises it); resolves when playback finished or was queued. */
-  speak(text: string, voice: string): Promise<void>;
   /** Volume 0-100. */
   volume(): number;
   setVolume(percent: number): void;
   tone(frequencyHz: number, durationMs: number): Promise<void>;
+  /** Queues samples for playback and returns at once; playback starts with the first block. */
+  write(samples: Int16Array, sampleRate: number): void;
+  /** Resolves when everything queued has played (at once when nothing is queued). */
+  drain(): Promise<void>;
+  /** Stops playback now and drops what is queued (barge-in). */
+  stop(): void;
+}
+
+/**
+ * The microphone: 16 kHz, 16-bit signed mono blocks (lib/voice/pcm.ts
+ * MIC_SAMPLE_RATE), handed over as they are captured.
+ */
+export interface AudioIn {
+  readonly sampleRate: number;
+  /** Starts capturing; `onSamples` gets each block until stop(). Throws when the microphone is busy or failed. */
+  start(onSamples: (samples: Int16Array) => void): void;
+  /** Stops capturing; no block arrives after it returns. */
+  stop(): void;
 }
 
 export type OtaState = "idle" | "checking" | "downloading" | "verifying" | "ready" | "failed" | "disabled";
@@ -236,5 +256,6 @@ export interface Ports {
   system: System | undefined;
   led: Led | undefined;
   audioOut: AudioOut | undefined;
+  audioIn: AudioIn | undefined;
   ota: Ota | undefined;
 }

@@ -7,6 +7,7 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import { moddableRealtimeConnector } from "./ports/realtime-ws";
 import Net from "net";
 import Timer from "timer";
 
@@ -22,7 +23,7 @@ export default function main(): void {
   const halo = createHalo({
     ports,
     firmwareVersion: config.firmwareVersion,
-    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep },
+    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep, realtime: moddableRealtimeConnector() },
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
     addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
   });

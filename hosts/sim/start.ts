@@ -9,6 +9,8 @@ import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
+import { nodeAudioHttp } from "./ports/audio-http.ts";
+import { wsRealtimeConnector } from "./ports/audio-realtime.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -66,7 +68,13 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
   // The episodic log lives on the simulated SD card, when the simulator has one.
   const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
-  const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
+  const core = {
+    episodic: episodicOverStorage(ports),
+    baseUrls: options.baseUrls,
+    sleep,
+    audioHttp: nodeAudioHttp,
+    realtime: wsRealtimeConnector,
+  };
   const halo = createHalo({
     ports,
     firmwareVersion: FIRMWARE_VERSION,

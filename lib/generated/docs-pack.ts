@@ -66,6 +66,10 @@ export const DOCS_PACK: DocsPack = {
   {
    "slug": "turn",
    "title": "The orchestrator turn"
+  },
+  {
+   "slug": "voice",
+   "title": "Voice"
   }
  ],
  "sections": [
@@ -82,10 +86,22 @@ export const DOCS_PACK: DocsPack = {
    "body": "`lib/` is the portable core. It imports nothing platform-specific: time, randomness, hashing, logging, settings,\nstorage and the vector kernels come in through the interfaces in `lib/ports.ts`. Three hosts provide them:\n\n- `hosts/device/`: the Moddable app for the ESP32-S3. See the device page.\n- `hosts/sim/`: the Node.js simulator behind `npm start`. Settings live in a folder under `$HALO_DATA`.\n- `hosts/xs/`: a small C host built from the XS engine sources that the npm package `@agoric/xsnap` ships.\n  The tests run `lib/` on it, so \"runs on XS\" is checked on every `npm test`."
   },
   {
-   "id": "architecture#subsystems",
+   "id": "architecture#the-composition-root",
    "file": "architecture",
-   "title": "Subsystems",
-   "body": "`lib/core.ts` builds every subsystem once from the ports (`buildCore`) and registers their tools:\n\n| Folder | What it holds |\n|---|---|\n| `lib/registry/` | the tool registry, Principal, access policy, argument validation |\n| `lib/mcp/` | JSON-RPC 2.0, the MCP protocol (both eras), the Streamable HTTP transport |\n| `lib/http/` | the owner API, the chat endpoint, bearer and Origin checks, the status page |\n| `lib/people/` | MCP client tokens, people and roles, the chat allow-list, principal derivation |\n| `lib/device/` | secrets, config knobs, protected keys, device actions, status, health, self-test |\n| `lib/memory/` | the int8 vector store, recall, forgetting, the SD archive, the episodic log, embedders |\n| `lib/store/` | the SD artifact store, downloads, skills, the docs pack, the results ring |\n| `lib/turn/` | the turn contract, prompt, tool loop, engine, LLM providers, budget governor |\n| `lib/agents/` | sub-agents, routines and wakeups, the scheduler |\n| `lib/chat/`, `lib/web/` | the Telegram client and inbound channel, web search |\n| `lib/tools/` | one file per tool namespace: registration and thin handlers |\n\n`lib/halo.ts` puts the HTTP routes in front: `/mcp`, `/api/chat`, `/api/...` (owner API) and `/`."
+   "title": "The composition root",
+   "body": "`lib/core.ts` (`buildCore`) builds the device once from the ports, following the table in\n`lib/app/subsystems.ts`. Each entry names the ports it is built from (`defineSubsystem({ ports: [...] })`) and\nis handed exactly those (`buildSubsystem` picks them), plus what it needs of the subsystems built before it:\n\n| Subsystem | Ports | What it holds |\n|---|---|---|\n| docs | none | docs.* and results.* |\n| ownership | settings, digest, random, log, clock | MCP client tokens, people, chat allow-list, secrets, provider priority, config knobs |\n| voice | http, random, clock, audioIn, audioOut | speech to text, spoken replies, press to talk, realtime speech |\n| board | log, led, audioOut, system | device[] actions; the sources device.status reads |\n| memory | clock, log, settings, digest, kernels, http, storage | associative memory, memory.*, the episodic history, the SD archive |\n| channels | http, random, clock, settings, log | Telegram out, reply.*, web.search |\n| files | storage, clock, http, settings, random, messenger | the SD artifact store, downloads, images, skills |\n| tenants, introspection, audio tools | (as named) | tenant.*, device.*/system.*/ota.*, audio.transcribe |\n| providers | clock, http, log, random, settings | the LLM providers and the budget governor |\n| agents, turn | clock, log, random, settings, storage, system | sub-agents, routines, the orchestrator turn |\n\nEvery port in `Ports` is a required key: a host supplies it or writes `undefined` to say the device has none\n(no card, no speaker), so nothing falls back silently. The device binds the C vector kernel; Node binds the\nTypeScript one.\n\n`lib/halo.ts` (`createHalo`) puts the HTTP routes in front and owns the lifecycle: `start(timers)` runs the\nscheduler tick and the inbound channels and returns the first-boot owner token once; `stop()` ends them. Hosts\nsupply ports, timers and a transport, nothing else.\n\n| Folder | What it holds |\n|---|---|\n| `lib/app/` | the subsystem table and the helper that builds each from its ports |\n| `lib/registry/` | the tool registry, Principal, access policy, argument validation, `defineTool` |\n| `lib/mcp/` | JSON-RPC 2.0, the MCP protocol (both eras), the /mcp route |\n| `lib/http/` | the HTTP pipeline and its middleware, the owner API, the chat endpoint, static assets, events |\n| `lib/people/` | MCP client tokens, people and roles, the chat allow-list, principal derivation |\n| `lib/device/` | secrets, config knobs, protected keys, device actions, status, health, self-test |\n| `lib/memory/` | the int8 vector store, recall, forgetting, the SD archive, the episodic log, embedders |\n| `lib/store/` | the SD artifact store, downloads, skills, the docs pack, the results ring |\n| `lib/turn/` | the turn contract, prompt, tool loop, engine, LLM providers, budget governor |\n| `lib/agents/` | sub-agents, routines and wakeups, the scheduler |\n| `lib/voice/` | audio formats, end-of-speech detection, speech to text and back, realtime speech |\n| `lib/chat/`, `lib/web/` | the Telegram client and inbound channel, web search |\n| `lib/tools/` | one file per tool namespace: registration and thin handlers |"
+  },
+  {
+   "id": "architecture#one-http-pipeline",
+   "file": "architecture",
+   "title": "One HTTP pipeline",
+   "body": "Every route is an entry of one table (`lib/http/pipeline.ts`): method, path pattern, the largest body the\nhost reads for it, its error shape, its middleware and its handler. Before any route, every request passes\n`refuseTokenInUrl` (a token in a query string is refused) and `hostAndOrigin`: the device answers only to\nloopback, its own addresses, `<name>.local` and names the owner adds (`PUT /api/hosts`), and a browser Origin\nmust be one of those and the Host itself, which is what defeats DNS rebinding. Routes then compose\n`requireClient` (a bearer token from `Authorization` only; \"unknown or revoked token\" when it matches no\nclient), `requireContentType` and `jsonBody` (depth checked before parsing).\n\nEvery refusal is an `HttpError`, written as JSON in the route's shape: a JSON-RPC error on `/mcp`,\n`{\"error\": \"...\"}` everywhere else, 404 and 405 included. Hosts ask `bodyLimit(method, path)` once the\nheaders are in: a larger declared body is answered 413 at once, without reading it, and the connection is\nclosed (`close: true` on the response). Routes that take a stream (`streamBody`) get `req.stream`; responses\nmay be server-sent events (`lib/http/sse.ts`) or static assets with an ETag and gzip\n(`lib/http/static-assets.ts`)."
+  },
+  {
+   "id": "architecture#typed-tools-and-tagged-errors",
+   "file": "architecture",
+   "title": "Typed tools and tagged errors",
+   "body": "A tool is declared with `defineTool` (`lib/registry/define.ts`): its handler's arguments are typed from its\nown JSON schema (`lib/registry/schema-types.ts`), so handlers hold no casts, and every call is validated\nagainst that schema before the handler runs. Each tool says what it does (`effect`: read, write, destroy or\nact, and `openWorld` when it reaches outside the device); the MCP listing's `annotations` (readOnlyHint,\ndestructiveHint, idempotentHint, openWorldHint) are derived from that.\n\nFailures are `HaloError`s (`lib/errors.ts`) with a tag from a closed set (`not-found`, `no-card`,\n`admin-only`, ...) and one sentence. Domain code throws them; the registry shows them as\n`<tag>: <sentence>` with `isError`, and the owner API maps tags to HTTP statuses without reading text.\nConfig knobs are looked up by typed keys (`config.number(\"utcOffsetMin\")`): a misspelt knob does not compile."
   },
   {
    "id": "architecture#the-tool-registry",
@@ -109,7 +125,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "architecture#bounds",
    "file": "architecture",
    "title": "Bounds",
-   "body": "Every bound of the core is a named constant in `lib/limits.ts`: request body size, JSON depth, token length,\ntools per page, the result clamp and the results ring's size, the docs section size."
+   "body": "Every bound of the core is a named constant: the shared ones in `lib/limits.ts` (request body size, JSON\ndepth, token length, tools per page, the result clamp and the results ring's size, the docs section size), a\nsubsystem's own beside its code (`lib/agents/bounds.ts`, `lib/turn/bounds.ts`, `lib/memory/bounds.ts`)."
   },
   {
    "id": "architecture#layers",
@@ -139,7 +155,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "device-actions#config-knobs",
    "file": "device-actions",
    "title": "Config knobs",
-   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n| `utcOffsetMin` | integer -720 to 840 | 0 | the owner's time zone as minutes from UTC (no daylight-saving rule): routines' daily and weekly times and the daily governor's day; owner API only |\n| `routineTurnsPerDay` | integer 0-96 | 24 | scheduled turns (routines and wakeups) per day; 0 stops them; owner API only (protected-BLOCKED in a config action: it is a routine knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
+   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `voiceMode` | pipeline, realtime | pipeline | spoken requests through speech-to-text, a turn and speech, or OpenAI Realtime; owner API only |\n| `voicePerson` | a person id or empty | empty | whose turn a spoken request on the device is; empty means the owner; owner API only |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n| `utcOffsetMin` | integer -720 to 840 | 0 | the owner's time zone as minutes from UTC (no daylight-saving rule): routines' daily and weekly times and the daily governor's day; owner API only |\n| `routineTurnsPerDay` | integer 0-96 | 24 | scheduled turns (routines and wakeups) per day; 0 stops them; owner API only (protected-BLOCKED in a config action: it is a routine knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
   },
   {
    "id": "device-actions#introspection-tools",
@@ -199,7 +215,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "device#what-does-not-work-yet",
    "file": "device",
    "title": "What does not work yet",
-   "body": "- **SD card**: the Moddable SDK has no SD-card module and Halo's own mount\n  module is not written. On the device the storage folder (`/sd/`) is absent,\n  so storage reports itself absent and every storage call refuses. On lin the\n  storage folder's free space is unknown and shown as the largest safe\n  integer (device.status says \"8388608.00 GB free\").\n- **Microphone, speaker**: pins are set, no code drives them.\n- **OTA updates**: nothing downloads or installs; the port only reports.\n- **Internal flash use** is reported unknown.\n- Setting the Wi-Fi preferences from the device's web page: not built; use\n  `mcconfig` arguments for now."
+   "body": "- **SD card**: the Moddable SDK has no SD-card module and Halo's own mount\n  module is not written. On the device the storage folder (`/sd/`) is absent,\n  so storage reports itself absent and every storage call refuses. On lin the\n  storage folder's free space is unknown and shown as the largest safe\n  integer (device.status says \"8388608.00 GB free\").\n- **Microphone, speaker**: ports over `embedded:io/audio/in` and `out` exist and type-check; the SDK's\n  input driver reads 16-bit I2S slots, which an INMP441 does not speak (it needs 32-bit slots), and nothing\n  has run on a board yet ([voice](voice.md)).\n- **OTA updates**: nothing downloads or installs; the port only reports.\n- **Internal flash use** is reported unknown.\n- Setting the Wi-Fi preferences from the device's web page: not built; use\n  `mcconfig` arguments for now."
   },
   {
    "id": "docs-and-results#the-docs-pack",
@@ -664,6 +680,12 @@ export const DOCS_PACK: DocsPack = {
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `ota.status` | Read the firmware-update engine: state, latest version seen + its release notes, last install outcome. | (none) | live | any approved caller |"
   },
   {
+   "id": "reference-tool-catalog#audio",
+   "file": "reference-tool-catalog",
+   "title": "audio.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `audio.transcribe` | Listen to the device microphone for N seconds and return what was said (admins only). | `seconds` (integer, required, 1–30) how long to listen | live | admin-only |"
+  },
+  {
    "id": "reference-tool-catalog#session",
    "file": "reference-tool-catalog",
    "title": "session.*",
@@ -691,7 +713,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "replies-and-search#reply-speak",
    "file": "replies-and-search",
    "title": "reply.speak",
-   "body": "Reads text (1-600 characters) aloud on the device speaker. Turn-only: hidden from and refused over `/mcp`.\n\nIt runs the same speech path as the end-of-turn `tts` device action, with the same rails. When nothing is\nplayed, the call is an error (`isError`) whose text starts with `not-spoken:` and says why, so the model\nreplies in text instead:\n\n| Why | Text after `not-spoken:` |\n|---|---|\n| no speaker port | this device has no speaker. |\n| `profile` is silent | the device is on silent (profile silent). |\n| `ttsOn` is false | spoken replies are off (ttsOn is false). |\n| `sfxVol` is 0, or the speaker port reports volume 0 | the speaker volume is 0. |\n| the speaker failed | the speaker could not play the speech. |\n\nThe voice is the `ttsVoice` knob. Synthesis itself is the host's: the AudioOut port speaks the text."
+   "body": "Reads text (1-600 characters) aloud on the device speaker. Turn-only: hidden from and refused over `/mcp`.\n\nIt runs the same speech path as the end-of-turn `tts` device action, with the same rails. When nothing is\nplayed, the call is an error (`isError`) whose text starts with `not-spoken:` and says why, so the model\nreplies in text instead:\n\n| Why | Text after `not-spoken:` |\n|---|---|\n| no speaker port | this device has no speaker. |\n| `profile` is silent | the device is on silent (profile silent). |\n| `ttsOn` is false | spoken replies are off (ttsOn is false). |\n| `sfxVol` is 0, or the speaker port reports volume 0 | the speaker volume is 0. |\n| the speech was not made or did not play | the speech did not play (the reason, e.g. no OpenAI key, the speaker failed). |\n\nThe voice is the `ttsVoice` knob. The speech is streamed from OpenAI's `/v1/audio/speech` as PCM and played\nwhile it arrives ([voice](voice.md))."
   },
   {
    "id": "replies-and-search#reply-telegram",
@@ -884,6 +906,72 @@ export const DOCS_PACK: DocsPack = {
    "file": "turn",
    "title": "npm run chat",
    "body": "A terminal client for the chat endpoint (`tools/chat.mjs`). It reads the token from `$HALO_TOKEN`, else from\n`$HALO_DATA/admin-token` (default `./.halo-data/admin-token`, where the simulator writes the owner's token), and\ntalks to `$HALO_URL` (default `http://127.0.0.1:8787`).\n\n```\nnpm start                      # the simulator, in one terminal\nOPENAI_API_KEY=sk-... npm start   # or with a key the first time (seeded into the secret store)\nnpm run chat                   # in another: type a line, read the reply; /quit or Ctrl-D ends\nnpm run chat -- \"hello\"        # one turn, then exit\n```\n\nEach reply is printed as `halo> ...`, followed by one indented line per thing the turn did (tool calls, memory\nwritten, device actions, sub-agent ops, answer problems). To point the simulator at local stand-ins for the\nproviders, set `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL` or `HALO_MISTRAL_BASE_URL` (each defaults to\nthe provider's public API, e.g. `https://api.openai.com/v1`)."
+  },
+  {
+   "id": "voice#voice",
+   "file": "voice",
+   "title": "Voice",
+   "body": "Press the button, speak, hear the answer. The code is in `lib/voice/`; the audio ports are `AudioIn` and\n`AudioOut` in `lib/ports.ts`."
+  },
+  {
+   "id": "voice#the-exchange",
+   "file": "voice",
+   "title": "The exchange",
+   "body": "1. **Press** (`core.voice.press()`; the button driver calls it): the ring's phase becomes `listening` and the\n   microphone's 16 kHz, 16-bit mono blocks go up to speech-to-text **as they are captured**: the multipart\n   head and a WAV header declaring an unknown length are sent first, then each block, chunked. At the end only\n   the last block and the closing boundary are left to send.\n2. **End of capture**, whichever comes first:\n   - `release()` (press to talk);\n   - end of speech: an energy detector cuts the input into 20 ms frames; a frame is loud above RMS 600 and\n     three times the learned noise floor; speech starts after 3 loud frames and ends after **320 ms** of quiet\n     (the hangover), so the decision comes at most about 340 ms after the last loud frame. With no speech at all\n     for 8 s the capture ends and nothing is sent;\n   - the **60 s cap**.\n3. `thinking`: the transcript runs as a turn on the `voice` channel, as the device owner, or as the person the\n   owner names in the `voicePerson` knob (owner API only).\n4. `replying`: the reply is spoken through `POST {base}/audio/speech` with `response_format: \"pcm\"` (24 kHz\n   16-bit mono), each piece handed to the speaker as it arrives. Then `idle`.\n5. **Barge-in**: a press while the reply plays stops the download and the speaker at once and listens again.\n\nPhases (`listening`, `thinking`, `replying`, `idle`, `error` with a sentence) go to every listener of\n`core.voice.subscribe(listener)`; the ring subscribes there. A failure (no key, the transcription refused, the\nspeech stream broken mid-way) is the `error` phase with one sentence, never a key; the next press starts over.\nSpoken replies keep the `tts` rails: not on silent, not with `ttsOn` false or volume 0."
+  },
+  {
+   "id": "voice#services",
+   "file": "voice",
+   "title": "Services",
+   "body": "| | OpenAI (`sttProv`/`ttsProv` openai) | Mistral (`sttProv` mistral) |\n|---|---|---|\n| speech to text | `POST {base}/audio/transcriptions`, `gpt-4o-mini-transcribe` | same endpoint, `voxtral-mini-latest` |\n| text to speech | `POST {base}/audio/speech`, `gpt-4o-mini-tts`, PCM | none: spoken replies need `ttsProv` openai |\n\nThe keys are the owner's `openai` and `mistral` secrets. A local OpenAI-compatible server works through the\nbase URLs (`CoreOptions.baseUrls.openai`/`mistral`; the simulator reads `HALO_OPENAI_BASE_URL` and\n`HALO_MISTRAL_BASE_URL`). Streaming needs a host HTTP client that streams (`CoreOptions.audioHttp`; the\nsimulator's is `hosts/sim/ports/audio-http.ts`); without one the same requests go whole over the HttpClient\nport, which is correct but later."
+  },
+  {
+   "id": "voice#post-api-voice",
+   "file": "voice",
+   "title": "POST /api/voice",
+   "body": "The web UI's talk button and the tests drive the pipeline here. Any client's token (`Authorization: Bearer`);\nthe turn runs as that client's person.\n\n- Body: a WAV file, `Content-Type: audio/wav` (or `audio/x-wav`, `audio/wave`): 16-bit PCM, mono or stereo\n  (mixed down), 8-48 kHz (resampled to 16 kHz). The end of the file is a release; end of speech may come first.\n- Answer (200): `{\"transcript\", \"reply\", \"audio\", \"ended\", \"capturedMs\"}`; `audio` is\n  `/api/voice/<16 hex>.wav` or null (no card, no spoken reply). `GET` of that path with the same client's token\n  returns the reply as `audio/wav` (24 kHz). The last 8 replies are kept on the card under `voice/`; others and\n  other clients' get 404.\n- Refusals: 400 a malformed or unsupported WAV (the reason, e.g. `only 16-bit samples are accepted`), 401 no or\n  a wrong token, 405, 413 a body over `VOICE_UPLOAD_MAX_BYTES` (2 MiB: a minute of 16 kHz mono; the host stops\n  reading and closes the connection), 415 not a WAV type, 502 when the transcription or speech service failed\n  (`error` says why). The routes are `voiceRoutes` in `lib/voice/voice-api.ts`, in the HTTP pipeline's table."
+  },
+  {
+   "id": "voice#audio-transcribe",
+   "file": "voice",
+   "title": "audio.transcribe",
+   "body": "`audio.transcribe {seconds: 1-30}`: listens to the microphone for that long and returns the text. Admins only\n(hidden from others), refused in unattended turns, `busy` while a spoken request holds the microphone,\n`not-present` without a microphone.\n\nIt does not read stored files: the artifact store has no audio kind yet."
+  },
+  {
+   "id": "voice#telegram-voice-notes",
+   "file": "voice",
+   "title": "Telegram voice notes",
+   "body": "A voice note from an allow-listed chat is downloaded (`getFile`, then `{base}/file/bot<token>/<path>`, at most\n2 MB, a `file_path` with `..` refused), sent to the transcription endpoint as it is (OGG/Opus), and the\ntranscript runs as that chat's turn. A note over 5 minutes, one that fails, or one with no words gets a short\nreply saying so. Voice notes out are `reply.telegram` with `voice: true` ([replies](replies-and-search.md)),\nmade by the same speech request as spoken replies (`openSpeech` in `lib/voice/speech.ts`) with\n`response_format: \"opus\"`."
+  },
+  {
+   "id": "voice#self-test",
+   "file": "voice",
+   "title": "Self-test",
+   "body": "`device.selftest {audible: true}` plays a 1 kHz tone (`speaker`) and then the **mic loopback**: it captures\nwhile the tone plays and looks for 1 kHz in what the microphone heard (Goertzel level at least 200 and at least\nhalf the capture's RMS). PASS with the level, FAIL with the level when the tone is not heard (a deaf or\ndisconnected microphone, or noise alone), SKIP without a microphone or speaker, on silent, or with `hwTests` off."
+  },
+  {
+   "id": "voice#the-simulator",
+   "file": "voice",
+   "title": "The simulator",
+   "body": "- The microphone plays back a loaded recording (`audioIn.load(samples)`, 16 kHz) and then silence, in 20 ms\n  blocks; a tone from the speaker reaches it (the room).\n- The speaker writes each finished utterance (drained, or stopped by barge-in) to\n  `<data>/speaker/NNNN-speech.wav` or `NNNN-tone.wav` (the last 32 are kept)."
+  },
+  {
+   "id": "voice#the-device",
+   "file": "voice",
+   "title": "The device",
+   "body": "`hosts/device/ports/audio-in.ts` and `audio-out.ts` drive `embedded:io/audio/in` and `out`, type-checked\nagainst `typings/embedded-io-audio.d.ts`. What is verified and what is not:\n\n- Verified here: the sample handling (16/32-bit slots to 16-bit samples, resampling, the queue) runs on the XS\n  engine in `test/xs/voice.test.ts`; the ports type-check.\n- Not verified, needs a board: the SDK's esp32 input driver accepts only 8 or 16 bits per sample and configures\n  16-bit MSB slots (right slot). The INMP441 sends 24 bits in 32-bit slots (64 bit clocks per frame), so with\n  the SDK's driver as it is the microphone will not read correctly. The port already converts 32-bit words\n  when a driver reports `bitsPerSample` 32; the driver with 32-bit slots (a small C module of Halo's own) is not\n  written.\n- The speaker runs at 24 kHz and resamples other rates; volume is the `sfxVol` knob."
+  },
+  {
+   "id": "voice#figures",
+   "file": "voice",
+   "title": "Figures",
+   "body": "`npm run bench` prints `voice-overhead-ms-node`, `voice-overhead-ms-xs` (end of speech to the end of the\ntranscription request, plus first speech byte to first speaker write, in process; aim 50 ms) and\n`voice-first-audio-ms` (reply text ready to first speaker write over a socket to a local stand-in; aim 150 ms)."
+  },
+  {
+   "id": "voice#realtime-mode",
+   "file": "voice",
+   "title": "Realtime mode",
+   "body": "With the owner's `voiceMode` knob set to `realtime` (owner API only; never writable by a tool or a device\naction), a press runs a speech-to-speech exchange with OpenAI's Realtime API instead (`lib/voice/realtime.ts`),\nhalf duplex like the Moddable SDK's ChatAudioIO example:\n\n1. Connect to `wss://{base}/realtime?model=gpt-realtime` with the owner's `openai` key (the base URL's\n   `http` becomes `ws`, so a local stand-in works the same way).\n2. `session.update`: instructions, 24 kHz PCM in and out, `turn_detection: null` (the device decides when the\n   turn ends), the `ttsVoice` voice, and as `tools` the caller's registry tools, exactly\n   `toolSpecsFor(principal)` (names with `.` sent as `_`).\n3. The capture streams up as `input_audio_buffer.append` (16 kHz resampled to 24 kHz, base64) until release,\n   end of speech or the 60 s cap; then `input_audio_buffer.commit` and `response.create`.\n4. `response.output_audio.delta` pieces play as they arrive; a `response.function_call_arguments.done` runs\n   through `registry.dispatch` as the same principal (so a tool it may not call answers with its refusal, e.g.\n   `admin-only:`), the result goes back as a `function_call_output` item and a new `response.create`, at most 4\n   rounds.\n5. The connection closes after each exchange. A press while it speaks stops playback and listens again.\n\nThe principal is the `voicePerson` (or the owner), as in the pipeline. The simulator connects with the `ws`\npackage (`hosts/sim/ports/audio-realtime.ts`, `CoreOptions.realtime`). The device connects with the SDK's\n`websocket` client over SecureSocket (`hosts/device/ports/realtime-ws.ts`): type-checked, not yet run on a\nboard; that client handles frames of at most 65535 bytes (the session with all of an admin's tools is about\n23 KB), and a larger server event ends the exchange as a closed connection. A host with no WebSocket client\nanswers realtime mode with the `error` phase \"Realtime speech is not available on this host (it has no\nWebSocket client); set voiceMode to pipeline.\""
   }
  ]
 };

@@ -6,6 +6,8 @@ import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
 import { moddableHttpClient } from "./http-client";
 import { neopixelLed } from "./led";
+import { i2sAudioIn } from "./audio-in";
+import { i2sAudioOut } from "./audio-out";
 import { traceLog } from "./log";
 import { deviceOta } from "./ota";
 import { deviceRandom } from "./random";
@@ -17,6 +19,8 @@ export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : fileStorage(config.storageRoot, config.storageCreate);
   const led = neopixelLed(config.ring, log);
+  const audioIn = i2sAudioIn(log);
+  const audioOut = i2sAudioOut(log);
   return {
     clock: deviceClock,
     random: deviceRandom,
@@ -30,8 +34,9 @@ export function devicePorts(config: DeviceConfig): Ports {
     ota: deviceOta(config),
     storage,
     led,
-    // files.send delivers through the Telegram channel; the speaker has no driver yet.
+    // files.send delivers through the Telegram channel.
     messenger: undefined,
-    audioOut: undefined,
+    audioIn,
+    audioOut,
   };
 }
