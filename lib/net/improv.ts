@@ -170,7 +170,7 @@ export class ImprovService {
 
   private async wifi(body: Uint8Array): Promise<void> {
     const parts = strings(body);
-    if (!parts || parts.length !== 2) return this.error(IMPROV_ERROR_INVALID_RPC);
+    if (parts?.length !== 2) return this.error(IMPROV_ERROR_INVALID_RPC);
     const join = { ssid: parts[0], password: parts[1] };
     if (checkWifiJoin(join) !== undefined) return this.error(IMPROV_ERROR_INVALID_RPC);
     if (this.busy) return this.error(IMPROV_ERROR_UNABLE_TO_CONNECT);

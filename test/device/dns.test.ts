@@ -65,10 +65,14 @@ describe("captive DNS answers (RFC 1035)", () => {
 
   it("survives random bytes without throwing", () => {
     let seed = 7;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
     for (let n = 0; n < 2000; n++) {
-      const len = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 80;
+      const len = next() % 80;
       const b = new Uint8Array(len);
-      for (let i = 0; i < len; i++) b[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff;
+      for (let i = 0; i < len; i++) b[i] = next() & 0xff;
       answerDns(b, "192.168.4.1");
     }
   });

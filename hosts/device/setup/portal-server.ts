@@ -20,6 +20,7 @@ export function startPortalServer(
   onJoin: (join: WifiJoin) => void,
 ): { close(): void } {
   const server = new Server({ port });
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback passes and expects different types per message
   server.callback = function (this: ServerRequest, message: number, val1?: any, val2?: any): any {
     const conn = this as PortalConnection;
     switch (message) {

@@ -52,8 +52,12 @@ export interface SimButton extends Button {
 export function simButton(): SimButton {
   const listeners: Array<(gesture: ButtonGesture) => void> = [];
   return {
-    onGesture: (listener) => void listeners.push(listener),
-    press: (gesture) => listeners.forEach((listener) => listener(gesture)),
+    onGesture(listener) {
+      listeners.push(listener);
+    },
+    press(gesture) {
+      for (const listener of listeners) listener(gesture);
+    },
   };
 }
 
