@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Halo, HttpRequest } from "../../lib/halo.ts";
 import { MAX_HTTP_BODY_BYTES } from "../../lib/limits.ts";
+import type { Log } from "../../lib/ports.ts";
 
 /** Reads at most MAX_HTTP_BODY_BYTES; past that stops reading and flags the request. */
 function readBody(req: IncomingMessage): Promise<{ body: Uint8Array; tooLarge: boolean }> {
@@ -37,7 +38,7 @@ function lowerCaseHeaders(req: IncomingMessage): { [name: string]: string } {
   return out;
 }
 
-export function createHttpServer(halo: Halo): Server {
+export function createHttpServer(halo: Halo, log: Log): Server {
   return createServer(async (req, res) => {
     try {
       const { body, tooLarge } = await readBody(req);
@@ -52,7 +53,7 @@ export function createHttpServer(halo: Halo): Server {
       res.writeHead(response.status, response.headers);
       res.end(req.method === "HEAD" ? undefined : response.body);
     } catch (e) {
-      console.error(`[halo] request failed: ${e instanceof Error ? e.message : e}`);
+      log.warn(`request failed: ${e instanceof Error ? e.message : e}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("Internal error.\n");
     }

@@ -8,6 +8,7 @@ import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
 import type { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
+import { RateLimitedLog } from "../../lib/util/log-limit.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
@@ -64,7 +65,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const ports = { ...simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log), ...options.portOverrides };
+  const given = { ...simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log), ...options.portOverrides };
+  // Repeated lines (a client aborting requests) are rate-limited and counted.
+  const ports = { ...given, log: new RateLimitedLog(given.log, given.clock) };
   // Seeded before the core is built, so every subsystem sees them from the first boot on.
   const seeds = new SecretStore(ports.settings, ports.log);
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
@@ -78,7 +81,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);
   }
-  const server = createHttpServer(halo);
+  const server = createHttpServer(halo, ports.log);
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());

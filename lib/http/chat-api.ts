@@ -7,7 +7,7 @@ import type { HttpRequest, HttpResponse } from "../mcp/http";
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
 import type { TurnEngine, TurnResult } from "../turn/engine";
-import { bearerToken, tokenInQuery } from "./bearer";
+import { bearerToken, tokenInQuery, unauthorizedMessage } from "./bearer";
 import { apiError, readJsonBody } from "./owner-api";
 
 export const CHAT_PATH = "/api/chat";
@@ -34,7 +34,7 @@ export async function handleChatApi(req: HttpRequest, env: ChatApiEnvironment): 
   const token = bearerToken(req.headers);
   const client = token === undefined ? undefined : env.verifyToken(token);
   if (!client) {
-    const r = apiError(401, "Unauthorized: send Authorization: Bearer <a client's token>.");
+    const r = apiError(401, unauthorizedMessage(token, "a client's token"));
     return { ...r, headers: { ...r.headers, "www-authenticate": 'Bearer realm="halo", error="invalid_token"' } };
   }
   const parsed = readJsonBody(req);

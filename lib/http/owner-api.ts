@@ -6,7 +6,7 @@ import type { HttpRequest, HttpResponse } from "../mcp/http";
 import { jsonTooDeep } from "../mcp/json-depth";
 import type { McpClient } from "../people/clients";
 import { decodeUtf8 } from "../util/utf8";
-import { bearerToken, pathOnly, tokenInQuery } from "./bearer";
+import { bearerToken, pathOnly, tokenInQuery, unauthorizedMessage } from "./bearer";
 import { ownerRoutes, type ApiHandler, type OwnerApiDeps } from "./owner-routes";
 import { matchRoute, type Route } from "./router";
 
@@ -39,7 +39,7 @@ async function handleOwnerApi(req: HttpRequest, env: OwnerApiEnvironment, routes
   const token = bearerToken(req.headers);
   const caller = token === undefined ? undefined : env.verifyToken(token);
   if (!caller) {
-    const r = error(401, "Unauthorized: send Authorization: Bearer <an admin client's token>.");
+    const r = error(401, unauthorizedMessage(token, "an admin client's token"));
     return { ...r, headers: { ...r.headers, "www-authenticate": 'Bearer realm="halo", error="invalid_token"' } };
   }
   if (caller.role !== "admin") return error(403, "Forbidden: the owner API needs an admin client's token.");

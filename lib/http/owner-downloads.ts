@@ -6,6 +6,7 @@
 import { FILES_FETCH_MAX_BYTES_LIMIT } from "../limits";
 import type { Log } from "../ports";
 import { FETCH_POLICIES, type FetchJobView, type FetchPolicy } from "../store/downloads";
+import { noFields } from "./owner-fields";
 import type { ApiHandler, ApiReply } from "./owner-routes";
 import type { Route } from "./router";
 
@@ -79,7 +80,8 @@ export function downloadRoutes(downloads: DownloadApprovals | undefined, log: Lo
     {
       method: "POST",
       pattern: "/api/downloads/:id/approve",
-      handler: ({ params }) =>
+      handler: ({ params, body }) =>
+        noFields(body) ??
         decide(params.id, awaiting, () => {
           const job = downloads.approveFetch(params.id);
           log.info(`owner api: download ${job.id} approved`);
@@ -89,7 +91,8 @@ export function downloadRoutes(downloads: DownloadApprovals | undefined, log: Lo
     {
       method: "POST",
       pattern: "/api/downloads/:id/reject",
-      handler: ({ params }) =>
+      handler: ({ params, body }) =>
+        noFields(body) ??
         decide(params.id, awaiting, () => {
           const job = downloads.rejectFetch(params.id);
           log.info(`owner api: download ${job.id} rejected`);

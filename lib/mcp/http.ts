@@ -1,4 +1,4 @@
-import { bearerToken } from "../http/bearer";
+import { bearerToken, unauthorizedMessage } from "../http/bearer";
 import { MAX_HTTP_BODY_BYTES, MAX_JSON_DEPTH } from "../limits";
 import type { Principal } from "../registry/principal";
 import { decodeUtf8 } from "../util/utf8";
@@ -46,9 +46,10 @@ export async function handleMcpHttp(req: HttpRequest, deps: McpHttpDeps): Promis
   if (origin !== undefined && !deps.originAllowed(origin, req.headers["host"])) {
     return fail(403, INVALID_REQUEST, "Forbidden: origin not allowed");
   }
-  const principal = authenticate(req, deps);
+  const token = bearerToken(req.headers);
+  const principal = token === undefined ? undefined : deps.authenticate(token);
   if (!principal) {
-    const r = fail(401, INVALID_REQUEST, "Unauthorized: send Authorization: Bearer <token>");
+    const r = fail(401, INVALID_REQUEST, unauthorizedMessage(token, "token"));
     return { ...r, headers: { "www-authenticate": 'Bearer realm="halo", error="invalid_token"', ...JSON_HEADERS } };
   }
   const type = (req.headers["content-type"] || "").split(";")[0].trim().toLowerCase();
@@ -104,11 +105,6 @@ function modernHeaderMismatch(req: HttpRequest, headerVersion: string | undefine
 function idOf(message: unknown): string | number | null {
   const id = (message as { id?: unknown }).id;
   return typeof id === "string" || typeof id === "number" ? id : null;
-}
-
-function authenticate(req: HttpRequest, deps: McpHttpDeps): Principal | undefined {
-  const token = bearerToken(req.headers);
-  return token === undefined ? undefined : deps.authenticate(token);
 }
 
 function reply(status: number, body: JsonRpcResponse): HttpResponse {
