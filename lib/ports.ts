@@ -92,6 +92,14 @@ export interface HttpClientRequest {
   timeoutMs: number;
   /** A response body past this size is refused (the request rejects). */
   maxResponseBytes: number;
+  /** Connect to this IP address instead of resolving the URL's host; the Host header and TLS name stay the URL's. */
+  address?: string;
+}
+
+/** Name resolution as the HttpClient does it (the hosts file included): every address a name has. */
+export interface Resolver {
+  /** Rejects when the name does not resolve. */
+  resolve(name: string): Promise<string[]>;
 }
 
 /** The `code` property of an HttpClient rejection. */
@@ -224,6 +232,8 @@ export interface Ports {
   log: Log;
   settings: Settings;
   http: HttpClient;
+  /** Absent: files.fetch refuses host names it cannot check. */
+  resolver?: Resolver;
   storage?: Storage;
   kernels?: Kernels;
   /** Absent until the Telegram client exists: files.send then reports "not configured". */

@@ -31,7 +31,7 @@ export function buildFilesSubsystem(registry: ToolRegistry, ports: Ports, option
   const artifacts = new ArtifactStore(ports.storage, ports.clock);
   const downloads = new Downloads(
     artifacts,
-    { http: ports.http, settings: ports.settings, random: ports.random, clock: ports.clock },
+    { http: ports.http, resolver: ports.resolver, settings: ports.settings, random: ports.random, clock: ports.clock },
     options.downloads,
   );
   const images = new ImageClient(ports.http, options.image, options.imageTimeoutMs);

@@ -3,7 +3,7 @@ import type { Ports } from "../../../lib/ports";
 import type { DeviceConfig } from "../config";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
-import { moddableHttpClient } from "./http-client";
+import { moddableHttpClient, moddableResolver } from "./http-client";
 import { neopixelLed } from "./led";
 import { traceLog } from "./log";
 import { deviceOta } from "./ota";
@@ -23,6 +23,7 @@ export function devicePorts(config: DeviceConfig): Ports {
     log,
     settings: preferenceSettings,
     http: moddableHttpClient,
+    resolver: moddableResolver,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
     ...(storage ? { storage } : {}),

@@ -1,6 +1,6 @@
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
-import { nodeHttpClient } from "./http-client.ts";
+import { nodeHttpClient, nodeResolver } from "./http-client.ts";
 import { folderStorage } from "./folder-storage.ts";
 import { memoryStorage } from "./memory-storage.ts";
 import { memorySettings } from "./memory-settings.ts";
@@ -20,6 +20,7 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     log,
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
+    resolver: nodeResolver,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
     ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
@@ -36,6 +37,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     log,
     settings: memorySettings(),
     http: nodeHttpClient,
+    resolver: nodeResolver,
     storage: memoryStorage(),
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
     ...overrides,
