@@ -8,7 +8,11 @@ const fail = (error: string): ApiReply => ({ status: 400, body: { error } });
 export function onlyFields(body: { [key: string]: unknown }, allowed: string[], required: string[] = []): ApiReply | undefined {
   for (const k of Object.keys(body)) {
     if (allowed.indexOf(k) < 0) {
-      return fail(allowed.length === 0 ? "Bad request: this endpoint takes no body fields." : `Bad request: unknown field; the fields are ${allowed.join(", ")}.`);
+      return fail(
+        allowed.length === 0
+          ? "Bad request: this endpoint takes no body fields."
+          : `Bad request: unknown field; the fields are ${allowed.join(", ")}.`,
+      );
     }
   }
   for (const k of required) if (body[k] === undefined) return fail(`Bad request: '${k}' is required.`);

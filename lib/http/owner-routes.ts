@@ -151,7 +151,8 @@ function createClient(deps: OwnerApiDeps, body: { [key: string]: unknown }): Api
   const intoOwnerNs = role !== "admin" && ns === OWNER_PERSON_ID;
   if (intoOwnerNs && shared !== true)
     return fail(400, `Bad request: a ${role} client in the owner's namespace needs shares_owner_ns: true.`);
-  if (!intoOwnerNs && shared === true) return fail(400, "Bad request: shares_owner_ns applies only to a user or guest client with ns owner.");
+  if (!intoOwnerNs && shared === true)
+    return fail(400, "Bad request: shares_owner_ns applies only to a user or guest client with ns owner.");
   const existing = deps.clients.list();
   if (existing.some((c) => c.name === name)) return fail(409, "Conflict: a client with that name exists.");
   if (existing.length >= MAX_CLIENTS) return fail(409, `Conflict: at most ${MAX_CLIENTS} clients; revoke one first.`);

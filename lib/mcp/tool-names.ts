@@ -16,7 +16,10 @@ export function plainToolName(name: string): string {
  * The canonical name a tools/call name stands for: a registered name as it is,
  * else the one tool whose plain spelling it is; undefined when none.
  */
-export function canonicalToolName(name: string, registry: { has(name: string): boolean; all(): Array<{ name: string }> }): string | undefined {
+export function canonicalToolName(
+  name: string,
+  registry: { has(name: string): boolean; all(): Array<{ name: string }> },
+): string | undefined {
   if (registry.has(name)) return name;
   for (const t of registry.all()) if (plainToolName(t.name) === name) return t.name;
   return undefined;

@@ -82,7 +82,10 @@ describe("files.fetch and addresses that are not the public internet", () => {
     after(async () => sim.stop());
 
     const fetchTool = async (args: object): Promise<{ text: string; isError: boolean }> => {
-      const r = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "files.fetch", arguments: args } }));
+      const r = await postMcp(
+        sim,
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "files.fetch", arguments: args } }),
+      );
       return { text: r.json.result.content[0].text, isError: r.json.result.isError };
     };
 

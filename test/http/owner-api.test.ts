@@ -109,6 +109,90 @@ describe("owner API (transport-free)", () => {
     assert.equal((await api("GET", "/api/clients")).status, 401);
   });
 
+  it("clients: a name style per client, and the owner's namespace only on an explicit flag", async () => {
+    const plain = await api("POST", "/api/clients", { name: "agent", role: "user", ns: "alice", names: "plain" });
+    assert.equal(plain.status, 201);
+    assert.equal(plain.json.names, "plain");
+    assert.equal(halo.core.clients.verify(plain.json.token)?.names, "plain");
+    const refused = await api("POST", "/api/clients", { name: "phone", role: "user", ns: "owner" });
+    assert.equal(refused.status, 400);
+    assert.match(refused.json.error, /shares_owner_ns: true/);
+    for (const body of [
+      { name: "x", role: "user", names: "snake" },
+      { name: "x", role: "user", ns: "owner", shares_owner_ns: "yes" },
+      { name: "x", role: "user", ns: "alice", shares_owner_ns: true },
+      { name: "x", role: "admin", shares_owner_ns: true },
+    ]) {
+      assert.equal((await api("POST", "/api/clients", body)).status, 400, JSON.stringify(body));
+    }
+    const shared = await api("POST", "/api/clients", { name: "phone", role: "user", ns: "owner", shares_owner_ns: true });
+    assert.equal(shared.status, 201);
+    const list = (await api("GET", "/api/clients")).json.clients;
+    assert.deepEqual(
+      list.map((c: any) => [c.name, c.ns, c.names, c.shares_owner_ns]),
+      [
+        ["owner", "owner", "dotted", false],
+        ["agent", "alice", "plain", false],
+        ["phone", "owner", "dotted", true],
+      ],
+    );
+    // The listing style reaches /mcp: the plain client lists docs_search.
+    const listed = await halo.handleHttp({
+      method: "POST",
+      path: "/mcp",
+      headers: { authorization: `Bearer ${plain.json.token}`, "content-type": "application/json" },
+      body: encodeUtf8(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })),
+    });
+    assert.ok(JSON.parse(listed.body).result.tools.some((t: any) => t.name === "docs_search"));
+  });
+
+  it("tells a wrong or revoked token apart from a missing one, on /api, /api/chat and /mcp", async () => {
+    const created = await api("POST", "/api/clients", { name: "gone", role: "admin" });
+    await api("DELETE", "/api/clients/gone");
+    for (const path of ["/api/clients", "/api/chat", "/mcp"]) {
+      for (const [authorization, expected] of [
+        [undefined, /send Authorization: Bearer/],
+        [`Bearer ${created.json.token}`, /unknown or revoked token/],
+        ["Bearer halo_wrong", /unknown or revoked token/],
+      ] as Array<[string | undefined, RegExp]>) {
+        const headers: Record<string, string> = { "content-type": "application/json" };
+        if (authorization) headers.authorization = authorization;
+        const res = await halo.handleHttp({ method: path === "/api/clients" ? "GET" : "POST", path, headers, body: encodeUtf8("{}") });
+        assert.equal(res.status, 401, path);
+        assert.equal(res.headers["content-type"], "application/json");
+        const json = JSON.parse(res.body);
+        assert.match(json.error?.message ?? json.error, expected, `${path} ${authorization}`);
+        assert.doesNotMatch(res.body, /halo_wrong|gone/);
+      }
+    }
+  });
+
+  it("approve and reject take no body fields", async () => {
+    const owner = {
+      ns: "owner",
+      role: "admin" as const,
+      quota: halo.core.people.get("owner")!.quota,
+      via: "turn" as const,
+      scheduled: false,
+    };
+    await halo.core.registry.dispatch("skill.save", { id: "keep-me", md: "# keep-me\n\nSteps." }, owner);
+    for (const path of [
+      "/api/skills/keep-me/approve",
+      "/api/skills/keep-me/reject",
+      "/api/routines/r00000000/approve",
+      "/api/downloads/f00000000/reject",
+    ]) {
+      const r = await api("POST", path, { zzz: 1 });
+      assert.equal(r.status, 400, path);
+      assert.match(r.json.error, /takes no body fields/);
+    }
+    assert.deepEqual(
+      (await api("GET", "/api/skills/pending")).json.pending.map((s: any) => s.id),
+      ["keep-me"],
+      "nothing was decided",
+    );
+  });
+
   it("provider priority and the chat allow-list", async () => {
     assert.deepEqual((await api("GET", "/api/providers/priority")).json, { priority: ["openai", "anthropic", "mistral"] });
     assert.deepEqual((await api("PUT", "/api/providers/priority", { priority: ["anthropic"] })).json, { priority: ["anthropic"] });
