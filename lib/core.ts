@@ -144,7 +144,13 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   );
   introspection.files = filesUsageSource(files.artifacts);
   registerTenantTools(registry, people, chats);
-  registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
+  const providerOrder = (): string[] => priority.get();
+  const allowedChats = (): number => chats.list().length;
+  registerDeviceTools(
+    registry,
+    { ports, config, secretStatus: () => secrets.status(), sources: introspection, providerOrder, allowedChats },
+    actuator,
+  );
   const { artifacts, downloads, skills } = files;
   const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
   const { router, budget } = buildProviderRouter({

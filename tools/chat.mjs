@@ -58,7 +58,10 @@ async function send(token, text) {
       body: JSON.stringify({ text }),
     });
   } catch (error) {
-    return { failed: true, lines: [`chat: cannot reach ${url} (${error.cause?.code || error.message}); is the simulator running (npm start)?`] };
+    return {
+      failed: true,
+      lines: [`chat: cannot reach ${url} (${error.cause?.code || error.message}); is the simulator running (npm start)?`],
+    };
   }
   const body = await res.json().catch(() => ({}));
   if (!res.ok) return { failed: true, lines: [`chat: HTTP ${res.status}: ${body.error || "no details"}`] };

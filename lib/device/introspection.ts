@@ -44,4 +44,8 @@ export interface IntrospectionDeps {
   /** Only whether each secret is set. */
   secretStatus: SecretStore["status"];
   sources: IntrospectionSources;
+  /** The owner's provider order (names only); device.status shows it to admins. */
+  providerOrder?(): string[];
+  /** How many chats are on the allow-list (never which). */
+  allowedChats?(): number;
 }

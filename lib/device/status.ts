@@ -45,6 +45,8 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`Sub-agents: ${usageLine(deps.sources.agents, principal, "not configured")}`);
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
   out.push(`Web search: ${usageLine(deps.sources.web, principal, "not configured")}`);
+  out.push(`Provider priority: ${providerLine(deps, principal)}`);
+  out.push(`Chat allow-list: ${deps.allowedChats ? `${deps.allowedChats()} chats` : "not configured"}`);
   out.push(
     `Secrets: ${deps
       .secretStatus()
@@ -60,6 +62,13 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
     );
   }
   return out.join("\n");
+}
+
+// The order is the owner's routing choice: an admin reads it here; others are told it exists.
+function providerLine(deps: IntrospectionDeps, principal: Principal): string {
+  if (!deps.providerOrder) return "not configured";
+  if (principal.role !== "admin") return "set by the owner (shown to admins)";
+  return deps.providerOrder().join(" > ");
 }
 
 function otaLine(deps: IntrospectionDeps): string {
