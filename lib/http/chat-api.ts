@@ -6,6 +6,7 @@
 import type { HttpRequest, HttpResponse } from "../mcp/http";
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
+import { CREDIT_REFUSAL } from "../turn/credit";
 import type { TurnEngine, TurnResult } from "../turn/engine";
 import { bearerToken, tokenInQuery, unauthorizedMessage } from "./bearer";
 import { apiError, readJsonBody } from "./owner-api";
@@ -18,7 +19,7 @@ export interface ChatApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
   /** The principal a client's turn runs as (the engine sets via "turn"). */
   principalFor(client: McpClient): Principal;
-  turn: Pick<TurnEngine, "runTurn">;
+  turn: Pick<TurnEngine, "runTurn" | "mayUseCredit">;
   originAllowed(origin: string, host: string | undefined): boolean;
 }
 
@@ -42,7 +43,9 @@ export async function handleChatApi(req: HttpRequest, env: ChatApiEnvironment): 
   const body = parsed.body;
   for (const k of Object.keys(body)) if (k !== "text") return apiError(400, "Bad request: unknown field; the only field is text.");
   if (typeof body.text !== "string" || body.text.trim() === "") return apiError(400, "Bad request: 'text' must be a non-empty string.");
-  const result = await env.turn.runTurn(env.principalFor(client), { text: body.text, channel: CHAT_API_CHANNEL });
+  const principal = env.principalFor(client);
+  if (!env.turn.mayUseCredit(principal)) return apiError(403, `Forbidden: ${CREDIT_REFUSAL}`);
+  const result = await env.turn.runTurn(principal, { text: body.text, channel: CHAT_API_CHANNEL });
   if (result.failure?.kind === "invalid") return apiError(400, `Bad request: ${result.failure.message}`);
   return {
     status: 200,

@@ -7,6 +7,8 @@ import type { ChatAllowList } from "../people/chat-allowlist";
 import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } from "../people/clients";
 import { OWNER_PERSON_ID, PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
+import type { BudgetGovernor } from "../turn/budget";
+import { budgetRoutes } from "./owner-budget";
 import { noFields, onlyFields } from "./owner-fields";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
@@ -36,6 +38,8 @@ export interface OwnerApiDeps {
   alerts?: AlertReader;
   /** files.fetch jobs and the download trust policy (lib/http/owner-downloads.ts). */
   downloads?: DownloadApprovals;
+  /** Ceilings, rates and the reset day of provider spend (lib/http/owner-budget.ts). */
+  budget?: BudgetGovernor;
 }
 
 export interface ApiCall {
@@ -131,6 +135,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   if (deps.skills) routes.push(...skillRoutes(deps.skills, deps.log));
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   routes.push(...downloadRoutes(deps.downloads, deps.log));
+  routes.push(...budgetRoutes(deps.budget, deps.log));
   return routes;
 }
 

@@ -11,9 +11,11 @@ import { subAgentSystem, subAgentTask, type BriefDocuments, type BriefSkills } f
 import type { SubAgents, SubAgentView } from "../agents/sessions";
 import { ARTIFACT_PROJECT_MAX_CHARS, SKILL_ID_MAX_CHARS } from "../limits";
 import { ToolError } from "../registry/errors";
+import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import { projectProblem } from "../store/artifact-names";
+import { CREDIT_REFUSAL } from "../turn/credit";
 import { PROVIDER_IDS, PROVIDER_LABELS, type ProviderId } from "../turn/providers/types";
 
 export interface SessionToolDeps {
@@ -21,6 +23,8 @@ export interface SessionToolDeps {
   /** Attachments are read from here (the artifact store). */
   documents?: BriefDocuments;
   skills?: BriefSkills;
+  /** Whether the caller may spend provider credit (lib/turn/credit.ts); absent: everyone may. */
+  mayUseCredit?(principal: Principal): boolean;
 }
 
 /** The default name and project of a sub-agent's saved results. */
@@ -71,6 +75,7 @@ export function registerSessionTools(registry: ToolRegistry, deps: SessionToolDe
     },
     handler: (args, ctx): ToolResult => {
       const p = ctx.principal;
+      if (deps.mayUseCredit && !deps.mayUseCredit(p)) throw new ToolError(CREDIT_REFUSAL);
       if ((args.task as string).trim() === "") throw new ToolError("invalid arguments: the task is empty.");
       const project = (args.project as string | undefined) ?? SUBAGENT_DEFAULT_PROJECT;
       const problem = projectProblem(project);

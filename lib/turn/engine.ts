@@ -1,6 +1,7 @@
 // The orchestrator turn: compose the prompt, run the tool loop to a contract
 // answer, deliver the reply, then apply the answer's arrays and keep the
 // conversation state. One turn per person at a time.
+import { mayUseCredit } from "./credit";
 import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
 import { EpisodicJournal } from "../memory/episodic-journal";
@@ -125,6 +126,11 @@ export class TurnEngine {
       if (result.failure) history.failure(result.failure.kind, result.failure.message);
       return result;
     });
+  }
+
+  /** Whether `principal` may spend provider credit on a turn it starts over POST /api/chat (lib/turn/credit.ts). */
+  mayUseCredit(principal: Principal): boolean {
+    return mayUseCredit(this.deps.config, principal);
   }
 
   /** The tool rounds a turn may run: the owner's knob, within bounds. */

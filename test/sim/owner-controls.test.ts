@@ -1,0 +1,110 @@
+// Owner controls over a real socket: budget ceilings, rates and the reset day set through the
+// owner API actually stop the governor's provider; who may spend provider credit over
+// POST /api/chat and session.spawn is an owner knob per role (guests off by default).
+import assert from "node:assert/strict";
+import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { ownerApi } from "../support/owner-api.ts";
+import { ProviderServer } from "../support/provider-server.ts";
+import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
+import { answer, openAiAnswer } from "../turn/support.ts";
+
+async function chat(sim: TestSim, token: string, text: string): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${sim.url}/api/chat`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ text }),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+async function status(sim: TestSim): Promise<string> {
+  const r = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "device.status", arguments: {} } }));
+  return r.json.result.content[0].text;
+}
+
+describe("simulator: owner controls that reach the governor and the credit knobs", () => {
+  let openai: ProviderServer;
+  let sim: TestSim;
+  beforeEach(async () => {
+    openai = await ProviderServer.start();
+    sim = await startTestSim({ baseUrls: { openai: openai.url }, initialSecrets: { openai: "sk-test" }, portOverrides: { log: memoryLog() } });
+  });
+  afterEach(async () => {
+    await sim.stop();
+    await openai.close();
+  });
+
+  it("a token ceiling set through the owner API stops the provider once reached; device.status shows it", async () => {
+    const before = (await ownerApi(sim, "GET", "/api/budget")).json;
+    assert.equal(before.reset_day, 1);
+    assert.deepEqual(
+      before.providers.map((p: any) => [p.provider, p.usd_ceiling, p.token_ceiling]),
+      [
+        ["openai", null, null],
+        ["anthropic", null, null],
+        ["mistral", null, null],
+      ],
+    );
+    const set = await ownerApi(sim, "PUT", "/api/budget/openai", { token_ceiling: 100, usd_ceiling: 5, usd_per_mtok_in: 2, usd_per_mtok_out: 8 });
+    assert.equal(set.status, 200, set.text);
+    assert.deepEqual((await ownerApi(sim, "PUT", "/api/budget", { reset_day: 5 })).json.reset_day, 5);
+    for (const [path, body, code] of [
+      ["/api/budget/openai", { token_ceiling: -1 }, 400],
+      ["/api/budget/openai", { usd_ceiling: "5" }, 400],
+      ["/api/budget/openai", { tokens: 5 }, 400],
+      ["/api/budget/openai", {}, 400],
+      ["/api/budget/openrouter", { usd_ceiling: 1 }, 404],
+      ["/api/budget", { reset_day: 31 }, 400],
+      ["/api/budget", { reset_day: 2, x: 1 }, 400],
+    ] as Array<[string, object, number]>) {
+      assert.equal((await ownerApi(sim, "PUT", path, body)).status, code, `${path} ${JSON.stringify(body)}`);
+    }
+
+    openai.reply(openAiAnswer(answer({ reply: "first" }), { input: 120, output: 30 }));
+    const first = await chat(sim, sim.token, "hello");
+    assert.equal(first.json.reply, "first");
+    const spent = (await ownerApi(sim, "GET", "/api/budget")).json.providers[0];
+    assert.deepEqual([spent.input_tokens, spent.output_tokens, spent.usd, spent.over], [120, 30, 0.00048, true]);
+    const second = await chat(sim, sim.token, "again");
+    assert.equal(second.json.ok, false);
+    assert.equal(second.json.failure, "budget");
+    assert.equal(openai.seen.length, 1, "the second turn never reached the provider");
+    assert.match(await status(sim), /OpenAI tokens this period \(resets \d{4}-\d{2}-05\) \[budget spent\] 150 of 100/);
+
+    // Clearing the ceiling (null) lets the provider serve again.
+    await ownerApi(sim, "PUT", "/api/budget/openai", { token_ceiling: null });
+    openai.reply(openAiAnswer(answer({ reply: "third" })));
+    assert.equal((await chat(sim, sim.token, "once more")).json.reply, "third");
+  });
+
+  it("guests spend no provider credit until the owner allows it; users as the owner says", async () => {
+    const guest = (await ownerApi(sim, "POST", "/api/clients", { name: "visitor", role: "guest" })).json.token;
+    const user = (await ownerApi(sim, "POST", "/api/clients", { name: "member", role: "user", ns: "alice" })).json.token;
+    const refused = await chat(sim, guest, "hello");
+    assert.equal(refused.status, 403);
+    assert.match(refused.json.error, /not-allowed: the owner has not allowed this role to spend provider credit/);
+    const spawn = async (token: string) => {
+      const r = await postMcp(
+        sim,
+        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "session.spawn", arguments: { task: "summarise" } } }),
+        { authorization: `Bearer ${token}` },
+      );
+      return r.json.result;
+    };
+    const guestSpawn = await spawn(guest);
+    assert.equal(guestSpawn.isError, true);
+    assert.match(guestSpawn.content[0].text, /^not-allowed:/);
+    assert.equal(openai.seen.length, 0);
+
+    assert.equal((await ownerApi(sim, "PUT", "/api/config/userCredit", { value: false })).status, 200);
+    assert.equal((await chat(sim, user, "hello")).status, 403);
+    assert.match((await spawn(user)).content[0].text, /^not-allowed:/);
+
+    assert.equal((await ownerApi(sim, "PUT", "/api/config/guestCredit", { value: true })).status, 200);
+    openai.reply(openAiAnswer(answer({ reply: "welcome" })));
+    const allowed = await chat(sim, guest, "hello");
+    assert.equal(allowed.status, 200);
+    assert.equal(allowed.json.reply, "welcome");
+    assert.equal((await chat(sim, sim.token, "")).status, 400, "the owner's own turns are never gated (bad input still is)");
+  });
+});
