@@ -24,6 +24,7 @@ import type { Ports } from "./ports";
 import { ToolRegistry } from "./registry/registry";
 import type { CompiledValidator } from "./registry/types";
 import type { BudgetGovernor } from "./turn/budget";
+import type { ProviderModels } from "./turn/provider-models";
 import type { ProviderRouter } from "./turn/providers/router";
 import { buildProviderRouter } from "./turn/providers/wiring";
 import type { ArtifactStore } from "./store/artifact-store";
@@ -80,6 +81,8 @@ export interface Core {
   /** The LLM providers in the owner's order, shared by turns and sub-agents; `budget` is its governor. */
   router: ProviderRouter;
   budget: BudgetGovernor;
+  /** The owner's model per provider, and each provider's model list. */
+  models: ProviderModels;
   /** Sub-agents (session.*). */
   agents: SubAgents;
   /** Routines and wakeups (loop.*, wakeup.set); the owner API approves and rejects here. */
@@ -146,14 +149,17 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   registerTenantTools(registry, people, chats);
   const providerOrder = (): string[] => priority.get();
   const allowedChats = (): number => chats.list().length;
+  // Read at call time: the provider router (and its models) is built further down.
+  const providerModels = (): string[] =>
+    models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`);
   registerDeviceTools(
     registry,
-    { ports, config, secretStatus: () => secrets.status(), sources: introspection, providerOrder, allowedChats },
+    { ports, config, secretStatus: () => secrets.status(), sources: introspection, providerOrder, allowedChats, providerModels },
     actuator,
   );
   const { artifacts, downloads, skills } = files;
   const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
-  const { router, budget } = buildProviderRouter({
+  const { router, budget, models } = buildProviderRouter({
     ports,
     getSecret: (n) => secrets.getSecret(n),
     priority: () => priority.get(),
@@ -210,6 +216,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     webBudget: channels.webBudget,
     router,
     budget,
+    models,
     agents,
     routines,
     scheduler,

@@ -48,4 +48,6 @@ export interface IntrospectionDeps {
   providerOrder?(): string[];
   /** How many chats are on the allow-list (never which). */
   allowedChats?(): number;
+  /** The model each provider is asked for, e.g. "openai gpt-5.4-mini (owner's choice)". */
+  providerModels?(): string[];
 }

@@ -46,6 +46,7 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
   out.push(`Web search: ${usageLine(deps.sources.web, principal, "not configured")}`);
   out.push(`Provider priority: ${providerLine(deps, principal)}`);
+  out.push(`Provider models: ${deps.providerModels ? deps.providerModels().join("; ") : "not configured"}`);
   out.push(`Chat allow-list: ${deps.allowedChats ? `${deps.allowedChats()} chats` : "not configured"}`);
   out.push(
     `Secrets: ${deps

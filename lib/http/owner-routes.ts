@@ -8,7 +8,9 @@ import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } f
 import { OWNER_PERSON_ID, PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
 import type { BudgetGovernor } from "../turn/budget";
+import type { ProviderModels } from "../turn/provider-models";
 import { budgetRoutes } from "./owner-budget";
+import { modelRoutes } from "./owner-models";
 import { noFields, onlyFields } from "./owner-fields";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
@@ -40,6 +42,8 @@ export interface OwnerApiDeps {
   downloads?: DownloadApprovals;
   /** Ceilings, rates and the reset day of provider spend (lib/http/owner-budget.ts). */
   budget?: BudgetGovernor;
+  /** The orchestrator's model and each provider's (lib/http/owner-models.ts). */
+  models?: ProviderModels;
 }
 
 export interface ApiCall {
@@ -136,6 +140,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   routes.push(...downloadRoutes(deps.downloads, deps.log));
   routes.push(...budgetRoutes(deps.budget, deps.log));
+  routes.push(...modelRoutes(deps.models, deps.config, deps.log));
   return routes;
 }
 

@@ -107,4 +107,44 @@ describe("simulator: owner controls that reach the governor and the credit knobs
     assert.equal(allowed.json.reply, "welcome");
     assert.equal((await chat(sim, sim.token, "")).status, 400, "the owner's own turns are never gated (bad input still is)");
   });
+
+  it("the model per provider and the orchestrator's model are owner controls; a provider's model list is read with its key", async () => {
+    const initial = (await ownerApi(sim, "GET", "/api/models")).json;
+    assert.deepEqual(initial.orchestrator, { provider: "openai", model: null });
+    assert.equal(initial.providers[0].chosen, false);
+    assert.equal((await ownerApi(sim, "PUT", "/api/models/openai", { model: "gpt-owner-pick" })).status, 200);
+    openai.reply(openAiAnswer(answer({ reply: "one" })), openAiAnswer(answer({ reply: "two" })));
+    await chat(sim, sim.token, "hello");
+    assert.equal(openai.seen[0].json.model, "gpt-owner-pick");
+    assert.match(await status(sim), /^Provider models: openai gpt-owner-pick \(owner's choice\); anthropic \S+ \(default\)/m);
+
+    const orch = await ownerApi(sim, "PUT", "/api/models/orchestrator", { provider: "openai", model: "gpt-orch" });
+    assert.deepEqual(orch.json.orchestrator, { provider: "openai", model: "gpt-orch" });
+    await chat(sim, sim.token, "again");
+    assert.equal(openai.seen[1].json.model, "gpt-orch", "the orchestrator's own model comes first, as the orch_model action sets it");
+    assert.match(await status(sim), /^- orchModel: "gpt-orch" \[orch_model action\]$/m);
+
+    for (const [path, body, code] of [
+      ["/api/models/openai", { model: "has space" }, 400],
+      ["/api/models/openai", { model: 5 }, 400],
+      ["/api/models/openai", {}, 400],
+      ["/api/models/openrouter", { model: "x" }, 404],
+      ["/api/models/orchestrator", { provider: "cohere" }, 400],
+      ["/api/models/orchestrator", { provider: "openai", model: "x", temperature: 1 }, 400],
+    ] as Array<[string, object, number]>) {
+      assert.equal((await ownerApi(sim, "PUT", path, body)).status, code, `${path} ${JSON.stringify(body)}`);
+    }
+    assert.equal((await ownerApi(sim, "PUT", "/api/models/openai", { model: null })).json.providers[0].chosen, false);
+
+    openai.reply({ body: { object: "list", data: [{ id: "gpt-b" }, { id: "gpt-a" }, { id: "bad id with spaces" }, { id: 7 }] } }, { status: 401, body: { error: {} } });
+    const listed = await ownerApi(sim, "GET", "/api/models/openai/available");
+    assert.deepEqual(listed.json, { provider: "openai", models: ["gpt-a", "gpt-b"] });
+    assert.equal(openai.seen[2].path, "/v1/models");
+    assert.equal(openai.seen[2].headers.authorization, "Bearer sk-test");
+    const refused = await ownerApi(sim, "GET", "/api/models/openai/available");
+    assert.deepEqual([refused.status, refused.json.error], [502, "Bad gateway: openai refused the key."]);
+    assert.doesNotMatch(refused.text, /sk-test/);
+    const unkeyed = await ownerApi(sim, "GET", "/api/models/mistral/available");
+    assert.deepEqual([unkeyed.status, unkeyed.json.error], [502, "Bad gateway: no mistral key is set."]);
+  });
 });

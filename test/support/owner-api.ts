@@ -40,4 +40,5 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/routines",
   "/api/alerts",
   "/api/budget",
+  "/api/models",
 ];
