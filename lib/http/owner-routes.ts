@@ -10,6 +10,7 @@ import { isRole, type Quota } from "../registry/principal";
 import type { BudgetGovernor } from "../turn/budget";
 import type { ProviderModels } from "../turn/provider-models";
 import { budgetRoutes } from "./owner-budget";
+import { deletionRoutes, type FileRemover } from "./owner-files";
 import { modelRoutes } from "./owner-models";
 import { noFields, onlyFields } from "./owner-fields";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
@@ -22,6 +23,8 @@ export interface SkillApprovals {
   /** Throws or returns false when no pending skill has that id. */
   approve(id: string): unknown;
   reject(id: string): unknown;
+  /** Deletes any stored capsule, the owner's included (built-ins cannot be deleted). */
+  removeByOwner?(id: string): void;
 }
 
 export interface OwnerApiDeps {
@@ -44,6 +47,8 @@ export interface OwnerApiDeps {
   budget?: BudgetGovernor;
   /** The orchestrator's model and each provider's (lib/http/owner-models.ts). */
   models?: ProviderModels;
+  /** The file store: the owner deletes any person's file (lib/http/owner-files.ts). */
+  artifacts?: FileRemover;
 }
 
 export interface ApiCall {
@@ -141,6 +146,8 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   routes.push(...downloadRoutes(deps.downloads, deps.log));
   routes.push(...budgetRoutes(deps.budget, deps.log));
   routes.push(...modelRoutes(deps.models, deps.config, deps.log));
+  const skillRemover = deps.skills?.removeByOwner ? { removeByOwner: (id: string) => deps.skills!.removeByOwner!(id) } : undefined;
+  routes.push(...deletionRoutes(deps.artifacts, skillRemover, deps.log));
   return routes;
 }
 

@@ -193,6 +193,34 @@ describe("owner API (transport-free)", () => {
     );
   });
 
+  it("deletes any person's file and any stored skill capsule; built-ins stay", async () => {
+    const alice = {
+      ns: "alice",
+      role: "user" as const,
+      quota: halo.core.people.get("owner")!.quota,
+      via: "mcp" as const,
+      scheduled: false,
+    };
+    const saved = await halo.core.registry.dispatch("artifact.save", { project: "notes", name: "plan.md", text: "# plan" }, alice);
+    assert.equal(saved.isError, undefined, saved.text);
+    const del = await api("DELETE", "/api/files/alice/notes/plan.md");
+    assert.deepEqual([del.status, del.json], [200, { deleted: { ns: "alice", project: "notes", name: "plan.md" } }]);
+    assert.equal((await halo.core.registry.dispatch("files.stat", { project: "notes", name: "plan.md" }, alice)).isError, true);
+    assert.equal((await api("DELETE", "/api/files/alice/notes/plan.md")).status, 404);
+    assert.equal((await api("DELETE", "/api/files/Not%20A%20Namespace/notes/plan.md")).status, 404);
+
+    halo.core.skills.saveByOwner("my-routine", "# My routine\n\nSteps.");
+    assert.deepEqual((await api("DELETE", "/api/skills/my-routine")).json, { deleted: "my-routine" });
+    assert.equal(halo.core.skills.get("my-routine"), undefined);
+    assert.equal((await api("DELETE", "/api/skills/my-routine")).status, 404);
+    const builtin = halo.core.skills.list().skills[0].id;
+    const reserved = await api("DELETE", `/api/skills/${builtin}`);
+    assert.equal(reserved.status, 409);
+    assert.match(reserved.json.error, /reserved: .* is a built-in capsule/);
+    assert.equal((await api("DELETE", "/api/skills/Bad%20Id")).status, 400);
+    assert.ok(halo.core.skills.get(builtin));
+  });
+
   it("provider priority and the chat allow-list", async () => {
     assert.deepEqual((await api("GET", "/api/providers/priority")).json, { priority: ["openai", "anthropic", "mistral"] });
     assert.deepEqual((await api("PUT", "/api/providers/priority", { priority: ["anthropic"] })).json, { priority: ["anthropic"] });

@@ -18,7 +18,10 @@ async function chat(sim: TestSim, token: string, text: string): Promise<{ status
 }
 
 async function status(sim: TestSim): Promise<string> {
-  const r = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "device.status", arguments: {} } }));
+  const r = await postMcp(
+    sim,
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "device.status", arguments: {} } }),
+  );
   return r.json.result.content[0].text;
 }
 
@@ -27,7 +30,11 @@ describe("simulator: owner controls that reach the governor and the credit knobs
   let sim: TestSim;
   beforeEach(async () => {
     openai = await ProviderServer.start();
-    sim = await startTestSim({ baseUrls: { openai: openai.url }, initialSecrets: { openai: "sk-test" }, portOverrides: { log: memoryLog() } });
+    sim = await startTestSim({
+      baseUrls: { openai: openai.url },
+      initialSecrets: { openai: "sk-test" },
+      portOverrides: { log: memoryLog() },
+    });
   });
   afterEach(async () => {
     await sim.stop();
@@ -45,7 +52,12 @@ describe("simulator: owner controls that reach the governor and the credit knobs
         ["mistral", null, null],
       ],
     );
-    const set = await ownerApi(sim, "PUT", "/api/budget/openai", { token_ceiling: 100, usd_ceiling: 5, usd_per_mtok_in: 2, usd_per_mtok_out: 8 });
+    const set = await ownerApi(sim, "PUT", "/api/budget/openai", {
+      token_ceiling: 100,
+      usd_ceiling: 5,
+      usd_per_mtok_in: 2,
+      usd_per_mtok_out: 8,
+    });
     assert.equal(set.status, 200, set.text);
     assert.deepEqual((await ownerApi(sim, "PUT", "/api/budget", { reset_day: 5 })).json.reset_day, 5);
     for (const [path, body, code] of [
@@ -86,7 +98,12 @@ describe("simulator: owner controls that reach the governor and the credit knobs
     const spawn = async (token: string) => {
       const r = await postMcp(
         sim,
-        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "session.spawn", arguments: { task: "summarise" } } }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "session.spawn", arguments: { task: "summarise" } },
+        }),
         { authorization: `Bearer ${token}` },
       );
       return r.json.result;
@@ -136,7 +153,10 @@ describe("simulator: owner controls that reach the governor and the credit knobs
     }
     assert.equal((await ownerApi(sim, "PUT", "/api/models/openai", { model: null })).json.providers[0].chosen, false);
 
-    openai.reply({ body: { object: "list", data: [{ id: "gpt-b" }, { id: "gpt-a" }, { id: "bad id with spaces" }, { id: 7 }] } }, { status: 401, body: { error: {} } });
+    openai.reply(
+      { body: { object: "list", data: [{ id: "gpt-b" }, { id: "gpt-a" }, { id: "bad id with spaces" }, { id: 7 }] } },
+      { status: 401, body: { error: {} } },
+    );
     const listed = await ownerApi(sim, "GET", "/api/models/openai/available");
     assert.deepEqual(listed.json, { provider: "openai", models: ["gpt-a", "gpt-b"] });
     assert.equal(openai.seen[2].path, "/v1/models");
