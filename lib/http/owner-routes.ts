@@ -2,7 +2,8 @@ import type { ConfigStore } from "../device/config";
 import { KNOBS, knobByName } from "../device/knobs";
 import type { ProviderPriority } from "../device/provider-priority";
 import { isSecretName, SECRET_NAMES, type SecretStore } from "../device/secrets";
-import type { Log } from "../ports";
+import type { MemoryEngine } from "../memory/engine";
+import type { HttpClient, Log } from "../ports";
 import type { ChatAllowList } from "../people/chat-allowlist";
 import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } from "../people/clients";
 import { OWNER_PERSON_ID, PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
@@ -10,6 +11,7 @@ import { isRole, type Quota } from "../registry/principal";
 import type { BudgetGovernor } from "../turn/budget";
 import type { ProviderModels } from "../turn/provider-models";
 import { budgetRoutes } from "./owner-budget";
+import { embedderRoutes } from "./owner-embedder";
 import { deletionRoutes, type FileRemover } from "./owner-files";
 import { modelRoutes } from "./owner-models";
 import { noFields, onlyFields } from "./owner-fields";
@@ -49,6 +51,10 @@ export interface OwnerApiDeps {
   models?: ProviderModels;
   /** The file store: the owner deletes any person's file (lib/http/owner-files.ts). */
   artifacts?: FileRemover;
+  /** The memory engine: the embedder switch (lib/http/owner-embedder.ts). */
+  memory?: MemoryEngine;
+  /** The outbound HTTP the embedder uses (the core's ports). */
+  ports?: { http: HttpClient };
 }
 
 export interface ApiCall {
@@ -148,6 +154,10 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   routes.push(...modelRoutes(deps.models, deps.config, deps.log));
   const skillRemover = deps.skills?.removeByOwner ? { removeByOwner: (id: string) => deps.skills!.removeByOwner!(id) } : undefined;
   routes.push(...deletionRoutes(deps.artifacts, skillRemover, deps.log));
+  if (deps.ports) {
+    const secrets = deps.secrets;
+    routes.push(...embedderRoutes({ memory: deps.memory, http: deps.ports.http, getSecret: (n) => secrets.getSecret(n), log: deps.log }));
+  }
   return routes;
 }
 

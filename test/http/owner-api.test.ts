@@ -221,6 +221,52 @@ describe("owner API (transport-free)", () => {
     assert.ok(halo.core.skills.get(builtin));
   });
 
+  it("embedder: locked while memories exist, switched only together with the re-embed", async () => {
+    const owner = {
+      ns: "owner",
+      role: "admin" as const,
+      quota: halo.core.people.get("owner")!.quota,
+      via: "mcp" as const,
+      scheduled: false,
+    };
+    const empty = (await api("GET", "/api/embedder")).json;
+    assert.deepEqual([empty.setting, empty.vectors, empty.locked], [{ provider: "offline", dims: 256 }, 0, false]);
+    // With no memories the choice is free.
+    assert.equal((await api("PUT", "/api/embedder", { provider: "offline", dims: 192 })).status, 200);
+    for (const content of ["The boat is moored at pier seven", "Sailing lessons start in June"]) {
+      const w = await halo.core.registry.dispatch("memory.write", { content }, owner);
+      assert.equal(w.isError, undefined, w.text);
+    }
+    const locked = await api("PUT", "/api/embedder", { provider: "offline", dims: 128 });
+    assert.equal(locked.status, 409);
+    assert.match(locked.json.error, /locked: 2 memories hold vectors from .*\/192; .*reembed: true/);
+    assert.equal(halo.core.memory.deps.embedder.dims, 192, "nothing changed");
+    for (const body of [
+      { provider: "cohere" },
+      { provider: "offline", dims: 3 },
+      { provider: "openai", dims: 256 },
+      { provider: "offline", reembed: "yes" },
+      { provider: "offline", colour: 1 },
+    ]) {
+      assert.equal((await api("PUT", "/api/embedder", body)).status, 400, JSON.stringify(body));
+    }
+    const noKey = await api("PUT", "/api/embedder", {
+      provider: "openai",
+      dims: 256,
+      model: "m",
+      base_url: "https://e.example/v1",
+      reembed: true,
+    });
+    assert.equal(noKey.status, 409);
+    assert.match(noKey.json.error, /needs the openai key/);
+    const switched = await api("PUT", "/api/embedder", { provider: "offline", dims: 128, reembed: true });
+    assert.equal(switched.status, 200, switched.body);
+    assert.match(switched.json.result, /^Re-embedded 2 memories with .*\/128\.$/);
+    assert.deepEqual([switched.json.setting, switched.json.vectors], [{ provider: "offline", dims: 128 }, 2]);
+    const found = await halo.core.registry.dispatch("memory.search", { query: "where is the boat moored" }, owner);
+    assert.match(found.text, /pier seven/);
+  });
+
   it("provider priority and the chat allow-list", async () => {
     assert.deepEqual((await api("GET", "/api/providers/priority")).json, { priority: ["openai", "anthropic", "mistral"] });
     assert.deepEqual((await api("PUT", "/api/providers/priority", { priority: ["anthropic"] })).json, { priority: ["anthropic"] });

@@ -41,4 +41,5 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/alerts",
   "/api/budget",
   "/api/models",
+  "/api/embedder",
 ];
