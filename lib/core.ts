@@ -149,12 +149,13 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   registerTenantTools(registry, people, chats);
   const providerOrder = (): string[] => priority.get();
   const allowedChats = (): number => chats.list().length;
+  const embedder = (): { id: string; vectors: number } => ({ id: memory.deps.embedder.id, vectors: memory.store.count });
   // Read at call time: the provider router (and its models) is built further down.
   const providerModels = (): string[] =>
     models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`);
   registerDeviceTools(
     registry,
-    { ports, config, secretStatus: () => secrets.status(), sources: introspection, providerOrder, allowedChats, providerModels },
+    { ports, config, secretStatus: () => secrets.status(), sources: introspection, providerOrder, allowedChats, providerModels, embedder },
     actuator,
   );
   const { artifacts, downloads, skills } = files;

@@ -50,4 +50,6 @@ export interface IntrospectionDeps {
   allowedChats?(): number;
   /** The model each provider is asked for, e.g. "openai gpt-5.4-mini (owner's choice)". */
   providerModels?(): string[];
+  /** The memory embedder in use and whether its choice is locked (memories exist). */
+  embedder?(): { id: string; vectors: number };
 }

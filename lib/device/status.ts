@@ -41,6 +41,7 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`LED ring: ${ports.led ? `${ports.led.pixels} pixels, showing ${ports.led.current().mode}` : "not present"}`);
   out.push(`Speaker: ${ports.audioOut ? `volume ${ports.audioOut.volume()}` : "not present"}`);
   out.push(`Memory: ${usageLine(deps.sources.memory, principal, "not present")}`);
+  out.push(`Embedder: ${embedderLine(deps)}`);
   out.push(`File store: ${usageLine(deps.sources.files, principal, "not present")}`);
   out.push(`Sub-agents: ${usageLine(deps.sources.agents, principal, "not configured")}`);
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
@@ -63,6 +64,12 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
     );
   }
   return out.join("\n");
+}
+
+function embedderLine(deps: IntrospectionDeps): string {
+  if (!deps.embedder) return "not present";
+  const e = deps.embedder();
+  return `${e.id}; ${e.vectors > 0 ? `locked: ${e.vectors} memories hold its vectors (the owner changes it with a re-embed)` : "no memories yet"}`;
 }
 
 // The order is the owner's routing choice: an admin reads it here; others are told it exists.

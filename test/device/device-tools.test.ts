@@ -41,6 +41,8 @@ describe("device.status", () => {
     assert.match(r.text, /^LED ring: 24 pixels, showing off$/m);
     assert.match(r.text, /^Memory: your memories 0 of 5000; your pinned memories 0 of 200/m);
     assert.match(r.text, /^File store: your files 0; /m);
+    assert.match(r.text, /^Embedder: offline-hash-v1\/256; no memories yet$/m);
+    assert.match(r.text, /^Provider models: openai \S+ \(default\); anthropic \S+ \(default\); mistral \S+ \(default\)$/m);
     assert.match(
       r.text,
       /^Sub-agents: sub-agents running 0 of 4; sub-agents queued 0 of 12; your sub-agents 0; routines 0 of 16; wakeups armed 0 of 4; scheduled turns today 0 of 24$/m,
