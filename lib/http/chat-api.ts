@@ -6,6 +6,7 @@
 import type { HttpRequest, HttpResponse } from "../mcp/http";
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
+import { taggedText } from "../errors";
 import { CREDIT_REFUSAL } from "../turn/credit";
 import type { TurnEngine, TurnResult } from "../turn/engine";
 import { bearerToken, tokenInQuery, unauthorizedMessage } from "./bearer";
@@ -44,7 +45,7 @@ export async function handleChatApi(req: HttpRequest, env: ChatApiEnvironment): 
   for (const k of Object.keys(body)) if (k !== "text") return apiError(400, "Bad request: unknown field; the only field is text.");
   if (typeof body.text !== "string" || body.text.trim() === "") return apiError(400, "Bad request: 'text' must be a non-empty string.");
   const principal = env.principalFor(client);
-  if (!env.turn.mayUseCredit(principal)) return apiError(403, `Forbidden: ${CREDIT_REFUSAL}`);
+  if (!env.turn.mayUseCredit(principal)) return apiError(403, `Forbidden: ${taggedText("not-allowed", CREDIT_REFUSAL)}`);
   const result = await env.turn.runTurn(principal, { text: body.text, channel: CHAT_API_CHANNEL });
   if (result.failure?.kind === "invalid") return apiError(400, `Bad request: ${result.failure.message}`);
   return {

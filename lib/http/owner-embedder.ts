@@ -1,7 +1,8 @@
 // Owner API endpoints for the memory embedder: which one is stored and in
 // use, how many memories hold its vectors, and the switch (locked while
 // memories exist unless it comes with the re-embed; lib/memory/embedder-change.ts).
-import { EmbedderChangeError, changeEmbedder, embedderView } from "../memory/embedder-change";
+import { HaloError } from "../errors";
+import { changeEmbedder, embedderView } from "../memory/embedder-change";
 import { EMBEDDER_SECRET_NAME, selectEmbedder } from "../memory/embedder-select";
 import type { MemoryEngine } from "../memory/engine";
 import type { HttpClient, Log } from "../ports";
@@ -15,8 +16,6 @@ export interface EmbedderDeps {
   getSecret(name: string): string | undefined;
   log: Log;
 }
-
-const STATUS = { invalid: 400, locked: 409, unavailable: 409 } as const;
 
 export function embedderRoutes(deps: EmbedderDeps): Array<Route<ApiHandler>> {
   const memory = deps.memory;
@@ -53,9 +52,9 @@ export function embedderRoutes(deps: EmbedderDeps): Array<Route<ApiHandler>> {
           deps.log.info("owner api: embedder changed");
           return { status: 200, body: { ...view(), result: done } };
         } catch (e) {
-          if (!(e instanceof EmbedderChangeError)) throw e;
-          const label = e.kind === "invalid" ? "Bad request" : "Conflict";
-          return { status: STATUS[e.kind], body: { error: `${label}: ${e.kind}: ${e.message}.` } };
+          if (!(e instanceof HaloError)) throw e;
+          const invalid = e.tag === "invalid";
+          return { status: invalid ? 400 : 409, body: { error: `${invalid ? "Bad request" : "Conflict"}: ${e.message}` } };
         }
       },
     },

@@ -1,7 +1,8 @@
 // Owner API endpoints that delete what no tool may: any person's file in the
 // file store, and a stored skill capsule (an owner's, or an agent's; the
 // built-ins cannot be deleted). Refusals from the stores are one sentence
-// starting with their tag (`not-found:`, `unavailable:` when the card is out).
+// carrying their tag (`not-found`, `no-card` when the card is out).
+import { HaloError } from "../errors";
 import { PERSON_ID_PATTERN } from "../people/people";
 import type { Log } from "../ports";
 import { makePrincipal, type Principal } from "../registry/principal";
@@ -19,11 +20,12 @@ export interface SkillRemover {
 /** Longest store refusal passed on. */
 const REFUSAL_MAX_CHARS = 200;
 
-/** A store's refusal as an owner API reply: not-found is 404, a malformed id 400, anything else (a built-in, the card out) 409. */
+/** A store's refusal as an owner API reply, by its tag: not-found 404, invalid 400, anything else (a built-in, the card out) 409. */
 function refusal(e: unknown, fallback: string): ApiReply {
-  const message = e instanceof Error && e.message.length <= REFUSAL_MAX_CHARS ? e.message : fallback;
-  if (message.startsWith("not-found:")) return { status: 404, body: { error: `Not found: ${message}` } };
-  if (message.startsWith("invalid")) return { status: 400, body: { error: `Bad request: ${message}` } };
+  const tag = e instanceof HaloError ? e.tag : undefined;
+  const message = e instanceof HaloError && e.message.length <= REFUSAL_MAX_CHARS ? e.message : fallback;
+  if (tag === "not-found") return { status: 404, body: { error: `Not found: ${message}` } };
+  if (tag === "invalid" || tag === "invalid-arguments") return { status: 400, body: { error: `Bad request: ${message}` } };
   return { status: 409, body: { error: `Conflict: ${message}` } };
 }
 

@@ -2,21 +2,13 @@
 // vectors from two embedders cannot be compared, so a change with memories
 // stored happens only together with a re-embed of all of them (all or
 // nothing: on any failure the old setting, embedder and vectors stay).
+// Refusals are HaloErrors: invalid, conflict (locked), not-configured (no key), failed.
+import { HaloError } from "../errors";
 import type { Log, Settings } from "../ports";
 import { reembed } from "./config-ops";
 import type { Embedder } from "./embedder";
 import { EMBEDDER_SETTINGS_KEY, readEmbedderSettings, type EmbedderSettings } from "./embedder-select";
 import type { MemoryEngine } from "./engine";
-
-/** A refusal the owner API passes on: `invalid` (400) or `locked` / `unavailable` (409). */
-export class EmbedderChangeError extends Error {
-  constructor(
-    readonly kind: "invalid" | "locked" | "unavailable",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The stored choice, the embedder in use, and how many memories hold its vectors. */
 export function embedderView(engine: MemoryEngine, log: Log): { setting: EmbedderSettings; active: string; vectors: number } {
@@ -40,13 +32,13 @@ export async function changeEmbedder(
   const candidate: Settings = { get: () => text, set: () => undefined, remove: () => undefined, keys: () => [] };
   const parsed = readEmbedderSettings(candidate, { info: () => undefined, warn: (m: string) => void problems.push(m) });
   if (problems.length > 0)
-    throw new EmbedderChangeError("invalid", "not a valid embedder: provider offline {dims} or openai {dims, model, base_url}");
+    throw new HaloError("invalid", "not a valid embedder: provider offline {dims} or openai {dims, model, base_url}.");
   engine.prepare();
   const count = engine.store.count;
   if (count > 0 && !reembedNow) {
-    throw new EmbedderChangeError(
-      "locked",
-      `${count} memories hold vectors from ${engine.deps.embedder.id}; change the embedder together with a re-embed of them (reembed: true)`,
+    throw new HaloError(
+      "conflict",
+      `locked: ${count} memories hold vectors from ${engine.deps.embedder.id}; change the embedder together with a re-embed of them (reembed: true).`,
     );
   }
   const settings = engine.deps.settings;
@@ -57,7 +49,7 @@ export async function changeEmbedder(
   const next = build(parsed);
   if (!next) {
     restore();
-    throw new EmbedderChangeError("unavailable", "the openai embedder needs the openai key; set it first");
+    throw new HaloError("not-configured", "the openai embedder needs the openai key; set it first.");
   }
   engine.deps.embedder = next;
   if (count === 0) return `Embedder set to ${engine.deps.embedder.id}; no memories needed re-embedding.`;
@@ -65,10 +57,7 @@ export async function changeEmbedder(
     return await reembed(engine);
   } catch (e) {
     restore();
-    throw new EmbedderChangeError(
-      "unavailable",
-      `the re-embed failed, nothing changed: ${e instanceof Error ? e.message : "unknown error"}`,
-    );
+    throw new HaloError("failed", `the re-embed failed, nothing changed: ${e instanceof Error ? e.message : "unknown error"}`);
   }
 
   function restore(): void {

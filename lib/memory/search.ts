@@ -1,7 +1,7 @@
+import { HaloError } from "../errors";
 // memory.search: one masked kernel scan over the caller's entries, re-scored
 // by recency and importance, de-duplicated, diversified, formatted.
 import type { Principal } from "../registry/principal";
-import { ToolError } from "../registry/errors";
 import { utf8Length } from "../util/utf8";
 import { MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "./bounds";
 import type { MemoryEngine } from "./engine";
@@ -26,9 +26,9 @@ export interface SearchAnswer {
 export async function searchMemory(engine: MemoryEngine, p: Principal, query: string, n?: number): Promise<SearchAnswer> {
   engine.prepare();
   const q = typeof query === "string" ? query.trim() : "";
-  if (q === "") throw new ToolError("invalid arguments: 'query' is empty.");
+  if (q === "") throw new HaloError("invalid-arguments", "'query' is empty.");
   if (q.length > MEMORY_QUERY_MAX_CHARS)
-    throw new ToolError(`invalid arguments: 'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
+    throw new HaloError("invalid-arguments", `'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
   const count = n ?? engine.config.retrieval_count;
   engine.requireLoaded();
   engine.requireCurrentEmbedder();
