@@ -221,7 +221,9 @@ describe("turn contract: device[] elements into the validator's form", () => {
   });
 
   it("caps a sub-agent task exactly as session.spawn does, whichever starts it", () => {
-    const spawnSchema = deviceRegistry().registry.all().find((t) => t.name === "session.spawn")!.inputSchema as any;
+    const spawnSchema = deviceRegistry()
+      .registry.all()
+      .find((t) => t.name === "session.spawn")!.inputSchema as any;
     assert.equal(spawnSchema.properties.task.maxLength, SUBAGENT_TASK_MAX_CHARS);
     const longest = "t".repeat(SUBAGENT_TASK_MAX_CHARS);
     const ok = parsed(answer({ session_ops: [{ op: "spawn", task: longest }] }));
