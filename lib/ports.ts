@@ -23,6 +23,8 @@ export interface Digest {
 export interface Log {
   info(message: string): void;
   warn(message: string): void;
+  /** Lines a rate limiter withheld since boot (lib/util/log-limit.ts); absent without one. */
+  withheld?(): number;
 }
 
 export interface FileStat {

@@ -49,6 +49,8 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`Provider priority: ${providerLine(deps, principal)}`);
   out.push(`Provider models: ${deps.providerModels ? deps.providerModels().join("; ") : "not configured"}`);
   out.push(`Chat allow-list: ${deps.allowedChats ? `${deps.allowedChats()} chats` : "not configured"}`);
+  const withheld = ports.log.withheld?.();
+  if (withheld !== undefined) out.push(`Log: ${withheld} repeated lines withheld since boot`);
   out.push(
     `Secrets: ${deps
       .secretStatus()

@@ -41,7 +41,7 @@ export class RateLimitedLog implements Log {
   }
 
   /** Lines withheld since boot. */
-  suppressedTotal(): number {
+  withheld(): number {
     return this.total;
   }
 

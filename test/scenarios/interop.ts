@@ -73,6 +73,6 @@ export async function runInteropScenario(): Promise<string[]> {
   for (let i = 0; i < 50; i++) log.warn(`request failed: aborted ${i}`);
   now = 60_000;
   log.info("next window");
-  out.push(`log ${lines.length} lines, ${log.suppressedTotal()} withheld: ${lines.join(" | ")}`);
+  out.push(`log ${lines.length} lines, ${log.withheld()} withheld: ${lines.join(" | ")}`);
   return out;
 }

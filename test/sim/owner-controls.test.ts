@@ -83,6 +83,11 @@ describe("simulator: owner controls that reach the governor and the credit knobs
     assert.equal(openai.seen.length, 1, "the second turn never reached the provider");
     assert.match(await status(sim), /OpenAI tokens this period \(resets \d{4}-\d{2}-05\) \[budget spent\] 150 of 100/);
 
+    // Repeated log lines are rate-limited, and device.status counts what was withheld.
+    for (let i = 0; i < 10; i++) await ownerApi(sim, "PUT", "/api/budget", { reset_day: 5 });
+    const withheld = Number(/^Log: (\d+) repeated lines withheld since boot$/m.exec(await status(sim))?.[1]);
+    assert.ok(withheld >= 7, `${withheld} withheld`);
+
     // Clearing the ceiling (null) lets the provider serve again.
     await ownerApi(sim, "PUT", "/api/budget/openai", { token_ceiling: null });
     openai.reply(openAiAnswer(answer({ reply: "third" })));
