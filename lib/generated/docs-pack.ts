@@ -289,7 +289,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "mcp#other-clients",
    "file": "mcp",
    "title": "Other clients",
-   "body": "- **mcp-remote** (a stdio bridge for desktop apps): after the owner revokes its token, the server answers 401 with\n  `WWW-Authenticate: Bearer`, and mcp-remote takes that as a cue to start an OAuth sign-in, which Halo does not\n  offer: it shows an OAuth or browser error rather than \"revoked\". The cause is the token: create a new one and\n  put it in mcp-remote's `--header \"Authorization: Bearer ...\"` argument.\n- **The MCP Inspector CLI** (`npx @modelcontextprotocol/inspector --cli`) needs a newer Node than the simulator\n  does (its current releases require Node 22 or later); on older Node it fails before connecting.\n- **Naive pagers** (`mcp-use` reads only the first page): the one-page listing above gives them every tool."
+   "body": "- **mcp-remote** (a stdio bridge for desktop apps): after the owner revokes its token, the server answers 401 with\n  `WWW-Authenticate: Bearer`, and mcp-remote takes that as a cue to start an OAuth sign-in, which Halo does not\n  offer: it shows an OAuth or browser error rather than \"revoked\". The cause is the token: create a new one and\n  put it in mcp-remote's `--header \"Authorization: Bearer ...\"` argument.\n- **The MCP Inspector CLI** (`npx @modelcontextprotocol/inspector --cli`) needs a newer Node than the simulator\n  does: its current releases declare Node 22.19 or later (the simulator needs only Node 20); on older Node it fails\n  before connecting, so run it with a newer Node or use the curl or SDK examples below.\n- **Naive pagers** (`mcp-use` reads only the first page): the one-page listing above gives them every tool."
   },
   {
    "id": "mcp#http-errors",
