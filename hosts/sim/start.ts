@@ -3,9 +3,6 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
-import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds.ts";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
-import type { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import { RateLimitedLog } from "../../lib/util/log-limit.ts";
@@ -45,8 +42,6 @@ export interface RunningSim {
   server: Server;
   url: string;
   tokenPath: string;
-  /** The Telegram long-poll loop (it waits quietly while no bot token is set). */
-  inbound: TelegramInbound;
   close(): Promise<void>;
 }
 
@@ -76,7 +71,15 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
   const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
   const tokenPath = join(options.dataDir, "admin-token");
-  const token = halo.ensureOwnerToken();
+  // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
+  const { ownerToken: token } = halo.start({
+    every: (ms, fn) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      return () => clearInterval(t);
+    },
+    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+  });
   if (token) {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);
@@ -86,12 +89,6 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());
   });
-  // Routines and wakeups fire from here; the core itself never sets a timer.
-  const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
-  ticker.unref();
-  // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
-  const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
-  inbound.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -100,10 +97,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server,
     url: `http://${host}:${port}`,
     tokenPath,
-    inbound,
     close: async () => {
-      clearInterval(ticker);
-      await inbound.stop();
+      await halo.stop();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };

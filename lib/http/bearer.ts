@@ -21,8 +21,3 @@ export function pathOnly(path: string): string {
   const q = path.indexOf("?");
   return q >= 0 ? path.slice(0, q) : path;
 }
-
-/** Why a request was refused 401: no usable Authorization header, or a token no client holds (never revealing which client). */
-export function unauthorizedMessage(token: string | undefined, wanted: string): string {
-  return token === undefined ? `Unauthorized: send Authorization: Bearer <${wanted}>.` : "Unauthorized: unknown or revoked token.";
-}

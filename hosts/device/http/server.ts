@@ -41,7 +41,7 @@ const inFlight = new Set<Connection>();
 const servers: Server[] = [];
 
 function internalError(): HttpResponse {
-  return { status: 500, headers: { "content-type": "text/plain; charset=utf-8" }, body: "Internal error.\n" };
+  return { status: 500, headers: { "content-type": "application/json" }, body: '{"error":"Internal error."}' };
 }
 
 function dispatch(conn: Connection, exchange: Exchange, body: ArrayBuffer | undefined, halo: Halo, log: Log): void {
@@ -79,9 +79,9 @@ export function serveHttp(halo: Halo, port: number, log: Log): Server {
       case Server.headersComplete: {
         const exchange = conn.halo;
         if (!exchange) return false;
-        if (exchange.expectsBody()) return ArrayBuffer;
-        if (exchange.bodyTooLarge) return false; // the Server drains it, then requestComplete
-        // No body: a total of 0 makes the Server wait in "reading body" for
+        if (exchange.expectsBody(halo.http.bodyLimit(exchange.method, exchange.path))) return ArrayBuffer;
+        // No body, or one larger than the route takes (answered 413 at once, never read, and the
+        // connection closed after): a total of 0 makes the Server wait in "reading body" for
         // nothing, which parks the request until dispatch resumes it.
         conn.total = 0;
         dispatch(conn, exchange, undefined, halo, log);
@@ -99,6 +99,10 @@ export function serveHttp(halo: Halo, port: number, log: Log): Server {
       case Server.responseFragment:
         return conn.halo?.nextFragment(Number(val1));
       case Server.responseComplete:
+        if (conn.halo?.closeAfter) conn.close();
+        conn.haloClosed = true;
+        inFlight.delete(conn);
+        return;
       case Server.error:
         conn.haloClosed = true;
         inFlight.delete(conn);
