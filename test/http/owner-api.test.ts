@@ -158,7 +158,8 @@ describe("owner API (transport-free)", () => {
       ] as Array<[string | undefined, RegExp]>) {
         const headers: Record<string, string> = { "content-type": "application/json" };
         if (authorization) headers.authorization = authorization;
-        const res = await halo.handleHttp({ method: path === "/api/clients" ? "GET" : "POST", path, headers, body: encodeUtf8("{}") });
+        const get = path === "/api/clients";
+        const res = await halo.handleHttp({ method: get ? "GET" : "POST", path, headers, body: get ? undefined : encodeUtf8("{}") });
         assert.equal(res.status, 401, path);
         assert.equal(res.headers["content-type"], "application/json");
         const json = JSON.parse(String(res.body));
