@@ -169,6 +169,26 @@ describe("simulator: owner controls that reach the governor and the credit knobs
     const refused = await ownerApi(sim, "GET", "/api/models/openai/available");
     assert.deepEqual([refused.status, refused.json.error], [502, "Bad gateway: openai refused the key."]);
     assert.doesNotMatch(refused.text, /sk-test/);
+    // Anthropic's list is read with its own headers (x-api-key and anthropic-version, never a Bearer token).
+    const anthropic = await ProviderServer.start();
+    try {
+      const other = await startTestSim({
+        baseUrls: { anthropic: anthropic.url },
+        initialSecrets: { anthropic: "sk-ant-test" },
+        portOverrides: { log: memoryLog() },
+      });
+      try {
+        anthropic.reply({ body: { data: [{ id: "claude-sonnet-4-6", type: "model" }], has_more: false } });
+        assert.deepEqual((await ownerApi(other, "GET", "/api/models/anthropic/available")).json.models, ["claude-sonnet-4-6"]);
+        assert.equal(anthropic.seen[0].headers["x-api-key"], "sk-ant-test");
+        assert.ok(anthropic.seen[0].headers["anthropic-version"]);
+        assert.equal(anthropic.seen[0].headers.authorization, undefined);
+      } finally {
+        await other.stop();
+      }
+    } finally {
+      await anthropic.close();
+    }
     const unkeyed = await ownerApi(sim, "GET", "/api/models/mistral/available");
     assert.deepEqual([unkeyed.status, unkeyed.json.error], [502, "Bad gateway: no mistral key is set."]);
   });
