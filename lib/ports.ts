@@ -226,7 +226,11 @@ export interface Messenger {
   sendPhoto(file: OutgoingFile, chatId?: string): Promise<void>;
 }
 
-/** The set of ports the core is built with. Optional ports are absent on some hosts. */
+/**
+ * The set of ports the core is built with. Every key is required: a host
+ * supplies each port, or writes `undefined` to say the device has none (no
+ * card, no speaker), so nothing falls back silently.
+ */
 export interface Ports {
   clock: Clock;
   random: Random;
@@ -234,14 +238,15 @@ export interface Ports {
   log: Log;
   settings: Settings;
   http: HttpClient;
-  /** Absent: files.fetch refuses host names it cannot check. */
-  resolver?: Resolver;
-  storage?: Storage;
-  kernels?: Kernels;
-  /** Absent until the Telegram client exists: files.send then reports "not configured". */
-  messenger?: Messenger;
-  system?: System;
-  led?: Led;
-  audioOut?: AudioOut;
-  ota?: Ota;
+  /** Resolves host names so files.fetch checks every address before connecting; undefined: names are refused. */
+  resolver: Resolver | undefined;
+  /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */
+  kernels: Kernels;
+  storage: Storage | undefined;
+  /** Undefined: files.send delivers through the Telegram channel. */
+  messenger: Messenger | undefined;
+  system: System | undefined;
+  led: Led | undefined;
+  audioOut: AudioOut | undefined;
+  ota: Ota | undefined;
 }

@@ -1,6 +1,7 @@
 // Boots the simulated device: data folder, ports, core, owner token, HTTP server.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
@@ -69,7 +70,14 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   // The episodic log lives on the simulated SD card, when the simulator has one.
   const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
   const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
-  const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
+  const halo = createHalo({
+    ports,
+    firmwareVersion: FIRMWARE_VERSION,
+    toolsPageSize: options.toolsPageSize,
+    core,
+    // The Host check: the PC's own addresses, for when HALO_HOST opens the simulator to the LAN.
+    addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
+  });
   const tokenPath = join(options.dataDir, "admin-token");
   // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
   const { ownerToken: token } = halo.start({

@@ -3,7 +3,6 @@ import type { Ports } from "../ports";
 import { selectEmbedder, type SecretReader } from "./embedder-select";
 import { MemoryEngine } from "./engine";
 import { EpisodicStore } from "./episodic";
-import { tsKernels } from "./kernel-ts";
 
 export function buildMemoryEngine(ports: Ports, getSecret: SecretReader): MemoryEngine {
   return new MemoryEngine({
@@ -11,7 +10,7 @@ export function buildMemoryEngine(ports: Ports, getSecret: SecretReader): Memory
     log: ports.log,
     settings: ports.settings,
     digest: ports.digest,
-    kernels: ports.kernels ?? tsKernels,
+    kernels: ports.kernels,
     embedder: selectEmbedder(ports.settings, getSecret, ports.http, ports.log),
     storage: ports.storage,
   });

@@ -1,7 +1,17 @@
 // Ports with no Node imports, for scenarios that run both on Node and on the XS test host.
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { tsKernels } from "../../lib/memory/kernel-ts.ts";
 import type { Ports } from "../../lib/ports.ts";
+
+/** The board ports of a host that has none of them (scenarios on a bare engine). */
+export const NO_BOARD: Pick<Ports, "messenger" | "system" | "led" | "audioOut" | "ota"> = {
+  messenger: undefined,
+  system: undefined,
+  led: undefined,
+  audioOut: undefined,
+  ota: undefined,
+};
 
 /** A fixed clock and a counter "random": scenarios must print the same transcript on every engine. */
 export function portablePorts(): Ports {
@@ -18,6 +28,9 @@ export function portablePorts(): Ports {
     log: { info: (m) => void lines.push(m), warn: (m) => void lines.push(m) },
     settings: memorySettings(),
     http: { request: () => Promise.reject(new Error("no network in portable scenarios")) },
+    resolver: undefined,
     storage: memoryStorage(),
+    kernels: tsKernels,
+    ...NO_BOARD,
   };
 }

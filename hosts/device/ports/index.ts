@@ -1,5 +1,6 @@
 // The device's ports, assembled from Moddable modules.
 import type { Ports } from "../../../lib/ports";
+import { nativeKernels } from "../../../modules/vector/vector";
 import type { DeviceConfig } from "../config";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
@@ -24,9 +25,14 @@ export function devicePorts(config: DeviceConfig): Ports {
     settings: preferenceSettings,
     http: moddableHttpClient,
     resolver: moddableResolver,
+    // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
+    kernels: nativeKernels,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
-    ...(storage ? { storage } : {}),
-    ...(led ? { led } : {}),
+    storage,
+    led,
+    // files.send delivers through the Telegram channel; the speaker has no driver yet.
+    messenger: undefined,
+    audioOut: undefined,
   };
 }

@@ -1,3 +1,4 @@
+import { tsKernels } from "../../../lib/memory/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
 import { nodeHttpClient, nodeResolver } from "./http-client.ts";
@@ -21,8 +22,12 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
     resolver: nodeResolver,
+    // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
+    kernels: tsKernels,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
+    // files.send delivers through the Telegram channel.
+    messenger: undefined,
     ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
   };
 }
@@ -38,7 +43,9 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     settings: memorySettings(),
     http: nodeHttpClient,
     resolver: nodeResolver,
+    kernels: tsKernels,
     storage: memoryStorage(),
+    messenger: undefined,
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
     ...overrides,
   };
