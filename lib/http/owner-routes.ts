@@ -1,5 +1,5 @@
 import type { ConfigStore } from "../device/config";
-import { KNOBS, knobByName } from "../device/knobs";
+import { KNOBS, knobByName, type KnobSpec } from "../device/knobs";
 import type { ProviderPriority } from "../device/provider-priority";
 import { isSecretName, SECRET_NAMES, type SecretStore } from "../device/secrets";
 import type { MemoryEngine } from "../memory/engine";
@@ -252,7 +252,7 @@ function personJson(p: PersonView): { [key: string]: unknown } {
 }
 
 function knobSpecJson(key: string): { [key: string]: unknown } {
-  const s = knobByName(key)!;
+  const s: KnobSpec = knobByName(key)!;
   return {
     type: s.type,
     min: s.min,

@@ -4,7 +4,10 @@ import { selectEmbedder, type SecretReader } from "./embedder-select";
 import { MemoryEngine } from "./engine";
 import { EpisodicStore } from "./episodic";
 
-export function buildMemoryEngine(ports: Ports, getSecret: SecretReader): MemoryEngine {
+/** The ports memory is built from. */
+export type MemoryPorts = Pick<Ports, "clock" | "log" | "settings" | "digest" | "kernels" | "http" | "storage">;
+
+export function buildMemoryEngine(ports: MemoryPorts, getSecret: SecretReader): MemoryEngine {
   return new MemoryEngine({
     clock: ports.clock,
     log: ports.log,
@@ -17,6 +20,6 @@ export function buildMemoryEngine(ports: Ports, getSecret: SecretReader): Memory
 }
 
 /** An episodic store over the ports' SD card, or undefined when the host has none. */
-export function episodicOverStorage(ports: Ports): EpisodicStore | undefined {
+export function episodicOverStorage(ports: Pick<Ports, "storage" | "clock" | "log">): EpisodicStore | undefined {
   return ports.storage ? new EpisodicStore(ports.storage, ports.clock, ports.log) : undefined;
 }
