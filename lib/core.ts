@@ -17,7 +17,14 @@ import {
   scheduledPrincipal,
   TENANTS,
   TURN,
+  AUDIO_TOOLS,
+  VOICE,
 } from "./app/subsystems";
+import { OWNER_PERSON_ID } from "./people/people";
+import { derivePrincipal } from "./people/principals";
+import type { AudioHttp } from "./voice/audio-http";
+import type { VoiceSubsystem } from "./voice/build";
+import type { RealtimeConnector } from "./voice/realtime-socket";
 import type { TelegramChannel } from "./chat/telegram-channel";
 import type { VoiceSynth } from "./chat/voice";
 import type { DeviceActuator } from "./device/actuator";
@@ -42,6 +49,8 @@ import type { Downloads } from "./store/downloads";
 import { ResultsRing } from "./store/results-ring";
 import type { SkillStore } from "./store/skills";
 import type { TurnEngine } from "./turn/engine";
+import { UPDATES, type OtaBuildOptions } from "./ota/build";
+import type { OtaEngine } from "./ota/engine";
 import type { WebSearchBudget } from "./web/search-budget";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
@@ -91,6 +100,10 @@ export interface Core {
   scheduler: RoutineScheduler;
   /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
   alerts: AlertLog;
+  /** Speech to text, spoken replies, and the press-to-talk pipeline (`voice.press()`, `voice.subscribe(phase)`). */
+  voice: VoiceSubsystem;
+  /** The update engine, when the host has app slots (ports.otaSlots) and gave CoreOptions.ota; start() boots and ticks it. */
+  ota?: OtaEngine;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -103,8 +116,14 @@ export interface CoreOptions {
   baseUrls?: { [service: string]: string | undefined };
   /** Speech synthesis for Telegram voice notes; default: OpenAI speech with the owner's openai key (ttsProv openai). */
   voiceSynth?: VoiceSynth;
+  /** Streaming HTTP for voice (capture up, speech down as it arrives); default: whole bodies over ports.http. */
+  audioHttp?: AudioHttp;
+  /** A WebSocket client for realtime speech (the owner's voiceMode realtime); absent: that mode refuses. */
+  realtime?: RealtimeConnector;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
+  /** The build's version, board name, trusted release keys and feed URL (lib/ota/build.ts). */
+  ota?: OtaBuildOptions;
 }
 
 /**
@@ -120,7 +139,15 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   buildSubsystem(DOCS, ports, tools);
   const owner = buildSubsystem(OWNERSHIP, ports, undefined);
   const { secrets, config, chats, priority } = owner;
-  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config });
+  const voice = buildSubsystem(VOICE, ports, {
+    registry,
+    config,
+    secrets,
+    baseUrls,
+    audioHttp: options.audioHttp,
+    realtime: options.realtime,
+  });
+  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config, voice });
   const getSecret = options.getSecret ?? ((name: string) => secrets.getSecret(name));
   const memory = buildSubsystem(MEMORY, ports, { ...tools, getSecret, episodic: options.episodic, introspection });
   const channels = buildSubsystem(CHANNELS, ports, {
@@ -142,7 +169,10 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     providerModels: (): string[] => models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`),
     embedder: (): { id: string; vectors: number } => ({ id: memory.deps.embedder.id, vectors: memory.store.count }),
   };
-  buildSubsystem(INTROSPECTION, ports, { ...tools, config, secrets, introspection, actuator, statusLines });
+  // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
+  const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });
+  buildSubsystem(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator, statusLines });
+  buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice });
   const { router, budget, models } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
   const agentParts = buildSubsystem(AGENTS, ports, {
     ...tools,
@@ -169,6 +199,10 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     episodic: options.episodic,
   });
   introspection.budget = turn.budgetSource;
+  // A spoken request runs as the person the owner assigned to the device, else the owner.
+  voice.bindTurn(turn.engine, () =>
+    derivePrincipal({ people: owner.people, clients: owner.clients, chats }, "web", config.string("voicePerson") || OWNER_PERSON_ID),
+  );
   return {
     ports,
     registry,
@@ -191,5 +225,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     routines,
     scheduler,
     alerts,
+    voice,
+    ota,
   };
 }

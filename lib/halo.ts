@@ -9,12 +9,14 @@ import { ownerApiRoutes } from "./http/owner-api";
 import { hostRoutes } from "./http/owner-hosts";
 import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
 import { statusPage } from "./http/status-page";
+import { updatesPage } from "./http/updates-page";
 import type { HttpRequest, HttpResponse } from "./http/types";
 import { mcpRoute } from "./mcp/http";
 import { McpServer } from "./mcp/server";
 import { EpisodicJournal } from "./memory/episodic-journal";
 import { derivePrincipal } from "./people/principals";
 import type { Ports } from "./ports";
+import { voiceRoutes } from "./voice/voice-api";
 
 export type { HttpRequest, HttpResponse } from "./http/types";
 
@@ -76,6 +78,10 @@ export function createHalo(options: HaloOptions): Halo {
     ),
     ...ownerApiRoutes({ ...core, log: ports.log }, verifyToken, guards),
     ...hostRoutes(hosts, verifyToken, guards),
+    ...voiceRoutes(
+      { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
+      guards,
+    ),
     {
       method: "GET",
       pattern: "/",
@@ -87,6 +93,14 @@ export function createHalo(options: HaloOptions): Halo {
         headers: { "content-type": "text/html; charset=utf-8" },
         body: statusPage(firmwareVersion, core.registry.all().length),
       }),
+    },
+    {
+      method: "GET",
+      pattern: "/updates",
+      maxBody: 0,
+      errors: "api",
+      use: guards,
+      handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
     },
   ];
   const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
@@ -103,7 +117,9 @@ export function createHalo(options: HaloOptions): Halo {
       const ownerToken = ensureOwnerToken();
       if (!running) {
         // Routines and wakeups fire from the tick; Telegram messages from allow-listed chats run as turns.
-        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void core.scheduler.tick());
+        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick()));
+        // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
+        void core.ota?.boot();
         const inbound = telegramInboundFor(core, ports.log, timers.sleep);
         inbound.start();
         running = { stopTick, stopInbound: () => inbound.stop() };

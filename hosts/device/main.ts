@@ -8,6 +8,7 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import { moddableRealtimeConnector } from "./ports/realtime-ws";
 import Net from "net";
 import Timer from "timer";
 
@@ -25,7 +26,13 @@ export default function main(): void {
   const halo = createHalo({
     ports,
     firmwareVersion: config.firmwareVersion,
-    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep },
+    core: {
+      episodic: episodicOverStorage(ports),
+      baseUrls: config.baseUrls,
+      sleep: timerSleep,
+      realtime: moddableRealtimeConnector(),
+      ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
+    },
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
     addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
   });

@@ -33,6 +33,10 @@ import type { BudgetGovernor } from "../turn/budget";
 import type { ProviderRouter } from "../turn/providers/router";
 import type { ProviderModels } from "../turn/provider-models";
 import { buildProviderRouter } from "../turn/providers/wiring";
+import { registerAudioTools } from "../tools/audio";
+import type { AudioHttp } from "../voice/audio-http";
+import { VoiceSubsystem } from "../voice/build";
+import type { RealtimeConnector } from "../voice/realtime-socket";
 import { defineSubsystem } from "./subsystem";
 
 /** Where every subsystem registers its tools, and the ring their outputs are kept in. */
@@ -72,12 +76,29 @@ export const OWNERSHIP = defineSubsystem({
   },
 });
 
-/** The board: device[] actions on the ring and speaker; introspection sources filled by later subsystems. */
+export interface VoiceDeps {
+  registry: ToolRegistry;
+  config: ConfigStore;
+  secrets: SecretStore;
+  baseUrls: { [service: string]: string | undefined } | undefined;
+  audioHttp: AudioHttp | undefined;
+  realtime: RealtimeConnector | undefined;
+}
+
+/** Speech to text, spoken replies, press to talk and realtime speech; its turn is bound once the turn exists. */
+export const VOICE = defineSubsystem({
+  name: "voice",
+  ports: ["http", "random", "clock", "audioIn", "audioOut"],
+  build: (p, d: VoiceDeps): VoiceSubsystem => new VoiceSubsystem({ ...d, ports: p, getSecret: (n) => d.secrets.getSecret(n) }),
+});
+
+/** The board: device[] actions on the ring and speaker (speech through voice); introspection sources filled by later subsystems. */
 export const BOARD = defineSubsystem({
   name: "board",
   ports: ["log", "led", "audioOut", "system"],
-  build(p, { config }: { config: ConfigStore }) {
-    const actuator = new DeviceActuator({ config, log: p.log, led: p.led, audioOut: p.audioOut, system: p.system });
+  build(p, { config, voice }: { config: ConfigStore; voice: VoiceSubsystem }) {
+    const speak = p.audioOut ? voice.speakOnSpeaker(p.audioOut) : undefined;
+    const actuator = new DeviceActuator({ config, log: p.log, led: p.led, audioOut: p.audioOut, system: p.system, speak });
     const introspection: IntrospectionSources = {};
     return { actuator, introspection };
   },
@@ -152,6 +173,15 @@ export const TENANTS = defineSubsystem({
   },
 });
 
+/** audio.transcribe: N seconds from the microphone. */
+export const AUDIO_TOOLS = defineSubsystem({
+  name: "audio-tools",
+  ports: ["audioIn"],
+  build(p, d: Tools & { voice: VoiceSubsystem }): void {
+    registerAudioTools(d.registry, d.voice, p.audioIn);
+  },
+});
+
 export interface IntrospectionTableDeps extends Tools {
   config: ConfigStore;
   secrets: SecretStore;
@@ -164,7 +194,7 @@ export interface IntrospectionTableDeps extends Tools {
 /** device.status, system.health, device.selftest, device.control, ota.status. */
 export const INTROSPECTION = defineSubsystem({
   name: "introspection",
-  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "ota"],
+  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota"],
   build(p, d: IntrospectionTableDeps): void {
     registerDeviceTools(
       d.registry,

@@ -104,6 +104,22 @@ export const KNOBS = [
     description: "the transcription service",
   },
   {
+    key: "voiceMode",
+    type: "enum",
+    values: ["pipeline", "realtime"],
+    default: "pipeline",
+    writer: "owner",
+    description: "spoken requests through speech-to-text, a turn and speech (pipeline), or OpenAI Realtime (owner API only)",
+  },
+  {
+    key: "voicePerson",
+    type: "string",
+    pattern: /^(-?[a-z0-9][a-z0-9._-]{0,47})?$/,
+    default: "",
+    writer: "owner",
+    description: "the person a spoken request on the device runs as; empty means the owner (owner API only)",
+  },
+  {
     key: "devName",
     type: "string",
     pattern: /^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,31}$/,

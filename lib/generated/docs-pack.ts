@@ -24,6 +24,10 @@ export const DOCS_PACK: DocsPack = {
    "title": "Files and skills"
   },
   {
+   "slug": "flashing",
+   "title": "Flashing a board"
+  },
+  {
    "slug": "mcp",
    "title": "Connecting an MCP client"
   },
@@ -66,6 +70,14 @@ export const DOCS_PACK: DocsPack = {
   {
    "slug": "turn",
    "title": "The orchestrator turn"
+  },
+  {
+   "slug": "updates",
+   "title": "Updates over the air"
+  },
+  {
+   "slug": "voice",
+   "title": "Voice"
   }
  ],
  "sections": [
@@ -82,10 +94,22 @@ export const DOCS_PACK: DocsPack = {
    "body": "`lib/` is the portable core. It imports nothing platform-specific: time, randomness, hashing, logging, settings,\nstorage and the vector kernels come in through the interfaces in `lib/ports.ts`. Three hosts provide them:\n\n- `hosts/device/`: the Moddable app for the ESP32-S3. See the device page.\n- `hosts/sim/`: the Node.js simulator behind `npm start`. Settings live in a folder under `$HALO_DATA`.\n- `hosts/xs/`: a small C host built from the XS engine sources that the npm package `@agoric/xsnap` ships.\n  The tests run `lib/` on it, so \"runs on XS\" is checked on every `npm test`."
   },
   {
-   "id": "architecture#subsystems",
+   "id": "architecture#the-composition-root",
    "file": "architecture",
-   "title": "Subsystems",
-   "body": "`lib/core.ts` builds every subsystem once from the ports (`buildCore`) and registers their tools:\n\n| Folder | What it holds |\n|---|---|\n| `lib/registry/` | the tool registry, Principal, access policy, argument validation |\n| `lib/mcp/` | JSON-RPC 2.0, the MCP protocol (both eras), the Streamable HTTP transport |\n| `lib/http/` | the owner API, the chat endpoint, bearer and Origin checks, the status page |\n| `lib/people/` | MCP client tokens, people and roles, the chat allow-list, principal derivation |\n| `lib/device/` | secrets, config knobs, protected keys, device actions, status, health, self-test |\n| `lib/memory/` | the int8 vector store, recall, forgetting, the SD archive, the episodic log, embedders |\n| `lib/store/` | the SD artifact store, downloads, skills, the docs pack, the results ring |\n| `lib/turn/` | the turn contract, prompt, tool loop, engine, LLM providers, budget governor |\n| `lib/agents/` | sub-agents, routines and wakeups, the scheduler |\n| `lib/chat/`, `lib/web/` | the Telegram client and inbound channel, web search |\n| `lib/tools/` | one file per tool namespace: registration and thin handlers |\n\n`lib/halo.ts` puts the HTTP routes in front: `/mcp`, `/api/chat`, `/api/...` (owner API) and `/`."
+   "title": "The composition root",
+   "body": "`lib/core.ts` (`buildCore`) builds the device once from the ports, following the table in\n`lib/app/subsystems.ts`. Each entry names the ports it is built from (`defineSubsystem({ ports: [...] })`) and\nis handed exactly those (`buildSubsystem` picks them), plus what it needs of the subsystems built before it:\n\n| Subsystem | Ports | What it holds |\n|---|---|---|\n| docs | none | docs.* and results.* |\n| ownership | settings, digest, random, log, clock | MCP client tokens, people, chat allow-list, secrets, provider priority, config knobs |\n| voice | http, random, clock, audioIn, audioOut | speech to text, spoken replies, press to talk, realtime speech |\n| board | log, led, audioOut, system | device[] actions; the sources device.status reads |\n| memory | clock, log, settings, digest, kernels, http, storage | associative memory, memory.*, the episodic history, the SD archive |\n| channels | http, random, clock, settings, log | Telegram out, reply.*, web.search |\n| files | storage, clock, http, settings, random, messenger | the SD artifact store, downloads, images, skills |\n| tenants, introspection, audio tools | (as named) | tenant.*, device.*/system.*/ota.*, audio.transcribe |\n| providers | clock, http, log, random, settings | the LLM providers and the budget governor |\n| agents, turn | clock, log, random, settings, storage, system | sub-agents, routines, the orchestrator turn |\n\nEvery port in `Ports` is a required key: a host supplies it or writes `undefined` to say the device has none\n(no card, no speaker), so nothing falls back silently. The device binds the C vector kernel; Node binds the\nTypeScript one.\n\n`lib/halo.ts` (`createHalo`) puts the HTTP routes in front and owns the lifecycle: `start(timers)` runs the\nscheduler tick and the inbound channels and returns the first-boot owner token once; `stop()` ends them. Hosts\nsupply ports, timers and a transport, nothing else.\n\n| Folder | What it holds |\n|---|---|\n| `lib/app/` | the subsystem table and the helper that builds each from its ports |\n| `lib/registry/` | the tool registry, Principal, access policy, argument validation, `defineTool` |\n| `lib/mcp/` | JSON-RPC 2.0, the MCP protocol (both eras), the /mcp route |\n| `lib/http/` | the HTTP pipeline and its middleware, the owner API, the chat endpoint, static assets, events |\n| `lib/people/` | MCP client tokens, people and roles, the chat allow-list, principal derivation |\n| `lib/device/` | secrets, config knobs, protected keys, device actions, status, health, self-test |\n| `lib/memory/` | the int8 vector store, recall, forgetting, the SD archive, the episodic log, embedders |\n| `lib/store/` | the SD artifact store, downloads, skills, the docs pack, the results ring |\n| `lib/turn/` | the turn contract, prompt, tool loop, engine, LLM providers, budget governor |\n| `lib/agents/` | sub-agents, routines and wakeups, the scheduler |\n| `lib/voice/` | audio formats, end-of-speech detection, speech to text and back, realtime speech |\n| `lib/chat/`, `lib/web/` | the Telegram client and inbound channel, web search |\n| `lib/tools/` | one file per tool namespace: registration and thin handlers |"
+  },
+  {
+   "id": "architecture#one-http-pipeline",
+   "file": "architecture",
+   "title": "One HTTP pipeline",
+   "body": "Every route is an entry of one table (`lib/http/pipeline.ts`): method, path pattern, the largest body the\nhost reads for it, its error shape, its middleware and its handler. Before any route, every request passes\n`refuseTokenInUrl` (a token in a query string is refused) and `hostAndOrigin`: the device answers only to\nloopback, its own addresses, `<name>.local` and names the owner adds (`PUT /api/hosts`), and a browser Origin\nmust be one of those and the Host itself, which is what defeats DNS rebinding. Routes then compose\n`requireClient` (a bearer token from `Authorization` only; \"unknown or revoked token\" when it matches no\nclient), `requireContentType` and `jsonBody` (depth checked before parsing).\n\nEvery refusal is an `HttpError`, written as JSON in the route's shape: a JSON-RPC error on `/mcp`,\n`{\"error\": \"...\"}` everywhere else, 404 and 405 included. Hosts ask `bodyLimit(method, path)` once the\nheaders are in: a larger declared body is answered 413 at once, without reading it, and the connection is\nclosed (`close: true` on the response). Routes that take a stream (`streamBody`) get `req.stream`; responses\nmay be server-sent events (`lib/http/sse.ts`) or static assets with an ETag and gzip\n(`lib/http/static-assets.ts`)."
+  },
+  {
+   "id": "architecture#typed-tools-and-tagged-errors",
+   "file": "architecture",
+   "title": "Typed tools and tagged errors",
+   "body": "A tool is declared with `defineTool` (`lib/registry/define.ts`): its handler's arguments are typed from its\nown JSON schema (`lib/registry/schema-types.ts`), so handlers hold no casts, and every call is validated\nagainst that schema before the handler runs. Each tool says what it does (`effect`: read, write, destroy or\nact, and `openWorld` when it reaches outside the device); the MCP listing's `annotations` (readOnlyHint,\ndestructiveHint, idempotentHint, openWorldHint) are derived from that.\n\nFailures are `HaloError`s (`lib/errors.ts`) with a tag from a closed set (`not-found`, `no-card`,\n`admin-only`, ...) and one sentence. Domain code throws them; the registry shows them as\n`<tag>: <sentence>` with `isError`, and the owner API maps tags to HTTP statuses without reading text.\nConfig knobs are looked up by typed keys (`config.number(\"utcOffsetMin\")`): a misspelt knob does not compile."
   },
   {
    "id": "architecture#the-tool-registry",
@@ -109,7 +133,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "architecture#bounds",
    "file": "architecture",
    "title": "Bounds",
-   "body": "Every bound of the core is a named constant in `lib/limits.ts`: request body size, JSON depth, token length,\ntools per page, the result clamp and the results ring's size, the docs section size."
+   "body": "Every bound of the core is a named constant: the shared ones in `lib/limits.ts` (request body size, JSON\ndepth, token length, tools per page, the result clamp and the results ring's size, the docs section size), a\nsubsystem's own beside its code (`lib/agents/bounds.ts`, `lib/turn/bounds.ts`, `lib/memory/bounds.ts`)."
   },
   {
    "id": "device-actions#device-actions-and-introspection",
@@ -127,7 +151,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "device-actions#config-knobs",
    "file": "device-actions",
    "title": "Config knobs",
-   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n| `utcOffsetMin` | integer -720 to 840 | 0 | the owner's time zone as minutes from UTC (no daylight-saving rule): routines' daily and weekly times and the daily governor's day; owner API only |\n| `routineTurnsPerDay` | integer 0-96 | 24 | scheduled turns (routines and wakeups) per day; 0 stops them; owner API only (protected-BLOCKED in a config action: it is a routine knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
+   "body": "Knobs persist in Settings under `cfg.<key in lower case>` and survive restarts. A stored value that no longer\nfits its knob falls back to the default with a log line naming the knob. Knob names match case-insensitively.\n\n| Knob | Type and range | Default | Meaning |\n|---|---|---|---|\n| `ledBrightness` | integer 0-255 | 96 | ring brightness (the ring never exceeds 153) |\n| `posture` | full, subtle, off | full | how much the ring shows |\n| `profile` | normal, quiet, silent | normal | silent mutes speech and audible tests |\n| `theme` | aurora, ember, ocean, mono | aurora | the ring's colour theme |\n| `attnHoldMs` | integer 0-60000 | 8000 | how long the ring holds the attention state |\n| `sfxVol` | integer 0-100 | 60 | speaker volume |\n| `sfxTheme` | classic, soft, none | classic | the sound-effect set |\n| `ttsOn` | true or false | true | speak replies aloud |\n| `ttsVoice` | 1-32 of `a-z 0-9 _ -` | alloy | the speech voice |\n| `ttsProv`, `sttProv` | openai, mistral | openai | speech synthesis and transcription services |\n| `voiceMode` | pipeline, realtime | pipeline | spoken requests through speech-to-text, a turn and speech, or OpenAI Realtime; owner API only |\n| `voicePerson` | a person id or empty | empty | whose turn a spoken request on the device is; empty means the owner; owner API only |\n| `devName` | 1-32 letters, digits, space `. _ ' -` | Halo | the device's name |\n| `hwTests` | true or false | true | whether audible self-test items may run; owner API only |\n| `ownerChatId` | a Telegram chat id (an integer) or empty | empty | the owner's Telegram chat: where `reply.telegram` and `files.send` go by default; owner API only |\n| `webSearchBudget` | integer 0-100000 | 1000 | `web.search` calls per calendar month (UTC); 0 switches it off; owner API only |\n| `orchProvider`, `orchModel` | provider; model name or empty | openai, empty | the orchestrator's own model; set with orch_model |\n| `toolLoopRounds` | integer 1-12 | 4 | tool rounds one conversation turn may run; owner API only (a config action naming it is refused as protected-BLOCKED: it is a loop knob) |\n| `utcOffsetMin` | integer -720 to 840 | 0 | the owner's time zone as minutes from UTC (no daylight-saving rule): routines' daily and weekly times and the daily governor's day; owner API only |\n| `routineTurnsPerDay` | integer 0-96 | 24 | scheduled turns (routines and wakeups) per day; 0 stops them; owner API only (protected-BLOCKED in a config action: it is a routine knob) |\n\nA config action naming a protected key is refused whole with `protected-BLOCKED`; see the people and security\npage for the rail."
   },
   {
    "id": "device-actions#introspection-tools",
@@ -181,7 +205,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "device#what-does-not-work-yet",
    "file": "device",
    "title": "What does not work yet",
-   "body": "- **SD card**: the Moddable SDK has no SD-card module and Halo's own mount\n  module is not written. On the device the storage folder (`/sd/`) is absent,\n  so storage reports itself absent and every storage call refuses. On lin the\n  storage folder's free space is unknown and shown as the largest safe\n  integer (device.status says \"8388608.00 GB free\").\n- **Microphone, speaker**: pins are set, no code drives them.\n- **OTA updates**: nothing downloads or installs; the port only reports.\n- **Internal flash use** is reported unknown.\n- Setting the Wi-Fi preferences from the device's web page: not built; use\n  `mcconfig` arguments for now."
+   "body": "- **SD card**: the Moddable SDK has no SD-card module and Halo's own mount\n  module is not written. On the device the storage folder (`/sd/`) is absent,\n  so storage reports itself absent and every storage call refuses. On lin the\n  storage folder's free space is unknown and shown as the largest safe\n  integer (device.status says \"8388608.00 GB free\").\n- **Microphone, speaker**: ports over `embedded:io/audio/in` and `out` exist and type-check; the SDK's\n  input driver reads 16-bit I2S slots, which an INMP441 does not speak (it needs 32-bit slots), and nothing\n  has run on a board yet ([voice](voice.md)).\n- **OTA updates**: nothing downloads or installs; the port only reports.\n- **Internal flash use** is reported unknown.\n- Setting the Wi-Fi preferences from the device's web page: not built; use\n  `mcconfig` arguments for now."
   },
   {
    "id": "docs-and-results#the-docs-pack",
@@ -248,6 +272,30 @@ export const DOCS_PACK: DocsPack = {
    "file": "files-and-skills",
    "title": "Crash safety and card faults",
    "body": "Every write is a temporary file then a rename, or a checksummed append. A card pulled mid-write leaves the old\nfile intact, and the tool answers `no-card: the SD card was removed during the operation; the previous\nversion of the file is intact.` While the card is out every file and skill tool answers\n`no-card: the SD card is not inserted; insert it and try again.`; `skill.list` still lists the built-ins; the\nrest of the device keeps serving. Reinserting works without a restart: the store reads its index again after\nit has seen the card out, and whenever the index's size differs from what it last read or wrote.\n\nIn the simulator, `halo.core.ports.storage.pull()` and `.insert()` take the card out and put it back (tests use\nthem); deleting the `sd` folder also reads as an absent card."
+  },
+  {
+   "id": "flashing#flashing-a-board",
+   "file": "flashing",
+   "title": "Flashing a board",
+   "body": "The first install goes over USB; later versions arrive over the air\n([updates.md](updates.md)). Two ways, both from a release folder made by\n`npm run release`:"
+  },
+  {
+   "id": "flashing#from-a-browser",
+   "file": "flashing",
+   "title": "From a browser",
+   "body": "Every release carries `index.html`, a page with the\n[esp-web-tools](https://esphome.github.io/esp-web-tools/) install button,\nand the esp-web-tools scripts beside it, so the release folder on any https\nhost is also its flashing page. The simulator serves the same page at\n`http://127.0.0.1:8787/flash/`, with the release in `./release` (or\n`HALO_RELEASE_DIR`): only the manifest and the files it names are served.\n\nIn Chrome or Edge (Web Serial), press the button and pick the board's serial\nport: the page writes each part the manifest lists at its offset, checks\nit, restarts the board and asks for the Wi-Fi network over Improv serial."
+  },
+  {
+   "id": "flashing#from-the-terminal",
+   "file": "flashing",
+   "title": "From the terminal",
+   "body": "```sh\nnpm run flash -- --port /dev/ttyACM0 [--release release | --image halo-0.3.0-esp32s3-factory.bin] \\\n                 [--baud 460800] [--before default_reset|no_reset] [--ssid HomeNet --password '...']\n```\n\n`tools/flash/flash.ts` drives **esptool-js** (the library esp-web-tools\nuses) over the **serialport** package, through a small adapter that gives\nesptool-js the Web Serial calls it uses (`tools/flash/node-serial.ts`). It\nconnects to the ESP32-S3 ROM loader, loads the flasher stub, writes each part\nthe release's `manifest.json` names (or the factory image at 0x0),\ncompressed, and compares the MD5 the board computes over what it wrote with\nthe file's. Then it resets the board and, with `--ssid`, speaks Improv serial\n(`tools/flash/improv.ts`): current state, device information, then the\nnetwork; it prints the URL the board answers with.\n\nA port without DTR/RTS lines cannot reset the board into the loader: the\nflasher says so; hold BOOT and tap RESET, then run it with `--before no_reset`.\n\nThe end-to-end test (`test/flash/flash-cli.test.ts`) runs the real\nesptool-js and serialport against a stand-in of the ESP32-S3 ROM loader on a\npseudo-terminal (`test/support/rom-loader.ts`; the pseudo-terminal comes from\nPython's `pty` module, `test/support/pty.ts`), writing a release that\n`npm run release` made: SLIP framing, SYNC, register\nreads, the stub upload, compressed flash writes and `SPI_FLASH_MD5`, then\nImprov. It checks the bytes the stand-in received, a bad byte in flash, a\nchip that is not an ESP32-S3, the ROM's boot text on the line, a board that\ndoes not answer, a network the board cannot join and hostile release folders."
+  },
+  {
+   "id": "flashing#what-the-board-side-does-not-do-yet",
+   "file": "flashing",
+   "title": "What the board side does not do yet",
+   "body": "Halo's firmware does not answer Improv serial yet: after a USB install the\nWi-Fi network is set as [device.md](device.md) describes. The stand-in shows\nthe exchange the flasher and the install button expect."
   },
   {
    "id": "mcp#connecting-an-mcp-client",
@@ -514,6 +562,12 @@ export const DOCS_PACK: DocsPack = {
    "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines\n# {\"routines\":[{\"id\":\"r1a2b3c4d\",\"kind\":\"routine\",\"owner\":\"owner\",\"name\":\"Morning brief\",\"prompt\":\"...\",\n#   \"schedule\":{\"kind\":\"daily\",\"at\":\"07:30\"},\"approved\":false,\"created\":...,\"failures\":0},\n#   {\"id\":\"w0badcafe\",\"kind\":\"wakeup\",...,\"nextRun\":...,\"attempt\":0}]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/approve\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"approved\",\"nextRun\":1767771000000}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/reject\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"rejected\"}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines/w0badcafe\n# {\"id\":\"w0badcafe\",\"decision\":\"deleted\"}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"alerts\":[{\"id\":1,\"at\":...,\"source\":\"wakeup w0badcafe\",\"message\":\"The wakeup \\\"...\\\" failed twice: ...\"}]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"cleared\":1}\n```\n\nA routine the assistant creates never fires until approved here. Approve and reject take only a pending\nroutine (404 otherwise); DELETE removes any routine or wakeup. Alerts are the failures nobody saw (a wakeup\nthat failed twice, a routine failing three times in a row, the daily governor refusing); the newest 16 are kept\nacross restarts. The knobs `utcOffsetMin` and `routineTurnsPerDay` are set under Config knobs. See the sub-agents\nand routines page."
   },
   {
+   "id": "owner-api#updates",
+   "file": "owner-api",
+   "title": "Updates",
+   "body": "`GET /api/ota`, `PUT /api/ota/feed`, `POST /api/ota/check`, `POST /api/ota/install`\n(the approval) and `POST /api/ota/restart`: see [updates.md](updates.md#owner-api-and-the-updates-page)."
+  },
+  {
    "id": "people-and-security#people-roles-and-the-human-web-only-rail",
    "file": "people-and-security",
    "title": "People, roles and the human-web-only rail",
@@ -688,6 +742,12 @@ export const DOCS_PACK: DocsPack = {
    "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `ota.status` | Read the firmware-update engine: state, latest version seen + its release notes, last install outcome. | (none) | live | any approved caller |"
   },
   {
+   "id": "reference-tool-catalog#audio",
+   "file": "reference-tool-catalog",
+   "title": "audio.*",
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `audio.transcribe` | Listen to the device microphone for N seconds and return what was said (admins only). | `seconds` (integer, required, 1–30) how long to listen | live | admin-only |"
+  },
+  {
    "id": "reference-tool-catalog#session",
    "file": "reference-tool-catalog",
    "title": "session.*",
@@ -715,7 +775,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "replies-and-search#reply-speak",
    "file": "replies-and-search",
    "title": "reply.speak",
-   "body": "Reads text (1-600 characters) aloud on the device speaker. Turn-only: hidden from and refused over `/mcp`.\n\nIt runs the same speech path as the end-of-turn `tts` device action, with the same rails. When nothing is\nplayed, the call is an error (`isError`) whose text starts with `not-spoken:` and says why, so the model\nreplies in text instead:\n\n| Why | Text after `not-spoken:` |\n|---|---|\n| no speaker port | this device has no speaker. |\n| `profile` is silent | the device is on silent (profile silent). |\n| `ttsOn` is false | spoken replies are off (ttsOn is false). |\n| `sfxVol` is 0, or the speaker port reports volume 0 | the speaker volume is 0. |\n| the speaker failed | the speaker could not play the speech. |\n\nThe voice is the `ttsVoice` knob. Synthesis itself is the host's: the AudioOut port speaks the text."
+   "body": "Reads text (1-600 characters) aloud on the device speaker. Turn-only: hidden from and refused over `/mcp`.\n\nIt runs the same speech path as the end-of-turn `tts` device action, with the same rails. When nothing is\nplayed, the call is an error (`isError`) whose text starts with `not-spoken:` and says why, so the model\nreplies in text instead:\n\n| Why | Text after `not-spoken:` |\n|---|---|\n| no speaker port | this device has no speaker. |\n| `profile` is silent | the device is on silent (profile silent). |\n| `ttsOn` is false | spoken replies are off (ttsOn is false). |\n| `sfxVol` is 0, or the speaker port reports volume 0 | the speaker volume is 0. |\n| the speech was not made or did not play | the speech did not play (the reason, e.g. no OpenAI key, the speaker failed). |\n\nThe voice is the `ttsVoice` knob. The speech is streamed from OpenAI's `/v1/audio/speech` as PCM and played\nwhile it arrives ([voice](voice.md))."
   },
   {
    "id": "replies-and-search#reply-telegram",
@@ -757,7 +817,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "simulator#settings",
    "file": "simulator",
    "title": "Settings",
-   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |\n| `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL`, `HALO_MISTRAL_BASE_URL` | the public APIs (`https://api.openai.com/v1`, ...) | point the LLM provider adapters (turns, sub-agents) at a local stand-in |"
+   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |\n| `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL`, `HALO_MISTRAL_BASE_URL` | the public APIs (`https://api.openai.com/v1`, ...) | point the LLM provider adapters (turns, sub-agents) at a local stand-in |\n| `HALO_OTA_FEED_URL`, `HALO_OTA_KEYS` | none | the release feed and the trusted signing keys (comma-separated hex) of the update engine ([updates.md](updates.md)) |\n| `HALO_RELEASE_DIR` | `./release` | the release the flashing page at `/flash/` offers ([flashing.md](flashing.md)) |"
   },
   {
    "id": "simulator#the-data-folder",
@@ -908,6 +968,120 @@ export const DOCS_PACK: DocsPack = {
    "file": "turn",
    "title": "npm run chat",
    "body": "A terminal client for the chat endpoint (`tools/chat.mjs`). It reads the token from `$HALO_TOKEN`, else from\n`$HALO_DATA/admin-token` (default `./.halo-data/admin-token`, where the simulator writes the owner's token), and\ntalks to `$HALO_URL`, else to `$HALO_HOST` and `$HALO_PORT` as the simulator reads them (default\n`http://127.0.0.1:8787`). It exits 1 when the device cannot be reached or refuses the request (a wrong or revoked\ntoken), 2 without a token.\n\n```\nnpm start                      # the simulator, in one terminal\nOPENAI_API_KEY=sk-... npm start   # or with a key the first time (seeded into the secret store)\nnpm run chat                   # in another: type a line, read the reply; /quit or Ctrl-D ends\nnpm run chat -- \"hello\"        # one turn, then exit\n```\n\nEach reply is printed as `halo> ...`, followed by one indented line per thing the turn did (tool calls, memory\nwritten, device actions, sub-agent ops, answer problems). To point the simulator at local stand-ins for the\nproviders, set `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL` or `HALO_MISTRAL_BASE_URL` (each defaults to\nthe provider's public API, e.g. `https://api.openai.com/v1`)."
+  },
+  {
+   "id": "updates#updates-over-the-air",
+   "file": "updates",
+   "title": "Updates over the air",
+   "body": "Halo updates itself from **releases** an owner publishes on any static web\nhost. Every release is signed; a device installs one only when the owner\napproves it, checks its health after the restart, and goes back to the\nprevious version when the check fails. The engine is `lib/ota/`; the tools\nread it through `ota.status`, and only the owner API installs."
+  },
+  {
+   "id": "updates#states",
+   "file": "updates",
+   "title": "States",
+   "body": "`ota.status` and `GET /api/ota` report one of:\n\n| state | meaning |\n|---|---|\n| `idle` | nothing under way (after a boot, or after a successful install) |\n| `checking` | reading the release feed |\n| `up-to-date` | the feed's version is the one running |\n| `available` | a newer signed release waits for the owner's approval |\n| `downloading` | the approved image is streaming into the spare slot (`progress` counts bytes) |\n| `verifying` | SHA-256 and signature are being checked; the boot slot has not changed yet |\n| `ready` | the new image is written, verified and is the next boot slot |\n| `restarting` | restarting into the new image, or rolling back from it |\n| `error` | the last check or install failed; `detail` says why in one sentence |\n| `disabled` | the host has no app slots (the lin build, a test core) |\n\n`lastInstall` records how the last install ended, across restarts: `ok`,\n`failed` (nothing changed: bad hash, cut download, power cut mid-write...)\nor `rolled-back` (the new image failed its health check, or restarted before\nreaching it); the owner API adds its sentence as `lastInstall.detail`."
+  },
+  {
+   "id": "updates#the-release-feed",
+   "file": "updates",
+   "title": "The release feed",
+   "body": "One JSON document (at most 16 KB) names the newest release:\n\n```json\n{\n  \"format\": \"halo-ota-feed/1\",\n  \"version\": \"0.3.0\",\n  \"minVersion\": \"0.2.0\",\n  \"notes\": \"Faster replies.\",\n  \"images\": {\n    \"esp32s3\": {\n      \"url\": \"halo-0.3.0-esp32s3.bin\",\n      \"size\": 1843200,\n      \"sha256\": \"<64 hex digits>\",\n      \"key\": \"<the signer's Ed25519 public key, 64 hex digits>\",\n      \"signature\": \"<128 hex digits>\"\n    }\n  }\n}\n```\n\n- `url` is absolute, or relative to the feed's own URL.\n- `minVersion`: a device running an older version refuses the release\n  (install the versions in between first).\n- The signature is Ed25519 (RFC 8032) over this UTF-8 text, each line ending\n  in `\\n`; the first line keeps a Halo release signature from meaning\n  anything else:\n\n  ```\n  halo-ota-image/1\n  board=esp32s3\n  version=0.3.0\n  min-version=0.2.0\n  size=1843200\n  sha256=<image sha256>\n  notes-sha256=<sha256 of the notes' UTF-8 bytes>\n  ```\n\nA device trusts a list of public keys, so a key can be rotated: build and\ninstall a version that trusts the new key as well, then sign with the new key."
+  },
+  {
+   "id": "updates#what-a-device-checks-and-when",
+   "file": "updates",
+   "title": "What a device checks, and when",
+   "body": "1. **Check** (`POST /api/ota/check`, and by itself once a day): the feed is\n   fetched (one request), parsed, and its signature verified against the\n   trusted keys before anything else. Refused with state `error` and a\n   sentence: a key not trusted, a signature that does not verify (altered\n   notes, size or hash), a version older than the running one (never a\n   downgrade), a `minVersion` newer than the running one, a malformed or\n   oversized feed, an HTTP failure. The same version is `up-to-date`.\n2. **Approve and install** (`POST /api/ota/install {\"version\": \"0.3.0\"}`):\n   the owner names the version they saw; any other is refused (409). The\n   image streams into the spare slot in **HTTP range requests of 32 KB**\n   (`lib/ota/download.ts`), each chunk hashed (SHA-256, streaming) as it is\n   written: no full-image buffer, so a 4 MB image adds under 64 KB to the\n   heap. A server that ignores `Range:`, a response cut short, a wrong\n   `Content-Range` total or a network failure (after two retries per chunk)\n   stops the install and leaves the boot slot alone.\n3. **Verify**: the SHA-256 must equal the signed one and the signature is\n   checked again; only then does `complete()` switch the boot slot (the\n   slot itself refuses what is not an ESP32-S3 app image).\n4. **Restart**: at once, or later with `\"restart\": false` and\n   `POST /api/ota/restart`.\n5. **Health check** after the restart (`lib/ota/boot.ts`, built in\n   `lib/ota/build.ts`): network (the feed answers), storage (the card takes\n   a write and reads it back, when a card is in) and registry (the tools are\n   there). All pass: the image marks itself valid. One fails: it records\n   `rolled-back` with the failing check and rolls back, which restarts into\n   the previous image. If the new image crashes or restarts before marking\n   itself valid, the boot loader itself goes back to the previous image and\n   the engine reports it on the next boot. A power cut during the download\n   is reported as `failed` on the next boot."
+  },
+  {
+   "id": "updates#owner-api-and-the-updates-page",
+   "file": "updates",
+   "title": "Owner API and the updates page",
+   "body": "`GET /updates` is a small page for the owner: paste the owner token, check,\nread the release notes, press \"Install and restart\", or set the feed URL.\nIt is static and calls the owner API below with the token typed into it.\n\nAll behind the owner token (see [owner-api.md](owner-api.md)):\n\n| request | what it does |\n|---|---|\n| `GET /api/ota` | the status, plus `feedUrl` |\n| `PUT /api/ota/feed {\"url\": \"https://...\"}` | point the device at a feed (e.g. a self-hosted one); `null` returns to the build's |\n| `POST /api/ota/check` | check now; 200 with the status, 502 when the check ended in `error` |\n| `POST /api/ota/install {\"version\", \"restart\"?}` | approve and install; 409 when that version is not the available one |\n| `POST /api/ota/restart` | restart into a `ready` image |"
+  },
+  {
+   "id": "updates#hosts",
+   "file": "updates",
+   "title": "Hosts",
+   "body": "- **Device** (`hosts/device/ports/ota.ts`): the spare slot is written with\n  the SDK's `embedded:update` (`nextota` partition); the image state, mark\n  valid and rollback are ESP-IDF calls in `hosts/device/ports/haloboard.c`\n  (`esp_ota_get_state_partition`, `esp_ota_mark_app_valid_cancel_rollback`,\n  `esp_ota_mark_app_invalid_rollback_and_reboot`). `sdkconfig.defaults` sets\n  `CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE=y`; OTA never replaces the boot\n  loader, so rollback works once the board was USB-flashed with a boot loader\n  built this way. The feed and keys are build keys: `otaFeedUrl=...` and\n  `otaKeys=<hex>,<hex>`. SHA-256 is the C module `modules/sha256`.\n- **Simulator** (`hosts/sim/ports/ota-*.ts`): two slot files\n  (`<data>/ota/ota_0.bin`, `ota_1.bin`), an `otadata.json` record (written to\n  a temporary file and renamed) and a boot counter, with ESP-IDF's rules: a\n  new image boots once as `pending-verify`; booting it again before it marked\n  itself valid aborts it. The simulator \"runs\" a slot by reading the version\n  in its app description. It cannot restart itself: a restart is logged,\n  and the next `npm start` boots the new slot. `HALO_OTA_FEED_URL` sets the\n  feed, `HALO_OTA_KEYS` the trusted keys (comma-separated hex)."
+  },
+  {
+   "id": "updates#publishing-a-release",
+   "file": "updates",
+   "title": "Publishing a release",
+   "body": "```sh\nnpm run release:keygen                     # once: ~/.config/halo/release-key.json (0600), prints the public key\nnpm run release -- --build <mcconfig output for esp32/esp32s3> --notes \"What changed.\" [--min-version 0.2.0]\n```\n\n`npm run release` reads `bootloader.bin`, `partition-table.bin`,\n`ota_data_initial.bin` and `xs_esp32.bin` under `--build`, takes the version\nfrom the app's description, and writes `release/`:\n\n| file | for |\n|---|---|\n| `halo-<v>-esp32s3.bin` | the app image devices download |\n| `halo-<v>-esp32s3-factory.bin` | boot loader 0x0, partition table 0x8000, `ota_data_initial.bin` 0xd000, app 0x10000, merged |\n| `feed.json` | the signed feed |\n| `halo-<v>-esp32s3-bootloader.bin`, `-partition-table.bin`, `-ota_data_initial.bin` | the other parts, one file each |\n| `manifest.json` | the esp-web-tools manifest: chip family ESP32-S3, each part at its offset, the Improv wait |\n| `index.html`, `esp-web-tools/` | the flashing page ([flashing.md](flashing.md)) |\n\nUpload the folder to any static host that answers HTTP range requests\n(GitHub Pages, an S3 bucket, nginx, a NAS) over https, and set the devices'\nfeed URL to its `feed.json`. Keep the private key off the host and out of the\nrepository (keygen refuses a path inside it)."
+  },
+  {
+   "id": "updates#figures",
+   "file": "updates",
+   "title": "Figures",
+   "body": "`npm run bench` prints `ota-verify-mb-per-s` (Node), `ota-verify-mb-per-s-xs`\n(SHA-256 in C over a 4 MB image in 32 KB chunks plus the Ed25519 check, on\nthe XS host), their ratio, and `ota-peak-extra-heap-kb-xs` (the live heap\nduring a whole 4 MB install through the engine, above the heap after a\nwarm-up install). Ed25519 is `@noble/ed25519` (one file, mapped in the\ndevice manifest and not preloaded, since the engine sets its SHA-512 hook at\neach use): about 3 ms a verification on the XS host. Its SHA-512 comes from\nthe slots port: Moddable's native `crypt` Digest on the device, Node's crypto\nin the simulator."
+  },
+  {
+   "id": "voice#voice",
+   "file": "voice",
+   "title": "Voice",
+   "body": "Press the button, speak, hear the answer. The code is in `lib/voice/`; the audio ports are `AudioIn` and\n`AudioOut` in `lib/ports.ts`."
+  },
+  {
+   "id": "voice#the-exchange",
+   "file": "voice",
+   "title": "The exchange",
+   "body": "1. **Press** (`core.voice.press()`; the button driver calls it): the ring's phase becomes `listening` and the\n   microphone's 16 kHz, 16-bit mono blocks go up to speech-to-text **as they are captured**: the multipart\n   head and a WAV header declaring an unknown length are sent first, then each block, chunked. At the end only\n   the last block and the closing boundary are left to send.\n2. **End of capture**, whichever comes first:\n   - `release()` (press to talk);\n   - end of speech: an energy detector cuts the input into 20 ms frames; a frame is loud above RMS 600 and\n     three times the learned noise floor; speech starts after 3 loud frames and ends after **320 ms** of quiet\n     (the hangover), so the decision comes at most about 340 ms after the last loud frame. With no speech at all\n     for 8 s the capture ends and nothing is sent;\n   - the **60 s cap**.\n3. `thinking`: the transcript runs as a turn on the `voice` channel, as the device owner, or as the person the\n   owner names in the `voicePerson` knob (owner API only).\n4. `replying`: the reply is spoken through `POST {base}/audio/speech` with `response_format: \"pcm\"` (24 kHz\n   16-bit mono), each piece handed to the speaker as it arrives. Then `idle`.\n5. **Barge-in**: a press while the reply plays stops the download and the speaker at once and listens again.\n\nPhases (`listening`, `thinking`, `replying`, `idle`, `error` with a sentence) go to every listener of\n`core.voice.subscribe(listener)`; the ring subscribes there. A failure (no key, the transcription refused, the\nspeech stream broken mid-way) is the `error` phase with one sentence, never a key; the next press starts over.\nSpoken replies keep the `tts` rails: not on silent, not with `ttsOn` false or volume 0."
+  },
+  {
+   "id": "voice#services",
+   "file": "voice",
+   "title": "Services",
+   "body": "| | OpenAI (`sttProv`/`ttsProv` openai) | Mistral (`sttProv` mistral) |\n|---|---|---|\n| speech to text | `POST {base}/audio/transcriptions`, `gpt-4o-mini-transcribe` | same endpoint, `voxtral-mini-latest` |\n| text to speech | `POST {base}/audio/speech`, `gpt-4o-mini-tts`, PCM | none: spoken replies need `ttsProv` openai |\n\nThe keys are the owner's `openai` and `mistral` secrets. A local OpenAI-compatible server works through the\nbase URLs (`CoreOptions.baseUrls.openai`/`mistral`; the simulator reads `HALO_OPENAI_BASE_URL` and\n`HALO_MISTRAL_BASE_URL`). Streaming needs a host HTTP client that streams (`CoreOptions.audioHttp`; the\nsimulator's is `hosts/sim/ports/audio-http.ts`); without one the same requests go whole over the HttpClient\nport, which is correct but later."
+  },
+  {
+   "id": "voice#post-api-voice",
+   "file": "voice",
+   "title": "POST /api/voice",
+   "body": "The web UI's talk button and the tests drive the pipeline here. Any client's token (`Authorization: Bearer`);\nthe turn runs as that client's person.\n\n- Body: a WAV file, `Content-Type: audio/wav` (or `audio/x-wav`, `audio/wave`): 16-bit PCM, mono or stereo\n  (mixed down), 8-48 kHz (resampled to 16 kHz). The end of the file is a release; end of speech may come first.\n- Answer (200): `{\"transcript\", \"reply\", \"audio\", \"ended\", \"capturedMs\"}`; `audio` is\n  `/api/voice/<16 hex>.wav` or null (no card, no spoken reply). `GET` of that path with the same client's token\n  returns the reply as `audio/wav` (24 kHz). The last 8 replies are kept on the card under `voice/`; others and\n  other clients' get 404.\n- Refusals: 400 a malformed or unsupported WAV (the reason, e.g. `only 16-bit samples are accepted`), 401 no or\n  a wrong token, 405, 413 a body over `VOICE_UPLOAD_MAX_BYTES` (2 MiB: a minute of 16 kHz mono; the host stops\n  reading and closes the connection), 415 not a WAV type, 502 when the transcription or speech service failed\n  (`error` says why). The routes are `voiceRoutes` in `lib/voice/voice-api.ts`, in the HTTP pipeline's table."
+  },
+  {
+   "id": "voice#audio-transcribe",
+   "file": "voice",
+   "title": "audio.transcribe",
+   "body": "`audio.transcribe {seconds: 1-30}`: listens to the microphone for that long and returns the text. Admins only\n(hidden from others), refused in unattended turns, `busy` while a spoken request holds the microphone,\n`not-present` without a microphone.\n\nIt does not read stored files: the artifact store has no audio kind yet."
+  },
+  {
+   "id": "voice#telegram-voice-notes",
+   "file": "voice",
+   "title": "Telegram voice notes",
+   "body": "A voice note from an allow-listed chat is downloaded (`getFile`, then `{base}/file/bot<token>/<path>`, at most\n2 MB, a `file_path` with `..` refused), sent to the transcription endpoint as it is (OGG/Opus), and the\ntranscript runs as that chat's turn. A note over 5 minutes, one that fails, or one with no words gets a short\nreply saying so. Voice notes out are `reply.telegram` with `voice: true` ([replies](replies-and-search.md)),\nmade by the same speech request as spoken replies (`openSpeech` in `lib/voice/speech.ts`) with\n`response_format: \"opus\"`."
+  },
+  {
+   "id": "voice#self-test",
+   "file": "voice",
+   "title": "Self-test",
+   "body": "`device.selftest {audible: true}` plays a 1 kHz tone (`speaker`) and then the **mic loopback**: it captures\nwhile the tone plays and looks for 1 kHz in what the microphone heard (Goertzel level at least 200 and at least\nhalf the capture's RMS). PASS with the level, FAIL with the level when the tone is not heard (a deaf or\ndisconnected microphone, or noise alone), SKIP without a microphone or speaker, on silent, or with `hwTests` off."
+  },
+  {
+   "id": "voice#the-simulator",
+   "file": "voice",
+   "title": "The simulator",
+   "body": "- The microphone plays back a loaded recording (`audioIn.load(samples)`, 16 kHz) and then silence, in 20 ms\n  blocks; a tone from the speaker reaches it (the room).\n- The speaker writes each finished utterance (drained, or stopped by barge-in) to\n  `<data>/speaker/NNNN-speech.wav` or `NNNN-tone.wav` (the last 32 are kept)."
+  },
+  {
+   "id": "voice#the-device",
+   "file": "voice",
+   "title": "The device",
+   "body": "`hosts/device/ports/audio-in.ts` and `audio-out.ts` drive `embedded:io/audio/in` and `out`, type-checked\nagainst `typings/embedded-io-audio.d.ts`. What is verified and what is not:\n\n- Verified here: the sample handling (16/32-bit slots to 16-bit samples, resampling, the queue) runs on the XS\n  engine in `test/xs/voice.test.ts`; the ports type-check.\n- Not verified, needs a board: the SDK's esp32 input driver accepts only 8 or 16 bits per sample and configures\n  16-bit MSB slots (right slot). The INMP441 sends 24 bits in 32-bit slots (64 bit clocks per frame), so with\n  the SDK's driver as it is the microphone will not read correctly. The port already converts 32-bit words\n  when a driver reports `bitsPerSample` 32; the driver with 32-bit slots (a small C module of Halo's own) is not\n  written.\n- The speaker runs at 24 kHz and resamples other rates; volume is the `sfxVol` knob."
+  },
+  {
+   "id": "voice#figures",
+   "file": "voice",
+   "title": "Figures",
+   "body": "`npm run bench` prints `voice-overhead-ms-node`, `voice-overhead-ms-xs` (end of speech to the end of the\ntranscription request, plus first speech byte to first speaker write, in process; aim 50 ms) and\n`voice-first-audio-ms` (reply text ready to first speaker write over a socket to a local stand-in; aim 150 ms)."
+  },
+  {
+   "id": "voice#realtime-mode",
+   "file": "voice",
+   "title": "Realtime mode",
+   "body": "With the owner's `voiceMode` knob set to `realtime` (owner API only; never writable by a tool or a device\naction), a press runs a speech-to-speech exchange with OpenAI's Realtime API instead (`lib/voice/realtime.ts`),\nhalf duplex like the Moddable SDK's ChatAudioIO example:\n\n1. Connect to `wss://{base}/realtime?model=gpt-realtime` with the owner's `openai` key (the base URL's\n   `http` becomes `ws`, so a local stand-in works the same way).\n2. `session.update`: instructions, 24 kHz PCM in and out, `turn_detection: null` (the device decides when the\n   turn ends), the `ttsVoice` voice, and as `tools` the caller's registry tools, exactly\n   `toolSpecsFor(principal)` (names with `.` sent as `_`).\n3. The capture streams up as `input_audio_buffer.append` (16 kHz resampled to 24 kHz, base64) until release,\n   end of speech or the 60 s cap; then `input_audio_buffer.commit` and `response.create`.\n4. `response.output_audio.delta` pieces play as they arrive; a `response.function_call_arguments.done` runs\n   through `registry.dispatch` as the same principal (so a tool it may not call answers with its refusal, e.g.\n   `admin-only:`), the result goes back as a `function_call_output` item and a new `response.create`, at most 4\n   rounds.\n5. The connection closes after each exchange. A press while it speaks stops playback and listens again.\n\nThe principal is the `voicePerson` (or the owner), as in the pipeline. The simulator connects with the `ws`\npackage (`hosts/sim/ports/audio-realtime.ts`, `CoreOptions.realtime`). The device connects with the SDK's\n`websocket` client over SecureSocket (`hosts/device/ports/realtime-ws.ts`): type-checked, not yet run on a\nboard; that client handles frames of at most 65535 bytes (the session with all of an admin's tools is about\n23 KB), and a larger server event ends the exchange as a closed connection. A host with no WebSocket client\nanswers realtime mode with the `error` phase \"Realtime speech is not available on this host (it has no\nWebSocket client); set voiceMode to pipeline.\""
   }
  ]
 };

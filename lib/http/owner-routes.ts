@@ -17,6 +17,7 @@ import { modelRoutes } from "./owner-models";
 import { noFields, onlyFields } from "./owner-fields";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
+import { otaRoutes, type OtaOwner } from "./owner-ota";
 import type { Route } from "./router";
 
 /** Pending skills, as the skills store offers them to the owner (approve or reject by id). */
@@ -43,6 +44,8 @@ export interface OwnerApiDeps {
   routines?: RoutineApprovals;
   /** Owner alerts from unattended turns. */
   alerts?: AlertReader;
+  /** The update engine (lib/http/owner-ota.ts); absent on hosts without app slots. */
+  ota?: OtaOwner;
   /** files.fetch jobs and the download trust policy (lib/http/owner-downloads.ts). */
   downloads?: DownloadApprovals;
   /** Ceilings, rates and the reset day of provider spend (lib/http/owner-budget.ts). */
@@ -158,6 +161,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
     const secrets = deps.secrets;
     routes.push(...embedderRoutes({ memory: deps.memory, http: deps.ports.http, getSecret: (n) => secrets.getSecret(n), log: deps.log }));
   }
+  routes.push(...otaRoutes(deps.ota, deps.log));
   return routes;
 }
 

@@ -42,4 +42,5 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/budget",
   "/api/models",
   "/api/embedder",
+  "/api/ota",
 ];

@@ -6,8 +6,10 @@ import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
 import { moddableHttpClient, moddableResolver } from "./http-client";
 import { neopixelLed } from "./led";
+import { i2sAudioIn } from "./audio-in";
+import { i2sAudioOut } from "./audio-out";
 import { traceLog } from "./log";
-import { deviceOta } from "./ota";
+import { deviceOta, deviceOtaSlots } from "./ota";
 import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
 import { fileStorage } from "./storage";
@@ -17,6 +19,8 @@ export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : fileStorage(config.storageRoot, config.storageCreate);
   const led = neopixelLed(config.ring, log);
+  const audioIn = i2sAudioIn(log);
+  const audioOut = i2sAudioOut(log);
   return {
     clock: deviceClock,
     random: deviceRandom,
@@ -29,10 +33,13 @@ export function devicePorts(config: DeviceConfig): Ports {
     kernels: nativeKernels,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
+    // The update engine replaces `ota` in the core when the board has app slots (not on lin).
+    otaSlots: config.simulated ? undefined : deviceOtaSlots(),
     storage,
     led,
-    // files.send delivers through the Telegram channel; the speaker has no driver yet.
+    // files.send delivers through the Telegram channel.
     messenger: undefined,
-    audioOut: undefined,
+    audioIn,
+    audioOut,
   };
 }
