@@ -2,20 +2,15 @@ import type { ConfigStore } from "../device/config";
 import { KNOBS, knobByName, type KnobSpec } from "../device/knobs";
 import type { ProviderPriority } from "../device/provider-priority";
 import { isSecretName, SECRET_NAMES, type SecretStore } from "../device/secrets";
-import type { MemoryEngine } from "../memory/engine";
-import type { HttpClient, Log } from "../ports";
+import type { Log } from "../ports";
 import type { ChatAllowList } from "../people/chat-allowlist";
 import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } from "../people/clients";
 import { OWNER_PERSON_ID, PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
-import type { BudgetGovernor } from "../turn/budget";
-import type { ProviderModels } from "../turn/provider-models";
-import { budgetRoutes } from "./owner-budget";
-import { embedderRoutes } from "./owner-embedder";
-import { deletionRoutes, type FileRemover } from "./owner-files";
-import { modelRoutes } from "./owner-models";
+import { controlRoutes, type OwnerControlDeps } from "./owner-controls";
 import { noFields, onlyFields } from "./owner-fields";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
+import { nostrRoutes, type NostrOwnerSettings } from "./owner-nostr";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
 import { otaRoutes, type OtaOwner } from "./owner-ota";
 import type { Route } from "./router";
@@ -30,7 +25,7 @@ export interface SkillApprovals {
   removeByOwner?(id: string): void;
 }
 
-export interface OwnerApiDeps {
+export interface OwnerApiDeps extends OwnerControlDeps {
   secrets: SecretStore;
   clients: ClientTokens;
   people: PeopleStore;
@@ -48,16 +43,8 @@ export interface OwnerApiDeps {
   ota?: OtaOwner;
   /** files.fetch jobs and the download trust policy (lib/http/owner-downloads.ts). */
   downloads?: DownloadApprovals;
-  /** Ceilings, rates and the reset day of provider spend (lib/http/owner-budget.ts). */
-  budget?: BudgetGovernor;
-  /** The orchestrator's model and each provider's (lib/http/owner-models.ts). */
-  models?: ProviderModels;
-  /** The file store: the owner deletes any person's file (lib/http/owner-files.ts). */
-  artifacts?: FileRemover;
-  /** The memory engine: the embedder switch (lib/http/owner-embedder.ts). */
-  memory?: MemoryEngine;
-  /** The outbound HTTP the embedder uses (the core's ports). */
-  ports?: { http: HttpClient };
+  /** The device's Nostr owner key and relays (lib/http/owner-nostr.ts). */
+  nostr?: NostrOwnerSettings;
 }
 
 export interface ApiCall {
@@ -153,15 +140,9 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   if (deps.skills) routes.push(...skillRoutes(deps.skills, deps.log));
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   routes.push(...downloadRoutes(deps.downloads, deps.log));
-  routes.push(...budgetRoutes(deps.budget, deps.log));
-  routes.push(...modelRoutes(deps.models, deps.config, deps.log));
-  const skillRemover = deps.skills?.removeByOwner ? { removeByOwner: (id: string) => deps.skills!.removeByOwner!(id) } : undefined;
-  routes.push(...deletionRoutes(deps.artifacts, skillRemover, deps.log));
-  if (deps.ports) {
-    const secrets = deps.secrets;
-    routes.push(...embedderRoutes({ memory: deps.memory, http: deps.ports.http, getSecret: (n) => secrets.getSecret(n), log: deps.log }));
-  }
+  routes.push(...controlRoutes(deps));
   routes.push(...otaRoutes(deps.ota, deps.log));
+  routes.push(...nostrRoutes(deps.nostr, deps.log));
   return routes;
 }
 

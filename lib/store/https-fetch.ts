@@ -4,7 +4,7 @@
 // HTTP client reads it, names are resolved, every address is checked, and the
 // connection is pinned to a checked address, so neither a numeric trick nor a
 // name that resolves (or re-resolves) inward reaches the device or the LAN.
-import type { Clock, HttpClient, Resolver } from "../ports";
+import type { Clock, HttpClient, HttpClientResponse, Resolver } from "../ports";
 import { formatAddress, isPublicAddress, parseHostAddress, parseResolvedAddress } from "../util/ip-address";
 import { formatHttpUrl, parseHttpUrl, resolveLocation, type HttpUrl } from "../util/url";
 
@@ -82,7 +82,7 @@ export async function fetchFollowingRedirects(
   for (let hop = 0; ; hop++) {
     const address = await pinAddress(url, rules);
     const remaining = Math.max(1, deadline - clock.now());
-    let res;
+    let res: HttpClientResponse;
     try {
       res = await http.request({
         method: "GET",
@@ -97,7 +97,7 @@ export async function fetchFollowingRedirects(
     }
     if (REDIRECTS.indexOf(res.status) >= 0) {
       if (hop >= rules.maxRedirects) throw new FetchFailure(`the download was redirected more than ${rules.maxRedirects} times`);
-      const next = resolveLocation(url, res.headers["location"] || "");
+      const next = resolveLocation(url, res.headers.location || "");
       if (typeof next === "string") throw new FetchFailure(`a redirect was refused: ${next}`);
       const allowed = checkFetchUrl(formatHttpUrl(next), rules.insecure, rules.exemptOrigins);
       if (typeof allowed === "string") throw new FetchFailure(`a redirect was refused: ${allowed}`);
