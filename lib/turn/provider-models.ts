@@ -2,13 +2,13 @@
 // a sub-agent, unless the turn's own orch_model names another) and the list of
 // models a provider offers, read from its /models endpoint with the owner's key.
 // Settings keys `models.<provider>`; only the owner API writes them.
-import type { HttpClient, Log, Settings } from "../ports";
+import type { HttpClient, HttpClientResponse, Log, Settings } from "../ports";
 import { decodeUtf8 } from "../util/utf8";
 import { ANTHROPIC_VERSION } from "./providers/anthropic";
 import { DEFAULT_MODELS } from "./providers/router";
 import { DEFAULT_BASE_URLS, PROVIDER_IDS, type ProviderId } from "./providers/types";
 
-export const MODEL_NAME_PATTERN: RegExp = /^[A-Za-z0-9._:\/-]{1,64}$/;
+export const MODEL_NAME_PATTERN: RegExp = /^[A-Za-z0-9._:/-]{1,64}$/;
 const KEY_PREFIX = "models.";
 /** A provider's model list: at most this many names, this many bytes, this long a wait. */
 export const MODEL_LIST_MAX_ENTRIES = 200;
@@ -65,7 +65,7 @@ export class ProviderModels {
     const base = (this.deps.baseUrl(provider) ?? DEFAULT_BASE_URLS[provider]).replace(/\/+$/, "");
     const headers: { [name: string]: string } =
       provider === "anthropic" ? { "x-api-key": key, "anthropic-version": ANTHROPIC_VERSION } : { authorization: `Bearer ${key}` };
-    let res;
+    let res: HttpClientResponse;
     try {
       res = await this.deps.http.request({
         method: "GET",

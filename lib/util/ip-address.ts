@@ -53,9 +53,9 @@ function parseIpv4Parts(parts: string[]): number | undefined {
   }
   for (let i = 0; i < numbers.length - 1; i++) if (numbers[i] > 255) return undefined;
   const last = numbers[numbers.length - 1];
-  if (last >= Math.pow(256, 5 - numbers.length)) return undefined;
+  if (last >= 256 ** (5 - numbers.length)) return undefined;
   let value = last;
-  for (let i = 0; i < numbers.length - 1; i++) value += numbers[i] * Math.pow(256, 3 - i);
+  for (let i = 0; i < numbers.length - 1; i++) value += numbers[i] * 256 ** (3 - i);
   return value;
 }
 
@@ -72,7 +72,7 @@ function parseIpv6(text: string): number[] | undefined {
       const w = list[i];
       if (isLast && i === list.length - 1 && w.indexOf(".") >= 0) {
         const v4 = parseResolvedAddress(w);
-        if (!v4 || v4.kind !== "ipv4") return undefined;
+        if (v4?.kind !== "ipv4") return undefined;
         out.push(Math.floor(v4.value / 65536), v4.value % 65536);
       } else if (/^[0-9a-f]{1,4}$/.test(w)) out.push(parseInt(w, 16));
       else return undefined;
@@ -111,7 +111,7 @@ const IPV4_BLOCKED: ReadonlyArray<[number, number]> = [
 /** True when an IPv4 address (as a 32-bit number) is on the public internet. */
 export function isPublicIpv4(value: number): boolean {
   for (const [base, bits] of IPV4_BLOCKED) {
-    const size = Math.pow(2, 32 - bits);
+    const size = 2 ** (32 - bits);
     if (value >= base && value < base + size) return false;
   }
   return true;

@@ -14,7 +14,7 @@ const HOSTILE_VALUES: unknown[] = [
   null,
   true,
   -1,
-  1e309 === Infinity ? 1e308 : 0,
+  1e308,
   0.5,
   2 ** 53 + 1,
   "",
@@ -121,7 +121,7 @@ describe("simulator: owner controls under hostile input", () => {
     const ping = await postMcp(sim, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
     assert.equal(ping.status, 200, "still serving");
     assert.ok(before.budget.length > 0 && before.models.length > 0 && before.clients >= 1);
-    assert.equal(Object.prototype.hasOwnProperty.call({}, "polluted"), false, "no prototype was polluted");
+    assert.equal(Object.hasOwn({}, "polluted"), false, "no prototype was polluted");
     assert.equal(({} as any).polluted, undefined);
   });
 });
