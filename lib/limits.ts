@@ -7,7 +7,7 @@ export const MAX_JSON_DEPTH = 32;
 /** Longest bearer token accepted (characters). */
 export const MAX_TOKEN_CHARS = 512;
 /** Tools per tools/list page: one page holds the whole catalog up to this bound; cursors page past it. */
-export const TOOLS_PAGE_SIZE = 64;
+export const TOOLS_PAGE_SIZE = 128;
 
 /** A tool result's text beyond this is cut; the whole text stays in the results ring. */
 export const RESULT_CLAMP_BYTES = 4 * 1024;

@@ -66,7 +66,7 @@ describe("McpServer, initialize era", () => {
     }
   });
 
-  it("holds the whole catalog on one page by default, up to TOOLS_PAGE_SIZE (at least 64)", async () => {
+  it("holds the whole catalog on one page by default, up to TOOLS_PAGE_SIZE (at least 64, and more than the device has)", async () => {
     assert.ok(TOOLS_PAGE_SIZE >= 64);
     const all = deviceRegistry().registry.toolSpecsFor(principal());
     assert.ok(all.length <= TOOLS_PAGE_SIZE, "the catalog fits one page");
