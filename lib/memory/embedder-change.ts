@@ -4,6 +4,7 @@
 // nothing: on any failure the old setting, embedder and vectors stay).
 // Refusals are HaloErrors: invalid, conflict (locked), not-configured (no key), failed.
 import { HaloError } from "../errors";
+import { toJson } from "../util/json";
 import type { Log, Settings } from "../ports";
 import { reembed } from "./config-ops";
 import type { Embedder } from "./embedder";
@@ -26,7 +27,7 @@ export async function changeEmbedder(
   build: (setting: EmbedderSettings) => Embedder | undefined,
   reembedNow: boolean,
 ): Promise<string> {
-  const text = JSON.stringify(wanted);
+  const text = toJson(wanted);
   const problems: string[] = [];
   // Checked by the same reader the next boot uses: one that only holds the candidate.
   const candidate: Settings = { get: () => text, set: () => undefined, remove: () => undefined, keys: () => [] };

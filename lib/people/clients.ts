@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { MAX_TOKEN_CHARS } from "../limits";
 import type { Digest, Log, Random, Settings } from "../ports";
 import { isRole, type Role } from "../registry/principal";
@@ -83,7 +84,7 @@ export class ClientTokens {
       sharesOwnerNs: role !== "admin" && options.sharesOwnerNs === true,
       hash: toHex(this.hash(token)),
     };
-    this.settings.set(KEY_PREFIX + name, JSON.stringify(client));
+    this.settings.set(KEY_PREFIX + name, toJson(client));
     this.clients.set(name, client);
     return token;
   }
