@@ -23,6 +23,8 @@ export interface Digest {
 export interface Log {
   info(message: string): void;
   warn(message: string): void;
+  /** Lines a rate limiter withheld since boot (lib/util/log-limit.ts); absent without one. */
+  withheld?(): number;
 }
 
 export interface FileStat {
@@ -92,6 +94,14 @@ export interface HttpClientRequest {
   timeoutMs: number;
   /** A response body past this size is refused (the request rejects). */
   maxResponseBytes: number;
+  /** Connect to this IP address instead of resolving the URL's host; the Host header and TLS name stay the URL's. */
+  address?: string;
+}
+
+/** Name resolution as the HttpClient does it (the hosts file included): every address a name has. */
+export interface Resolver {
+  /** Rejects when the name does not resolve. */
+  resolve(name: string): Promise<string[]>;
 }
 
 /** The `code` property of an HttpClient rejection. */
@@ -324,6 +334,8 @@ export interface Ports {
   log: Log;
   settings: Settings;
   http: HttpClient;
+  /** Resolves host names so files.fetch checks every address before connecting; undefined: names are refused. */
+  resolver: Resolver | undefined;
   /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */
   kernels: Kernels;
   storage: Storage | undefined;

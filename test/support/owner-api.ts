@@ -39,5 +39,8 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/downloads",
   "/api/routines",
   "/api/alerts",
+  "/api/budget",
+  "/api/models",
+  "/api/embedder",
   "/api/ota",
 ];
