@@ -6,15 +6,15 @@ import { utf8Length } from "../util/utf8";
 import { MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "./bounds";
 import type { MemoryEngine } from "./engine";
 import { MAX_TOP_K } from "./kernel-ts";
-import { cosineFromDot, int8Norm } from "./quantize";
 import { diversify, formatHits, pairwiseSimilarity, recallScore, recency, type Hit } from "./recall";
+import { cosines } from "./similarity";
 import { FLAG_PINNED } from "./vector-store";
 
 /**
  * How many candidates the kernel returns for `n` results (at least
- * RECALL_CANDIDATES_MIN). Ranking them by cosine, which divides by each stored
- * row's own int8 norm, is the re-rank that lifts int8 recall@10 against exact
- * float search (docs/memory-kernel.md).
+ * RECALL_CANDIDATES_MIN). Ranking them by the cosine with the query's float
+ * vector (similarity.ts) is the re-rank that lifts int8 recall@10 against
+ * exact float search (docs/memory-kernel.md).
  */
 const CANDIDATES_PER_RESULT = 4;
 
@@ -33,19 +33,20 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   engine.requireLoaded();
   engine.requireCurrentEmbedder();
   if (!engine.store.maskOf(p.ns)) return { text: "No memories stored yet.", hits: [] };
-  const queryRow = await engine.embedQuery(q);
+  const vector = await engine.embedQuery(q);
   engine.requireCurrentEmbedder();
   const { store, config } = engine;
   const mask = store.maskOf(p.ns);
   if (!mask) return { text: "No memories stored yet.", hits: [] };
   const now = engine.now();
   const k = Math.min(store.countIn(p.ns), MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, count * CANDIDATES_PER_RESULT));
-  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, queryRow, k, mask);
-  const queryNorm = int8Norm(queryRow, 0, queryRow.length);
+  const { kernels } = engine.deps;
+  const { indices } = kernels.topK(store.vectors, store.dims, store.count, vector.row, k, mask, store.scales);
+  const similarities = cosines(kernels, store.vectors, store.dims, store.scales, indices, vector);
   const hits: Hit[] = [];
   for (let i = 0; i < indices.length; i++) {
     const slot = indices[i];
-    const similarity = cosineFromDot(scores[i], queryNorm, store.norms[slot]);
+    const similarity = similarities[i];
     if (similarity < config.relevance_threshold) continue;
     const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
     const r = recency(now - store.created[slot], config.recency_half_life_hours, pinned);

@@ -2,7 +2,7 @@
 // arrays for the metadata, not one object per vector. Slots are dense
 // (0..count-1): a removal moves the last entry into the hole.
 import { MEMORY_MAX_NAMESPACES } from "./bounds";
-import { int8Norm } from "./quantize";
+import { int8Norm, rowScale } from "./quantize";
 import { StoreChanges } from "./store-changes";
 
 export const FLAG_PINNED = 1;
@@ -27,6 +27,8 @@ export class VectorStore {
   count = 0;
   vectors: Int8Array;
   norms: Float32Array;
+  /** Per row, 1 / its int8 norm: the kernel ranks by dot x scale, the cosine up to the query's norm. */
+  scales: Float32Array;
   importance: Float32Array;
   created: Float64Array;
   lastRecalled: Float64Array;
@@ -51,6 +53,7 @@ export class VectorStore {
     this.capacity = capacity;
     this.vectors = new Int8Array(capacity * dims);
     this.norms = new Float32Array(capacity);
+    this.scales = new Float32Array(capacity);
     this.importance = new Float32Array(capacity);
     this.created = new Float64Array(capacity);
     this.lastRecalled = new Float64Array(capacity);
@@ -68,6 +71,7 @@ export class VectorStore {
     const ns = this.nsIndexFor(meta.ns);
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
+    this.scales[slot] = rowScale(this.norms[slot]);
     this.setMeta(slot, meta, ns);
     if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row);
     return slot;
@@ -82,6 +86,7 @@ export class VectorStore {
   replace(slot: number, meta: EntryMeta, row: Int8Array, norm: number): void {
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm;
+    this.scales[slot] = rowScale(norm);
     this.writeFields(slot, meta);
   }
 
@@ -98,6 +103,7 @@ export class VectorStore {
       const movedNs = this.nsIndex[last];
       this.vectors.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
       this.norms[slot] = this.norms[last];
+      this.scales[slot] = this.scales[last];
       this.masks[movedNs][last] = 0;
       this.slotById[movedNs].delete(moved.id);
       this.nsCounts[movedNs]--;
@@ -160,6 +166,7 @@ export class VectorStore {
     };
     this.vectors = copy(this.vectors, capacity * this.dims);
     this.norms = copy(this.norms, capacity);
+    this.scales = copy(this.scales, capacity);
     this.importance = copy(this.importance, capacity);
     this.created = copy(this.created, capacity);
     this.lastRecalled = copy(this.lastRecalled, capacity);

@@ -14,7 +14,7 @@ import {
 } from "./bounds";
 import type { MemoryEngine } from "./engine";
 import { evictionCandidate } from "./forgetting";
-import { cosineFromDot, int8Norm } from "./quantize";
+import { cosines, type QueryVector } from "./similarity";
 import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
 import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
 
@@ -48,7 +48,8 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
   const importance = checkImportance(args.importance);
   engine.requireWritable();
   engine.requireCurrentEmbedder();
-  const { row, query } = await engine.embedRowAndQuery(content);
+  const query = await engine.embedQuery(content);
+  const row = query.row;
   engine.requireWritable();
   engine.requireCurrentEmbedder();
   const { store } = engine;
@@ -222,14 +223,15 @@ function requireSlotById(engine: MemoryEngine, ns: string, text: string): { id: 
   return { id, slot };
 }
 
-/** The caller's entry most similar to the query row `query` when at least `minSimilarity`, else -1 (one masked topK). */
-export function nearestSlot(engine: MemoryEngine, ns: string, query: Int8Array, minSimilarity: number): number {
+/** The caller's entry most similar to `query` when at least `minSimilarity`, else -1 (one masked topK). */
+export function nearestSlot(engine: MemoryEngine, ns: string, query: QueryVector, minSimilarity: number): number {
   const { store } = engine;
+  const { kernels } = engine.deps;
   const mask = store.maskOf(ns);
   if (!mask) return -1;
-  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, query, 1, mask);
+  const { indices } = kernels.topK(store.vectors, store.dims, store.count, query.row, 1, mask, store.scales);
   if (indices.length === 0) return -1;
-  return cosineFromDot(scores[0], int8Norm(query, 0, query.length), store.norms[indices[0]]) >= minSimilarity ? indices[0] : -1;
+  return cosines(kernels, store.vectors, store.dims, store.scales, indices, query)[0] >= minSimilarity ? indices[0] : -1;
 }
 
 function pinnedCount(engine: MemoryEngine, ns: string): number {
