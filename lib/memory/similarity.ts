@@ -11,7 +11,14 @@ export interface QueryVector {
 }
 
 /** The cosine of `query` with each row in `indices` of `rows`, whose per-row scales are `scales`. */
-export function cosines(kernels: Kernels, rows: Int8Array, dims: number, scales: Float32Array, indices: Int32Array, query: QueryVector): Float64Array {
+export function cosines(
+  kernels: Kernels,
+  rows: Int8Array,
+  dims: number,
+  scales: Float32Array,
+  indices: Int32Array,
+  query: QueryVector,
+): Float64Array {
   const out = kernels.dots(rows, dims, indices, query.unit);
   for (let r = 0; r < out.length; r++) {
     const c = out[r] * scales[indices[r]];

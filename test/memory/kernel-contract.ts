@@ -59,7 +59,15 @@ function outcomeOf(kernels: Kernels, c: Case): string {
 }
 
 /** The reference: every score, sorted by score (high first) then index (low first). */
-function naiveTopK(store: Int8Array, dims: number, count: number, query: Int8Array, k: number, mask?: Uint8Array, scales?: Float32Array): string {
+function naiveTopK(
+  store: Int8Array,
+  dims: number,
+  count: number,
+  query: Int8Array,
+  k: number,
+  mask?: Uint8Array,
+  scales?: Float32Array,
+): string {
   const rows: Array<[number, number]> = [];
   for (let i = 0; i < count; i++) {
     if (mask && mask[i] === 0) continue;
@@ -122,7 +130,16 @@ function scalesOf(prng: Prng, count: number): Float32Array {
   return scales;
 }
 
-function randomCase(name: string, seed: number, dims: number, count: number, k: number, keepPercent?: number, view = false, scaled = false): Case {
+function randomCase(
+  name: string,
+  seed: number,
+  dims: number,
+  count: number,
+  k: number,
+  keepPercent?: number,
+  view = false,
+  scaled = false,
+): Case {
   const prng = mulberry32(seed);
   // A view at an odd byte offset: implementations must honour byteOffset.
   const store = view ? randomInt8(prng, count * dims + 5).subarray(5) : randomInt8(prng, count * dims);
@@ -161,10 +178,18 @@ function scaledCases(): Case[] {
   return [
     { name: "scaled: the scale reorders", args: [tiny, 3, 4, ones, 4, undefined, f32(0.5, 1, 2, 1)], expected: "ok 2,0,1,3|12,3,0,0" },
     { name: "scaled: a NaN scale skips the row", args: [tiny, 3, 4, ones, 4, undefined, f32(NaN, 1, 1, 1)], expected: "ok 2,1,3|6,0,0" },
-    { name: "scaled: an infinite scale times 0 is NaN", args: [tiny, 3, 4, ones, 4, undefined, f32(1, Infinity, 1, 1)], expected: "ok 0,2,3|6,6,0" },
+    {
+      name: "scaled: an infinite scale times 0 is NaN",
+      args: [tiny, 3, 4, ones, 4, undefined, f32(1, Infinity, 1, 1)],
+      expected: "ok 0,2,3|6,6,0",
+    },
     { name: "scaled: infinity ranks first", args: [tiny, 3, 4, ones, 2, undefined, f32(1, 1, Infinity, 1)], expected: "ok 2,0|Infinity,6" },
     { name: "scaled: negative scales flip", args: [tiny, 3, 4, ones, 4, undefined, f32(-1, 1, -0.5, 1)], expected: "ok 1,3,2,0|0,0,-3,-6" },
-    { name: "scaled: with a mask", args: [tiny, 3, 4, ones, 4, new Uint8Array([1, 0, 1, 0]), f32(0.25, 9, 0.25, 9)], expected: "ok 0,2|1.5,1.5" },
+    {
+      name: "scaled: with a mask",
+      args: [tiny, 3, 4, ones, 4, new Uint8Array([1, 0, 1, 0]), f32(0.25, 9, 0.25, 9)],
+      expected: "ok 0,2|1.5,1.5",
+    },
     { name: "scaled: a longer scales array", args: [tiny, 3, 2, ones, 4, undefined, f32(1, 1, 99, 99, 99)], expected: "ok 0,1|6,0" },
   ];
 }
