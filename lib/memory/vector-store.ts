@@ -2,6 +2,7 @@
 // arrays for the metadata, not one object per vector. Slots are dense
 // (0..count-1): a removal moves the last entry into the hole.
 import { MEMORY_MAX_NAMESPACES } from "./bounds";
+import { LexicalIndex } from "./lexical";
 import { int8Norm, rowScale } from "./quantize";
 import { StoreChanges } from "./store-changes";
 
@@ -45,6 +46,8 @@ export class VectorStore {
   private masks: Uint8Array[] = [];
   private readonly slotById: Array<Map<number, number>> = [];
   private readonly nsCounts: number[] = [];
+  /** The stored texts' inverted index, per namespace (hybrid recall). */
+  readonly lexicon = new LexicalIndex();
   /** Changes since the store was last persisted (add and remove record themselves; field writes call touch). */
   readonly changes = new StoreChanges();
 
@@ -73,6 +76,7 @@ export class VectorStore {
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
     this.scales[slot] = rowScale(this.norms[slot]);
     this.setMeta(slot, meta, ns);
+    this.lexicon.add(meta.ns, meta.id, meta.content);
     if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row);
     return slot;
   }
@@ -87,6 +91,10 @@ export class VectorStore {
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm;
     this.scales[slot] = rowScale(norm);
+    if (meta.content !== this.content[slot]) {
+      this.lexicon.remove(meta.ns, meta.id, this.content[slot]);
+      this.lexicon.add(meta.ns, meta.id, meta.content);
+    }
     this.writeFields(slot, meta);
   }
 
@@ -95,6 +103,7 @@ export class VectorStore {
     const last = this.count - 1;
     const ns = this.nsIndex[slot];
     this.changes.remove(this.namespaces[ns], this.ids[slot]);
+    this.lexicon.remove(this.namespaces[ns], this.ids[slot], this.content[slot]);
     this.masks[ns][slot] = 0;
     this.slotById[ns].delete(this.ids[slot]);
     this.nsCounts[ns]--;
