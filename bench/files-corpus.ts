@@ -15,7 +15,10 @@ const SEED = 4242;
 export const QUERY = "common rare";
 
 export interface FilesCorpus {
+  /** files.search through the inverted index (what the store does). */
   search(): number;
+  /** The same ranking by scanning every document (the store before the index). */
+  scan(): number;
 }
 
 export function buildFilesCorpus(): FilesCorpus {
@@ -36,5 +39,5 @@ export function buildFilesCorpus(): FilesCorpus {
     store.saveText(owner, `p${d % 20}`, `doc-${d}.md`, text.slice(0, DOC_BYTES));
   }
   const terms = queryTerms(QUERY);
-  return { search: () => store.search(owner, terms).length };
+  return { search: () => store.search(owner, terms).length, scan: () => store.scan(owner, terms).length };
 }
