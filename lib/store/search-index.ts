@@ -1,13 +1,15 @@
 // The inverted index behind files.search, on the card under files/.sx/:
 //
-//   docs      record log (record-log.ts) of {t:"begin",id} / {t:"doc",id,k,u,s,n} / {t:"del",k}:
-//             which index document holds which file (key, its updated time and size) and its length
-//   <bucket>  one line per (document, bucket): "<check> <id> <word>:<count> <word>:<count>...", the check
+//   docs      record log (record-log.ts) of {t:"doc",r,k,u,s,n} / {t:"del",k}: which document (its
+//             reference r) holds which file (key, its updated time and size) and its length
+//   <bucket>  one line per (document, bucket): "<check> <r> <word>:<count> <word>:<count>...", the check
 //             being djb2 over the line's bytes after it, as 10 decimal digits
 //             for the document's words whose first two characters map to that bucket (bucketOf)
 //
-// A file is indexed as: "begin" (reserves its id), its bucket lines, "doc" (the commit). Ids that
-// began but never committed, ids no longer current, and repeated lines are ignored. The files are
+// A file is indexed as its bucket lines, then its "doc" record (the commit). A reference names the
+// content: djb2 of the key, the updated time and djb2 of the text, so lines of a save that never
+// committed, or of an older version, match no current document (or the same text), and a lost or
+// cut docs log can never attribute a line to the wrong file. Repeated lines count once. The files are
 // the truth: a file with no current document, or one whose time or size changed, is indexed again
 // from its text at the next search; a damaged line anywhere drops the whole index, which is then
 // rebuilt from the files. So a torn or lost index costs a rebuild, never a file or a wrong count.
@@ -16,7 +18,7 @@
 // character above U+007F in the lower-cased text, a query term counts the words it starts, and a
 // document's length is its lower-cased name's plus body's length in UTF-16 units.
 import type { Storage } from "../ports";
-import { djb2Bytes } from "../util/hash";
+import { djb2, djb2Bytes } from "../util/hash";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
 import { decodeRecords, encodeRecord } from "./record-log";
 
@@ -40,7 +42,7 @@ export interface IndexedFile {
 }
 
 interface DocEntry {
-  id: number;
+  ref: string;
   updated: number;
   size: number;
   length: number;
@@ -67,10 +69,9 @@ export function indexable(term: string): boolean {
 
 export class SearchIndex {
   private readonly docs = new Map<string, DocEntry>();
-  private readonly keyById = new Map<number, string>();
+  private readonly keyByRef = new Map<string, string>();
   /** Per bucket, how many of its bytes were checked (or written here) since the docs log was read. */
   private readonly verified = new Map<string, number>();
-  private nextId = 1;
   private docsLines = 0;
   /** Bytes of the docs log as last read or written; -1 when nothing is loaded. */
   private docsBytes = -1;
@@ -78,7 +79,7 @@ export class SearchIndex {
   /** Forgets what is in memory (a card change): the next use reads the card again. */
   forget(): void {
     this.docs.clear();
-    this.keyById.clear();
+    this.keyByRef.clear();
     this.verified.clear();
     this.docsBytes = -1;
   }
@@ -97,16 +98,16 @@ export class SearchIndex {
   /** Indexes one file (replacing its earlier document); returns its length. */
   put(card: Storage, file: IndexedFile): number {
     this.load(card);
-    const id = this.nextId++;
-    this.appendDocs(card, { t: "begin", id });
     const lowered = file.name.toLowerCase();
     const body = file.body.toLowerCase();
+    const ref =
+      djb2(file.key).toString(36) + "." + file.updated.toString(36) + "." + djb2Bytes(encodeUtf8(lowered + "\n" + body)).toString(36);
     const counts = new Map<string, number>();
     for (const text of [lowered, body]) for (const w of text.match(WORD) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
     const buckets = new Map<string, string>();
     for (const [word, count] of counts) {
       const b = bucketOf(word);
-      buckets.set(b, (buckets.get(b) ?? `${id}`) + ` ${word}:${Math.min(count, SEARCH_MAX_COUNT)}`);
+      buckets.set(b, (buckets.get(b) ?? ref) + ` ${word}:${Math.min(count, SEARCH_MAX_COUNT)}`);
     }
     for (const [b, payload] of buckets) {
       const line = encodeUtf8(`0000000000 ${payload}\n`);
@@ -117,8 +118,8 @@ export class SearchIndex {
       if (verified !== undefined) this.verified.set(b, verified + line.length);
     }
     const length = lowered.length + body.length;
-    this.appendDocs(card, { t: "doc", id, k: file.key, u: file.updated, s: file.size, n: length });
-    this.setDoc(file.key, { id, updated: file.updated, size: file.size, length });
+    this.appendDocs(card, { t: "doc", r: ref, k: file.key, u: file.updated, s: file.size, n: length });
+    this.setDoc(file.key, { ref, updated: file.updated, size: file.size, length });
     return length;
   }
 
@@ -154,7 +155,7 @@ export class SearchIndex {
   private bucketsFor(card: Storage, term: string): string[] {
     if (term.length >= 2) return [bucketOf(term)];
     const first = bucketOf(term);
-    return card.list(SEARCH_INDEX_DIR).filter((name) => name !== "docs" && name.length === 2 && name[0] === first);
+    return card.list(SEARCH_INDEX_DIR).filter((name) => name.length <= 2 && name[0] === first);
   }
 
   private scanBucket(card: Storage, bucket: string, terms: string[], which: number[], out: Array<Map<string, number>>): void {
@@ -168,14 +169,14 @@ export class SearchIndex {
     // One native decode and split: XS indexes UTF-16 positions of a long string slowly.
     const lines = decodeUtf8(bytes).split("\n");
     lines.pop();
-    const seen = new Set<number>();
+    const seen = new Set<string>();
     const needles = which.map((j) => " " + terms[j]);
     for (const line of lines) {
       const idEnd = line.indexOf(" ", 11);
-      const id = Number(idEnd < 0 ? line.slice(11) : line.slice(11, idEnd));
-      const key = this.keyById.get(id);
-      if (key === undefined || seen.has(id)) continue;
-      seen.add(id);
+      const ref = idEnd < 0 ? line.slice(11) : line.slice(11, idEnd);
+      const key = this.keyByRef.get(ref);
+      if (key === undefined || seen.has(ref)) continue;
+      seen.add(ref);
       // Each " <term>" found starts a word field (a count follows a colon), so the word starts with the term.
       needles.forEach((needle, n) => {
         const map = out[which[n]];
@@ -192,13 +193,13 @@ export class SearchIndex {
 
   /** Rewrites a bucket with only its current documents' lines (temp + rename). */
   private compactBucket(card: Storage, path: string, lines: string[]): void {
-    const seen = new Set<number>();
+    const seen = new Set<string>();
     const kept: string[] = [];
     for (const line of lines) {
       const idEnd = line.indexOf(" ", 11);
-      const id = Number(idEnd < 0 ? line.slice(11) : line.slice(11, idEnd));
-      if (!this.keyById.has(id) || seen.has(id)) continue;
-      seen.add(id);
+      const ref = idEnd < 0 ? line.slice(11) : line.slice(11, idEnd);
+      if (!this.keyByRef.has(ref) || seen.has(ref)) continue;
+      seen.add(ref);
       kept.push(line + "\n");
     }
     const bytes = encodeUtf8(kept.join(""));
@@ -212,16 +213,15 @@ export class SearchIndex {
     const size = stat ? stat.size : 0;
     if (size === this.docsBytes) return;
     this.docs.clear();
-    this.keyById.clear();
+    this.keyByRef.clear();
     this.verified.clear();
-    this.nextId = 1;
     this.docsBytes = -1;
     const bytes = size > 0 ? card.read(DOCS_PATH) : undefined;
     const decoded = decodeRecords(bytes ? decodeUtf8(bytes) : "");
     if (decoded.torn) throw new SearchIndexDamaged(`${DOCS_PATH}: torn record`);
-    for (const r of decoded.records as Array<{ t: string; id: number; k: string; u: number; s: number; n: number }>) {
-      if (typeof r.id === "number" && r.id >= this.nextId) this.nextId = r.id + 1;
-      if (r.t === "doc" && typeof r.k === "string") this.setDoc(r.k, { id: r.id, updated: r.u, size: r.s, length: r.n });
+    for (const r of decoded.records as Array<{ t: string; r: string; k: string; u: number; s: number; n: number }>) {
+      if (r.t === "doc" && typeof r.k === "string" && typeof r.r === "string")
+        this.setDoc(r.k, { ref: r.r, updated: r.u, size: r.s, length: r.n });
       else if (r.t === "del" && typeof r.k === "string") this.unsetDoc(r.k);
     }
     this.docsLines = decoded.records.length;
@@ -239,26 +239,26 @@ export class SearchIndex {
     this.docsBytes += line.length;
     this.docsLines++;
     if (this.docsLines > 2 * this.docs.size + DOCS_COMPACT_SLACK_LINES) {
-      let text = encodeRecord({ t: "begin", id: this.nextId });
-      for (const [k, d] of this.docs) text += encodeRecord({ t: "doc", id: d.id, k, u: d.updated, s: d.size, n: d.length });
+      let text = "";
+      for (const [k, d] of this.docs) text += encodeRecord({ t: "doc", r: d.ref, k, u: d.updated, s: d.size, n: d.length });
       const bytes = encodeUtf8(text);
       card.writeAtomic(DOCS_PATH, bytes);
       this.docsBytes = bytes.length;
-      this.docsLines = this.docs.size + 1;
+      this.docsLines = this.docs.size;
     }
   }
 
   private setDoc(key: string, doc: DocEntry): void {
     this.unsetDoc(key);
     this.docs.set(key, doc);
-    this.keyById.set(doc.id, key);
+    this.keyByRef.set(doc.ref, key);
   }
 
   private unsetDoc(key: string): void {
     const old = this.docs.get(key);
     if (!old) return;
     this.docs.delete(key);
-    this.keyById.delete(old.id);
+    this.keyByRef.delete(old.ref);
   }
 }
 
