@@ -21,7 +21,7 @@ export interface FilesCorpus {
   scan(): number;
 }
 
-export function buildFilesCorpus(): FilesCorpus {
+export function buildFilesCorpus(docs = DOCS): FilesCorpus {
   const prng = mulberry32(SEED);
   const letters = "abcdefghijklmnopqrstuvwxyz";
   const words: string[] = [];
@@ -31,8 +31,8 @@ export function buildFilesCorpus(): FilesCorpus {
     words.push(w);
   }
   const owner = makePrincipal("owner", "admin", "mcp");
-  const store = new ArtifactStore(memoryStorage(), { now: () => Date.UTC(2026, 0, 1) });
-  for (let d = 0; d < DOCS; d++) {
+  const store = new ArtifactStore(memoryStorage(1024 * 1024 * 1024), { now: () => Date.UTC(2026, 0, 1) });
+  for (let d = 0; d < docs; d++) {
     let text = d % 50 === 0 ? "rare " : "";
     while (text.length < DOC_BYTES - 16)
       text += (prng.int(0, 40) === 0 ? "common" : words[prng.int(0, VOCABULARY - 1)]) + (prng.int(0, 12) === 0 ? ".\n" : " ");
