@@ -13,6 +13,8 @@ const OPTIONAL = [
   ["bench/files.mjs", "runFilesBench"],
   ["bench/memory.mjs", "runMemoryBench"],
   ["bench/turn.mjs", "runTurnBench"],
+  ["bench/voice.mjs", "runVoiceBench"],
+  ["bench/ota.mjs", "runOtaBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

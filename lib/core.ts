@@ -1,46 +1,55 @@
 import { VALIDATORS } from "./generated/validators.js";
 import type { AlertLog } from "./agents/alerts";
-import { buildAgentsSubsystem, scheduledPrincipal } from "./agents/build";
 import type { Routines } from "./agents/routines";
 import type { RoutineScheduler } from "./agents/scheduler";
 import type { SubAgents } from "./agents/sessions";
+import { buildSubsystem } from "./app/subsystem";
+import {
+  AGENTS,
+  BOARD,
+  CHANNELS,
+  DOCS,
+  FILES,
+  INTROSPECTION,
+  MEMORY,
+  OWNERSHIP,
+  PROVIDERS,
+  scheduledPrincipal,
+  TENANTS,
+  TURN,
+  AUDIO_TOOLS,
+  VOICE,
+} from "./app/subsystems";
+import { OWNER_PERSON_ID } from "./people/people";
+import { derivePrincipal } from "./people/principals";
+import type { AudioHttp } from "./voice/audio-http";
+import type { VoiceSubsystem } from "./voice/build";
+import type { RealtimeConnector } from "./voice/realtime-socket";
 import type { TelegramChannel } from "./chat/telegram-channel";
 import type { VoiceSynth } from "./chat/voice";
-import { DOCS_PACK } from "./generated/docs-pack";
-import { DeviceActuator } from "./device/actuator";
-import { ConfigStore } from "./device/config";
+import type { DeviceActuator } from "./device/actuator";
+import type { ConfigStore } from "./device/config";
 import type { IntrospectionSources } from "./device/introspection";
-import { ProviderPriority } from "./device/provider-priority";
-import { SecretStore } from "./device/secrets";
-import { ChatAllowList } from "./people/chat-allowlist";
-import { ClientTokens } from "./people/clients";
-import { PeopleStore } from "./people/people";
-import { buildMemoryEngine } from "./memory/build";
+import type { ProviderPriority } from "./device/provider-priority";
+import type { SecretStore } from "./device/secrets";
+import type { ChatAllowList } from "./people/chat-allowlist";
+import type { ClientTokens } from "./people/clients";
+import type { PeopleStore } from "./people/people";
 import type { SecretReader } from "./memory/embedder-select";
 import type { MemoryEngine } from "./memory/engine";
 import type { EpisodicStore } from "./memory/episodic";
-import { memoryUsageSource } from "./memory/usage";
 import type { Ports } from "./ports";
 import { ToolRegistry } from "./registry/registry";
 import type { CompiledValidator } from "./registry/types";
 import type { BudgetGovernor } from "./turn/budget";
 import type { ProviderRouter } from "./turn/providers/router";
-import { buildProviderRouter } from "./turn/providers/wiring";
 import type { ArtifactStore } from "./store/artifact-store";
-import { DocsLibrary } from "./store/docs-pack";
 import type { Downloads } from "./store/downloads";
 import { ResultsRing } from "./store/results-ring";
 import type { SkillStore } from "./store/skills";
-import { registerDeviceTools } from "./tools/device";
-import { registerDocsTools } from "./tools/docs";
-import { registerMemoryTools } from "./tools/memory";
-import { registerArchiveTool, registerEpisodicTool } from "./tools/memory-history";
-import { buildFilesSubsystem, filesUsageSource } from "./tools/files-subsystem";
-import { registerResultTools } from "./tools/results";
-import { registerTenantTools } from "./tools/tenant";
-import { buildTurn } from "./turn/build";
 import type { TurnEngine } from "./turn/engine";
-import { buildChannelsSubsystem } from "./tools/channels-subsystem";
+import { UPDATES, type OtaBuildOptions } from "./ota/build";
+import type { OtaEngine } from "./ota/engine";
 import type { WebSearchBudget } from "./web/search-budget";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
@@ -88,6 +97,10 @@ export interface Core {
   scheduler: RoutineScheduler;
   /** Failures nobody saw (wakeups, routines): the owner API reads and clears them. */
   alerts: AlertLog;
+  /** Speech to text, spoken replies, and the press-to-talk pipeline (`voice.press()`, `voice.subscribe(phase)`). */
+  voice: VoiceSubsystem;
+  /** The update engine, when the host has app slots (ports.otaSlots) and gave CoreOptions.ota; start() boots and ticks it. */
+  ota?: OtaEngine;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -100,76 +113,70 @@ export interface CoreOptions {
   baseUrls?: { [service: string]: string | undefined };
   /** Speech synthesis for Telegram voice notes; default: OpenAI speech with the owner's openai key (ttsProv openai). */
   voiceSynth?: VoiceSynth;
+  /** Streaming HTTP for voice (capture up, speech down as it arrives); default: whole bodies over ports.http. */
+  audioHttp?: AudioHttp;
+  /** A WebSocket client for realtime speech (the owner's voiceMode realtime); absent: that mode refuses. */
+  realtime?: RealtimeConnector;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
+  /** The build's version, board name, trusted release keys and feed URL (lib/ota/build.ts). */
+  ota?: OtaBuildOptions;
 }
 
 /**
- * Builds the subsystems and registers every tool the device offers. The
- * generators call it too (with pass-through validators) to read the tools.
+ * Builds the subsystems of lib/app/subsystems.ts in order, each from the
+ * ports it names, and registers every tool the device offers. The generators
+ * call it too (with pass-through validators) to read the tools.
  */
 export function buildCore(ports: Ports, validators: { [key: string]: CompiledValidator } = VALIDATORS, options: CoreOptions = {}): Core {
   const ring = new ResultsRing();
   const registry = new ToolRegistry({ validators, ring, log: ports.log });
-  const clients = new ClientTokens(ports.settings, ports.digest, ports.random, ports.log, () => ports.clock.now());
-  registerDocsTools(registry, new DocsLibrary(DOCS_PACK));
-  registerResultTools(registry, ring);
-  const secrets = new SecretStore(ports.settings, ports.log);
-  const people = new PeopleStore(ports.settings, ports.log, () => ports.clock.now());
-  people.ensureAdmin();
-  const chats = new ChatAllowList(ports.settings, ports.log);
-  const priority = new ProviderPriority(ports.settings, ports.log);
-  const config = new ConfigStore(ports.settings, ports.log);
-  const actuator = new DeviceActuator({ config, log: ports.log, led: ports.led, audioOut: ports.audioOut, system: ports.system });
-  const introspection: IntrospectionSources = {};
-  const memory = buildMemoryEngine(ports, options.getSecret ?? ((name) => secrets.getSecret(name)));
-  registerMemoryTools(registry, memory);
-  if (options.episodic) registerEpisodicTool(registry, options.episodic, () => ports.clock.now());
-  if (ports.storage) registerArchiveTool(registry, memory);
-  introspection.memory = memoryUsageSource(memory);
-  const channels = buildChannelsSubsystem(registry, ports, {
+  const tools = { registry, ring };
+  const { baseUrls } = options;
+  buildSubsystem(DOCS, ports, tools);
+  const owner = buildSubsystem(OWNERSHIP, ports, undefined);
+  const { secrets, config, chats, priority } = owner;
+  const voice = buildSubsystem(VOICE, ports, {
+    registry,
+    config,
+    secrets,
+    baseUrls,
+    audioHttp: options.audioHttp,
+    realtime: options.realtime,
+  });
+  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config, voice });
+  const getSecret = options.getSecret ?? ((name: string) => secrets.getSecret(name));
+  const memory = buildSubsystem(MEMORY, ports, { ...tools, getSecret, episodic: options.episodic, introspection });
+  const channels = buildSubsystem(CHANNELS, ports, {
+    ...tools,
     secrets,
     config,
     chats,
     actuator,
     introspection,
-    baseUrls: options.baseUrls,
+    baseUrls,
     voice: options.voiceSynth,
   });
-  // Telegram is the messenger files.send delivers through, unless the host brought its own.
-  const files = buildFilesSubsystem(
-    registry,
-    { ...ports, messenger: ports.messenger ?? channels.telegram },
-    { image: { apiKey: () => secrets.getSecret("openai"), baseUrl: () => options.baseUrls?.openai } },
-  );
-  introspection.files = filesUsageSource(files.artifacts);
-  registerTenantTools(registry, people, chats);
-  registerDeviceTools(registry, { ports, config, secretStatus: () => secrets.status(), sources: introspection }, actuator);
-  const { artifacts, downloads, skills } = files;
-  const utcOffsetMinutes = (): number => config.number("utcOffsetMin");
-  const { router, budget } = buildProviderRouter({
-    ports,
-    getSecret: (n) => secrets.getSecret(n),
-    priority: () => priority.get(),
-    utcOffsetMinutes,
-    baseUrls: options.baseUrls,
-    sleep: options.sleep,
-  });
-  const agentParts = buildAgentsSubsystem(registry, {
-    ports,
+  const files = buildSubsystem(FILES, ports, { ...tools, secrets, introspection, baseUrls, fallbackMessenger: channels.telegram });
+  buildSubsystem(TENANTS, ports, { ...tools, people: owner.people, chats });
+  // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
+  const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });
+  buildSubsystem(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator });
+  buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice });
+  const { router, budget } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
+  const agentParts = buildSubsystem(AGENTS, ports, {
+    ...tools,
     router,
-    artifacts,
-    skills,
+    artifacts: files.artifacts,
+    skills: files.skills,
     config,
     chats,
-    principalFor: (ns) => scheduledPrincipal({ people, clients, chats }, ns),
+    principalFor: (ns) => scheduledPrincipal({ people: owner.people, clients: owner.clients, chats }, ns),
   });
   introspection.agents = agentParts.usage;
   const { agents, routines, scheduler, alerts } = agentParts;
   // A fired routine's reply goes to Telegram, or is kept as an owner alert (lib/agents/reply-delivery.ts).
-  const delivery = { channel: channels.telegram, alerts };
-  const turn = buildTurn({
-    ports,
+  const turn = buildSubsystem(TURN, ports, {
     registry,
     ring,
     router,
@@ -178,25 +185,24 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     actuator,
     memory,
     scheduler,
-    delivery,
+    delivery: { channel: channels.telegram, alerts },
     episodic: options.episodic,
   });
   introspection.budget = turn.budgetSource;
+  // A spoken request runs as the person the owner assigned to the device, else the owner.
+  voice.bindTurn(turn.engine, () =>
+    derivePrincipal({ people: owner.people, clients: owner.clients, chats }, "web", config.string("voicePerson") || OWNER_PERSON_ID),
+  );
   return {
     ports,
     registry,
     ring,
-    clients,
-    secrets,
-    people,
-    chats,
-    priority,
-    config,
+    ...owner,
     actuator,
     introspection,
-    artifacts,
-    downloads,
-    skills,
+    artifacts: files.artifacts,
+    downloads: files.downloads,
+    skills: files.skills,
     memory,
     episodic: options.episodic,
     turn: turn.engine,
@@ -208,5 +214,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     routines,
     scheduler,
     alerts,
+    voice,
+    ota,
   };
 }

@@ -36,7 +36,11 @@ export type ErrorTag =
   | "card-full"
   | "storage-error"
   | "policy-off"
-  | "refused";
+  | "refused"
+  | "binary"
+  | "last-admin"
+  | "not-mid-turn"
+  | "rate-limited";
 
 /** How a tag is written before its sentence; most are written as they are. */
 const TAG_PREFIX: { readonly [tag: string]: string } = { "invalid-arguments": "invalid arguments" };
@@ -50,8 +54,9 @@ export function taggedText(tag: ErrorTag, sentence: string): string {
 export class HaloError extends Error {
   readonly tag: ErrorTag;
   readonly sentence: string;
-  constructor(tag: ErrorTag, sentence: string) {
-    super(taggedText(tag, sentence));
+  /** `text` overrides the tagged text where a checker already wrote the whole sentence (e.g. "invalid name: ..."). */
+  constructor(tag: ErrorTag, sentence: string, text: string = taggedText(tag, sentence)) {
+    super(text);
     this.name = "HaloError";
     this.tag = tag;
     this.sentence = sentence;

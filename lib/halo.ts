@@ -1,17 +1,31 @@
+import { SCHEDULER_TICK_MS } from "./agents/bounds";
+import { telegramInboundFor } from "./chat/inbound-for-core";
 import { buildCore, type Core, type CoreOptions } from "./core";
 import { bootEventText, recordDeviceEvent } from "./device/events";
-import { pathOnly, tokenInQuery } from "./http/bearer";
-import { CHAT_PATH, handleChatApi, type ChatApiEnvironment } from "./http/chat-api";
-import { originAllowed } from "./http/origin";
-import { createOwnerApi } from "./http/owner-api";
+import { chatRoute } from "./http/chat-api";
+import { HostPolicy } from "./http/host-policy";
+import { hostAndOrigin, refuseTokenInUrl } from "./http/middleware";
+import { ownerApiRoutes } from "./http/owner-api";
+import { hostRoutes } from "./http/owner-hosts";
+import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
 import { statusPage } from "./http/status-page";
-import { handleMcpHttp, type HttpRequest, type HttpResponse, type McpHttpDeps } from "./mcp/http";
+import { updatesPage } from "./http/updates-page";
+import type { HttpRequest, HttpResponse } from "./http/types";
+import { mcpRoute } from "./mcp/http";
 import { McpServer } from "./mcp/server";
 import { EpisodicJournal } from "./memory/episodic-journal";
-import type { Ports } from "./ports";
 import { derivePrincipal } from "./people/principals";
+import type { Ports } from "./ports";
+import { voiceRoutes } from "./voice/voice-api";
 
-export type { HttpRequest, HttpResponse } from "./mcp/http";
+export type { HttpRequest, HttpResponse } from "./http/types";
+
+/** What a host gives the lifecycle: its timers. The core itself never sets a timer. */
+export interface HostTimers {
+  /** Calls `fn` every `ms` until the returned function is called. */
+  every(ms: number, fn: () => void): () => void;
+  sleep(ms: number): Promise<void>;
+}
 
 export interface HaloOptions {
   ports: Ports;
@@ -20,15 +34,26 @@ export interface HaloOptions {
   toolsPageSize?: number;
   /** Host choices for buildCore (the episodic store, the secrets reader). */
   core?: CoreOptions;
+  /** The device's own addresses, for the Host check (default: none beyond loopback). */
+  addresses?(): string[];
+  /** The device answers to `<deviceName>.local` (default "halo"). */
+  deviceName?: string;
 }
 
-/** The assembled device: the core's subsystems behind the MCP server and the HTTP routes. */
+/** The assembled device: the core's subsystems behind the MCP server and one HTTP pipeline. */
 export interface Halo {
   core: Core;
   mcp: McpServer;
+  http: HttpPipeline;
   handleHttp(req: HttpRequest): Promise<HttpResponse>;
   /** Creates the owner's admin token on first boot and returns it once; undefined when an admin client exists. */
   ensureOwnerToken(): string | undefined;
+  /** Starts what runs in the background (the scheduler tick, inbound channels); the first-boot owner token, once. */
+  start(timers: HostTimers): { ownerToken?: string };
+  /** Stops it again; resolves when the inbound channels have let go. */
+  stop(): Promise<void>;
+  /** Whether start() has run and stop() has not. */
+  running(): boolean;
 }
 
 export function createHalo(options: HaloOptions): Halo {
@@ -37,47 +62,77 @@ export function createHalo(options: HaloOptions): Halo {
   // The boot is the first row of the device's timeline (session "system"); a missing card only skips it.
   recordDeviceEvent(new EpisodicJournal(core.episodic, ports.log), bootEventText(firmwareVersion, ports.system));
   const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
-  const mcpDeps: McpHttpDeps = {
-    server: mcp,
-    authenticate(token) {
-      const client = core.clients.verify(token);
-      return client ? derivePrincipal(core, "mcp", client.name) : undefined;
+  const hosts = new HostPolicy({
+    addresses: options.addresses ?? (() => []),
+    deviceName: () => options.deviceName ?? "halo",
+    settings: ports.settings,
+  });
+  // Every request passes the Host and Origin check first, 404s and 405s included; routes add their own guards.
+  const guards: Middleware[] = [];
+  const verifyToken = (token: string) => core.clients.verify(token);
+  const routes: RouteSpec[] = [
+    mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }, guards),
+    chatRoute(
+      { verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn },
+      guards,
+    ),
+    ...ownerApiRoutes({ ...core, log: ports.log }, verifyToken, guards),
+    ...hostRoutes(hosts, verifyToken, guards),
+    ...voiceRoutes(
+      { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
+      guards,
+    ),
+    {
+      method: "GET",
+      pattern: "/",
+      maxBody: 0,
+      errors: "api",
+      use: guards,
+      handler: () => ({
+        status: 200,
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: statusPage(firmwareVersion, core.registry.all().length),
+      }),
     },
-    originAllowed,
-  };
-  const ownerApi = createOwnerApi({ ...core, log: ports.log, verifyToken: (token) => core.clients.verify(token), originAllowed });
-
-  const chatApi: ChatApiEnvironment = {
-    verifyToken: (token) => core.clients.verify(token),
-    principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }),
-    turn: core.turn,
-    originAllowed,
-  };
-
-  async function handleHttp(req: HttpRequest): Promise<HttpResponse> {
-    const path = pathOnly(req.path);
-    // The owner API answers everything in JSON, its own refusal of a token in the URL included.
-    if (path === CHAT_PATH) return handleChatApi(req, chatApi);
-    if (path === "/api" || path.startsWith("/api/")) return ownerApi(req);
-    if (tokenInQuery(req.path)) return textResponse(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.\n");
-    if (path === "/mcp") return handleMcpHttp(req, mcpDeps);
-    if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
-      const page = statusPage(firmwareVersion, core.registry.all().length);
-      return { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: page };
-    }
-    return textResponse(404, "Not found.\n");
-  }
+    {
+      method: "GET",
+      pattern: "/updates",
+      maxBody: 0,
+      errors: "api",
+      use: guards,
+      handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
+    },
+  ];
+  const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
+  const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
+  let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
 
   return {
     core,
     mcp,
-    handleHttp,
-    ensureOwnerToken() {
-      return core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner");
+    http,
+    handleHttp: (req) => http.handle(req),
+    ensureOwnerToken,
+    start(timers) {
+      const ownerToken = ensureOwnerToken();
+      if (!running) {
+        // Routines and wakeups fire from the tick; Telegram messages from allow-listed chats run as turns.
+        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick()));
+        // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
+        void core.ota?.boot();
+        const inbound = telegramInboundFor(core, ports.log, timers.sleep);
+        inbound.start();
+        running = { stopTick, stopInbound: () => inbound.stop() };
+      }
+      return ownerToken === undefined ? {} : { ownerToken };
+    },
+    running: () => running !== undefined,
+    async stop() {
+      const was = running;
+      running = undefined;
+      if (!was) return;
+      was.stopTick();
+      await was.stopInbound();
     },
   };
-}
-
-function textResponse(status: number, body: string): HttpResponse {
-  return { status, headers: { "content-type": "text/plain; charset=utf-8" }, body };
 }

@@ -172,33 +172,100 @@ export interface Led {
   check(): string | undefined;
 }
 
-/** The speaker: speech, volume, and a tone for the self-test. */
+/**
+ * The speaker. Samples are 16-bit mono at the rate given with them (speech
+ * streams at 24 kHz); the host resamples to what its output runs at and
+ * applies the volume.
+ */
 export interface AudioOut {
-  /** Speaks `text` (the host synthesises it); resolves when playback finished or was queued. */
-  speak(text: string, voice: string): Promise<void>;
   /** Volume 0-100. */
   volume(): number;
   setVolume(percent: number): void;
   tone(frequencyHz: number, durationMs: number): Promise<void>;
+  /** Queues samples for playback and returns at once; playback starts with the first block. */
+  write(samples: Int16Array, sampleRate: number): void;
+  /** Resolves when everything queued has played (at once when nothing is queued). */
+  drain(): Promise<void>;
+  /** Stops playback now and drops what is queued (barge-in). */
+  stop(): void;
 }
 
-export type OtaState = "idle" | "checking" | "downloading" | "verifying" | "ready" | "failed" | "disabled";
+/**
+ * The microphone: 16 kHz, 16-bit signed mono blocks (lib/voice/pcm.ts
+ * MIC_SAMPLE_RATE), handed over as they are captured.
+ */
+export interface AudioIn {
+  readonly sampleRate: number;
+  /** Starts capturing; `onSamples` gets each block until stop(). Throws when the microphone is busy or failed. */
+  start(onSamples: (samples: Int16Array) => void): void;
+  /** Stops capturing; no block arrives after it returns. */
+  stop(): void;
+}
+
+export type OtaState =
+  "idle" | "checking" | "up-to-date" | "available" | "downloading" | "verifying" | "ready" | "restarting" | "error" | "disabled";
 
 export interface OtaStatus {
   state: OtaState;
   runningVersion: string;
   /** The partition slot running now, e.g. "ota_0". */
   slot?: string;
+  /** Whether the engine checks the feed on its own schedule (installs always wait for the owner). */
   autoUpdate: boolean;
   latest?: { version: string; notes: string };
   lastInstall?: { version: string; outcome: "ok" | "failed" | "rolled-back"; at: number };
+  /** Bytes written of the image being downloaded. */
+  progress?: { written: number; total: number };
   /** One sentence on why the state is what it is (e.g. "the simulator does not update itself"). */
   detail?: string;
 }
 
-/** The firmware-update engine, read-only: tools never install. */
+/** The firmware-update engine as tools see it, read-only: tools never install. */
 export interface Ota {
   status(): OtaStatus;
+}
+
+/** SHA-256 fed in pieces: the update engine hashes an image while it streams. */
+export interface Sha256Stream {
+  update(bytes: Uint8Array): void;
+  /** The 32-byte digest; the stream takes no more bytes after it. */
+  digest(): Uint8Array;
+}
+
+/** What the boot loader says about the app running now. */
+export interface OtaBoot {
+  /** The app partition running now, e.g. "ota_0". */
+  slot: string;
+  /** "pending-verify": first boot of a new image, which must mark itself valid or roll back. */
+  imageState: "valid" | "pending-verify" | "unknown";
+  /** Whether the other slot holds an image the boot loader can fall back to. */
+  canRollBack: boolean;
+  /** The version in the running image's app description, when the port reads it (the simulator does). */
+  version?: string;
+}
+
+/** The spare slot being written. Nothing changes the boot slot until `complete()`. */
+export interface OtaSlotWriter {
+  write(chunk: Uint8Array): void;
+  /** Makes the written image the next boot slot (throws when the image is not a valid app image). */
+  complete(): void;
+  /** Drops what was written; the boot slot stays as it is. */
+  abort(): void;
+}
+
+/** The two app slots and the boot record (the device over embedded:update and ESP-IDF, the simulator over files). */
+export interface OtaSlots {
+  boot(): OtaBoot;
+  /** Starts writing the spare slot (erasing it); throws when `size` does not fit the slot. */
+  begin(size: number): OtaSlotWriter;
+  /** The running image passed its health check: keep it. */
+  markValid(): void;
+  /** The running image failed its health check: mark it invalid and restart into the previous one. */
+  rollback(): void;
+  restart(): void;
+  sha256(): Sha256Stream;
+  /** One-shot SHA-512, for Ed25519 over a short signed message (native on the device). */
+  sha512(data: Uint8Array): Uint8Array;
 }
 
 /** One file handed to a messenger. */
@@ -220,7 +287,11 @@ export interface Messenger {
   sendPhoto(file: OutgoingFile, chatId?: string): Promise<void>;
 }
 
-/** The set of ports the core is built with. Optional ports are absent on some hosts. */
+/**
+ * The set of ports the core is built with. Every key is required: a host
+ * supplies each port, or writes `undefined` to say the device has none (no
+ * card, no speaker), so nothing falls back silently.
+ */
 export interface Ports {
   clock: Clock;
   random: Random;
@@ -228,12 +299,16 @@ export interface Ports {
   log: Log;
   settings: Settings;
   http: HttpClient;
-  storage?: Storage;
-  kernels?: Kernels;
-  /** Absent until the Telegram client exists: files.send then reports "not configured". */
-  messenger?: Messenger;
-  system?: System;
-  led?: Led;
-  audioOut?: AudioOut;
-  ota?: Ota;
+  /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */
+  kernels: Kernels;
+  storage: Storage | undefined;
+  /** Undefined: files.send delivers through the Telegram channel. */
+  messenger: Messenger | undefined;
+  system: System | undefined;
+  led: Led | undefined;
+  audioOut: AudioOut | undefined;
+  audioIn: AudioIn | undefined;
+  ota: Ota | undefined;
+  /** The app slots the update engine installs into; undefined: no engine (the ota port reports alone). */
+  otaSlots: OtaSlots | undefined;
 }

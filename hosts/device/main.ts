@@ -7,9 +7,9 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import { moddableRealtimeConnector } from "./ports/realtime-ws";
+import Net from "net";
 import Timer from "timer";
-import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core";
 
 /** Provider retry backoff and the Telegram loop's waits run on Moddable's Timer. */
 function timerSleep(ms: number): Promise<void> {
@@ -23,17 +23,29 @@ export default function main(): void {
   const halo = createHalo({
     ports,
     firmwareVersion: config.firmwareVersion,
-    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep },
+    core: {
+      episodic: episodicOverStorage(ports),
+      baseUrls: config.baseUrls,
+      sleep: timerSleep,
+      realtime: moddableRealtimeConnector(),
+      ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
+    },
+    // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
+    addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
   });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
-  const ownerToken = halo.ensureOwnerToken();
   // Shown once, on first boot, on the console only: the owner copies it from there.
+  const ownerToken = halo.ensureOwnerToken();
   if (ownerToken !== undefined) trace(`[halo] owner token (shown once): ${ownerToken}\n`);
   startNetwork(config.wifi, config.sntpHost, ports.log, (): void => {
     serveHttp(halo, config.httpPort, ports.log);
-    // Routines and wakeups fire from here, once the network (and so SNTP time) is up.
-    Timer.repeat((): void => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
-    // Telegram messages from allow-listed chats run as turns (the loop waits while no bot token is set).
-    telegramInboundFor(halo.core, ports.log, timerSleep).start();
+    // The scheduler tick and the Telegram loop start once the network (and so SNTP time) is up.
+    halo.start({
+      every: (ms, fn) => {
+        const id = Timer.repeat(fn, ms);
+        return (): void => Timer.clear(id);
+      },
+      sleep: timerSleep,
+    });
   });
 }

@@ -1,16 +1,17 @@
 // Boots the simulated device: data folder, ports, core, owner token, HTTP server.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
-import { SCHEDULER_TICK_MS } from "../../lib/agents/bounds.ts";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
-import type { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
+import { serveFlashPage } from "./flash-page.ts";
+import { nodeAudioHttp } from "./ports/audio-http.ts";
+import { wsRealtimeConnector } from "./ports/audio-realtime.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -25,6 +26,10 @@ export interface SimOptions {
   portOverrides?: Partial<Ports>;
   /** Base URLs of outside services (from HALO_OPENAI_BASE_URL, HALO_ANTHROPIC_BASE_URL, HALO_MISTRAL_BASE_URL, HALO_TELEGRAM_BASE_URL, HALO_TAVILY_BASE_URL): local stand-ins. */
   baseUrls?: { [service: string]: string | undefined };
+  /** The release folder the flashing page at /flash/ offers (HALO_RELEASE_DIR, default ./release). */
+  releaseDir?: string;
+  /** The release feed (HALO_OTA_FEED_URL) and the trusted signing keys, comma-separated hex (HALO_OTA_KEYS). */
+  ota?: { feedUrl?: string; trustedKeys: string[] };
 }
 
 /** Environment variables that seed a secret the owner has not set yet. */
@@ -44,8 +49,6 @@ export interface RunningSim {
   server: Server;
   url: string;
   tokenPath: string;
-  /** The Telegram long-poll loop (it waits quietly while no bot token is set). */
-  inbound: TelegramInbound;
   close(): Promise<void>;
 }
 
@@ -59,7 +62,17 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
     const url = env[`HALO_${service.toUpperCase()}_BASE_URL`];
     if (url) baseUrls[service] = url;
   }
-  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets, baseUrls };
+  const ota = { feedUrl: env.HALO_OTA_FEED_URL || undefined, trustedKeys: (env.HALO_OTA_KEYS ?? "").split(",").filter((k) => k !== "") };
+  const releaseDir = resolve(env.HALO_RELEASE_DIR ?? "./release");
+  return {
+    dataDir: resolve(env.HALO_DATA ?? "./.halo-data"),
+    host: env.HALO_HOST ?? "127.0.0.1",
+    port,
+    initialSecrets,
+    baseUrls,
+    ota,
+    releaseDir,
+  };
 }
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
@@ -70,25 +83,44 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
   // The episodic log lives on the simulated SD card, when the simulator has one.
   const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
-  const core = { episodic: episodicOverStorage(ports), baseUrls: options.baseUrls, sleep };
-  const halo = createHalo({ ports, firmwareVersion: FIRMWARE_VERSION, toolsPageSize: options.toolsPageSize, core });
+  const core = {
+    episodic: episodicOverStorage(ports),
+    baseUrls: options.baseUrls,
+    sleep,
+    audioHttp: nodeAudioHttp,
+    realtime: wsRealtimeConnector,
+    ota: { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] },
+  };
+  const halo = createHalo({
+    ports,
+    firmwareVersion: FIRMWARE_VERSION,
+    toolsPageSize: options.toolsPageSize,
+    core,
+    // The Host check: the PC's own addresses, for when HALO_HOST opens the simulator to the LAN.
+    addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
+  });
   const tokenPath = join(options.dataDir, "admin-token");
-  const token = halo.ensureOwnerToken();
+  // A new image's health check settles before the simulator answers (start() would run it in the background).
+  await halo.core.ota?.boot();
+  // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
+  const { ownerToken: token } = halo.start({
+    every: (ms, fn) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      return () => clearInterval(t);
+    },
+    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+  });
   if (token) {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);
   }
   const server = createHttpServer(halo);
+  serveFlashPage(server, options.releaseDir ?? resolve("release"));
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());
   });
-  // Routines and wakeups fire from here; the core itself never sets a timer.
-  const ticker = setInterval(() => void halo.core.scheduler.tick(), SCHEDULER_TICK_MS);
-  ticker.unref();
-  // Telegram messages from allow-listed chats run as turns; the reply goes back to the chat.
-  const inbound = telegramInboundFor(halo.core, ports.log, (ms) => new Promise((ok) => setTimeout(ok, ms).unref()));
-  inbound.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -97,10 +129,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     server,
     url: `http://${host}:${port}`,
     tokenPath,
-    inbound,
     close: async () => {
-      clearInterval(ticker);
-      await inbound.stop();
+      await halo.stop();
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };

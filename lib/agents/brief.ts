@@ -1,15 +1,15 @@
+import { HaloError } from "../errors";
 // A sub-agent's brief: its system prompt (the role, plus an approved skill
 // capsule) and its first message (the task, plus the full text of up to four
 // attached documents from the artifact store, each cut at a bound).
 import type { Principal } from "../registry/principal";
-import { ToolError } from "../registry/errors";
 import { clipForMessage } from "../util/text";
 import { truncateUtf8, utf8Length } from "../util/utf8";
 import { SUBAGENT_ATTACH_MAX, SUBAGENT_ATTACH_MAX_BYTES } from "./bounds";
 
 /** What a brief reads from the artifact store (ArtifactStore implements it). */
 export interface BriefDocuments {
-  /** One page of a visible text file from byte `offset`; throws a ToolError (not-found, binary, no-card). */
+  /** One page of a visible text file from byte `offset`; throws a HaloError (not-found, binary, no-card). */
   readText(p: Principal, project: string, name: string, offset: number): { text: string; next?: number };
 }
 
@@ -31,12 +31,15 @@ export const SUBAGENT_ROLE = [
 export function subAgentSystem(skills: BriefSkills | undefined, skillId: string | undefined): string {
   if (skillId === undefined) return SUBAGENT_ROLE;
   const shown = clipForMessage(skillId, 30);
-  if (!skills) throw new ToolError("no-card: skill capsules are not available on this device.");
+  if (!skills) throw new HaloError("no-card", "skill capsules are not available on this device.");
   const capsule = skills.get(skillId);
-  if (!capsule) throw new ToolError(`not-found: no capsule '${shown}'.`);
+  if (!capsule) throw new HaloError("not-found", `no capsule '${shown}'.`);
   const text = skills.injectable(skillId);
   if (!capsule.info.approved || text === undefined) {
-    throw new ToolError(`not-approved: the capsule '${shown}' awaits the owner's approval; it cannot be given to a sub-agent until then.`);
+    throw new HaloError(
+      "not-approved",
+      `the capsule '${shown}' awaits the owner's approval; it cannot be given to a sub-agent until then.`,
+    );
   }
   return `${SUBAGENT_ROLE}\n\n## Skill: ${skillId}\n${text}`;
 }
@@ -44,12 +47,12 @@ export function subAgentSystem(skills: BriefSkills | undefined, skillId: string 
 /** The task with each attached document's text spliced in (the spawner's own or shared files only). */
 export function subAgentTask(task: string, attach: string[], docs: BriefDocuments | undefined, p: Principal): string {
   if (attach.length === 0) return task;
-  if (attach.length > SUBAGENT_ATTACH_MAX) throw new ToolError(`invalid arguments: attach at most ${SUBAGENT_ATTACH_MAX} documents.`);
-  if (!docs) throw new ToolError("no-card: the file store is not available on this device.");
+  if (attach.length > SUBAGENT_ATTACH_MAX) throw new HaloError("invalid-arguments", `attach at most ${SUBAGENT_ATTACH_MAX} documents.`);
+  if (!docs) throw new HaloError("no-card", "the file store is not available on this device.");
   const parts = [task, "", "## Attached documents"];
   for (const ref of attach) {
     const slash = ref.indexOf("/");
-    if (slash <= 0) throw new ToolError(`invalid arguments: attach entries are "<project>/<name>", e.g. "research/notes.md".`);
+    if (slash <= 0) throw new HaloError("invalid-arguments", `attach entries are "<project>/<name>", e.g. "research/notes.md".`);
     const project = ref.slice(0, slash);
     const name = ref.slice(slash + 1);
     parts.push("", `### ${project}/${name}`, readCapped(docs, p, project, name));

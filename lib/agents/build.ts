@@ -18,7 +18,7 @@ import { UTC_OFFSET_MAX_MINUTES, UTC_OFFSET_MIN_MINUTES } from "./schedule";
 import { SubAgents, type SubAgentRouter } from "./sessions";
 
 export interface AgentsDeps {
-  ports: Ports;
+  ports: Pick<Ports, "clock" | "log" | "random" | "settings">;
   router: SubAgentRouter;
   /** The artifact store: attachments are read from it and results saved to it. */
   artifacts?: BriefDocuments & ResultStore;

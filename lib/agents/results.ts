@@ -8,7 +8,7 @@ import { SUBAGENT_RESULT_MAX_BYTES } from "./bounds";
 
 /** What the auto-save needs of the artifact store (ArtifactStore implements it). */
 export interface ResultStore {
-  /** Throws a ToolError with one sentence when the file cannot be written. */
+  /** Throws a HaloError with one sentence when the file cannot be written. */
   save(p: Principal, project: string, name: string, bytes: Uint8Array): unknown;
 }
 

@@ -1,3 +1,4 @@
+import { HaloError } from "../errors";
 // Routines (recurring scheduled turns) and wakeups (one-shot turns the
 // assistant sets for itself), persisted in Settings on internal flash: one key
 // per item (`loop.item.<id>`), so every change is one atomic write and an SD
@@ -5,7 +6,6 @@
 // until the owner approves it and never fires before; a wakeup needs no
 // approval. The scheduler (scheduler.ts) fires what is due.
 import type { Clock, Log, Random, Settings } from "../ports";
-import { ToolError } from "../registry/errors";
 import { randomHexId } from "../util/id";
 import { clipForMessage } from "../util/text";
 import { utf8Length } from "../util/utf8";
@@ -104,14 +104,14 @@ export class Routines {
     checkText(spec.prompt, ROUTINE_PROMPT_MAX_CHARS, "prompt");
     if (spec.chatId !== undefined) {
       if (spec.chatId.length === 0 || spec.chatId.length > ROUTINE_CHAT_ID_MAX_CHARS || !this.deps.chatAllowed(spec.chatId)) {
-        throw new ToolError("not-allowed: chat_id is not on the owner's chat allow-list.");
+        throw new HaloError("not-allowed", "chat_id is not on the owner's chat allow-list.");
       }
     }
     if (this.count("routine") >= ROUTINES_MAX)
-      throw new ToolError(`limit: ${ROUTINES_MAX} routines exist, the most kept; cancel one first.`);
+      throw new HaloError("limit", `${ROUTINES_MAX} routines exist, the most kept; cancel one first.`);
     const pending = this.list().filter((r) => r.kind === "routine" && !r.approved).length;
     if (pending >= ROUTINES_MAX_PENDING) {
-      throw new ToolError(`limit: ${ROUTINES_MAX_PENDING} routines already await the owner's approval; wait until they decide.`);
+      throw new HaloError("limit", `${ROUTINES_MAX_PENDING} routines already await the owner's approval; wait until they decide.`);
     }
     const record: RoutineRecord = {
       id: this.newId("r"),
@@ -132,11 +132,11 @@ export class Routines {
   /** wakeup.set: armed at once, no approval. */
   setWakeup(owner: string, minutes: number, note: string): RoutineRecord {
     if (!Number.isInteger(minutes) || minutes < WAKEUP_MIN_MINUTES || minutes > WAKEUP_MAX_MINUTES) {
-      throw new ToolError(`invalid arguments: minutes is a whole number from ${WAKEUP_MIN_MINUTES} to ${WAKEUP_MAX_MINUTES} (7 days).`);
+      throw new HaloError("invalid-arguments", `minutes is a whole number from ${WAKEUP_MIN_MINUTES} to ${WAKEUP_MAX_MINUTES} (7 days).`);
     }
     checkText(note, ROUTINE_PROMPT_MAX_CHARS, "note");
     if (this.count("wakeup") >= WAKEUPS_MAX_ARMED) {
-      throw new ToolError(`limit: ${WAKEUPS_MAX_ARMED} wakeups are already armed; cancel one with loop.cancel first.`);
+      throw new HaloError("limit", `${WAKEUPS_MAX_ARMED} wakeups are already armed; cancel one with loop.cancel first.`);
     }
     const now = this.deps.clock.now();
     const record: RoutineRecord = {
@@ -158,7 +158,7 @@ export class Routines {
   /** loop.cancel and the owner API: deletes a routine or wakeup. */
   cancel(id: string): RoutineRecord {
     const r = this.items.get(id);
-    if (!r) throw new ToolError(`not-found: no routine or wakeup ${clipForMessage(id, 16)}.`);
+    if (!r) throw new HaloError("not-found", `no routine or wakeup ${clipForMessage(id, 16)}.`);
     this.delete(id);
     return copy(r);
   }
@@ -172,7 +172,7 @@ export class Routines {
   approve(id: string): RoutineRecord {
     const r = this.items.get(id);
     if (!r || r.kind !== "routine" || r.approved || !r.schedule)
-      throw new ToolError(`not-found: no routine ${clipForMessage(id, 16)} awaits approval.`);
+      throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
     const now = this.deps.clock.now();
     const next = { ...r, approved: true, nextRun: nextRunAfter(r.schedule, now, now, this.deps.offsetMinutes()) };
     this.save(next);
@@ -182,7 +182,7 @@ export class Routines {
   /** Owner API: deletes a pending routine. */
   reject(id: string): RoutineRecord {
     const r = this.items.get(id);
-    if (!r || r.kind !== "routine" || r.approved) throw new ToolError(`not-found: no routine ${clipForMessage(id, 16)} awaits approval.`);
+    if (!r || r.kind !== "routine" || r.approved) throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
     this.delete(id);
     return copy(r);
   }
@@ -197,7 +197,7 @@ export class Routines {
     try {
       this.deps.settings.remove(ROUTINE_KEY_PREFIX + id);
     } catch {
-      throw new ToolError("storage-error: the routine could not be removed from flash; try again.");
+      throw new HaloError("storage-error", "the routine could not be removed from flash; try again.");
     }
     this.items.delete(id);
   }
@@ -205,12 +205,12 @@ export class Routines {
   private save(record: RoutineRecord): void {
     const json = JSON.stringify(record);
     if (utf8Length(json) > ROUTINE_RECORD_MAX_BYTES) {
-      throw new ToolError(`too-large: the routine takes more than ${ROUTINE_RECORD_MAX_BYTES} bytes stored; shorten the prompt.`);
+      throw new HaloError("too-large", `the routine takes more than ${ROUTINE_RECORD_MAX_BYTES} bytes stored; shorten the prompt.`);
     }
     try {
       this.deps.settings.set(ROUTINE_KEY_PREFIX + record.id, json);
     } catch {
-      throw new ToolError("storage-error: the routine could not be saved to flash; nothing changed.");
+      throw new HaloError("storage-error", "the routine could not be saved to flash; nothing changed.");
     }
     this.items.set(record.id, record);
   }
@@ -231,9 +231,9 @@ function copy(r: RoutineRecord): RoutineRecord {
 }
 
 function checkText(text: string, max: number, field: string): void {
-  if (text.trim() === "") throw new ToolError(`invalid arguments: ${field} is empty.`);
-  if (text.length > max) throw new ToolError(`invalid arguments: ${field} is longer than ${max} characters.`);
-  if (CONTROL.test(text)) throw new ToolError(`invalid arguments: ${field} contains control characters.`);
+  if (text.trim() === "") throw new HaloError("invalid-arguments", `${field} is empty.`);
+  if (text.length > max) throw new HaloError("invalid-arguments", `${field} is longer than ${max} characters.`);
+  if (CONTROL.test(text)) throw new HaloError("invalid-arguments", `${field} contains control characters.`);
 }
 
 const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);

@@ -1,3 +1,4 @@
+import { HaloError } from "../errors";
 // Sub-agents: parallel helpers the orchestrator starts with session.spawn and
 // talks to with session.tell / session.poll. Each runs on the ProviderRouter
 // (so the owner's priority, keys and budget governor apply) as a promise in
@@ -9,7 +10,6 @@
 // person's id reads exactly like an unknown one. Sessions live in memory only
 // and are gone after a restart; their results are saved to the artifact store.
 import type { Clock, Log, Random } from "../ports";
-import { ToolError } from "../registry/errors";
 import type { Principal } from "../registry/principal";
 import type { RoutedResponse, RouteRequest } from "../turn/providers/router";
 import type { ChatProvider, ProviderId } from "../turn/providers/types";
@@ -126,11 +126,11 @@ export class SubAgents {
   tell(p: Principal, id: string, message: string): SubAgentView {
     const s = this.own(p, id);
     if (s.state === "queued" || s.state === "running") {
-      throw new ToolError(`busy: sub-agent ${s.id} is still working on its last message; poll it until it answers, then tell it.`);
+      throw new HaloError("busy", `sub-agent ${s.id} is still working on its last message; poll it until it answers, then tell it.`);
     }
-    if (s.state === "terminated") throw new ToolError(`terminated: sub-agent ${s.id} was stopped; spawn a new one.`);
+    if (s.state === "terminated") throw new HaloError("terminated", `sub-agent ${s.id} was stopped; spawn a new one.`);
     if (s.state === "failed")
-      throw new ToolError(`failed: sub-agent ${s.id} never answered its task (${s.error ?? "error"}); spawn a new one.`);
+      throw new HaloError("failed", `sub-agent ${s.id} never answered its task (${s.error ?? "error"}); spawn a new one.`);
     this.checkCapacity(p);
     s.error = undefined;
     this.enqueue(s, message);
@@ -181,22 +181,24 @@ export class SubAgents {
 
   private own(p: Principal, id: string): Session {
     const s = this.sessions.get(id);
-    if (!s || s.owner.ns !== p.ns) throw new ToolError(`not-found: no sub-agent ${clipForMessage(id, 20)}.`);
+    if (!s || s.owner.ns !== p.ns) throw new HaloError("not-found", `no sub-agent ${clipForMessage(id, 20)}.`);
     return s;
   }
 
   private checkCapacity(p: Principal): void {
     if (this.inFlight.size >= SUBAGENTS_MAX_RUNNING && this.queue.length >= SUBAGENTS_MAX_QUEUED) {
-      throw new ToolError(
-        `limit: ${SUBAGENTS_MAX_RUNNING} sub-agents are running and ${SUBAGENTS_MAX_QUEUED} are queued; wait for one to finish or terminate one.`,
+      throw new HaloError(
+        "limit",
+        `${SUBAGENTS_MAX_RUNNING} sub-agents are running and ${SUBAGENTS_MAX_QUEUED} are queued; wait for one to finish or terminate one.`,
       );
     }
     if (p.role === "admin") return;
     let active = 0;
     for (const s of this.sessions.values()) if (s.owner.ns === p.ns && (s.state === "queued" || s.state === "running")) active++;
     if (active >= SUBAGENTS_MAX_ACTIVE_PER_MEMBER) {
-      throw new ToolError(
-        `limit: you have ${SUBAGENTS_MAX_ACTIVE_PER_MEMBER} sub-agents working; wait for one to answer or terminate one.`,
+      throw new HaloError(
+        "limit",
+        `you have ${SUBAGENTS_MAX_ACTIVE_PER_MEMBER} sub-agents working; wait for one to answer or terminate one.`,
       );
     }
   }

@@ -3,9 +3,12 @@ import { derivePrincipal } from "../people/principals";
 import type { Log } from "../ports";
 import { TelegramInbound } from "./telegram-inbound";
 
+/** Largest voice note downloaded for transcription (Opus at voice rates: several minutes). */
+export const VOICE_NOTE_MAX_BYTES = 2 * 1024 * 1024;
+
 /**
  * The Telegram inbound loop over the core: allow-listed chats' messages run as
- * turns and the replies go back to the chat. Hosts give it their timer and start it.
+ * turns and the replies go back to the chat; voice notes are transcribed first. Hosts give it their timer and start it.
  */
 export function telegramInboundFor(core: Core, log: Log, sleep: (ms: number) => Promise<void>): TelegramInbound {
   return new TelegramInbound({
@@ -16,5 +19,11 @@ export function telegramInboundFor(core: Core, log: Log, sleep: (ms: number) => 
     runner: core.turn,
     log,
     sleep,
+    transcribeVoice: async (fileId) =>
+      core.voice.transcriber.transcribeFile(
+        await core.telegram.client.downloadFile(fileId, VOICE_NOTE_MAX_BYTES),
+        "audio/ogg",
+        "voice.ogg",
+      ),
   });
 }

@@ -1,16 +1,18 @@
-// Voice notes from OpenAI's speech endpoint: POST {base}/audio/speech with
-// response_format "opus", which answers with an Ogg/Opus file, the format
-// Telegram shows as a voice note. The key and base URL are read at each call;
-// failures are the provider adapters' one-sentence ProviderErrors (never a key).
+// Voice notes from OpenAI's speech endpoint: the speech request spoken replies
+// make (lib/voice/speech.ts openSpeech) with response_format "opus", which
+// answers with an Ogg/Opus file, the format Telegram shows as a voice note.
+// The key and base URL are read at each call; failures are the provider
+// adapters' one-sentence ProviderErrors (never a key).
 import type { Clock, HttpClient, HttpClientResponse } from "../ports";
 import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
-import { DEFAULT_BASE_URLS } from "../turn/providers/types";
 import { decodeUtf8 } from "../util/utf8";
+import { bufferedAudioHttp } from "../voice/audio-http";
+import { openSpeech, SPEECH_MAX_CHARS, SPEECH_MODEL } from "../voice/speech";
 import type { VoiceClip, VoiceSynth } from "./voice";
 
-export const OPENAI_SPEECH_MODEL = "gpt-4o-mini-tts";
+export const OPENAI_SPEECH_MODEL = SPEECH_MODEL;
 /** The endpoint's own limit on `input` (characters). */
-export const OPENAI_SPEECH_MAX_CHARS = 4096;
+export const OPENAI_SPEECH_MAX_CHARS = SPEECH_MAX_CHARS;
 export const OPENAI_SPEECH_TIMEOUT_MS = 60_000;
 /** Four minutes of speech at Opus voice rates is well under this. */
 export const OPENAI_SPEECH_MAX_BYTES = 4 * 1024 * 1024;
@@ -32,24 +34,17 @@ export class OpenAiVoiceSynth implements VoiceSynth {
   ) {}
 
   async synthesize(text: string, voice: string): Promise<VoiceClip> {
-    const apiKey = this.config.apiKey();
-    if (!apiKey)
-      throw new ProviderError("unavailable", "No OpenAI key is set for speech; the owner sets it through the owner API.", {
-        provider: "openai",
-      });
-    if (text.length > OPENAI_SPEECH_MAX_CHARS)
-      throw new ProviderError("bad-request", `Speech input is limited to ${OPENAI_SPEECH_MAX_CHARS} characters.`, { provider: "openai" });
-    const base = (this.config.baseUrl() || DEFAULT_BASE_URLS.openai).replace(/\/+$/, "");
+    // The same speech request as spoken replies (lib/voice/speech.ts), asking for an Ogg/Opus file.
+    const { exchange, apiKey } = openSpeech(
+      bufferedAudioHttp(this.http),
+      { provider: () => "openai", apiKey: () => this.config.apiKey(), baseUrl: () => this.config.baseUrl() },
+      text,
+      voice,
+      { format: "opus", timeoutMs: this.timeoutMs, maxBytes: OPENAI_SPEECH_MAX_BYTES, accept: "audio/ogg" },
+    );
     let reply: HttpClientResponse;
     try {
-      reply = await this.http.request({
-        method: "POST",
-        url: `${base}/audio/speech`,
-        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "audio/ogg" },
-        body: JSON.stringify({ model: OPENAI_SPEECH_MODEL, input: text, voice, response_format: "opus" }),
-        timeoutMs: this.timeoutMs,
-        maxResponseBytes: OPENAI_SPEECH_MAX_BYTES,
-      });
+      reply = await exchange.end();
     } catch (e) {
       throw fromHttpFailure("openai", e, this.timeoutMs, OPENAI_SPEECH_MAX_BYTES);
     }

@@ -21,6 +21,10 @@ const REPLY_RETRIES = 2;
 const REPLY_RETRY_WAIT_MAX_MS = 30_000;
 
 export const NON_TEXT_REPLY = "I can only read text messages here for now.";
+export const VOICE_FAILED_REPLY = "Sorry, I could not make out that voice message.";
+export const VOICE_EMPTY_REPLY = "I heard nothing in that voice message.";
+/** Voice notes longer than this are not transcribed (seconds). */
+export const VOICE_NOTE_MAX_S = 300;
 export const FAILED_TURN_REPLY = "Sorry, something went wrong with that message. Please try again.";
 
 /** What a chat message asks of the turn engine (TurnEngine.runTurn has this shape). */
@@ -53,11 +57,14 @@ export interface TelegramInboundDeps {
   log: Log;
   /** The host's timer. */
   sleep(ms: number): Promise<void>;
+  /** Downloads and transcribes a voice note; absent: voice notes get NON_TEXT_REPLY. */
+  transcribeVoice?(fileId: string): Promise<string>;
 }
 
 interface Pending {
   chatId: string;
   text?: string;
+  voice?: { fileId: string; durationS: number };
 }
 
 export class TelegramInbound {
@@ -143,7 +150,7 @@ export class TelegramInbound {
       return;
     }
     const text = message.text === undefined ? undefined : message.text.slice(0, TELEGRAM_TEXT_MAX_CHARS);
-    this.queue.push({ chatId, text: text && text.trim() ? text : undefined });
+    this.queue.push({ chatId, text: text && text.trim() ? text : undefined, voice: message.voice });
     this.wakeWorker?.();
   }
 
@@ -161,6 +168,11 @@ export class TelegramInbound {
 
   private async handle(item: Pending): Promise<void> {
     const { chatId } = item;
+    if (item.text === undefined && item.voice && this.deps.transcribeVoice) {
+      const heard = await this.transcribe(item.voice);
+      if (heard.reply !== undefined) return this.reply(chatId, heard.reply);
+      item.text = heard.text;
+    }
     if (item.text === undefined) {
       await this.reply(chatId, NON_TEXT_REPLY);
       return;
@@ -177,6 +189,19 @@ export class TelegramInbound {
       text = FAILED_TURN_REPLY;
     }
     if (typeof text === "string" && text.trim()) await this.reply(chatId, text);
+  }
+
+  /** The voice note's transcript, or the reply that says why there is none. */
+  private async transcribe(voice: { fileId: string; durationS: number }): Promise<{ text?: string; reply?: string }> {
+    if (voice.durationS > VOICE_NOTE_MAX_S)
+      return { reply: `That voice message is longer than ${VOICE_NOTE_MAX_S / 60} minutes; please send a shorter one.` };
+    try {
+      const text = (await this.deps.transcribeVoice!(voice.fileId)).slice(0, TELEGRAM_TEXT_MAX_CHARS).trim();
+      return text ? { text } : { reply: VOICE_EMPTY_REPLY };
+    } catch (e) {
+      this.deps.log.warn(`telegram: a voice message was not transcribed (${e instanceof Error ? e.message.replace(/\.$/, "") : "error"})`);
+      return { reply: VOICE_FAILED_REPLY };
+    }
   }
 
   private async reply(chatId: string, text: string): Promise<void> {

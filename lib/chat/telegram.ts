@@ -52,8 +52,17 @@ export interface TelegramUpload {
 export interface TelegramUpdate {
   updateId: number;
   /** A new message in a chat; absent for every other kind of update. */
-  message?: { chatId: string; messageId: number; text?: string };
+  message?: { chatId: string; messageId: number; text?: string; voice?: TelegramVoice };
 }
+
+/** A voice note's file (OGG/Opus) and its length as Telegram states it. */
+export interface TelegramVoice {
+  fileId: string;
+  durationS: number;
+}
+
+/** A file path getFile may answer with (relative, no `..`): anything else would bend the download URL. */
+const FILE_PATH_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_./-]{0,255}$/;
 
 /** How the last exchange with Telegram went: for system.health, never a secret. */
 export interface TelegramLinkState {
@@ -120,6 +129,32 @@ export class TelegramClient {
       updates.push(update);
     }
     return updates;
+  }
+
+  /** Downloads a file a message carries (getFile, then GET {base}/file/bot<token>/<path>); at most `maxBytes`. */
+  async downloadFile(fileId: string, maxBytes: number): Promise<Uint8Array> {
+    const info = (await this.call("getFile", { file_id: fileId })) as { file_path?: unknown; file_size?: unknown } | null;
+    const path = info && typeof info === "object" ? info.file_path : undefined;
+    if (typeof path !== "string" || !FILE_PATH_PATTERN.test(path) || path.indexOf("..") >= 0)
+      throw this.failed(badResponse("to getFile has no usable file_path"));
+    if (typeof info!.file_size === "number" && info!.file_size > maxBytes)
+      throw this.failed(new TelegramError("too-large", `The file is larger than ${maxBytes} bytes.`));
+    const token = this.config.token() ?? "";
+    const base = (this.config.baseUrl() || TELEGRAM_DEFAULT_BASE_URL).replace(/\/+$/, "");
+    let reply: HttpClientResponse;
+    try {
+      reply = await this.http.request({
+        method: "GET",
+        url: `${base}/file/bot${token}/${path}`,
+        timeoutMs: TELEGRAM_UPLOAD_TIMEOUT_MS,
+        maxResponseBytes: maxBytes,
+      });
+    } catch (e) {
+      throw this.failed(fromTransportFailure(e, TELEGRAM_UPLOAD_TIMEOUT_MS, maxBytes));
+    }
+    if (reply.status < 200 || reply.status > 299) throw this.failed(fromApiFailure(reply.status, undefined, token));
+    this.exchanges++;
+    return reply.body;
   }
 
   /** One JSON call; resolves with the envelope's `result`. */
@@ -203,10 +238,13 @@ function parseUpdate(raw: unknown): TelegramUpdate | undefined {
   const u = raw as { update_id?: unknown; message?: unknown };
   if (typeof u.update_id !== "number" || !Number.isInteger(u.update_id)) return undefined;
   const update: TelegramUpdate = { updateId: u.update_id };
-  const m = u.message as { message_id?: unknown; chat?: { id?: unknown }; text?: unknown } | undefined;
+  const m = u.message as { message_id?: unknown; chat?: { id?: unknown }; text?: unknown; voice?: unknown } | undefined;
   if (m && typeof m === "object" && m.chat && typeof m.chat === "object" && typeof m.chat.id === "number" && Number.isInteger(m.chat.id)) {
     update.message = { chatId: String(m.chat.id), messageId: typeof m.message_id === "number" ? m.message_id : 0 };
     if (typeof m.text === "string") update.message.text = m.text;
+    const v = m.voice as { file_id?: unknown; duration?: unknown } | undefined;
+    if (v && typeof v === "object" && typeof v.file_id === "string" && v.file_id.length <= 256)
+      update.message.voice = { fileId: v.file_id, durationS: typeof v.duration === "number" ? v.duration : 0 };
   }
   return update;
 }

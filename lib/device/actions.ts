@@ -1,3 +1,4 @@
+import { taggedText, type ErrorTag } from "../errors";
 // The device[] validator: every element of a turn's device[] array (and the one
 // action of device.control) is checked here, item by item, with a reason for
 // each refusal. A reason never repeats a value the caller sent.
@@ -36,7 +37,7 @@ export interface ValidationContext {
   midTurn: boolean;
 }
 
-export type ActionCheck = { ok: true; action: DeviceAction } | { ok: false; reason: string };
+export type ActionCheck = { ok: true; action: DeviceAction } | { ok: false; tag: ErrorTag; reason: string };
 
 export interface ActionVerdict {
   index: number;
@@ -73,22 +74,22 @@ export function droppedReason(dropped: number): string {
 
 /** Validates one device[] element. */
 export function validateDeviceAction(raw: unknown, ctx: ValidationContext): ActionCheck {
-  if (!isPlainObject(raw)) return refuse(`invalid: ${ONE_OF}`);
+  if (!isPlainObject(raw)) return refuse("invalid", `${ONE_OF}`);
   const keys = Object.keys(raw);
-  if (keys.length !== 1) return refuse(`invalid: the element has ${keys.length} keys; ${ONE_OF}`);
+  if (keys.length !== 1) return refuse("invalid", `the element has ${keys.length} keys; ${ONE_OF}`);
   const kind = keys[0];
-  if ((ACTION_KINDS as readonly string[]).indexOf(kind) < 0) return refuse(`invalid: unknown action; ${ONE_OF}`);
+  if ((ACTION_KINDS as readonly string[]).indexOf(kind) < 0) return refuse("invalid", `unknown action; ${ONE_OF}`);
   const params = raw[kind];
   // The protected rail comes first: a config carrying a protected key is refused whole, whatever else it holds.
   if (kind === "config") {
     const scan = scanForProtectedKeys(params);
     if (scan === "protected")
-      return refuse("protected-BLOCKED: this config change touches a setting only the owner may change, through the owner API.");
-    if (scan === "too-deep") return refuse("invalid: the config action nests too deeply.");
-    if (scan === "too-many-keys") return refuse("invalid: the config action holds too many keys.");
+      return refuse("protected-BLOCKED", "this config change touches a setting only the owner may change, through the owner API.");
+    if (scan === "too-deep") return refuse("invalid", "the config action nests too deeply.");
+    if (scan === "too-many-keys") return refuse("invalid", "the config action holds too many keys.");
   }
   if (ADMIN_ACTIONS.indexOf(kind as ActionKind) >= 0 && ctx.principal.role !== "admin") {
-    return refuse(`admin-only: a ${kind} action needs an admin conversation.`);
+    return refuse("admin-only", `a ${kind} action needs an admin conversation.`);
   }
   switch (kind as ActionKind) {
     case "led":
@@ -101,8 +102,8 @@ export function validateDeviceAction(raw: unknown, ctx: ValidationContext): Acti
       return checkOrchModel(params);
     case "reboot":
       if (params !== true && !(isPlainObject(params) && Object.keys(params).length === 0))
-        return refuse("invalid: reboot takes no parameters ({}).");
-      if (ctx.midTurn) return refuse("not-mid-turn: reboot is refused here; put it in the end-of-turn device[].");
+        return refuse("invalid", "reboot takes no parameters ({}).");
+      if (ctx.midTurn) return refuse("not-mid-turn", "reboot is refused here; put it in the end-of-turn device[].");
       return { ok: true, action: { kind: "reboot" } };
     case "tts":
       return checkTts(params);
@@ -110,23 +111,23 @@ export function validateDeviceAction(raw: unknown, ctx: ValidationContext): Acti
 }
 
 function checkLed(p: unknown): ActionCheck {
-  if (!isPlainObject(p)) return refuse("invalid: led takes {mode, r, g, b, brightness}.");
+  if (!isPlainObject(p)) return refuse("invalid", "led takes {mode, r, g, b, brightness}.");
   if (!onlyFields(p, ["mode", "r", "g", "b", "brightness"]))
-    return refuse("invalid: led has an unknown field; its fields are mode, r, g, b, brightness.");
+    return refuse("invalid", "led has an unknown field; its fields are mode, r, g, b, brightness.");
   if (typeof p.mode !== "string" || (LED_MODES as readonly string[]).indexOf(p.mode) < 0) {
-    return refuse(`invalid: led mode must be one of ${LED_MODES.join(", ")}.`);
+    return refuse("invalid", `led mode must be one of ${LED_MODES.join(", ")}.`);
   }
   // No colour at all means white; a partial colour means the missing channels are 0.
   const anyColour = p.r !== undefined || p.g !== undefined || p.b !== undefined;
   const rgb: number[] = [];
   for (const c of ["r", "g", "b"]) {
     const v = p[c] === undefined ? (anyColour ? 0 : 255) : p[c];
-    if (!isIntIn(v, 0, 255)) return refuse(`invalid: led ${c} must be an integer from 0 to 255.`);
+    if (!isIntIn(v, 0, 255)) return refuse("invalid", `led ${c} must be an integer from 0 to 255.`);
     rgb.push(v as number);
   }
   const brightness = p.brightness === undefined ? null : p.brightness;
   if (brightness !== null && !isIntIn(brightness, 0, 255))
-    return refuse("invalid: led brightness must be an integer from 0 to 255, or null.");
+    return refuse("invalid", "led brightness must be an integer from 0 to 255, or null.");
   return {
     ok: true,
     action: { kind: "led", mode: p.mode as LedMode, r: rgb[0], g: rgb[1], b: rgb[2], brightness: brightness as number | null },
@@ -135,18 +136,18 @@ function checkLed(p: unknown): ActionCheck {
 
 function checkLights(p: unknown): ActionCheck {
   if (!isPlainObject(p) || !onlyFields(p, ["value"]) || (p.value !== "off" && p.value !== "full")) {
-    return refuse('invalid: lights takes {value: "off" | "full"}.');
+    return refuse("invalid", 'lights takes {value: "off" | "full"}.');
   }
   return { ok: true, action: { kind: "lights", value: p.value } };
 }
 
 function checkConfig(p: unknown, config: ConfigStore): ActionCheck {
-  if (!isPlainObject(p)) return refuse("invalid: config takes an object of knob: value pairs.");
+  if (!isPlainObject(p)) return refuse("invalid", "config takes an object of knob: value pairs.");
   const changes = Object.keys(p).map((k): [string, unknown] => [k, p[k]]);
-  if (changes.length === 0) return refuse("invalid: config names no knob.");
-  if (changes.length > MAX_CONFIG_KEYS) return refuse(`invalid: at most ${MAX_CONFIG_KEYS} knobs in one config action.`);
+  if (changes.length === 0) return refuse("invalid", "config names no knob.");
+  if (changes.length > MAX_CONFIG_KEYS) return refuse("invalid", `at most ${MAX_CONFIG_KEYS} knobs in one config action.`);
   const checked = config.check(changes, "device");
-  if ("problem" in checked) return refuse(`invalid: ${checked.problem}`);
+  if ("problem" in checked) return refuse("invalid", `${checked.problem}`);
   return {
     ok: true,
     action: { kind: "config", changes: checked.specs.map((spec, i): [string, KnobValue] => [spec.key, changes[i][1] as KnobValue]) },
@@ -154,24 +155,24 @@ function checkConfig(p: unknown, config: ConfigStore): ActionCheck {
 }
 
 function checkOrchModel(p: unknown): ActionCheck {
-  if (!isPlainObject(p) || !onlyFields(p, ["provider", "model"])) return refuse("invalid: orch_model takes {provider, model}.");
+  if (!isPlainObject(p) || !onlyFields(p, ["provider", "model"])) return refuse("invalid", "orch_model takes {provider, model}.");
   if (typeof p.provider !== "string" || (PROVIDERS as readonly string[]).indexOf(p.provider) < 0) {
-    return refuse(`invalid: orch_model provider must be one of ${PROVIDERS.join(", ")}.`);
+    return refuse("invalid", `orch_model provider must be one of ${PROVIDERS.join(", ")}.`);
   }
   if (typeof p.model !== "string" || !MODEL_PATTERN.test(p.model))
-    return refuse("invalid: orch_model model is 1-64 of A-Z a-z 0-9 . _ : / -.");
+    return refuse("invalid", "orch_model model is 1-64 of A-Z a-z 0-9 . _ : / -.");
   return { ok: true, action: { kind: "orch_model", provider: p.provider as Provider, model: p.model } };
 }
 
 function checkTts(p: unknown): ActionCheck {
-  if (!isPlainObject(p) || !onlyFields(p, ["text"]) || typeof p.text !== "string") return refuse("invalid: tts takes {text}.");
+  if (!isPlainObject(p) || !onlyFields(p, ["text"]) || typeof p.text !== "string") return refuse("invalid", "tts takes {text}.");
   if (p.text.trim().length === 0 || p.text.length > TTS_MAX_CHARS)
-    return refuse(`invalid: tts text must be 1-${TTS_MAX_CHARS} characters.`);
+    return refuse("invalid", `tts text must be 1-${TTS_MAX_CHARS} characters.`);
   return { ok: true, action: { kind: "tts", text: p.text } };
 }
 
-function refuse(reason: string): ActionCheck {
-  return { ok: false, reason };
+function refuse(tag: ErrorTag, sentence: string): ActionCheck {
+  return { ok: false, tag, reason: taggedText(tag, sentence) };
 }
 
 function isPlainObject(v: unknown): v is { [key: string]: unknown } {

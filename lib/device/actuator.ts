@@ -9,6 +9,8 @@ export interface ActuatorDeps {
   led?: Led;
   audioOut?: AudioOut;
   system?: System;
+  /** Streams speech for `text` to the speaker and resolves when it played (lib/voice); absent: tts fails honestly. */
+  speak?(text: string, voice: string): Promise<unknown>;
 }
 
 export interface ActionOutcome {
@@ -78,10 +80,12 @@ export class DeviceActuator {
     if (config.string("profile") === "silent") return fail("silent: the device is on silent (profile silent).");
     if (!config.bool("ttsOn")) return fail("off: spoken replies are off (ttsOn is false).");
     if (config.number("sfxVol") === 0 || audioOut.volume() === 0) return fail("off: the speaker volume is 0.");
+    if (!this.deps.speak) return fail("not-present: this build has no speech synthesis.");
     try {
-      await audioOut.speak(text, config.string("ttsVoice"));
-    } catch {
-      return fail("failed: the speaker could not play the speech.");
+      await this.deps.speak(text, config.string("ttsVoice"));
+    } catch (e) {
+      const why = e instanceof Error ? e.message.replace(/\.$/, "") : "unknown error";
+      return fail(`failed: the speech did not play (${why}).`);
     }
     return done(`spoke ${text.length} characters.`);
   }

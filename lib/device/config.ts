@@ -1,5 +1,5 @@
 import type { Log, Settings } from "../ports";
-import { KNOBS, knobByName, knobValueProblem, type KnobSpec, type KnobValue, type KnobWriter } from "./knobs";
+import { KNOBS, knobByName, knobValueProblem, type KnobKey, type KnobKeyOf, type KnobSpec, type KnobValue, type KnobWriter } from "./knobs";
 
 const KEY_PREFIX = "cfg.";
 
@@ -38,22 +38,22 @@ export class ConfigStore {
     }
   }
 
-  get(key: string): KnobValue {
+  get(key: KnobKey): KnobValue {
     const spec = knobByName(key);
     if (!spec) throw new Error(`no knob ${key}`);
     const value = this.values.get(spec.key);
     return value === undefined ? spec.default : value;
   }
 
-  number(key: string): number {
+  number(key: KnobKeyOf<"int">): number {
     return this.get(key) as number;
   }
 
-  bool(key: string): boolean {
+  bool(key: KnobKeyOf<"bool">): boolean {
     return this.get(key) as boolean;
   }
 
-  string(key: string): string {
+  string(key: KnobKeyOf<"enum" | "string">): string {
     return this.get(key) as string;
   }
 

@@ -39,7 +39,7 @@ export interface ChatLinkSource {
 
 /** Everything the device.* / system.* / ota.* tools read. Never the secret values. */
 export interface IntrospectionDeps {
-  ports: Ports;
+  ports: Pick<Ports, "clock" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota">;
   config: ConfigStore;
   /** Only whether each secret is set. */
   secretStatus: SecretStore["status"];

@@ -26,7 +26,7 @@ export const LED_MAX_BRIGHTNESS = 153;
 export const PROVIDERS = ["openai", "anthropic", "mistral"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-export const KNOBS: readonly KnobSpec[] = [
+export const KNOBS = [
   {
     key: "ledBrightness",
     type: "int",
@@ -102,6 +102,22 @@ export const KNOBS: readonly KnobSpec[] = [
     default: "openai",
     writer: "device",
     description: "the transcription service",
+  },
+  {
+    key: "voiceMode",
+    type: "enum",
+    values: ["pipeline", "realtime"],
+    default: "pipeline",
+    writer: "owner",
+    description: "spoken requests through speech-to-text, a turn and speech (pipeline), or OpenAI Realtime (owner API only)",
+  },
+  {
+    key: "voicePerson",
+    type: "string",
+    pattern: /^(-?[a-z0-9][a-z0-9._-]{0,47})?$/,
+    default: "",
+    writer: "owner",
+    description: "the person a spoken request on the device runs as; empty means the owner (owner API only)",
   },
   {
     key: "devName",
@@ -181,12 +197,19 @@ export const KNOBS: readonly KnobSpec[] = [
     writer: "orch_model",
     description: "the orchestrator's model name; empty means the provider's default (set with the orch_model action)",
   },
-];
+] as const satisfies readonly KnobSpec[];
 
-const BY_LOWER = new Map<string, KnobSpec>(KNOBS.map((k) => [k.key.toLowerCase(), k]));
+/** One knob of the table, with its key as a literal type. */
+export type Knob = (typeof KNOBS)[number];
+/** Every knob's name. */
+export type KnobKey = (typeof KNOBS)[number]["key"];
+/** The knobs of one type, e.g. KnobKeyOf<"int">. */
+export type KnobKeyOf<T extends KnobSpec["type"]> = Extract<(typeof KNOBS)[number], { type: T }>["key"];
+
+const BY_LOWER = new Map<string, Knob>(KNOBS.map((k) => [k.key.toLowerCase(), k]));
 
 /** The knob a name refers to, matched case-insensitively. */
-export function knobByName(name: string): KnobSpec | undefined {
+export function knobByName(name: string): Knob | undefined {
   return BY_LOWER.get(name.toLowerCase());
 }
 

@@ -2,6 +2,7 @@ import { encodeUtf8, decodeUtf8 } from "../util/utf8";
 import { toHex } from "../util/hash";
 import { LOW_HEAP_BYTES, LOW_PSRAM_BYTES } from "./health";
 import type { IntrospectionDeps } from "./introspection";
+import { micLoopback } from "../voice/loopback";
 
 export type TestVerdict = "PASS" | "FAIL" | "SKIP";
 
@@ -66,7 +67,16 @@ export async function runSelfTest(deps: IntrospectionDeps, audible: boolean): Pr
       add("speaker", "FAIL", "the tone did not play");
     }
   }
-  add("mic loopback", "SKIP", !audible ? "audible items not requested" : (audibleRefusal ?? "no microphone port on this build"));
+  if (!audible || audibleRefusal) add("mic loopback", "SKIP", audibleRefusal ?? "audible items not requested");
+  else if (!ports.audioIn || !ports.audioOut) add("mic loopback", "SKIP", ports.audioIn ? "no speaker port" : "no microphone port");
+  else {
+    try {
+      const r = await micLoopback(ports.audioIn, ports.audioOut, TONE_HZ, TONE_MS);
+      add("mic loopback", r.heard ? "PASS" : "FAIL", r.detail);
+    } catch (e) {
+      add("mic loopback", "FAIL", `the microphone did not capture (${e instanceof Error ? e.message.replace(/\.$/, "") : "error"})`);
+    }
+  }
   return { items, audibleRefusal };
 }
 

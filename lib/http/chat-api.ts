@@ -3,12 +3,13 @@
 // principal. The answer is the turn's result as JSON: the reply and ask, and
 // what the turn did (tool calls, memory written, device actions applied or
 // refused, session ops), or why there is no answer.
-import type { HttpRequest, HttpResponse } from "../mcp/http";
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
 import type { TurnEngine, TurnResult } from "../turn/engine";
-import { bearerToken, tokenInQuery } from "./bearer";
-import { apiError, readJsonBody } from "./owner-api";
+import { HttpError } from "./http-error";
+import { requireClient } from "./middleware";
+import { API_JSON_BODY, OWNER_API_MAX_BODY_BYTES } from "./owner-api";
+import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
 
 export const CHAT_PATH = "/api/chat";
 /** The channel a chat API turn is shown as. */
@@ -19,35 +20,24 @@ export interface ChatApiEnvironment {
   /** The principal a client's turn runs as (the engine sets via "turn"). */
   principalFor(client: McpClient): Principal;
   turn: Pick<TurnEngine, "runTurn">;
-  originAllowed(origin: string, host: string | undefined): boolean;
 }
 
-export async function handleChatApi(req: HttpRequest, env: ChatApiEnvironment): Promise<HttpResponse> {
-  if (tokenInQuery(req.path)) return apiError(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.");
-  if (req.method !== "POST") {
-    const r = apiError(405, "Method not allowed: use POST.");
-    return { ...r, headers: { ...r.headers, allow: "POST" } };
-  }
-  const origin = req.headers["origin"];
-  if (origin !== undefined && !env.originAllowed(origin, req.headers["host"]))
-    return apiError(403, "Forbidden: this origin may not call the chat API.");
-  const token = bearerToken(req.headers);
-  const client = token === undefined ? undefined : env.verifyToken(token);
-  if (!client) {
-    const r = apiError(401, "Unauthorized: send Authorization: Bearer <a client's token>.");
-    return { ...r, headers: { ...r.headers, "www-authenticate": 'Bearer realm="halo", error="invalid_token"' } };
-  }
-  const parsed = readJsonBody(req);
-  if ("status" in parsed) return parsed;
-  const body = parsed.body;
-  for (const k of Object.keys(body)) if (k !== "text") return apiError(400, "Bad request: unknown field; the only field is text.");
-  if (typeof body.text !== "string" || body.text.trim() === "") return apiError(400, "Bad request: 'text' must be a non-empty string.");
-  const result = await env.turn.runTurn(env.principalFor(client), { text: body.text, channel: CHAT_API_CHANNEL });
-  if (result.failure?.kind === "invalid") return apiError(400, `Bad request: ${result.failure.message}`);
+export function chatRoute(env: ChatApiEnvironment, guards: Middleware[]): RouteSpec {
   return {
-    status: 200,
-    headers: { "content-type": "application/json", "cache-control": "no-store" },
-    body: JSON.stringify(chatJson(result)),
+    method: "POST",
+    pattern: CHAT_PATH,
+    maxBody: OWNER_API_MAX_BODY_BYTES,
+    errors: "api",
+    use: [...guards, requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
+    handler: async (ctx) => {
+      const body = ctx.json as { [key: string]: unknown };
+      for (const k of Object.keys(body)) if (k !== "text") throw new HttpError(400, "Bad request: unknown field; the only field is text.");
+      if (typeof body.text !== "string" || body.text.trim() === "")
+        throw new HttpError(400, "Bad request: 'text' must be a non-empty string.");
+      const result = await env.turn.runTurn(env.principalFor(ctx.client!), { text: body.text, channel: CHAT_API_CHANNEL });
+      if (result.failure?.kind === "invalid") throw new HttpError(400, `Bad request: ${result.failure.message}`);
+      return jsonAnswer(200, chatJson(result));
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { errorTag } from "../errors";
 // Owner API endpoints for files.fetch: the download trust policy and per-file
 // cap, every remembered download (state only, never a file's contents), and
 // the owner's decisions: approve or reject a link under "ask", a scan verdict
@@ -15,7 +16,7 @@ export interface DownloadApprovals {
   setPolicy(policy: FetchPolicy, maxBytes?: number): void;
   /** Newest first. */
   all(): FetchJobView[];
-  /** Each throws a ToolError whose message starts with its tag (`not-found:`, `busy:`, `policy-off:`...). */
+  /** Each throws a HaloError with its tag (not-found, busy, policy-off...). */
   approveFetch(id: string): FetchJobView;
   rejectFetch(id: string): FetchJobView;
   /** Undefined when the file was settled but its job is no longer remembered (after a restart). */
@@ -42,7 +43,7 @@ export function downloadRoutes(downloads: DownloadApprovals | undefined, log: Lo
       return act();
     } catch (e) {
       const why = e instanceof Error ? e.message : "";
-      if (why.startsWith("not-found:")) return fail(404, missing);
+      if (errorTag(e) === "not-found") return fail(404, missing);
       // The subsystem's refusals are one sentence naming no secret (busy, policy off, the card pulled).
       return fail(409, `Conflict: ${why.length > 0 && why.length <= REFUSAL_MAX_CHARS ? why : "the download could not be changed."}`);
     }

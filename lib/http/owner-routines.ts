@@ -1,3 +1,4 @@
+import { errorTag } from "../errors";
 // Owner API endpoints for routines and alerts: list routines and wakeups,
 // approve or reject a pending routine, delete any routine or wakeup, read and
 // clear the owner alerts. Same auth and error style as the other owner routes.
@@ -32,10 +33,7 @@ export function routineRoutes(routines: RoutineApprovals | undefined, alerts: Al
         try {
           r = routines[verb](params.id);
         } catch (e) {
-          const why =
-            e instanceof Error && e.message.startsWith("not-found:")
-              ? missing
-              : `Conflict: ${e instanceof Error ? e.message : "the change failed."}`;
+          const why = errorTag(e) === "not-found" ? missing : `Conflict: ${e instanceof Error ? e.message : "the change failed."}`;
           return { status: why === missing ? 404 : 409, body: { error: why } };
         }
         log.info(`owner api: ${r.kind} ${r.id} ${done}`);

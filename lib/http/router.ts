@@ -48,7 +48,7 @@ function splitPath(path: string): string[] | undefined {
 }
 
 function matchPattern(pattern: string, segments: string[]): { [name: string]: string } | undefined {
-  const parts = pattern.split("/").slice(1);
+  const parts = pattern.replace(/\/+$/, "").split("/").slice(1);
   if (parts.length !== segments.length) return undefined;
   const params: { [name: string]: string } = {};
   for (let i = 0; i < parts.length; i++) {

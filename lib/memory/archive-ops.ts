@@ -1,7 +1,7 @@
+import { HaloError } from "../errors";
 // memory.archive: list, search and restore the caller's expired memories.
 import type { Principal } from "../registry/principal";
-import { ToolError } from "../registry/errors";
-import { CARD_ABSENT_TEXT, cardError } from "../store/card";
+import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
 import { ARCHIVE_MAX_RESULTS, RECALL_CANDIDATES_MIN, RESTORE_IMPORTANCE_MIN } from "./bounds";
 import type { ArchivedEntry, MemoryArchive } from "./archive";
 import type { MemoryEngine } from "./engine";
@@ -35,7 +35,7 @@ export function listArchive(engine: MemoryEngine, p: Principal, limit: number): 
 export async function searchArchive(engine: MemoryEngine, p: Principal, query: string, n: number): Promise<string> {
   engine.prepare();
   const q = query.trim();
-  if (q === "") throw new ToolError("invalid arguments: 'query' is empty.");
+  if (q === "") throw new HaloError("invalid-arguments", "'query' is empty.");
   const dims = engine.deps.embedder.dims;
   const comparable = ownEntries(engine, p).filter((e) => e.embedderId === engine.deps.embedder.id);
   if (comparable.length === 0) return "The archive holds none of your memories to search.";
@@ -74,7 +74,7 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
   engine.requireCurrentEmbedder();
   const id = parseId(idText);
   const entry = id === undefined ? undefined : ownEntries(engine, p).find((e) => e.meta.id === id);
-  if (!entry) throw new ToolError("not-found: no archived memory with that id.");
+  if (!entry) throw new HaloError("not-found", "no archived memory with that id.");
   const archive = requireArchive(engine);
   const row =
     entry.embedderId === engine.deps.embedder.id && entry.row.length === engine.deps.embedder.dims
@@ -89,10 +89,10 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
     return `id ${formatId(store.ids[live.slot])} is already in live memory; removed it from the archive.`;
   }
   if (store.countIn(p.ns) >= p.quota.vectors) {
-    throw new ToolError(`quota: you already hold ${p.quota.vectors} memories; delete some first. The entry stays in the archive.`);
+    throw new HaloError("quota", `you already hold ${p.quota.vectors} memories; delete some first. The entry stays in the archive.`);
   }
   if (store.count >= engine.config.max_vectors) {
-    throw new ToolError("full: the live memory store is full; nothing was restored and the entry stays in the archive.");
+    throw new HaloError("full", "the live memory store is full; nothing was restored and the entry stays in the archive.");
   }
   const ttl = clampTtl(ttlName !== undefined ? ttlIndex(ttlName) : entry.meta.ttlClass, p.quota.ttlHours);
   const now = engine.now();
@@ -119,7 +119,7 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
 
 function requireArchive(engine: MemoryEngine): MemoryArchive {
   const storage = engine.deps.storage;
-  if (!engine.archive || !storage || !storage.present()) throw new ToolError(CARD_ABSENT_TEXT);
+  if (!engine.archive || !storage || !storage.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
   return engine.archive;
 }
 

@@ -1,5 +1,5 @@
+import { HaloError } from "../errors";
 // memory.config: view and update the knobs, and the explicit re-embed path.
-import { ToolError } from "../registry/errors";
 import { describeMemConfig, knobError, MEM_CONFIG_KNOBS, saveMemConfig, type KnobName, type MemConfig } from "./config";
 import type { MemoryEngine } from "./engine";
 import { VectorStore } from "./vector-store";
@@ -18,13 +18,13 @@ export function updateConfig(engine: MemoryEngine, patch: { [name: string]: unkn
   for (const knob of MEM_CONFIG_KNOBS) {
     if (!(knob.name in patch)) continue;
     const error = knobError(knob, patch[knob.name]);
-    if (error) throw new ToolError(`invalid arguments: ${error}.`);
+    if (error) throw new HaloError("invalid-arguments", `${error}.`);
     next[knob.name as KnobName] = patch[knob.name] as number;
     changed.push(`${knob.name} = ${patch[knob.name]}`);
   }
-  if (changed.length === 0) throw new ToolError("invalid arguments: name at least one knob to update.");
+  if (changed.length === 0) throw new HaloError("invalid-arguments", "name at least one knob to update.");
   if (next.max_vectors < engine.store.count) {
-    throw new ToolError(`invalid arguments: max_vectors can't go under the ${engine.store.count} memories held now; delete some first.`);
+    throw new HaloError("invalid-arguments", `max_vectors can't go under the ${engine.store.count} memories held now; delete some first.`);
   }
   saveMemConfig(engine.deps.settings, next);
   engine.config = next;

@@ -1,10 +1,10 @@
+import { HaloError } from "../errors";
 // The memory engine: the live vector store and its file, the config, the
 // scratchpad and the archive, with the housekeeping every call shares (load
 // when the card appears, forgetting when due, saving). The operations are in
 // writes.ts, search.ts and archive-ops.ts.
 import type { Clock, Digest, Kernels, Log, Settings, Storage } from "../ports";
-import { ToolError } from "../registry/errors";
-import { CARD_ABSENT_TEXT, cardError } from "../store/card";
+import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
 import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS } from "./bounds";
 import { loadMemConfig, type MemConfig } from "./config";
 import type { Embedder } from "./embedder";
@@ -67,27 +67,27 @@ export class MemoryEngine {
 
   /** Start of every operation: load when the card came back, forget when due, save what is pending. */
   prepare(): void {
-    if (this.busy) throw new ToolError("busy: memory is being re-embedded; try again in a moment.");
+    if (this.busy) throw new HaloError("busy", "memory is being re-embedded; try again in a moment.");
     if (!this.loaded) this.load();
     this.maintainIfDue();
     this.flushIfDue();
   }
 
-  /** Refuses (ToolError) when the card holding the memories was never read (absent since boot). */
+  /** Refuses (HaloError) when the card holding the memories was never read (absent since boot). */
   requireLoaded(): void {
-    if (!this.loaded) throw new ToolError(CARD_ABSENT_TEXT);
+    if (!this.loaded) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
   }
 
-  /** Refuses (ToolError) when a change could not be saved. */
+  /** Refuses (HaloError) when a change could not be saved. */
   requireWritable(): void {
-    if (this.busy) throw new ToolError("busy: memory is being re-embedded; try again in a moment.");
+    if (this.busy) throw new HaloError("busy", "memory is being re-embedded; try again in a moment.");
     const storage = this.deps.storage;
-    if (storage && !storage.present()) throw new ToolError(CARD_ABSENT_TEXT);
-    if (!this.loaded) throw new ToolError("unavailable: the memory file could not be read from the SD card.");
-    if (this.blocked) throw new ToolError(`unavailable: ${this.blocked}.`);
+    if (storage && !storage.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
+    if (!this.loaded) throw new HaloError("unavailable", "the memory file could not be read from the SD card.");
+    if (this.blocked) throw new HaloError("unavailable", `${this.blocked}.`);
   }
 
-  /** Refuses (ToolError) when the stored vectors come from another embedder than the current one. */
+  /** Refuses (HaloError) when the stored vectors come from another embedder than the current one. */
   requireCurrentEmbedder(): void {
     const current = this.deps.embedder;
     if (this.storeEmbedderId === current.id) return;
@@ -96,8 +96,9 @@ export class MemoryEngine {
       this.storeEmbedderId = current.id;
       return;
     }
-    throw new ToolError(
-      `unavailable: the embedding model changed (stored ${this.storeEmbedderId}, now ${current.id}); an admin re-embeds with memory.config action reembed.`,
+    throw new HaloError(
+      "unavailable",
+      `the embedding model changed (stored ${this.storeEmbedderId}, now ${current.id}); an admin re-embeds with memory.config action reembed.`,
     );
   }
 
@@ -124,11 +125,11 @@ export class MemoryEngine {
     try {
       vectors = await embedder.embed(texts);
     } catch (e) {
-      throw new ToolError(`unavailable: embedding failed: ${e instanceof Error ? e.message : "unknown error"}`);
+      throw new HaloError("unavailable", `embedding failed: ${e instanceof Error ? e.message : "unknown error"}`);
     }
     return vectors.map((v) => {
-      if (!v || v.length !== embedder.dims) throw new ToolError("unavailable: the embedder returned a vector of the wrong size.");
-      if (!normalizeL2(v)) throw new ToolError("invalid arguments: the text has nothing to embed (no words).");
+      if (!v || v.length !== embedder.dims) throw new HaloError("unavailable", "the embedder returned a vector of the wrong size.");
+      if (!normalizeL2(v)) throw new HaloError("invalid-arguments", "the text has nothing to embed (no words).");
       return v;
     });
   }
@@ -141,7 +142,7 @@ export class MemoryEngine {
 
   /**
    * Saves the store's changes now (a journal commit, or a whole snapshot: vector-files.ts). Throws a
-   * ToolError when the card refuses; the change stays in RAM and is saved later.
+   * HaloError when the card refuses; the change stays in RAM and is saved later.
    */
   save(): void {
     const { storage } = this.deps;
@@ -150,7 +151,7 @@ export class MemoryEngine {
       this.store.changes.clear();
       return;
     }
-    if (this.blocked) throw new ToolError(`unavailable: ${this.blocked}.`);
+    if (this.blocked) throw new HaloError("unavailable", `${this.blocked}.`);
     try {
       files.save(this.store, this.storeEmbedderId, this.lastMaintain);
     } catch (e) {
@@ -173,7 +174,7 @@ export class MemoryEngine {
 
   /** Runs `work` with every other operation refused (re-embedding). */
   async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.busy) throw new ToolError("busy: memory is being re-embedded; try again in a moment.");
+    if (this.busy) throw new HaloError("busy", "memory is being re-embedded; try again in a moment.");
     this.busy = true;
     try {
       return await work();

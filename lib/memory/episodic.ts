@@ -1,9 +1,9 @@
+import { HaloError } from "../errors";
 // The episodic store: append-only day-part files under memory/episodic/, a
 // bounded index of the newest rows read at boot, and paged queries that reach
 // older parts with a bounded cold scan per call.
 import type { Clock, Log, Storage } from "../ports";
-import { ToolError } from "../registry/errors";
-import { CARD_ABSENT_TEXT, cardError } from "../store/card";
+import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
 import { decodeUtf8, encodeUtf8, truncateUtf8 } from "../util/utf8";
 import {
   EPISODIC_BOOT_SCAN_BYTES,
@@ -67,7 +67,7 @@ export class EpisodicStore {
     private readonly log: Log,
   ) {}
 
-  /** Appends a row and returns its position. Throws a ToolError when the card is absent or the write fails. */
+  /** Appends a row and returns its position. Throws a HaloError when the card is absent or the write fails. */
   append(input: Omit<EpisodicRecord, "ts">): Position {
     this.open();
     const record: EpisodicRecord = {
@@ -132,7 +132,7 @@ export class EpisodicStore {
   // Lists the parts, prunes old ones and builds the boot index, once per card insertion.
   private open(): void {
     if (this.opened) return;
-    if (!this.storage.present()) throw new ToolError(CARD_ABSENT_TEXT);
+    if (!this.storage.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
     try {
       this.parts = this.storage
         .list(EPISODIC_DIR)
@@ -178,7 +178,7 @@ export class EpisodicStore {
     // Same day, or the clock went back: stay in the newest part so file order stays time order.
     if (cur.bytes + lineBytes <= EPISODIC_PART_MAX_BYTES) return cur;
     const part = Number(cur.stem.slice(9)) + 1;
-    if (part >= EPISODIC_PARTS_PER_DAY) throw new ToolError("full: the episodic log for today is full.");
+    if (part >= EPISODIC_PARTS_PER_DAY) throw new HaloError("full", "the episodic log for today is full.");
     return { stem: `${cur.stem.slice(0, 8)}-${pad2(part)}`, rows: 0, bytes: 0 };
   }
 

@@ -1,7 +1,7 @@
+import { HaloError } from "../errors";
 // The working scratchpad: one active task and short/mid/long goal tiers,
 // persisted in Settings (one key per part, so each edit is one atomic set).
 import type { Log, Settings } from "../ports";
-import { ToolError } from "../registry/errors";
 import { utf8Length } from "../util/utf8";
 import { SCRATCHPAD_ACTIVE_MAX_BYTES, SCRATCHPAD_ITEM_MAX_BYTES, SCRATCHPAD_TIER_MAX_ITEMS } from "./bounds";
 
@@ -51,14 +51,14 @@ export class Scratchpad {
     checkItem(text);
     const items = this.tiers[tier];
     if (items.length >= SCRATCHPAD_TIER_MAX_ITEMS) {
-      throw new ToolError(`full: the ${tier} tier holds ${SCRATCHPAD_TIER_MAX_ITEMS} items; replace or clear it first.`);
+      throw new HaloError("full", `the ${tier} tier holds ${SCRATCHPAD_TIER_MAX_ITEMS} items; replace or clear it first.`);
     }
     this.store(tier, items.concat([text]));
   }
 
   replace(tier: ScratchpadTier, items: string[]): void {
     if (items.length > SCRATCHPAD_TIER_MAX_ITEMS)
-      throw new ToolError(`invalid arguments: a tier holds at most ${SCRATCHPAD_TIER_MAX_ITEMS} items.`);
+      throw new HaloError("invalid-arguments", `a tier holds at most ${SCRATCHPAD_TIER_MAX_ITEMS} items.`);
     items.forEach(checkItem);
     this.store(tier, items.slice());
   }
@@ -77,11 +77,11 @@ export class Scratchpad {
 }
 
 function checkBytes(text: string, max: number, what: string): void {
-  if (utf8Length(text) > max) throw new ToolError(`invalid arguments: ${what} is longer than ${max} bytes.`);
+  if (utf8Length(text) > max) throw new HaloError("invalid-arguments", `${what} is longer than ${max} bytes.`);
 }
 
 function checkItem(text: string): void {
-  if (text.trim() === "") throw new ToolError("invalid arguments: a scratchpad item needs some text.");
+  if (text.trim() === "") throw new HaloError("invalid-arguments", "a scratchpad item needs some text.");
   checkBytes(text, SCRATCHPAD_ITEM_MAX_BYTES, "a scratchpad item");
 }
 

@@ -2,8 +2,8 @@
 // entries and the lexical index (lexical.ts) give the candidates; each gets a
 // relevance that fuses its cosine with its word-match score, then is re-scored
 // by recency and importance, de-duplicated, diversified, formatted.
+import { HaloError } from "../errors";
 import type { Principal } from "../registry/principal";
-import { ToolError } from "../registry/errors";
 import { utf8Length } from "../util/utf8";
 import { LEXICAL_CANDIDATES, MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "./bounds";
 import type { MemoryEngine } from "./engine";
@@ -40,9 +40,9 @@ export function fuseRelevance(similarity: number, lexical: number, weight: numbe
 export async function searchMemory(engine: MemoryEngine, p: Principal, query: string, n?: number): Promise<SearchAnswer> {
   engine.prepare();
   const q = typeof query === "string" ? query.trim() : "";
-  if (q === "") throw new ToolError("invalid arguments: 'query' is empty.");
+  if (q === "") throw new HaloError("invalid-arguments", "'query' is empty.");
   if (q.length > MEMORY_QUERY_MAX_CHARS)
-    throw new ToolError(`invalid arguments: 'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
+    throw new HaloError("invalid-arguments", `'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
   const count = n ?? engine.config.retrieval_count;
   engine.requireLoaded();
   engine.requireCurrentEmbedder();

@@ -1,7 +1,7 @@
+import { HaloError } from "../errors";
 // memory.write, memory.update and memory.pin over the engine. Everything is
 // inside the caller's namespace; another person's entries are never found.
 import type { Principal } from "../registry/principal";
-import { ToolError } from "../registry/errors";
 import { djb2 } from "../util/hash";
 import { utf8Length } from "../util/utf8";
 import {
@@ -90,7 +90,7 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
   engine.prepare();
   const content = checkContent(args.content);
   const importance = checkImportance(args.importance);
-  if ((args.id === undefined) === (args.old === undefined)) throw new ToolError("invalid arguments: give either 'old' or 'id'.");
+  if ((args.id === undefined) === (args.old === undefined)) throw new HaloError("invalid-arguments", "give either 'old' or 'id'.");
   engine.requireWritable();
   engine.requireCurrentEmbedder();
   let targetId: number;
@@ -102,7 +102,7 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
     if (exact.slot >= 0) targetId = exact.id;
     else {
       const slot = nearestSlot(engine, p.ns, await engine.embedQuery(old), UPDATE_MIN_SIMILARITY);
-      if (slot < 0) throw new ToolError("not-found: no memory close enough to 'old' to replace.");
+      if (slot < 0) throw new HaloError("not-found", "no memory close enough to 'old' to replace.");
       targetId = engine.store.ids[slot];
     }
   }
@@ -111,7 +111,7 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
   engine.requireCurrentEmbedder();
   const { store } = engine;
   const target = store.slotOf(p.ns, targetId);
-  if (target < 0) throw new ToolError("not-found: the memory to replace is gone.");
+  if (target < 0) throw new HaloError("not-found", "the memory to replace is gone.");
   const old = store.metaAt(target);
   const { ttl, note } = args.ttl !== undefined || args.permanent !== undefined ? chooseTtl(args, p) : { ttl: old.ttlClass, note: "" };
   store.remove(target);
@@ -142,14 +142,14 @@ export function pinMemory(
 ): string {
   engine.prepare();
   if ((target.id === undefined) === (target.content === undefined))
-    throw new ToolError("invalid arguments: give either 'content' or 'id'.");
+    throw new HaloError("invalid-arguments", "give either 'content' or 'id'.");
   engine.requireWritable();
   const { store } = engine;
   let slot: number;
   if (target.id !== undefined) slot = requireSlotById(engine, p.ns, target.id).slot;
   else {
     slot = findContent(engine, p.ns, target.content!.trim()).slot;
-    if (slot < 0) throw new ToolError("not-found: no memory with exactly that content.");
+    if (slot < 0) throw new HaloError("not-found", "no memory with exactly that content.");
   }
   const id = formatId(store.ids[slot]);
   if (action === "delete") {
@@ -167,7 +167,7 @@ export function pinMemory(
   }
   if (pinned) return `id ${id} is already pinned.`;
   if (pinnedCount(engine, p.ns) >= p.quota.pins) {
-    throw new ToolError(`quota: you have ${p.quota.pins} pinned memories, the most your quota allows; unpin one first.`);
+    throw new HaloError("quota", `you have ${p.quota.pins} pinned memories, the most your quota allows; unpin one first.`);
   }
   store.flags[slot] |= FLAG_PINNED;
   store.touch(slot);
@@ -177,16 +177,16 @@ export function pinMemory(
 
 function checkContent(raw: string): string {
   const content = typeof raw === "string" ? raw.trim() : "";
-  if (content === "") throw new ToolError("invalid arguments: 'content' is empty.");
+  if (content === "") throw new HaloError("invalid-arguments", "'content' is empty.");
   if (utf8Length(content) > MEMORY_CONTENT_MAX_BYTES)
-    throw new ToolError(`invalid arguments: 'content' is longer than ${MEMORY_CONTENT_MAX_BYTES} bytes.`);
+    throw new HaloError("invalid-arguments", `'content' is longer than ${MEMORY_CONTENT_MAX_BYTES} bytes.`);
   return content;
 }
 
 function checkImportance(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !(value >= 0 && value <= 1))
-    throw new ToolError("invalid arguments: 'importance' must be a number from 0 to 1.");
+    throw new HaloError("invalid-arguments", "'importance' must be a number from 0 to 1.");
   return value;
 }
 
@@ -213,13 +213,13 @@ export function findContent(engine: MemoryEngine, ns: string, content: string): 
     if (slot < 0 || store.content[slot] === content) return { id, slot };
     id = (id + 1) >>> 0;
   }
-  throw new ToolError("unavailable: too many content id collisions; reword the fact.");
+  throw new HaloError("unavailable", "too many content id collisions; reword the fact.");
 }
 
 function requireSlotById(engine: MemoryEngine, ns: string, text: string): { id: number; slot: number } {
   const id = parseId(text);
   const slot = id === undefined ? -1 : engine.store.slotOf(ns, id);
-  if (id === undefined || slot < 0) throw new ToolError("not-found: no memory with that id.");
+  if (id === undefined || slot < 0) throw new HaloError("not-found", "no memory with that id.");
   return { id, slot };
 }
 
@@ -266,13 +266,14 @@ function makeRoom(engine: MemoryEngine, p: Principal): Eviction[] {
   };
   if (store.countIn(p.ns) >= p.quota.vectors) {
     const victim = evictionCandidate(store, now, p.ns, p.quota.pins);
-    if (victim < 0) throw new ToolError(`quota: your ${p.quota.vectors} memories are all pinned or permanent; unpin or delete some first.`);
+    if (victim < 0)
+      throw new HaloError("quota", `your ${p.quota.vectors} memories are all pinned or permanent; unpin or delete some first.`);
     evict(victim);
   }
   if (store.count >= engine.config.max_vectors) {
     let victim = evictionCandidate(store, now);
     if (victim < 0) victim = evictionCandidate(store, now, p.ns, p.quota.pins);
-    if (victim < 0) throw new ToolError("full: the memory store is full of pinned and permanent entries.");
+    if (victim < 0) throw new HaloError("full", "the memory store is full of pinned and permanent entries.");
     evict(victim);
   }
   engine.ensureCapacity();

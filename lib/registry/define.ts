@@ -1,9 +1,11 @@
 import type { FromSchema, ObjectSchema } from "./schema-types";
-import type { ToolContext, ToolDefinition, ToolResult } from "./types";
+import type { ToolContext, ToolDefinition, ToolEffect, ToolResult } from "./types";
 
 /** A tool as its module declares it: the handler's arguments are typed from `inputSchema`. */
-export interface TypedTool<S extends ObjectSchema> extends Omit<ToolDefinition, "inputSchema" | "handler"> {
+export interface TypedTool<S extends ObjectSchema> extends Omit<ToolDefinition, "inputSchema" | "handler" | "effect"> {
   inputSchema: S;
+  /** Required here, so every typed tool says what it does (MCP annotations come from it). */
+  effect: ToolEffect;
   handler(args: FromSchema<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
 

@@ -1,11 +1,3 @@
-/** Thrown by a handler for a failure the caller should read: the message is one short sentence. */
-export class ToolError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ToolError";
-  }
-}
-
 /** Dispatch of a name the registry does not hold. MCP maps it to JSON-RPC -32602. */
 export class UnknownToolError extends Error {
   readonly toolName: string;

@@ -1,4 +1,4 @@
-import { ToolError } from "./errors";
+import { HaloError } from "../errors";
 import type { Principal } from "./principal";
 import type { ToolDefinition } from "./types";
 
@@ -33,5 +33,5 @@ export function refusalFor(tool: AccessMarks, principal: Principal): Refusal | u
 /** For handlers that re-check the caller: throws the refusal the registry would give. */
 export function assertMayCall(tool: AccessMarks, principal: Principal): void {
   const refusal = refusalFor(tool, principal);
-  if (refusal) throw new ToolError(refusal.text);
+  if (refusal) throw new HaloError(refusal.tag, refusal.text, refusal.text);
 }

@@ -3,7 +3,8 @@ import type { Log } from "../ports";
 import type { ResultsRing } from "../store/results-ring";
 import { truncateUtf8, utf8Length } from "../util/utf8";
 import { HaloError } from "../errors";
-import { ToolError, UnknownToolError } from "./errors";
+import { UnknownToolError } from "./errors";
+import { annotationsOf } from "./annotations";
 import { refusalFor } from "./policy";
 import type { Principal } from "./principal";
 import { schemaKey } from "./schema-key";
@@ -68,6 +69,8 @@ export class ToolRegistry {
       if (refusalFor(tool, principal)) continue;
       const spec: ToolSpec = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
       if (tool.outputSchema) spec.outputSchema = tool.outputSchema;
+      const annotations = annotationsOf(tool);
+      if (annotations) spec.annotations = annotations;
       specs.push(spec);
     }
     return specs;
@@ -99,7 +102,7 @@ export class ToolRegistry {
     try {
       result = await tool.handler(input as { [key: string]: unknown }, { principal });
     } catch (e) {
-      if (e instanceof ToolError || e instanceof HaloError) return { text: e.message, isError: true };
+      if (e instanceof HaloError) return { text: e.message, isError: true };
       this.options.log.warn(`tool ${name} failed: ${e instanceof Error ? e.name : "error"}`);
       return { text: `internal error: ${name} failed.`, isError: true };
     }

@@ -1,3 +1,4 @@
+import type { ToolAnnotations } from "./annotations";
 import type { Principal } from "./principal";
 
 /** A JSON Schema object, as advertised to MCP clients. */
@@ -52,6 +53,7 @@ export interface ToolSpec {
   description: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
 }
 
 /** A tool result after the registry's clamp. `tag` names the whole output in the results ring. */

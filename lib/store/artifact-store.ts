@@ -1,16 +1,16 @@
+import { HaloError } from "../errors";
 // The durable artifact store on the SD card: files/<project>/<name>, one owner
 // per file, private unless shared read-only. Every method takes the caller's
 // Principal; a file the caller may not see is reported exactly like a miss.
 import { ARTIFACTS_MAX_COUNT } from "../limits";
 import type { Clock, Storage } from "../ports";
-import { ToolError } from "../registry/errors";
 import type { Principal } from "../registry/principal";
 import { clipForMessage } from "../util/text";
 import { ArtifactIndex, artifactKey, artifactPath, FILES_DIR, type ArtifactRecord } from "./artifact-index";
 import { contentMatchesName, FETCH_EXTENSIONS, kindOf, nameProblem, projectProblem, SAVE_EXTENSIONS } from "./artifact-names";
 import type { SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
-import { CARD_ABSENT_TEXT, onCard } from "./card";
+import { CARD_ABSENT_SENTENCE, onCard } from "./card";
 import { FilesSearch } from "./files-search";
 
 export type { ArtifactRecord } from "./artifact-index";
@@ -39,8 +39,8 @@ export interface TextPage {
   next?: number;
 }
 
-export function notFoundText(project: string, name: string): string {
-  return `not-found: no file ${clipForMessage(project, 40)}/${clipForMessage(name, 80)}.`;
+export function fileNotFound(project: string, name: string): HaloError {
+  return new HaloError("not-found", `no file ${clipForMessage(project, 40)}/${clipForMessage(name, 80)}.`);
 }
 
 export class ArtifactStore {
@@ -62,25 +62,29 @@ export class ArtifactStore {
   save(p: Principal, project: string, name: string, bytes: Uint8Array, options: SaveOptions = {}): Saved {
     checkNames(project, name, FETCH_EXTENSIONS);
     if (!contentMatchesName(name, bytes)) {
-      throw new ToolError(`invalid: the content does not match the file type of ${clipForMessage(name, 80)}.`);
+      throw new HaloError("invalid", `the content does not match the file type of ${clipForMessage(name, 80)}.`);
     }
     return this.withIndex((card) => {
       const key = artifactKey(project, name);
       const existing = this.index.get(key);
       if (existing && existing.owner !== p.ns) {
-        throw new ToolError(`conflict: ${project}/${clipForMessage(name, 80)} cannot be written: the name is taken; choose another name.`);
+        throw new HaloError(
+          "conflict",
+          `${project}/${clipForMessage(name, 80)} cannot be written: the name is taken; choose another name.`,
+        );
       }
       if (!existing && this.index.size >= ARTIFACTS_MAX_COUNT) {
-        throw new ToolError(`limit: the store holds ${ARTIFACTS_MAX_COUNT} files, its maximum.`);
+        throw new HaloError("limit", `the store holds ${ARTIFACTS_MAX_COUNT} files, its maximum.`);
       }
       const used = this.usedBy(p.ns) - (existing ? existing.size : 0);
       if (used + bytes.length > p.quota.bytes) {
-        throw new ToolError(
-          `quota: this file (${bytes.length} bytes) would exceed your file storage quota (${used} of ${p.quota.bytes} bytes used).`,
+        throw new HaloError(
+          "quota",
+          `this file (${bytes.length} bytes) would exceed your file storage quota (${used} of ${p.quota.bytes} bytes used).`,
         );
       }
       if (card.freeBytes() < bytes.length + CARD_FREE_MARGIN_BYTES) {
-        throw new ToolError("card-full: the SD card has too little free space for this file.");
+        throw new HaloError("card-full", "the SD card has too little free space for this file.");
       }
       const now = this.clock.now();
       const record: ArtifactRecord = {
@@ -130,12 +134,13 @@ export class ArtifactStore {
     return this.withIndex((card) => {
       const record = this.readable(p, project, name);
       if (record.kind !== "text") {
-        throw new ToolError(
-          `binary: ${record.project}/${record.name} is ${record.kind === "image" ? "an image" : "a binary document"}; files.read serves text files only (deliver it with files.send).`,
+        throw new HaloError(
+          "binary",
+          `${record.project}/${record.name} is ${record.kind === "image" ? "an image" : "a binary document"}; files.read serves text files only (deliver it with files.send).`,
         );
       }
       const bytes = card.read(artifactPath(record));
-      if (!bytes) throw new ToolError(notFoundText(project, name));
+      if (!bytes) throw fileNotFound(project, name);
       return { record, ...textPage(bytes, offset, `${record.project}/${record.name}`) };
     });
   }
@@ -145,7 +150,7 @@ export class ArtifactStore {
     return this.withIndex((card) => {
       const record = this.readable(p, project, name);
       const bytes = card.read(artifactPath(record));
-      if (!bytes) throw new ToolError(notFoundText(project, name));
+      if (!bytes) throw fileNotFound(project, name);
       return { record, bytes };
     });
   }
@@ -173,11 +178,11 @@ export class ArtifactStore {
 
   /** files.share: only a file's owner changes its sharing; guests cannot share. */
   share(p: Principal, project: string, name: string, shared: boolean): ArtifactRecord {
-    if (p.role === "guest" || p.role === "unknown") throw new ToolError("guest-refused: guests cannot share files.");
+    if (p.role === "guest" || p.role === "unknown") throw new HaloError("guest-refused", "guests cannot share files.");
     return this.withIndex((card) => {
       const record = this.readable(p, project, name);
       if (record.owner !== p.ns) {
-        throw new ToolError(`read-only: ${record.project}/${record.name} was shared with you; only its owner can change its sharing.`);
+        throw new HaloError("read-only", `${record.project}/${record.name} was shared with you; only its owner can change its sharing.`);
       }
       if (record.shared === shared) return record;
       const next = { ...record, shared };
@@ -190,7 +195,7 @@ export class ArtifactStore {
   remove(p: Principal, project: string, name: string): void {
     this.withIndex((card) => {
       const record = this.findVisible(p, project, name);
-      if (record.owner !== p.ns) throw new ToolError(notFoundText(project, name));
+      if (record.owner !== p.ns) throw fileNotFound(project, name);
       this.drop(card, record);
     });
   }
@@ -233,14 +238,14 @@ export class ArtifactStore {
     if (this.storage && !this.storage.present()) {
       this.index.forget(); // the card may come back as a different card
       this.searcher.forget();
-      throw new ToolError(CARD_ABSENT_TEXT);
+      throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
     }
     return onCard(this.storage, (card) => {
       try {
         this.index.sync(card);
         return fn(card);
       } catch (e) {
-        if (!(e instanceof ToolError)) {
+        if (!(e instanceof HaloError)) {
           this.index.forget();
           this.searcher.forget();
         }
@@ -261,14 +266,14 @@ export class ArtifactStore {
   private findVisible(p: Principal, project: string, name: string): ArtifactRecord {
     checkNames(project, name, FETCH_EXTENSIONS);
     const record = this.index.get(artifactKey(project, name));
-    if (!record || !visible(record, p)) throw new ToolError(notFoundText(project, name));
+    if (!record || !visible(record, p)) throw fileNotFound(project, name);
     return record;
   }
 
   private readable(p: Principal, project: string, name: string): ArtifactRecord {
     const record = this.findVisible(p, project, name);
     if (record.quarantine) {
-      throw new ToolError(`quarantined: ${record.project}/${record.name} awaits a safety verdict and cannot be read or sent yet.`);
+      throw new HaloError("quarantined", `${record.project}/${record.name} awaits a safety verdict and cannot be read or sent yet.`);
     }
     return record;
   }
@@ -296,11 +301,11 @@ function visible(record: ArtifactRecord, p: Principal): boolean {
 
 function checkProject(project: string): void {
   const problem = projectProblem(project);
-  if (problem) throw new ToolError(problem);
+  if (problem) throw new HaloError("invalid", problem, problem);
 }
 
 function checkNames(project: string, name: string, extensions: readonly string[]): void {
   checkProject(project);
   const problem = nameProblem(name, extensions);
-  if (problem) throw new ToolError(problem);
+  if (problem) throw new HaloError("invalid", problem, problem);
 }

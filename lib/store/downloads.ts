@@ -1,10 +1,10 @@
+import { HaloError } from "../errors";
 // files.fetch in the background, under the owner's trust policy. A request
 // returns a job at once; the download runs as a promise in the core. The
 // policy and the per-file cap are owner settings no tool can write; approving
 // a link ("ask") and a scan verdict ("scan") arrive through the owner's API.
 import { FILES_FETCH_DEFAULT_MAX_BYTES, FILES_FETCH_MAX_BYTES_LIMIT } from "../limits";
 import type { Clock, HttpClient, Random, Settings } from "../ports";
-import { ToolError } from "../registry/errors";
 import type { Principal } from "../registry/principal";
 import { toHex } from "../util/hash";
 import { clipForMessage } from "../util/text";
@@ -92,18 +92,18 @@ export class Downloads {
   request(p: Principal, url: string, project: string, name: string): FetchJobView {
     const { policy } = this.policy();
     if (policy === "off") {
-      throw new ToolError("policy-off: downloads are turned off by the owner (owner API: PUT /api/downloads/policy).");
+      throw new HaloError("policy-off", "downloads are turned off by the owner (owner API: PUT /api/downloads/policy).");
     }
     const problem = projectProblem(project) || nameProblem(name, FETCH_EXTENSIONS);
-    if (problem) throw new ToolError(problem);
+    if (problem) throw new HaloError("invalid", problem, problem);
     const target = checkFetchUrl(url, !!this.options.insecureForTests);
-    if (typeof target === "string") throw new ToolError(`invalid url: ${target}.`);
+    if (typeof target === "string") throw new HaloError("invalid", target, `invalid url: ${target}.`);
     const counts = this.counts();
     if (policy === "ask" && counts.awaiting >= FETCH_MAX_AWAITING) {
-      throw new ToolError(`busy: ${FETCH_MAX_AWAITING} links already await the owner's approval.`);
+      throw new HaloError("busy", `${FETCH_MAX_AWAITING} links already await the owner's approval.`);
     }
     if (policy !== "ask" && counts.running >= FETCH_MAX_RUNNING) {
-      throw new ToolError(`busy: ${FETCH_MAX_RUNNING} downloads are running; try again when one finishes.`);
+      throw new HaloError("busy", `${FETCH_MAX_RUNNING} downloads are running; try again when one finishes.`);
     }
     this.evictFinished();
     const job: FetchJob = {
@@ -127,7 +127,7 @@ export class Downloads {
   status(p: Principal, id: string): FetchJobView {
     const job = this.jobs.get(id);
     if (!job || job.owner !== p.ns)
-      throw new ToolError("not-found: no download with that id (finished downloads are forgotten after a restart).");
+      throw new HaloError("not-found", "no download with that id (finished downloads are forgotten after a restart).");
     return view(job);
   }
 
@@ -145,9 +145,9 @@ export class Downloads {
   approveFetch(id: string): FetchJobView {
     const job = this.awaiting(id);
     const { policy } = this.policy();
-    if (policy === "off") throw new ToolError("policy-off: downloads are turned off; turn them on before approving a link.");
+    if (policy === "off") throw new HaloError("policy-off", "downloads are turned off; turn them on before approving a link.");
     if (this.counts().running >= FETCH_MAX_RUNNING)
-      throw new ToolError(`busy: ${FETCH_MAX_RUNNING} downloads are running; approve again when one finishes.`);
+      throw new HaloError("busy", `${FETCH_MAX_RUNNING} downloads are running; approve again when one finishes.`);
     this.start(job, policy === "scan");
     return view(job);
   }
@@ -167,7 +167,7 @@ export class Downloads {
    */
   setVerdict(id: string, verdict: "safe" | "unsafe"): FetchJobView | undefined {
     const record = this.store.quarantined(id);
-    if (!record) throw new ToolError("not-found: no downloaded file awaits a verdict under that id.");
+    if (!record) throw new HaloError("not-found", "no downloaded file awaits a verdict under that id.");
     this.store.settleQuarantine(id, verdict === "safe");
     const job = this.jobs.get(id);
     if (!job) return undefined;
@@ -213,7 +213,7 @@ export class Downloads {
 
   private awaiting(id: string): FetchJob {
     const job = this.jobs.get(id);
-    if (!job || job.state !== "awaiting-approval") throw new ToolError("not-found: no link awaits approval under that id.");
+    if (!job || job.state !== "awaiting-approval") throw new HaloError("not-found", "no link awaits approval under that id.");
     return job;
   }
 
@@ -237,7 +237,7 @@ export class Downloads {
       if (this.jobs.size < FETCH_MAX_JOBS) break;
       this.jobs.delete(j.id);
     }
-    if (this.jobs.size >= FETCH_MAX_JOBS) throw new ToolError("busy: too many downloads are in progress or awaiting approval.");
+    if (this.jobs.size >= FETCH_MAX_JOBS) throw new HaloError("busy", "too many downloads are in progress or awaiting approval.");
   }
 
   private newId(): string {

@@ -1,9 +1,9 @@
+import { HaloError } from "../errors";
 // image.generate's provider: an OpenAI-compatible images endpoint
 // (POST {base}/images/generations, reply {data:[{b64_json}]}). The key and
 // base URL are read at each call through a small config the core wires to the
 // owner's secrets; with no key set the tool reports "not configured".
 import type { HttpClient } from "../ports";
-import { ToolError } from "../registry/errors";
 import { decodeBase64 } from "../util/base64";
 import { clipForMessage } from "../util/text";
 import { decodeUtf8 } from "../util/utf8";
@@ -43,12 +43,12 @@ export class ImageClient {
     return !!this.config.apiKey();
   }
 
-  /** The PNG bytes of one generated image; a ToolError with one sentence on any failure. */
+  /** The PNG bytes of one generated image; a HaloError with one sentence on any failure. */
   async generate(req: ImageRequest): Promise<Uint8Array> {
     const key = this.config.apiKey();
-    if (!key) throw new ToolError("not-configured: image.generate needs an OpenAI API key, which the owner sets through the owner API.");
+    if (!key) throw new HaloError("not-configured", "image.generate needs an OpenAI API key, which the owner sets through the owner API.");
     const base = (this.config.baseUrl() || DEFAULT_IMAGE_BASE_URL).replace(/\/+$/, "");
-    if (typeof parseHttpUrl(base) === "string") throw new ToolError("not-configured: the image provider's base URL is not a valid URL.");
+    if (typeof parseHttpUrl(base) === "string") throw new HaloError("not-configured", "the image provider's base URL is not a valid URL.");
     let res;
     try {
       res = await this.http.request({
@@ -60,22 +60,23 @@ export class ImageClient {
         maxResponseBytes: IMAGE_MAX_RESPONSE_BYTES,
       });
     } catch (e) {
-      throw new ToolError(
-        `provider-error: the image request failed (${clipForMessage(e instanceof Error ? e.message : "network error", 100)}).`,
+      throw new HaloError(
+        "provider-error",
+        `the image request failed (${clipForMessage(e instanceof Error ? e.message : "network error", 100)}).`,
       );
     }
     if (res.status === 401 || res.status === 403) {
-      throw new ToolError(`provider-error: the image provider refused the API key (HTTP ${res.status}).`);
+      throw new HaloError("provider-error", `the image provider refused the API key (HTTP ${res.status}).`);
     }
     const body = parseJson(res.body);
     if (res.status !== 200) {
-      throw new ToolError(`provider-error: the image provider answered HTTP ${res.status}${providerMessage(body)}.`);
+      throw new HaloError("provider-error", `the image provider answered HTTP ${res.status}${providerMessage(body)}.`);
     }
     const b64 = body && Array.isArray(body.data) && body.data[0] && body.data[0].b64_json;
-    if (typeof b64 !== "string") throw new ToolError("provider-error: the image provider's reply held no base64 image.");
+    if (typeof b64 !== "string") throw new HaloError("provider-error", "the image provider's reply held no base64 image.");
     const png = decodeBase64(b64);
-    if (!png || png.length === 0) throw new ToolError("provider-error: the image provider's base64 image is malformed.");
-    if (!contentMatchesName("image.png", png)) throw new ToolError("provider-error: the image provider's reply is not a PNG.");
+    if (!png || png.length === 0) throw new HaloError("provider-error", "the image provider's base64 image is malformed.");
+    if (!contentMatchesName("image.png", png)) throw new HaloError("provider-error", "the image provider's reply is not a PNG.");
     return png;
   }
 }

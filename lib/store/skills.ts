@@ -1,10 +1,10 @@
+import { HaloError } from "../errors";
 // Knowledge capsules: the four built-ins in the firmware plus owner- and
 // agent-authored capsules on the SD card (skills/<id>.md). A capsule the model
 // saves is stamped created_by: agent, approved: false, and stays inert (never
 // injected) until the owner approves it.
 import { SKILL_ID_MAX_CHARS, SKILL_MAX_BYTES, SKILLS_MAX_PENDING } from "../limits";
 import type { Clock, Storage } from "../ports";
-import { ToolError } from "../registry/errors";
 import { clipForMessage } from "../util/text";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
 import { onCard } from "./card";
@@ -66,12 +66,13 @@ export class SkillStore {
     return onCard(this.storage, (card) => {
       const existing = this.readOne(card, id);
       if (existing && existing.info.source === "owner") {
-        throw new ToolError(`owner-created: the capsule ${id} was written by the owner; choose another id.`);
+        throw new HaloError("owner-created", `the capsule ${id} was written by the owner; choose another id.`);
       }
       const waiting = this.readAll().filter((s) => s.info.source === "agent" && !s.info.approved && s.info.id !== id);
       if (waiting.length >= SKILLS_MAX_PENDING) {
-        throw new ToolError(
-          `limit: ${SKILLS_MAX_PENDING} capsules already await the owner's approval; wait until they approve or reject one.`,
+        throw new HaloError(
+          "limit",
+          `${SKILLS_MAX_PENDING} capsules already await the owner's approval; wait until they approve or reject one.`,
         );
       }
       return this.write(card, id, md, "agent", false);
@@ -83,9 +84,9 @@ export class SkillStore {
     this.checkId(id);
     onCard(this.storage, (card) => {
       const existing = this.readOne(card, id);
-      if (!existing) throw new ToolError(`not-found: no capsule ${id}.`);
+      if (!existing) throw new HaloError("not-found", `no capsule ${id}.`);
       if (existing.info.source !== "agent") {
-        throw new ToolError(`owner-created: the capsule ${id} was written by the owner; only they can delete it (owner API).`);
+        throw new HaloError("owner-created", `the capsule ${id} was written by the owner; only they can delete it (owner API).`);
       }
       card.remove(pathOf(id));
     });
@@ -103,7 +104,7 @@ export class SkillStore {
   approve(id: string): SkillInfo {
     return onCard(this.storage, (card) => {
       const s = this.readOne(card, id);
-      if (!s || s.info.source !== "agent") throw new ToolError(`not-found: no agent capsule ${clipForMessage(id, 30)}.`);
+      if (!s || s.info.source !== "agent") throw new HaloError("not-found", `no agent capsule ${clipForMessage(id, 30)}.`);
       if (s.info.approved) return s.info;
       return this.write(card, id, s.md, "agent", true);
     });
@@ -114,7 +115,7 @@ export class SkillStore {
     onCard(this.storage, (card) => {
       const s = this.readOne(card, id);
       if (!s || s.info.source !== "agent" || s.info.approved)
-        throw new ToolError(`not-found: no capsule ${clipForMessage(id, 30)} awaits approval.`);
+        throw new HaloError("not-found", `no capsule ${clipForMessage(id, 30)} awaits approval.`);
       card.remove(pathOf(id));
     });
   }
@@ -129,7 +130,7 @@ export class SkillStore {
   removeByOwner(id: string): void {
     this.checkId(id);
     onCard(this.storage, (card) => {
-      if (!this.readOne(card, id)) throw new ToolError(`not-found: no capsule ${id}.`);
+      if (!this.readOne(card, id)) throw new HaloError("not-found", `no capsule ${id}.`);
       card.remove(pathOf(id));
     });
   }
@@ -142,22 +143,26 @@ export class SkillStore {
 
   private checkId(id: string): void {
     if (!SKILL_ID_PATTERN.test(id)) {
-      throw new ToolError(`invalid id: use 1-${SKILL_ID_MAX_CHARS} of a-z, 0-9, '-' and '_'.`);
+      throw new HaloError(
+        "invalid",
+        `use 1-${SKILL_ID_MAX_CHARS} of a-z, 0-9, '-' and '_'.`,
+        `invalid id: use 1-${SKILL_ID_MAX_CHARS} of a-z, 0-9, '-' and '_'.`,
+      );
     }
-    if (BUILTIN_SKILLS.some((b) => b.id === id)) throw new ToolError(`reserved: ${id} is a built-in capsule and cannot be replaced.`);
+    if (BUILTIN_SKILLS.some((b) => b.id === id)) throw new HaloError("reserved", `${id} is a built-in capsule and cannot be replaced.`);
   }
 
   private write(card: Storage, id: string, md: string, source: "owner" | "agent", approved: boolean): SkillInfo {
-    if (CONTROL.test(md)) throw new ToolError("binary: the capsule contains control characters; write markdown text.");
+    if (CONTROL.test(md)) throw new HaloError("binary", "the capsule contains control characters; write markdown text.");
     const { fields, body } = parseFrontMatter(md);
-    if (body.trim() === "") throw new ToolError("invalid: the capsule has no text after its front matter.");
+    if (body.trim() === "") throw new HaloError("invalid", "the capsule has no text after its front matter.");
     const title = (fields.title || firstHeading(body) || id).slice(0, TITLE_MAX_CHARS);
     const stamped: Array<[string, string]> = [["title", title]];
     if (fields.inject) stamped.push(["inject", fields.inject.slice(0, INJECT_MAX_CHARS)]);
     stamped.push(["created_by", source], ["approved", String(approved)], ["saved", new Date(this.clock.now()).toISOString()]);
     const bytes = encodeUtf8(renderFrontMatter(stamped, body));
     if (bytes.length > SKILL_MAX_BYTES) {
-      throw new ToolError(`too-large: the capsule is ${bytes.length} bytes with its front matter; at most ${SKILL_MAX_BYTES}.`);
+      throw new HaloError("too-large", `the capsule is ${bytes.length} bytes with its front matter; at most ${SKILL_MAX_BYTES}.`);
     }
     card.writeAtomic(pathOf(id), bytes);
     return infoOf(id, decodeUtf8(bytes));

@@ -34,7 +34,10 @@ export interface ChannelsSubsystem {
   webBudget: WebSearchBudget;
 }
 
-export function buildChannelsSubsystem(registry: ToolRegistry, ports: Ports, deps: ChannelsDeps): ChannelsSubsystem {
+/** The ports the output channels are built from. */
+export type ChannelsPorts = Pick<Ports, "http" | "random" | "clock" | "settings" | "log">;
+
+export function buildChannelsSubsystem(registry: ToolRegistry, ports: ChannelsPorts, deps: ChannelsDeps): ChannelsSubsystem {
   const { secrets, config, chats } = deps;
   const client = new TelegramClient(ports.http, ports.random, {
     token: () => secrets.getSecret("telegram"),

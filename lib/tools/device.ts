@@ -1,3 +1,4 @@
+import { HaloError } from "../errors";
 import { ACTION_KINDS, LED_MODES, TTS_MAX_CHARS, validateDeviceAction } from "../device/actions";
 import type { DeviceActuator } from "../device/actuator";
 import { healthItems, healthText } from "../device/health";
@@ -5,12 +6,12 @@ import type { IntrospectionDeps } from "../device/introspection";
 import { PROVIDERS } from "../device/knobs";
 import { runSelfTest, selfTestText } from "../device/selftest";
 import { deviceStatusText, otaStatusText } from "../device/status";
-import { ToolError } from "../registry/errors";
+import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 
-const NO_ARGS = { type: "object", properties: {}, additionalProperties: false };
-const BYTE = { type: "integer", minimum: 0, maximum: 255 };
+const NO_ARGS = { type: "object", properties: {}, additionalProperties: false } as const;
+const BYTE = { type: "integer", minimum: 0, maximum: 255 } as const;
 
 /** One device[] element, as device.control takes it. `config` stays open so protected keys reach the rail. */
 const ACTION_SCHEMA = {
@@ -51,58 +52,73 @@ const ACTION_SCHEMA = {
     },
   },
   additionalProperties: false,
-};
+} as const;
 
 /** device.control, device.status, system.health, device.selftest, ota.status. */
 export function registerDeviceTools(registry: ToolRegistry, deps: IntrospectionDeps, actuator: DeviceActuator): void {
-  registry.register({
-    name: "device.control",
-    description:
-      "Apply ONE device action immediately, mid-turn: action is one device[] element (led / lights / config / orch_model / tts). " +
-      "Same knobs, validator and rails as device[]; changes are real and persist. reboot is refused here.",
-    inputSchema: { type: "object", properties: { action: ACTION_SCHEMA }, required: ["action"], additionalProperties: false },
-    handler: async (args, ctx): Promise<ToolResult> => {
-      const check = validateDeviceAction(args.action, { principal: ctx.principal, config: deps.config, midTurn: true });
-      if (!check.ok) throw new ToolError(check.reason);
-      const outcome = await actuator.apply(check.action);
-      return outcome.ok ? { text: outcome.text } : { text: outcome.text, isError: true };
-    },
-  });
+  registry.register(
+    defineTool({
+      name: "device.control",
+      effect: "act",
+      description:
+        "Apply ONE device action immediately, mid-turn: action is one device[] element (led / lights / config / orch_model / tts). " +
+        "Same knobs, validator and rails as device[]; changes are real and persist. reboot is refused here.",
+      inputSchema: { type: "object", properties: { action: ACTION_SCHEMA }, required: ["action"], additionalProperties: false },
+      handler: async (args, ctx): Promise<ToolResult> => {
+        const check = validateDeviceAction(args.action, { principal: ctx.principal, config: deps.config, midTurn: true });
+        if (!check.ok) throw new HaloError(check.tag, check.reason, check.reason);
+        const outcome = await actuator.apply(check.action);
+        return outcome.ok ? { text: outcome.text } : { text: outcome.text, isError: true };
+      },
+    }),
+  );
 
-  registry.register({
-    name: "device.status",
-    description:
-      "Read the complete live device state: firmware and build, update engine, time and time zone, heap and PSRAM, SD and flash, " +
-      "Wi-Fi, memory and file-store usage against caps, sub-agents, token budget, provider priority, and every config knob.",
-    inputSchema: NO_ARGS,
-    handler: (_args, ctx): ToolResult => ({ text: deviceStatusText(deps, ctx.principal) }),
-  });
+  registry.register(
+    defineTool({
+      name: "device.status",
+      effect: "read",
+      description:
+        "Read the complete live device state: firmware and build, update engine, time and time zone, heap and PSRAM, SD and flash, " +
+        "Wi-Fi, memory and file-store usage against caps, sub-agents, token budget, provider priority, and every config knob.",
+      inputSchema: NO_ARGS,
+      handler: (_args, ctx): ToolResult => ({ text: deviceStatusText(deps, ctx.principal) }),
+    }),
+  );
 
-  registry.register({
-    name: "system.health",
-    description: "Report live hardware + subsystem health (ring, mic, speaker, SD, memory, PSRAM, Wi-Fi, chat link).",
-    inputSchema: NO_ARGS,
-    handler: (_args, ctx): ToolResult => ({ text: healthText(healthItems(deps, ctx.principal)) }),
-  });
+  registry.register(
+    defineTool({
+      name: "system.health",
+      effect: "read",
+      description: "Report live hardware + subsystem health (ring, mic, speaker, SD, memory, PSRAM, Wi-Fi, chat link).",
+      inputSchema: NO_ARGS,
+      handler: (_args, ctx): ToolResult => ({ text: healthText(healthItems(deps, ctx.principal)) }),
+    }),
+  );
 
-  registry.register({
-    name: "device.selftest",
-    description: "Run a hardware self-test; returns per-item PASS/FAIL/SKIP.",
-    inputSchema: {
-      type: "object",
-      properties: { audible: { type: "boolean", description: "also run the speaker tone and mic loopback (refused on silent)" } },
-      additionalProperties: false,
-    },
-    handler: async (args): Promise<ToolResult> => {
-      const result = await runSelfTest(deps, args.audible === true);
-      return { text: selfTestText(result, deps.ports.system?.info().simulated === true) };
-    },
-  });
+  registry.register(
+    defineTool({
+      name: "device.selftest",
+      effect: "act",
+      description: "Run a hardware self-test; returns per-item PASS/FAIL/SKIP.",
+      inputSchema: {
+        type: "object",
+        properties: { audible: { type: "boolean", description: "also run the speaker tone and mic loopback (refused on silent)" } },
+        additionalProperties: false,
+      },
+      handler: async (args): Promise<ToolResult> => {
+        const result = await runSelfTest(deps, args.audible === true);
+        return { text: selfTestText(result, deps.ports.system?.info().simulated === true) };
+      },
+    }),
+  );
 
-  registry.register({
-    name: "ota.status",
-    description: "Read the firmware-update engine: state, latest version seen + its release notes, last install outcome.",
-    inputSchema: NO_ARGS,
-    handler: (): ToolResult => ({ text: otaStatusText(deps) }),
-  });
+  registry.register(
+    defineTool({
+      name: "ota.status",
+      effect: "read",
+      description: "Read the firmware-update engine: state, latest version seen + its release notes, last install outcome.",
+      inputSchema: NO_ARGS,
+      handler: (): ToolResult => ({ text: otaStatusText(deps) }),
+    }),
+  );
 }

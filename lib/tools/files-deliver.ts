@@ -1,10 +1,11 @@
+import { HaloError } from "../errors";
 // The turn-only file tools: files.send (through the messenger port) and
 // image.generate (an OpenAI-compatible images endpoint). Both block for long
 // or act outside the device, so they run only inside a conversation turn.
 import type { Clock, Messenger } from "../ports";
-import { ToolError } from "../registry/errors";
 import { assertMayCall } from "../registry/policy";
 import type { Principal } from "../registry/principal";
+import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import { mimeOf, nameProblem } from "../store/artifact-names";
@@ -32,103 +33,111 @@ export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps
   const { store, images, clock } = deps;
 
   const sendMarks = { name: "files.send", turnOnly: true };
-  registry.register({
-    ...sendMarks,
-    description:
-      "Send a stored file to the owner on Telegram - images go as an inline photo, other files as a document. Reports not-configured until the Telegram messenger is set up.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        project: PROJECT_ARG,
-        name: NAME_ARG,
-        chat_id: {
-          type: "string",
-          minLength: 1,
-          maxLength: 64,
-          pattern: "^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$",
-          description: "owner only: another chat than the owner's",
+  registry.register(
+    defineTool({
+      ...sendMarks,
+      effect: "act",
+      openWorld: true,
+      description:
+        "Send a stored file to the owner on Telegram - images go as an inline photo, other files as a document. Reports not-configured until the Telegram messenger is set up.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          project: PROJECT_ARG,
+          name: NAME_ARG,
+          chat_id: {
+            type: "string",
+            minLength: 1,
+            maxLength: 64,
+            pattern: "^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$",
+            description: "owner only: another chat than the owner's",
+          },
         },
+        required: ["project", "name"],
+        additionalProperties: false,
       },
-      required: ["project", "name"],
-      additionalProperties: false,
-    },
-    handler: async (args, ctx): Promise<ToolResult> => {
-      assertMayCall(sendMarks, ctx.principal);
-      const chatId = args.chat_id as string | undefined;
-      if (chatId !== undefined && ctx.principal.role !== "admin") {
-        return { text: "admin-only: only the owner may choose chat_id; leave it out to send to the owner.", isError: true };
-      }
-      if (!deps.messenger) {
+      handler: async (args, ctx): Promise<ToolResult> => {
+        assertMayCall(sendMarks, ctx.principal);
+        const chatId = args.chat_id;
+        if (chatId !== undefined && ctx.principal.role !== "admin") {
+          return { text: "admin-only: only the owner may choose chat_id; leave it out to send to the owner.", isError: true };
+        }
+        if (!deps.messenger) {
+          return {
+            text: "not-configured: files.send needs the Telegram messenger, which is not configured on this device yet.",
+            isError: true,
+          };
+        }
+        const { record, bytes } = store.readBytes(ctx.principal, args.project, args.name);
+        const file = { name: record.name, mime: mimeOf(record.name), bytes, caption: `${record.project}/${record.name}` };
+        try {
+          if (record.kind === "image") await deps.messenger.sendPhoto(file, chatId);
+          else await deps.messenger.sendDocument(file, chatId);
+        } catch (e) {
+          return { text: `send-failed: ${clipForMessage(e instanceof Error ? e.message : "the messenger failed", 120)}`, isError: true };
+        }
         return {
-          text: "not-configured: files.send needs the Telegram messenger, which is not configured on this device yet.",
-          isError: true,
+          text: `Sent ${record.project}/${record.name} (${bytes.length} bytes) as ${record.kind === "image" ? "a photo" : "a document"}.`,
         };
-      }
-      const { record, bytes } = store.readBytes(ctx.principal, args.project as string, args.name as string);
-      const file = { name: record.name, mime: mimeOf(record.name), bytes, caption: `${record.project}/${record.name}` };
-      try {
-        if (record.kind === "image") await deps.messenger.sendPhoto(file, chatId);
-        else await deps.messenger.sendDocument(file, chatId);
-      } catch (e) {
-        return { text: `send-failed: ${clipForMessage(e instanceof Error ? e.message : "the messenger failed", 120)}`, isError: true };
-      }
-      return {
-        text: `Sent ${record.project}/${record.name} (${bytes.length} bytes) as ${record.kind === "image" ? "a photo" : "a document"}.`,
-      };
-    },
-  });
+      },
+    }),
+  );
 
   const imageMarks = { name: "image.generate", turnOnly: true };
-  registry.register({
-    ...imageMarks,
-    description: "Generate an image from a text prompt and save it as a PNG in the durable store; returns the saved project/name.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        prompt: { type: "string", minLength: 1, maxLength: IMAGE_PROMPT_MAX_CHARS },
-        project: { ...PROJECT_ARG, description: "project folder, default images" },
-        name: {
-          type: "string",
-          minLength: 1,
-          maxLength: IMAGE_STEM_MAX_CHARS,
-          description: "file name stem (.png is added); default image-<date>-<time>",
+  registry.register(
+    defineTool({
+      ...imageMarks,
+      effect: "write",
+      openWorld: true,
+      description: "Generate an image from a text prompt and save it as a PNG in the durable store; returns the saved project/name.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          prompt: { type: "string", minLength: 1, maxLength: IMAGE_PROMPT_MAX_CHARS },
+          project: { ...PROJECT_ARG, description: "project folder, default images" },
+          name: {
+            type: "string",
+            minLength: 1,
+            maxLength: IMAGE_STEM_MAX_CHARS,
+            description: "file name stem (.png is added); default image-<date>-<time>",
+          },
+          size: { type: "string", enum: IMAGE_SIZES, description: "default 1024x1024" },
+          quality: { type: "string", enum: IMAGE_QUALITIES, description: "default low (fast, small, cheap)" },
+          model: {
+            type: "string",
+            minLength: 1,
+            maxLength: 40,
+            pattern: "^[a-z0-9][a-z0-9._-]*$",
+            description: `default ${DEFAULT_IMAGE_MODEL}`,
+          },
         },
-        size: { type: "string", enum: IMAGE_SIZES, description: "default 1024x1024" },
-        quality: { type: "string", enum: IMAGE_QUALITIES, description: "default low (fast, small, cheap)" },
-        model: {
-          type: "string",
-          minLength: 1,
-          maxLength: 40,
-          pattern: "^[a-z0-9][a-z0-9._-]*$",
-          description: `default ${DEFAULT_IMAGE_MODEL}`,
-        },
+        required: ["prompt"],
+        additionalProperties: false,
       },
-      required: ["prompt"],
-      additionalProperties: false,
-    },
-    handler: async (args, ctx): Promise<ToolResult> => {
-      const p = ctx.principal;
-      assertMayCall(imageMarks, p);
-      if (p.role === "guest")
-        return { text: "guest-refused: guests cannot generate images (it spends the owner's provider credit).", isError: true };
-      if (!images.configured()) {
-        return {
-          text: "not-configured: image.generate needs an OpenAI API key, which the owner sets through the owner API.",
-          isError: true,
-        };
-      }
-      const project = (args.project as string | undefined) ?? "images";
-      const name = pickName(store, p, project, args.name as string | undefined, clock.now());
-      const png = await images.generate({
-        prompt: args.prompt as string,
-        model: (args.model as string | undefined) ?? DEFAULT_IMAGE_MODEL,
-        size: (args.size as string | undefined) ?? "1024x1024",
-        quality: (args.quality as string | undefined) ?? "low",
-      });
-      const { record } = store.save(p, project, name, png, { note: args.prompt as string });
-      return { text: `Saved the image as ${record.project}/${record.name} (${record.size} bytes). Deliver it with files.send.` };
-    },
-  });
+      handler: async (args, ctx): Promise<ToolResult> => {
+        const p = ctx.principal;
+        assertMayCall(imageMarks, p);
+        if (p.role === "guest")
+          return { text: "guest-refused: guests cannot generate images (it spends the owner's provider credit).", isError: true };
+        if (!images.configured()) {
+          return {
+            text: "not-configured: image.generate needs an OpenAI API key, which the owner sets through the owner API.",
+            isError: true,
+          };
+        }
+        const project = args.project ?? "images";
+        const name = pickName(store, p, project, args.name, clock.now());
+        const png = await images.generate({
+          prompt: args.prompt,
+          model: args.model ?? DEFAULT_IMAGE_MODEL,
+          size: args.size ?? "1024x1024",
+          quality: args.quality ?? "low",
+        });
+        const { record } = store.save(p, project, name, png, { note: args.prompt });
+        return { text: `Saved the image as ${record.project}/${record.name} (${record.size} bytes). Deliver it with files.send.` };
+      },
+    }),
+  );
 }
 
 /**
@@ -140,9 +149,9 @@ function pickName(store: ArtifactStore, p: Principal, project: string, stem: str
   if (stem !== undefined) {
     const name = /\.png$/i.test(stem) ? stem : `${stem}.png`;
     const problem = nameProblem(name, ["png"]);
-    if (problem) throw new ToolError(problem);
+    if (problem) throw new HaloError("invalid", problem, problem);
     if (!store.canWrite(p, project, name)) {
-      throw new ToolError(`conflict: ${project}/${name} cannot be written: the name is taken; choose another name.`);
+      throw new HaloError("conflict", `${project}/${name} cannot be written: the name is taken; choose another name.`);
     }
     return name;
   }
@@ -152,5 +161,5 @@ function pickName(store: ArtifactStore, p: Principal, project: string, stem: str
     const name = n === 1 ? `${base}.png` : `${base}-${n}.png`;
     if (!taken.has(name.toLowerCase()) && store.canWrite(p, project, name)) return name;
   }
-  throw new ToolError("conflict: too many images share this default name; give a name.");
+  throw new HaloError("conflict", "too many images share this default name; give a name.");
 }

@@ -27,7 +27,10 @@ export interface FilesSubsystemOptions {
   downloads?: DownloadOptions;
 }
 
-export function buildFilesSubsystem(registry: ToolRegistry, ports: Ports, options: FilesSubsystemOptions): FilesSubsystem {
+/** The ports the file stores are built from. */
+export type FilesPorts = Pick<Ports, "storage" | "clock" | "http" | "settings" | "random" | "messenger">;
+
+export function buildFilesSubsystem(registry: ToolRegistry, ports: FilesPorts, options: FilesSubsystemOptions): FilesSubsystem {
   const artifacts = new ArtifactStore(ports.storage, ports.clock);
   const downloads = new Downloads(
     artifacts,

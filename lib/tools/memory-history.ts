@@ -1,3 +1,4 @@
+import { HaloError } from "../errors";
 import {
   ARCHIVE_MAX_RESULTS,
   EPISODIC_FILTER_MAX_CHARS,
@@ -21,7 +22,6 @@ import {
   type EpisodicRow,
 } from "../memory/episodic-format";
 import type { TtlClass } from "../memory/ttl";
-import { ToolError } from "../registry/errors";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
@@ -60,7 +60,7 @@ export function registerEpisodicTool(registry: ToolRegistry, episodic: EpisodicS
       const p = requireApproved(ctx.principal);
       const limit = Math.max(1, Math.min(EPISODIC_PAGE_MAX, (args.limit as number | undefined) ?? EPISODIC_PAGE_DEFAULT));
       const before = args.before === undefined ? undefined : parsePosition(args.before as string);
-      if (args.before !== undefined && !before) throw new ToolError("invalid arguments: 'before' is not a continue token.");
+      if (args.before !== undefined && !before) throw new HaloError("invalid-arguments", "'before' is not a continue token.");
       const t = now();
       const page = episodic.query(
         {
@@ -104,7 +104,7 @@ export function registerArchiveTool(registry: ToolRegistry, engine: MemoryEngine
       const p: Principal = requireApproved(ctx.principal);
       if (args.action === "list") return { text: listArchive(engine, p, (args.limit as number | undefined) ?? 10) };
       if (args.action === "search") {
-        if (args.query === undefined) throw new ToolError("invalid arguments: search needs 'query'.");
+        if (args.query === undefined) throw new HaloError("invalid-arguments", "search needs 'query'.");
         return {
           text: await searchArchive(
             engine,
@@ -114,7 +114,7 @@ export function registerArchiveTool(registry: ToolRegistry, engine: MemoryEngine
           ),
         };
       }
-      if (args.id === undefined) throw new ToolError("invalid arguments: restore needs 'id'.");
+      if (args.id === undefined) throw new HaloError("invalid-arguments", "restore needs 'id'.");
       return { text: await restoreArchived(engine, p, args.id as string, args.ttl as TtlClass | undefined) };
     },
   });

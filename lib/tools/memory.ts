@@ -1,6 +1,6 @@
+import { HaloError } from "../errors";
 import type { ToolRegistry } from "../registry/registry";
 import type { Principal } from "../registry/principal";
-import { ToolError } from "../registry/errors";
 import type { ToolResult } from "../registry/types";
 import {
   MEMORY_CONTENT_MAX_BYTES,
@@ -158,15 +158,15 @@ export function registerMemoryTools(registry: ToolRegistry, engine: MemoryEngine
       const text = args.text as string | undefined;
       switch (args.action) {
         case "set_active":
-          if (text === undefined) throw new ToolError("invalid arguments: set_active needs 'text'.");
+          if (text === undefined) throw new HaloError("invalid-arguments", "set_active needs 'text'.");
           pad.setActive(text);
           break;
         case "add":
-          if (!tier || text === undefined) throw new ToolError("invalid arguments: add needs 'tier' and 'text'.");
+          if (!tier || text === undefined) throw new HaloError("invalid-arguments", "add needs 'tier' and 'text'.");
           pad.add(tier, text);
           break;
         case "replace":
-          if (!tier || !Array.isArray(args.items)) throw new ToolError("invalid arguments: replace needs 'tier' and 'items'.");
+          if (!tier || !Array.isArray(args.items)) throw new HaloError("invalid-arguments", "replace needs 'tier' and 'items'.");
           pad.replace(tier, args.items as string[]);
           break;
         case "clear":
@@ -180,11 +180,11 @@ export function registerMemoryTools(registry: ToolRegistry, engine: MemoryEngine
 
 /** Re-checks the caller (the registry already refuses unknown conversations). */
 export function requireApproved(p: Principal): Principal {
-  if (p.role === "unknown") throw new ToolError("not-approved: this conversation is not approved to use tools.");
+  if (p.role === "unknown") throw new HaloError("not-approved", "this conversation is not approved to use tools.");
   return p;
 }
 
 function requireAdmin(p: Principal, what: string): void {
-  if (p.role !== "admin") throw new ToolError(`admin-only: ${what} needs an admin conversation.`);
-  if (p.scheduled) throw new ToolError(`scheduled-refused: ${what} is not allowed in a scheduled turn.`);
+  if (p.role !== "admin") throw new HaloError("admin-only", `${what} needs an admin conversation.`);
+  if (p.scheduled) throw new HaloError("scheduled-refused", `${what} is not allowed in a scheduled turn.`);
 }

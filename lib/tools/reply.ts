@@ -10,6 +10,7 @@ import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
 import { assertMayCall } from "../registry/policy";
 import type { Principal } from "../registry/principal";
+import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import { clipForMessage } from "../util/text";
@@ -26,70 +27,77 @@ export interface ReplyDeps {
 
 export function registerReplyTools(registry: ToolRegistry, deps: ReplyDeps): void {
   const speakMarks = { name: "reply.speak", turnOnly: true };
-  registry.register({
-    ...speakMarks,
-    description: "Read text aloud on the device speaker (text-to-speech).",
-    inputSchema: {
-      type: "object",
-      properties: { text: { type: "string", minLength: 1, maxLength: TTS_MAX_CHARS } },
-      required: ["text"],
-      additionalProperties: false,
-    },
-    handler: async (args, ctx): Promise<ToolResult> => {
-      assertMayCall(speakMarks, ctx.principal);
-      const text = (args.text as string).trim();
-      if (!text) return { text: "invalid arguments: there is nothing to speak.", isError: true };
-      const outcome = await deps.actuator.apply({ kind: "tts", text });
-      if (outcome.ok) return { text: `Spoken aloud (${text.length} characters).` };
-      return { text: `not-spoken: ${outcome.text.replace(/^[a-z-]+: /, "")} Reply in text instead.`, isError: true };
-    },
-  });
+  registry.register(
+    defineTool({
+      ...speakMarks,
+      effect: "act",
+      description: "Read text aloud on the device speaker (text-to-speech).",
+      inputSchema: {
+        type: "object",
+        properties: { text: { type: "string", minLength: 1, maxLength: TTS_MAX_CHARS } },
+        required: ["text"],
+        additionalProperties: false,
+      },
+      handler: async (args, ctx): Promise<ToolResult> => {
+        assertMayCall(speakMarks, ctx.principal);
+        const text = args.text.trim();
+        if (!text) return { text: "invalid arguments: there is nothing to speak.", isError: true };
+        const outcome = await deps.actuator.apply({ kind: "tts", text });
+        if (outcome.ok) return { text: `Spoken aloud (${text.length} characters).` };
+        return { text: `not-spoken: ${outcome.text.replace(/^[a-z-]+: /, "")} Reply in text instead.`, isError: true };
+      },
+    }),
+  );
 
   const telegramMarks = { name: "reply.telegram", turnOnly: true };
-  registry.register({
-    ...telegramMarks,
-    description: "Send a Telegram message; voice:true delivers it as spoken audio.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        text: { type: "string", minLength: 1, maxLength: TELEGRAM_TEXT_MAX_CHARS },
-        chat_id: {
-          type: "string",
-          minLength: 1,
-          maxLength: 21,
-          pattern: TELEGRAM_CHAT_ID_PATTERN.source,
-          description: "an allow-listed chat (admins only); default this conversation's chat, else the owner's",
+  registry.register(
+    defineTool({
+      ...telegramMarks,
+      effect: "act",
+      openWorld: true,
+      description: "Send a Telegram message; voice:true delivers it as spoken audio.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          text: { type: "string", minLength: 1, maxLength: TELEGRAM_TEXT_MAX_CHARS },
+          chat_id: {
+            type: "string",
+            minLength: 1,
+            maxLength: 21,
+            pattern: TELEGRAM_CHAT_ID_PATTERN.source,
+            description: "an allow-listed chat (admins only); default this conversation's chat, else the owner's",
+          },
+          voice: { type: "boolean", description: "send as a voice note; falls back to text when voice is unavailable" },
         },
-        voice: { type: "boolean", description: "send as a voice note; falls back to text when voice is unavailable" },
+        required: ["text"],
+        additionalProperties: false,
       },
-      required: ["text"],
-      additionalProperties: false,
-    },
-    handler: async (args, ctx): Promise<ToolResult> => {
-      const p = ctx.principal;
-      assertMayCall(telegramMarks, p);
-      const text = args.text as string;
-      if (!text.trim()) return { text: "invalid arguments: the text is empty.", isError: true };
-      if (!deps.telegram.configured()) {
-        return { text: "not-configured: Telegram is not set up (the owner sets the bot token through the owner API).", isError: true };
-      }
-      const target = pickChat(deps, p, args.chat_id as string | undefined);
-      if ("refusal" in target) return { text: target.refusal, isError: true };
-      const where = target.chatId === deps.telegram.ownerChat() ? "the owner's chat" : `chat ${target.chatId}`;
-      let fallback = "";
-      if (args.voice === true) {
-        const sent = await sendVoice(deps, target.chatId, text);
-        if (sent === true) return { text: `Sent to ${where} as a voice message.` };
-        fallback = ` (not as voice: ${sent})`;
-      }
-      try {
-        const parts = await deps.telegram.sendText(target.chatId, text);
-        return { text: `Sent to ${where} as text${parts > 1 ? ` in ${parts} messages` : ""}${fallback}.` };
-      } catch (e) {
-        return { text: `send-failed: ${clipForMessage(e instanceof Error ? e.message : "Telegram failed", 160)}`, isError: true };
-      }
-    },
-  });
+      handler: async (args, ctx): Promise<ToolResult> => {
+        const p = ctx.principal;
+        assertMayCall(telegramMarks, p);
+        const text = args.text;
+        if (!text.trim()) return { text: "invalid arguments: the text is empty.", isError: true };
+        if (!deps.telegram.configured()) {
+          return { text: "not-configured: Telegram is not set up (the owner sets the bot token through the owner API).", isError: true };
+        }
+        const target = pickChat(deps, p, args.chat_id);
+        if ("refusal" in target) return { text: target.refusal, isError: true };
+        const where = target.chatId === deps.telegram.ownerChat() ? "the owner's chat" : `chat ${target.chatId}`;
+        let fallback = "";
+        if (args.voice === true) {
+          const sent = await sendVoice(deps, target.chatId, text);
+          if (sent === true) return { text: `Sent to ${where} as a voice message.` };
+          fallback = ` (not as voice: ${sent})`;
+        }
+        try {
+          const parts = await deps.telegram.sendText(target.chatId, text);
+          return { text: `Sent to ${where} as text${parts > 1 ? ` in ${parts} messages` : ""}${fallback}.` };
+        } catch (e) {
+          return { text: `send-failed: ${clipForMessage(e instanceof Error ? e.message : "Telegram failed", 160)}`, isError: true };
+        }
+      },
+    }),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 // web.search: the live web through Tavily, under the owner's monthly budget.
 // buildCore registers it only when the Tavily key is set at boot.
 import { assertMayCall } from "../registry/policy";
+import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import type { WebSearchBudget } from "../web/search-budget";
@@ -17,56 +18,60 @@ export interface WebToolDeps {
 
 export function registerWebTools(registry: ToolRegistry, deps: WebToolDeps): void {
   const marks = { name: "web.search" };
-  registry.register({
-    ...marks,
-    description: "Search the live web; returns an answer plus top results (title, url, snippet).",
-    inputSchema: {
-      type: "object",
-      properties: {
-        query: { type: "string", minLength: 1, maxLength: WEB_QUERY_MAX_CHARS },
-        max_results: { type: "integer", minimum: 1, maximum: WEB_MAX_RESULTS, description: `default ${WEB_DEFAULT_RESULTS}` },
+  registry.register(
+    defineTool({
+      ...marks,
+      effect: "read",
+      openWorld: true,
+      description: "Search the live web; returns an answer plus top results (title, url, snippet).",
+      inputSchema: {
+        type: "object",
+        properties: {
+          query: { type: "string", minLength: 1, maxLength: WEB_QUERY_MAX_CHARS },
+          max_results: { type: "integer", minimum: 1, maximum: WEB_MAX_RESULTS, description: `default ${WEB_DEFAULT_RESULTS}` },
+        },
+        required: ["query"],
+        additionalProperties: false,
       },
-      required: ["query"],
-      additionalProperties: false,
-    },
-    outputSchema: {
-      type: "object",
-      properties: {
-        answer: { type: "string" },
-        results: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: { title: { type: "string" }, url: { type: "string" }, snippet: { type: "string" } },
-            required: ["title", "url", "snippet"],
+      outputSchema: {
+        type: "object",
+        properties: {
+          answer: { type: "string" },
+          results: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: { title: { type: "string" }, url: { type: "string" }, snippet: { type: "string" } },
+              required: ["title", "url", "snippet"],
+            },
           },
         },
+        required: ["answer", "results"],
       },
-      required: ["answer", "results"],
-    },
-    handler: async (args, ctx): Promise<ToolResult> => {
-      assertMayCall(marks, ctx.principal);
-      if (ctx.principal.role === "guest") {
-        return { text: "guest-refused: guests cannot search the web (it spends the owner's search budget).", isError: true };
-      }
-      const query = (args.query as string).trim();
-      if (!query) return { text: "invalid arguments: the query is empty.", isError: true };
-      const refusal = deps.budget.reserve();
-      if (refusal) return { text: refusal, isError: true };
-      let outcome: WebSearchOutcome;
-      try {
-        outcome = await deps.client.search(query, (args.max_results as number | undefined) ?? WEB_DEFAULT_RESULTS);
-      } catch (e) {
-        if (!(e instanceof TavilyError) || !e.mayHaveBeenBilled) deps.budget.refund();
-        throw e;
-      }
-      const usage = deps.budget.usage();
-      return {
-        text: `${formatOutcome(outcome)}\n(web searches this month: ${usage.calls} of ${usage.budget})`,
-        structured: { ...outcome },
-      };
-    },
-  });
+      handler: async (args, ctx): Promise<ToolResult> => {
+        assertMayCall(marks, ctx.principal);
+        if (ctx.principal.role === "guest") {
+          return { text: "guest-refused: guests cannot search the web (it spends the owner's search budget).", isError: true };
+        }
+        const query = args.query.trim();
+        if (!query) return { text: "invalid arguments: the query is empty.", isError: true };
+        const refusal = deps.budget.reserve();
+        if (refusal) return { text: refusal, isError: true };
+        let outcome: WebSearchOutcome;
+        try {
+          outcome = await deps.client.search(query, args.max_results ?? WEB_DEFAULT_RESULTS);
+        } catch (e) {
+          if (!(e instanceof TavilyError) || !e.mayHaveBeenBilled) deps.budget.refund();
+          throw e;
+        }
+        const usage = deps.budget.usage();
+        return {
+          text: `${formatOutcome(outcome)}\n(web searches this month: ${usage.calls} of ${usage.budget})`,
+          structured: { ...outcome },
+        };
+      },
+    }),
+  );
 }
 
 function formatOutcome(outcome: WebSearchOutcome): string {

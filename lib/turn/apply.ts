@@ -7,7 +7,7 @@ import { validateDeviceActions, type DeviceAction } from "../device/actions";
 import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
 import type { ScratchpadTier } from "../memory/scratchpad";
-import { ToolError } from "../registry/errors";
+import { HaloError } from "../errors";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import { clipForMessage } from "../util/text";
@@ -104,7 +104,7 @@ function writeScratchpad(pad: ScratchpadWriter | undefined, principal: Principal
       done.push(tier);
     }
   } catch (e) {
-    const why = e instanceof ToolError ? e.message : "internal error: the scratchpad could not be written.";
+    const why = e instanceof HaloError ? e.message : "internal error: the scratchpad could not be written.";
     return { ok: false, text: done.length ? `${why} (already written: ${done.join(", ")})` : why };
   }
   return { ok: true, text: `scratchpad: ${done.join(", ")} updated.` };

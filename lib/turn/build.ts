@@ -22,7 +22,7 @@ import type { TurnRouter } from "./loop";
 import { PROVIDER_LABELS } from "./providers/types";
 
 export interface TurnWiring {
-  ports: Ports;
+  ports: Pick<Ports, "clock" | "log" | "storage" | "system">;
   registry: ToolRegistry;
   ring: ResultsRing;
   /** The ProviderRouter (scenarios and benches pass a scripted one). */

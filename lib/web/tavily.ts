@@ -1,9 +1,9 @@
 // web.search's provider: the Tavily Search API, POST {base}/search with a JSON
 // body and `Authorization: Bearer <key>` (the current documented auth; the key
 // never goes in the body). The key and base URL are read at each call. Every
-// failure is a ToolError with one sentence that never contains the key.
+// failure is a HaloError with one sentence that never contains the key.
 import type { HttpClient, HttpClientResponse } from "../ports";
-import { ToolError } from "../registry/errors";
+import { HaloError, type ErrorTag } from "../errors";
 import { clipForMessage } from "../util/text";
 import { parseHttpUrl } from "../util/url";
 import { decodeUtf8 } from "../util/utf8";
@@ -42,12 +42,13 @@ export interface WebSearchOutcome {
  * Whether a failed exchange may have been billed: a refusal (an HTTP error
  * status) was not; a timeout or a dropped connection may have been.
  */
-export class TavilyError extends ToolError {
+export class TavilyError extends HaloError {
   constructor(
-    message: string,
+    tag: ErrorTag,
+    sentence: string,
     readonly mayHaveBeenBilled: boolean,
   ) {
-    super(message);
+    super(tag, sentence);
   }
 }
 
@@ -64,9 +65,10 @@ export class TavilyClient {
 
   async search(query: string, maxResults: number): Promise<WebSearchOutcome> {
     const key = this.config.apiKey();
-    if (!key) throw new TavilyError("not-configured: web search needs a Tavily key, which the owner sets through the owner API.", false);
+    if (!key) throw new TavilyError("not-configured", "web search needs a Tavily key, which the owner sets through the owner API.", false);
     const base = (this.config.baseUrl() || TAVILY_DEFAULT_BASE_URL).replace(/\/+$/, "");
-    if (typeof parseHttpUrl(base) === "string") throw new TavilyError("not-configured: the web-search base URL is not a valid URL.", false);
+    if (typeof parseHttpUrl(base) === "string")
+      throw new TavilyError("not-configured", "the web-search base URL is not a valid URL.", false);
     const body = {
       query,
       max_results: maxResults,
@@ -89,15 +91,15 @@ export class TavilyClient {
     } catch (e) {
       const code = (e as { code?: unknown } | null)?.code;
       if (code === "timeout")
-        throw new TavilyError(`provider-error: the web search gave no answer within ${this.timeoutMs / 1000} s.`, true);
+        throw new TavilyError("provider-error", `the web search gave no answer within ${this.timeoutMs / 1000} s.`, true);
       if (code === "too-large")
-        throw new TavilyError(`provider-error: the web search answer is larger than ${TAVILY_MAX_RESPONSE_BYTES} bytes.`, true);
-      throw new TavilyError("provider-error: the connection to the web-search service failed.", true);
+        throw new TavilyError("provider-error", `the web search answer is larger than ${TAVILY_MAX_RESPONSE_BYTES} bytes.`, true);
+      throw new TavilyError("provider-error", "the connection to the web-search service failed.", true);
     }
     const parsed = parseJson(reply.body);
     if (reply.status < 200 || reply.status > 299) throw statusError(reply.status, parsed, key);
     if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.results)) {
-      throw new TavilyError("provider-error: the web-search answer is not the documented JSON (no results list).", true);
+      throw new TavilyError("provider-error", "the web-search answer is not the documented JSON (no results list).", true);
     }
     const results: WebResult[] = [];
     for (const r of parsed.results.slice(0, maxResults)) {
@@ -117,17 +119,18 @@ export class TavilyClient {
 function statusError(status: number, body: any, key: string): TavilyError {
   if (status === 401 || status === 403) {
     return new TavilyError(
-      `provider-error: the web-search service refused the Tavily key (HTTP ${status}); the owner can replace it through the owner API.`,
+      "provider-error",
+      `the web-search service refused the Tavily key (HTTP ${status}); the owner can replace it through the owner API.`,
       false,
     );
   }
   const detail = detailOf(body, key);
   if (status === 429)
-    return new TavilyError(`rate-limited: the web-search service is rate-limiting searches (HTTP 429); try again in a minute.`, false);
+    return new TavilyError("rate-limited", `the web-search service is rate-limiting searches (HTTP 429); try again in a minute.`, false);
   if (status === 432 || status === 433)
-    return new TavilyError(`quota: the Tavily account's usage limit is reached (HTTP ${status})${detail}`, false);
-  if (status >= 500) return new TavilyError(`provider-error: the web-search service failed (HTTP ${status})${detail}`, false);
-  return new TavilyError(`provider-error: the web-search service rejected the search (HTTP ${status})${detail}`, false);
+    return new TavilyError("quota", `the Tavily account's usage limit is reached (HTTP ${status})${detail}`, false);
+  if (status >= 500) return new TavilyError("provider-error", `the web-search service failed (HTTP ${status})${detail}`, false);
+  return new TavilyError("provider-error", `the web-search service rejected the search (HTTP ${status})${detail}`, false);
 }
 
 /** `detail.error` (Tavily's error body), or a plain `detail` string; the key blanked out. */

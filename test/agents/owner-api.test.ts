@@ -26,7 +26,8 @@ describe("owner API: routines and alerts", () => {
       body: body === undefined ? undefined : encodeUtf8(JSON.stringify(body)),
     });
     assert.equal(res.headers["content-type"], "application/json");
-    return { ...res, json: JSON.parse(res.body) };
+    const text = typeof res.body === "string" ? res.body : new TextDecoder().decode(res.body);
+    return { ...res, body: text, json: JSON.parse(text) };
   }
 
   const create = async (name: string): Promise<string> => {

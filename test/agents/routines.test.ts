@@ -90,7 +90,7 @@ describe("routines: the approval gate and firing", () => {
     const a = idOf((await h.call("loop.create", daily("10:00"))).text);
     const b = idOf((await h.call("loop.create", daily("11:00"))).text);
     h.core.routines.reject(a);
-    assert.throws(() => h.core.routines.approve(a), /^ToolError: not-found: no routine r[0-9a-f]{8} awaits approval\.$/);
+    assert.throws(() => h.core.routines.approve(a), /^HaloError: not-found: no routine r[0-9a-f]{8} awaits approval\.$/);
     h.core.routines.approve(b);
     assert.throws(() => h.core.routines.approve(b), /not-found/);
     assert.throws(() => h.core.routines.reject(b), /not-found/, "an approved routine is not pending");
@@ -409,7 +409,7 @@ describe("routines: scheduled turns and access", () => {
     const tool = h.core.registry.all().find((t) => t.name === "loop.create")!;
     await assert.rejects(
       async () => tool.handler(daily("08:00"), { principal: scheduledOwner }),
-      /^ToolError: scheduled-refused: loop\.create/,
+      /^HaloError: scheduled-refused: loop\.create/,
     );
     assert.equal(h.core.routines.list().length, 0);
     assert.ok(

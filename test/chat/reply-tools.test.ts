@@ -12,21 +12,52 @@ import { memoryCore } from "../support/memory.ts";
 import { principal } from "../support/registry.ts";
 import { TelegramServer, TEST_BOT_TOKEN } from "../support/telegram-server.ts";
 import { TINY_PNG } from "../files/support.ts";
+import { replyPcm } from "../support/speech.ts";
+import { VoiceServer } from "../support/voice-server.ts";
 
 const OGG = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 0, 2, 0, 0, 0, 0, 255, 254, 13, 10]);
 
 describe("reply.speak", () => {
+  let stand: VoiceServer;
+  before(async () => {
+    stand = await VoiceServer.start();
+  });
+  after(async () => stand.close());
   const setup = (overrides: Parameters<typeof memoryPorts>[0] = {}) => {
-    const core = buildCore(memoryPorts({ log: memoryLog(), ...overrides }));
+    const core = buildCore(memoryPorts({ log: memoryLog(), ...overrides }), undefined, { baseUrls: { openai: stand.url } });
+    core.secrets.set("openai", "sk-speak-KEY");
     return { core, owner: derivePrincipal(core, "web", "owner"), speaker: core.ports.audioOut as SimAudioOut | undefined };
   };
 
-  it("speaks through the speaker port with the owner's voice", async () => {
+  it("speaks through the speaker port with the owner's voice: speech streamed as PCM and played", async () => {
     const { core, owner, speaker } = setup();
     core.config.apply([["ttsVoice", "nova"]], "owner");
+    stand.speech.push({ pcm: replyPcm(500) });
     const r = await core.registry.dispatch("reply.speak", { text: "Good morning." }, owner);
     assert.deepEqual(r, { text: "Spoken aloud (13 characters)." });
-    assert.deepEqual(speaker!.calls, [{ kind: "speak", chars: 13, voice: "nova" }]);
+    assert.deepEqual(stand.speechRequests.at(-1), {
+      model: "gpt-4o-mini-tts",
+      input: "Good morning.",
+      voice: "nova",
+      response_format: "pcm",
+    });
+    assert.equal(speaker!.played.length, 1);
+    assert.deepEqual(Array.from(speaker!.played[0].samples), Array.from(replyPcm(500)));
+  });
+
+  it("says why nothing was spoken when the speech service has no key or fails", async () => {
+    const { core, owner, speaker } = setup();
+    core.secrets.clear("openai");
+    assert.deepEqual(await core.registry.dispatch("reply.speak", { text: "hello" }, owner), {
+      text: "not-spoken: the speech did not play (No OpenAI key is set for speech; the owner sets it through the owner API). Reply in text instead.",
+      isError: true,
+    });
+    core.secrets.set("openai", "sk-speak-KEY");
+    stand.speech.push({ pcm: replyPcm(100), status: 503 });
+    const r = await core.registry.dispatch("reply.speak", { text: "hello" }, owner);
+    assert.match(r.text, /^not-spoken: the speech did not play \(/);
+    assert.ok(!r.text.includes("sk-speak-KEY"));
+    assert.equal(speaker!.played.length, 0);
   });
 
   it("says honestly why nothing was spoken: voice replies off, volume 0 (knob or port), silent, no speaker, a failing speaker", async () => {
@@ -48,7 +79,7 @@ describe("reply.speak", () => {
       const { core, owner, speaker } = setup();
       change(core);
       assert.deepEqual(await core.registry.dispatch("reply.speak", { text: "hello" }, owner), { text, isError: true }, label);
-      assert.equal(speaker!.calls.length, 0, label);
+      assert.equal(speaker!.played.length, 0, label);
     }
     const bare = setup({ audioOut: undefined });
     assert.deepEqual(await bare.core.registry.dispatch("reply.speak", { text: "hello" }, bare.owner), {
@@ -57,15 +88,20 @@ describe("reply.speak", () => {
     });
     const broken = setup({
       audioOut: {
-        speak: () => Promise.reject(new Error("i2s fault")),
         volume: () => 50,
         setVolume: () => undefined,
         tone: async () => undefined,
+        write: () => {
+          throw new Error("i2s fault");
+        },
+        drain: async () => undefined,
+        stop: () => undefined,
       },
     });
+    stand.speech.push({ pcm: replyPcm(100) });
     assert.equal(
       (await broken.core.registry.dispatch("reply.speak", { text: "hello" }, broken.owner)).text,
-      "not-spoken: the speaker could not play the speech. Reply in text instead.",
+      "not-spoken: the speech did not play (The speaker failed: i2s fault). Reply in text instead.",
     );
   });
 
@@ -74,7 +110,7 @@ describe("reply.speak", () => {
     const mcp = principal("admin", "mcp", "owner");
     assert.ok(!core.registry.toolSpecsFor(mcp).some((t) => t.name.startsWith("reply.")));
     assert.match((await core.registry.dispatch("reply.speak", { text: "x" }, mcp)).text, /^turn-only: reply\.speak/);
-    assert.equal(speaker!.calls.length, 0);
+    assert.equal(speaker!.played.length, 0);
   });
 
   it("refuses bad input", async () => {
@@ -96,7 +132,7 @@ describe("reply.speak", () => {
       (await core.registry.dispatch("reply.speak", { text: "   " }, owner)).text,
       "invalid arguments: there is nothing to speak.",
     );
-    assert.equal(speaker!.calls.length, 0);
+    assert.equal(speaker!.played.length, 0);
   });
 });
 

@@ -211,7 +211,7 @@ describe("device[] validator", () => {
         [0, true],
         [1, false],
         [2, true],
-        [3, true],
+        [3, false],
         [4, true],
         [5, true],
         [6, true],
@@ -221,6 +221,8 @@ describe("device[] validator", () => {
     );
     assert.match(lines[0].text, /brightness 153 \(capped from 255/);
     assert.match(lines[8].text, /^limit: at most 8 device actions per turn; 5 more were not run\.$/);
+    // No OpenAI key in this rig: the speech is not made, and the line says so (test/voice has it spoken).
+    assert.match(lines[3].text, /^failed: the speech did not play \(No OpenAI key is set for speech/);
     assert.deepEqual(led.history.slice(0, 2), [
       { mode: "pulse", r: 10, g: 20, b: 30, brightness: 153 },
       { mode: "off", r: 0, g: 0, b: 0, brightness: 0 },

@@ -28,7 +28,7 @@ describe("config knobs", () => {
     assert.equal(a.apply([["hwTests", false]], "owner"), undefined);
     const b = new ConfigStore(folderSettings(dir), memoryLog());
     assert.equal(b.get("ledBrightness"), 12);
-    assert.equal(b.get("THEME"), "ocean");
+    assert.equal(b.get("theme"), "ocean");
     assert.equal(b.bool("ttsOn"), false);
     assert.equal(b.string("devName"), "Desk");
     assert.equal(b.bool("hwTests"), false);
@@ -83,6 +83,7 @@ describe("config knobs", () => {
     );
     assert.match(c.apply([["theme", "ember"]], "orch_model")!, /owner only|orch_model/);
     assert.equal(c.apply([["orchModel", "m"]], "owner"), undefined, "the owner may set any knob");
+    // @ts-expect-error knob keys are typed: a misspelt key does not compile
     assert.throws(() => c.get("nope"), /no knob/);
   });
 

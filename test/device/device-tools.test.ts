@@ -9,6 +9,9 @@ import type { Ota, Ports, SystemInfo } from "../../lib/ports.ts";
 import { principal } from "../support/registry.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { FREE_SPACE_UNKNOWN } from "../../lib/util/format.ts";
+import { babble as babbleNoise, replyPcm } from "../support/speech.ts";
+import { simAudioIn } from "../../hosts/sim/ports/audio.ts";
+import { VoiceServer } from "../support/voice-server.ts";
 
 const admin = principal("admin", "turn", "owner");
 
@@ -185,11 +188,13 @@ describe("device.selftest", () => {
   it("plays the tone when asked, and refuses audible items on silent or when the owner turned tests off", async () => {
     const core = coreWith();
     const audio = core.ports.audioOut as SimAudioOut;
-    assert.match(
-      (await core.registry.dispatch("device.selftest", { audible: true }, admin)).text,
-      /^- speaker: PASS \(1000 Hz tone played\)$/m,
-    );
-    assert.deepEqual(audio.calls, [{ kind: "tone", hz: 1000, ms: 300 }]);
+    const audible = (await core.registry.dispatch("device.selftest", { audible: true }, admin)).text;
+    assert.match(audible, /^- speaker: PASS \(1000 Hz tone played\)$/m);
+    assert.match(audible, /^- mic loopback: PASS \(heard the tone \(1000 Hz at level \d+ of \d+ RMS\)\)$/m);
+    assert.deepEqual(audio.calls, [
+      { kind: "tone", hz: 1000, ms: 300 },
+      { kind: "tone", hz: 1000, ms: 300 },
+    ]);
     core.config.apply([["profile", "silent"]], "device");
     const silent = await core.registry.dispatch("device.selftest", { audible: true }, admin);
     assert.match(silent.text, /^Audible items refused: the device is on silent\.$/m);
@@ -203,7 +208,19 @@ describe("device.selftest", () => {
     );
     const off = await core.registry.dispatch("device.selftest", { audible: true }, admin);
     assert.match(off.text, /^- speaker: SKIP \(refused: the owner turned hardware tests off\)$/m);
-    assert.equal(audio.calls.length, 1, "no tone after the refusals");
+    assert.equal(audio.calls.length, 2, "no tone after the refusals");
+  });
+
+  it("fails the mic loopback when the microphone does not hear the tone, and skips it without a microphone", async () => {
+    const deaf = coreWith({ audioIn: simAudioIn() });
+    const text = (await deaf.registry.dispatch("device.selftest", { audible: true }, admin)).text;
+    assert.match(text, /^- mic loopback: FAIL \(did not hear the tone \(1000 Hz at level 0 of 0 RMS\)\)$/m);
+    const noisy = simAudioIn();
+    noisy.load(babbleNoise(2000));
+    const hiss = (await coreWith({ audioIn: noisy }).registry.dispatch("device.selftest", { audible: true }, admin)).text;
+    assert.match(hiss, /^- mic loopback: FAIL \(did not hear the tone/m, "noise alone is not the tone");
+    const none = await coreWith({ audioIn: undefined }).registry.dispatch("device.selftest", { audible: true }, admin);
+    assert.match(none.text, /^- mic loopback: SKIP \(no microphone port\)$/m);
   });
 
   it("fails the SD item on a pulled card and skips what is absent", async () => {
@@ -273,11 +290,17 @@ describe("device.control", () => {
   });
 
   it("speaks unless silent, off, muted or without a speaker", async () => {
-    const core = coreWith();
+    const stand = await VoiceServer.start();
+    after(() => stand.close());
+    const core = buildCore(memoryPorts({ clock: fakeClock(Date.UTC(2026, 5, 1, 12)) }), undefined, { baseUrls: { openai: stand.url } });
+    core.secrets.set("openai", "sk-tts-KEY");
+    stand.speech.push({ pcm: replyPcm(300) });
     const audio = core.ports.audioOut as SimAudioOut;
     const speak = () => core.registry.dispatch("device.control", { action: { tts: { text: "Hello" } } }, principal("guest", "mcp"));
     assert.equal((await speak()).text, "spoke 5 characters.");
-    assert.deepEqual(audio.calls, [{ kind: "speak", chars: 5, voice: "alloy" }]);
+    assert.equal(stand.speechRequests.at(-1).voice, "alloy");
+    assert.equal(audio.played.length, 1);
+    assert.equal(audio.played[0].samples.length, replyPcm(300).length);
     core.config.apply([["ttsOn", false]], "device");
     assert.match((await speak()).text, /^off: spoken replies are off/);
     core.config.apply(
@@ -296,7 +319,8 @@ describe("device.control", () => {
       "device",
     );
     assert.match((await speak()).text, /^off: the speaker volume is 0/);
-    assert.equal(audio.calls.length, 1);
+    assert.equal(stand.speechRequests.length, 1);
+    assert.equal(audio.played.length, 1);
     const bare = await bareCore().registry.dispatch("device.control", { action: { tts: { text: "x" } } }, admin);
     assert.deepEqual(bare, { text: "not-present: this device has no speaker.", isError: true });
   });

@@ -162,7 +162,7 @@ describe("files.fetch", () => {
     assert.equal((await h.call("files.read", { project: "dl", name: "a.md" }, member)).text, "approved content");
     const second = /(f[0-9a-f]{8})/.exec((await fetchOk(member, "b.md")).text)![1];
     assert.equal(h.downloads.rejectFetch(second).state, "rejected");
-    assert.throws(() => h.downloads.approveFetch(second), /^ToolError: not-found: no link awaits approval under that id\.$/);
+    assert.throws(() => h.downloads.approveFetch(second), /^HaloError: not-found: no link awaits approval under that id\.$/);
     assert.throws(() => h.downloads.approveFetch("f00000000"), /not-found/);
     assert.equal(server.seen.length, 1);
   });
@@ -284,7 +284,7 @@ describe("files.fetch URL rules in production (no test-only http)", () => {
     ]) {
       assert.throws(
         () => downloads.request(owner, bad, "dl", "x.md"),
-        /^ToolError: invalid url: (only https URLs are allowed|addresses on the local network or the device itself are not allowed)\.$/,
+        /^HaloError: invalid url: (only https URLs are allowed|addresses on the local network or the device itself are not allowed)\.$/,
         bad,
       );
     }

@@ -129,7 +129,7 @@ describe("image.generate", () => {
     server.reply({ delayMs: 2000, body: { data: [{ b64_json: b64(TINY_PNG) }] } });
     await assert.rejects(
       slow.generate({ prompt: "x", model: "m", size: "auto", quality: "low" }),
-      /^ToolError: provider-error: the image request failed \(no complete answer within 200 ms\)\.$/,
+      /^HaloError: provider-error: the image request failed \(no complete answer within 200 ms\)\.$/,
     );
   });
 

@@ -20,7 +20,7 @@ describe("owner API (transport-free)", () => {
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ): Promise<HttpResponse & { json: any }> {
+  ): Promise<HttpResponse & { body: string; json: any }> {
     const res = await halo.handleHttp({
       method,
       path,
@@ -29,7 +29,8 @@ describe("owner API (transport-free)", () => {
     });
     assert.equal(res.headers["content-type"], "application/json");
     assert.equal(res.headers["cache-control"], "no-store");
-    return { ...res, json: JSON.parse(res.body) };
+    const text = typeof res.body === "string" ? res.body : new TextDecoder().decode(res.body);
+    return { ...res, body: text, json: JSON.parse(text) };
   }
 
   it("secrets: write-only; each key reads as set or not set", async () => {
@@ -180,7 +181,7 @@ describe("owner API (transport-free)", () => {
       ["PUT", "/api/secrets/openai", { value: "x".repeat(20000) }, {}, 413, /at most 16384 bytes/],
       ["PUT", "/api/secrets/openai", { value: "x" }, { "content-type": "text/plain" }, 415, /application\/json/],
       ["POST", "/api/secrets", { value: "x" }, {}, 405, /use GET/],
-      ["GET", "/api/nothing-here", undefined, {}, 404, /no such owner API endpoint/],
+      ["GET", "/api/nothing-here", undefined, {}, 404, /no such endpoint/],
       ["GET", "/api/secrets/%E0%A4%A", undefined, {}, 400, /malformed/],
       ["GET", "/api/secrets?token=abc", undefined, {}, 400, /not accepted in a URL/],
       ["GET", "/api/secrets", undefined, { origin: "http://evil.example" }, 403, /origin/],

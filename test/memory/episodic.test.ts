@@ -173,7 +173,7 @@ describe("episodic store", () => {
     storage.pull();
     assert.throws(
       () => store.append({ ns: "owner", session: "s", role: "user", kind: "message", text: "while out" }),
-      /^ToolError: no-card:/,
+      /^HaloError: no-card:/,
     );
     assert.throws(() => store.query({ namespaces: ["owner"] }, 5), /no-card/);
     storage.insert();

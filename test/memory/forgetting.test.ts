@@ -38,7 +38,7 @@ describe("memory forgetting", () => {
     assert.match(await searchArchive(rig.engine, owner, "parcel courier", 5), /^- \[\d+%\] The parcel arrives/);
     assert.equal(listArchive(rig.engine, member, 10), "The archive holds none of your memories.");
     const id = /^- ([0-9a-f]{8})/.exec(listArchive(rig.engine, owner, 10))![1];
-    await assert.rejects(restoreArchived(rig.engine, member, id), /^ToolError: not-found: no archived memory with that id/);
+    await assert.rejects(restoreArchived(rig.engine, member, id), /^HaloError: not-found: no archived memory with that id/);
     assert.match(await restoreArchived(rig.engine, owner, id, "days"), new RegExp(`^Restored id ${id} \\(ttl days\\)\\.`));
     assert.match(await found(rig, "parcel courier"), /parcel/);
     assert.equal(listArchive(rig.engine, owner, 10), "The archive holds none of your memories.");

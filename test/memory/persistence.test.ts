@@ -104,7 +104,7 @@ describe("memory persistence", () => {
     });
     await assert.rejects(
       writeMemory(after, owner, { content: "must not be saved" }),
-      /^ToolError: unavailable: the memory file is damaged \(.+\) and could not be moved aside\.$/,
+      /^HaloError: unavailable: the memory file is damaged \(.+\) and could not be moved aside\.$/,
     );
     assert.deepEqual(rig.storage.files.get(VECTOR_FILE_PATH), damaged);
     assert.deepEqual(rig.storage.files.get(VECTOR_JOURNAL_PATH), journal);
@@ -114,8 +114,8 @@ describe("memory persistence", () => {
     const rig = await filled();
     rig.storage.pull();
     const after = rig.reboot();
-    await assert.rejects(writeMemory(after, owner, { content: "while the card is out" }), /^ToolError: no-card:/);
-    await assert.rejects(searchMemory(after, zoe, "window seats"), /^ToolError: no-card:/);
+    await assert.rejects(writeMemory(after, owner, { content: "while the card is out" }), /^HaloError: no-card:/);
+    await assert.rejects(searchMemory(after, zoe, "window seats"), /^HaloError: no-card:/);
     rig.storage.insert();
     await writeMemory(after, owner, { content: "after the card came back" });
     assert.equal(after.store.count, 4);

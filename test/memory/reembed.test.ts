@@ -34,7 +34,7 @@ describe("re-embedding", () => {
     const changed = rig.reboot({ embedder: hashingEmbedder(128) });
     assert.equal(changed.store.count, 3, "nothing wiped");
     const refusal =
-      /^ToolError: unavailable: the embedding model changed \(stored offline-hash-v1\/256, now offline-hash-v1\/128\); an admin re-embeds with memory\.config action reembed\.$/;
+      /^HaloError: unavailable: the embedding model changed \(stored offline-hash-v1\/256, now offline-hash-v1\/128\); an admin re-embeds with memory\.config action reembed\.$/;
     await assert.rejects(writeMemory(changed, owner, { content: "new fact" }), refusal);
     await assert.rejects(searchMemory(changed, owner, "boat"), refusal);
     assert.match(viewConfig(changed), /Embedder: offline-hash-v1\/128 \(stored vectors are from offline-hash-v1\/256: re-embed needed\)/);
@@ -63,7 +63,7 @@ describe("re-embedding", () => {
       },
     };
     const changed = rig.reboot({ embedder: flaky });
-    await assert.rejects(reembed(changed), /^ToolError: unavailable: embedding failed: the embeddings service answered HTTP 500/);
+    await assert.rejects(reembed(changed), /^HaloError: unavailable: embedding failed: the embeddings service answered HTTP 500/);
     assert.equal(calls, 1);
     assert.equal(changed.storeEmbedderId, "offline-hash-v1/256");
     assert.equal(changed.store.count, 3);
@@ -74,8 +74,8 @@ describe("re-embedding", () => {
     const slow: Embedder = { id: "slow/64", dims: 64, embed: async (texts) => (await gate, hashingEmbedder(64).embed(texts)) };
     const busy = rig.reboot({ embedder: slow });
     const running = reembed(busy);
-    await assert.rejects(searchMemory(busy, owner, "boat"), /^ToolError: busy: memory is being re-embedded/);
-    await assert.rejects(writeMemory(busy, owner, { content: "during" }), /^ToolError: busy:/);
+    await assert.rejects(searchMemory(busy, owner, "boat"), /^HaloError: busy: memory is being re-embedded/);
+    await assert.rejects(writeMemory(busy, owner, { content: "during" }), /^HaloError: busy:/);
     release();
     assert.equal(await running, "Re-embedded 3 memories with slow/64.");
     assert.match((await searchMemory(busy, owner, "boat moored")).text, /pier seven/);

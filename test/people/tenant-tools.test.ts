@@ -87,7 +87,7 @@ describe("tenant.* tools", () => {
       for (const who of [principal("user", "turn"), principal("guest", "mcp"), principal("admin", "turn", "owner", true)]) {
         await assert.rejects(
           async () => tool.handler({ chat: "owner", role: "guest", vectors: 1 }, { principal: who }),
-          /^ToolError: (admin-only|scheduled-refused):/,
+          /^HaloError: (admin-only|scheduled-refused):/,
         );
       }
     }

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import Ajv from "ajv";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { RESULT_CLAMP_BYTES } from "../../lib/limits.ts";
-import { ToolError, UnknownToolError } from "../../lib/registry/errors.ts";
+import { HaloError } from "../../lib/errors.ts";
+import { UnknownToolError } from "../../lib/registry/errors.ts";
 import { ToolRegistry } from "../../lib/registry/registry.ts";
 import type { CompiledValidator, JsonSchema, ToolDefinition } from "../../lib/registry/types.ts";
 import { ResultsRing } from "../../lib/store/results-ring.ts";
@@ -118,7 +119,7 @@ describe("ToolRegistry", () => {
       tool({
         name: "t.toolerror",
         handler: () => {
-          throw new ToolError("the card is out.");
+          throw new HaloError("no-card", "the card is out.");
         },
       }),
     );
@@ -138,7 +139,10 @@ describe("ToolRegistry", () => {
         },
       }),
     );
-    assert.deepEqual(await registry.dispatch("t.toolerror", { text: "" }, principal()), { text: "the card is out.", isError: true });
+    assert.deepEqual(await registry.dispatch("t.toolerror", { text: "" }, principal()), {
+      text: "no-card: the card is out.",
+      isError: true,
+    });
     const crash = await registry.dispatch("t.crash", { text: "" }, principal());
     assert.deepEqual(crash, { text: "internal error: t.crash failed.", isError: true });
     assert.equal((await registry.dispatch("t.async", { text: "" }, principal())).isError, true);

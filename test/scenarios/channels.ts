@@ -196,11 +196,14 @@ export async function runChannelsScenario(): Promise<string[]> {
     coreSeen,
   );
   const speech: string[] = [];
+  // No OpenAI key: reply.speak says why nothing was spoken, and the speaker gets nothing.
   corePorts.audioOut = {
-    speak: async (text, voice) => void speech.push(`${voice}:${text}`),
     volume: () => 50,
     setVolume: () => undefined,
     tone: async () => undefined,
+    write: (samples, rate) => void speech.push(`${rate}:${samples.length}`),
+    drain: async () => undefined,
+    stop: () => undefined,
   };
   const core = buildCore(corePorts);
   core.secrets.set("telegram", TOKEN);

@@ -1,7 +1,11 @@
 // A scripted run through the registry, JSON-RPC, schema validation, the HTTP envelope
 // and the docs/results tools. It returns a transcript; the Node and XS runs must match.
 import { buildCore } from "../../lib/core.ts";
-import { handleMcpHttp, type HttpRequest } from "../../lib/mcp/http.ts";
+import { HostPolicy } from "../../lib/http/host-policy.ts";
+import { hostAndOrigin, refuseTokenInUrl } from "../../lib/http/middleware.ts";
+import { HttpPipeline } from "../../lib/http/pipeline.ts";
+import type { HttpRequest } from "../../lib/http/types.ts";
+import { mcpRoute } from "../../lib/mcp/http.ts";
 import { McpServer } from "../../lib/mcp/server.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import type { Ports } from "../../lib/ports.ts";
@@ -53,15 +57,20 @@ export async function runCoreScenario(ports: Ports = portablePorts()): Promise<s
     "modern",
   );
 
-  const deps = {
-    server,
-    authenticate: (token: string) => (token === "good-token" ? owner : undefined),
-    originAllowed: (origin: string) => origin === "http://localhost",
-  };
+  const ownerClient = { name: "owner", role: "admin" as const, ns: "owner", created: 0 };
+  const hosts = new HostPolicy({ addresses: () => [], deviceName: () => "halo", settings: ports.settings });
+  const pipeline = new HttpPipeline(
+    [
+      mcpRoute({ server, verifyToken: (t) => (t === "good-token" ? ownerClient : undefined), principalFor: () => owner }, [
+        hostAndOrigin(hosts),
+      ]),
+    ],
+    [refuseTokenInUrl],
+  );
   const http = async (label: string, req: Partial<HttpRequest> & { text?: string }) => {
     const headers = { "content-type": "application/json", authorization: "Bearer good-token", ...(req.headers || {}) };
     const { text, ...rest } = req;
-    const res = await handleMcpHttp({ method: "POST", path: "/mcp", body: encodeUtf8(text ?? ""), ...rest, headers }, deps);
+    const res = await pipeline.handle({ method: "POST", path: "/mcp", body: encodeUtf8(text ?? ""), ...rest, headers });
     out.push(`http ${label} ${res.status} ${res.body}`);
   };
   await http("ping", { text: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });

@@ -3,6 +3,8 @@
 // a pulled card (also mid-write), a reboot, a scan-quarantined download, an
 // image from a scripted provider, skills. It returns a transcript; the Node and
 // XS runs must match line for line. No Node imports.
+import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
@@ -46,6 +48,8 @@ export async function runFilesScenario(): Promise<string[]> {
     settings,
     http: scriptedHttp,
     storage,
+    kernels: tsKernels,
+    ...NO_BOARD,
   };
   let core: Core = buildCore(ports);
   const owner = makePrincipal("owner", "admin", "turn");

@@ -2,6 +2,7 @@
 // pin, config, scratchpad, episodic, forgetting on a fake clock, the SD archive,
 // bad input, and a reboot that reads the vector file back. It returns a
 // transcript; the Node and XS runs must match line for line.
+import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
@@ -39,6 +40,7 @@ function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Set
     http: { request: () => Promise.reject(new Error("no network in this scenario")) },
     storage,
     kernels: tsKernels,
+    ...NO_BOARD,
   };
 }
 

@@ -2,6 +2,7 @@
 // memory, device validator, actuator) with a scripted in-process router in
 // place of the providers. No Node imports: the XS run and the benchmark use it.
 // runTurnScenario returns a transcript; the Node and XS runs must match line for line.
+import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
@@ -114,6 +115,7 @@ export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episo
     http: { request: () => Promise.reject(new Error("no network in this scenario")) },
     storage: memoryStorage(),
     kernels: tsKernels,
+    ...NO_BOARD,
     led: scenarioLed(),
   };
   const core = buildCore(ports);

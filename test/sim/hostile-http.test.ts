@@ -1,5 +1,6 @@
 // Hostile input at /mcp over a real socket: each gets its status and error, and the server keeps serving.
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
 
 const PING = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
@@ -71,6 +72,26 @@ describe("simulator /mcp under hostile input", () => {
     const r = await postMcp(sim, body);
     assert.equal(r.status, 413);
     assert.equal(r.json.error.code, -32600);
+    await stillServing();
+  });
+
+  it("refuses a declared 10 MB body at once, without reading it, and closes the connection", async () => {
+    const { port } = new URL(sim.url);
+    const answer = await new Promise<{ head: string; closed: boolean }>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1");
+      let data = "";
+      socket.on("data", (d) => (data += d.toString()));
+      socket.on("close", () => resolve({ head: data, closed: true }));
+      socket.on("error", reject);
+      // Only the headers and a few bytes are sent: the answer must not wait for the other 10 MB.
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${sim.token}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n{"jsonrpc"`,
+      );
+    });
+    assert.match(answer.head, /^HTTP\/1\.1 413 /);
+    assert.match(answer.head, /"code":-32600/);
+    assert.equal(answer.closed, true);
     await stillServing();
   });
 

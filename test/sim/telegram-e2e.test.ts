@@ -54,10 +54,10 @@ describe("the simulator's Telegram channel", () => {
       { ns: "owner", role: "admin", via: "turn", scheduled: false, quota: { vectors: 1, bytes: 1, ttlHours: 0, pins: 1 } },
     );
     assert.match(health.text, /^- chat link: OK \(owner chat not set; the last exchange succeeded\)$/m);
-    assert.equal(sim.inbound.running(), true);
+    assert.equal(sim.halo.running(), true);
     const t0 = Date.now();
-    await sim.inbound.stop();
+    await sim.halo.stop();
     assert.ok(Date.now() - t0 < 2000);
-    assert.equal(sim.inbound.running(), false);
+    assert.equal(sim.halo.running(), false);
   });
 });

@@ -1,7 +1,19 @@
 // Ports with no Node imports, for scenarios that run both on Node and on the XS test host.
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { tsKernels } from "../../lib/memory/kernel-ts.ts";
 import type { Ports } from "../../lib/ports.ts";
+
+/** The board ports of a host that has none of them (scenarios on a bare engine). */
+export const NO_BOARD: Pick<Ports, "messenger" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "otaSlots"> = {
+  messenger: undefined,
+  system: undefined,
+  led: undefined,
+  audioOut: undefined,
+  audioIn: undefined,
+  ota: undefined,
+  otaSlots: undefined,
+};
 
 /** A fixed clock and a counter "random": scenarios must print the same transcript on every engine. */
 export function portablePorts(): Ports {
@@ -19,5 +31,7 @@ export function portablePorts(): Ports {
     settings: memorySettings(),
     http: { request: () => Promise.reject(new Error("no network in portable scenarios")) },
     storage: memoryStorage(),
+    kernels: tsKernels,
+    ...NO_BOARD,
   };
 }

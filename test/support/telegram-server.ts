@@ -74,6 +74,23 @@ export class TelegramServer {
     });
   }
 
+  /** Files getFile and /file/bot<token>/<path> serve, by file_id. */
+  readonly files = new Map<string, { path: string; bytes: Uint8Array }>();
+
+  /** Queues a voice note (its bytes served by getFile and the file route); returns its update_id. */
+  voice(chatId: number, bytes: Uint8Array, durationS: number, path = `voice/file_${this.files.size}.oga`): number {
+    const fileId = `AwACAgIAAxkBAAI${this.files.size}`;
+    this.files.set(fileId, { path, bytes });
+    return this.push({
+      message: {
+        message_id: this.nextMessageId++,
+        date: 1767225600,
+        chat: { id: chatId, type: "private" },
+        voice: { file_id: fileId, file_unique_id: `u${fileId}`, duration: durationS, mime_type: "audio/ogg", file_size: bytes.length },
+      },
+    });
+  }
+
   /** Queues any update body (a photo, an edited message...). */
   push(body: { [key: string]: unknown }): number {
     const update_id = this.nextUpdateId++;
@@ -92,6 +109,22 @@ export class TelegramServer {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
+    const file = /^\/file\/bot([^/]*)\/(.+)$/.exec(req.url ?? "");
+    if (file && req.method === "GET") {
+      this.requests.push({
+        httpMethod: "GET",
+        path: `/file/bot<token>/${file[2]}`,
+        token: file[1],
+        method: "file",
+        contentType: "",
+        params: {},
+      });
+      const found = [...this.files.values()].find((f) => f.path === file[2]);
+      if (file[1] !== token || !found) return this.send(res, 404, { ok: false, error_code: 404, description: "Not Found" });
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      res.end(found.bytes);
+      return;
+    }
     const m = /^\/bot([^/]*)\/([A-Za-z]+)$/.exec(req.url ?? "");
     const contentType = String(req.headers["content-type"] ?? "");
     const record: TelegramRequest = {
@@ -133,6 +166,11 @@ export class TelegramServer {
     if (record.method === "getMe")
       return this.send(res, 200, { ok: true, result: { id: 123456789, is_bot: true, first_name: "Halo", username: "halo_test_bot" } });
     if (record.method === "sendChatAction") return this.send(res, 200, { ok: true, result: true });
+    if (record.method === "getFile") {
+      const f = this.files.get(String(record.params.file_id));
+      if (!f) return this.send(res, 400, { ok: false, error_code: 400, description: "Bad Request: invalid file_id" });
+      return this.send(res, 200, { ok: true, result: { file_id: record.params.file_id, file_size: f.bytes.length, file_path: f.path } });
+    }
     if (["sendMessage", "sendVoice", "sendDocument", "sendPhoto"].includes(record.method)) {
       if (!record.params.chat_id) return this.send(res, 400, { ok: false, error_code: 400, description: "Bad Request: chat_id is empty" });
       if (record.method === "sendMessage" && (!record.params.text || String(record.params.text).length > 4096)) {

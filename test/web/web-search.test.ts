@@ -222,7 +222,7 @@ describe("web.search", () => {
       (e: unknown) => e instanceof TavilyError && !e.mayHaveBeenBilled && /^not-configured:/.test(e.message),
     );
     const badBase = new TavilyClient(nodeHttpClient, { apiKey: () => KEY, baseUrl: () => "not a url" });
-    await assert.rejects(badBase.search("q", 5), /^ToolError: not-configured: the web-search base URL is not a valid URL\.$/);
+    await assert.rejects(badBase.search("q", 5), /^HaloError: not-configured: the web-search base URL is not a valid URL\.$/);
     assert.equal(server.seen.length, 1);
   });
 

@@ -2,7 +2,6 @@
 // HttpRequest, and Halo's HttpResponse into what the Server writes.
 import type { ServerResponse } from "http";
 import type { HttpRequest, HttpResponse } from "../../../lib/halo";
-import { MAX_HTTP_BODY_BYTES } from "../../../lib/limits";
 
 /** Header lines kept per request; later ones are dropped. */
 export const MAX_REQUEST_HEADERS = 64;
@@ -20,6 +19,8 @@ export class Exchange {
   bodyTooLarge = false;
   /** What the Server writes once Halo has answered; undefined until then. */
   prepared?: ServerResponse;
+  /** Close the connection once the response is written (a body too large to read). */
+  closeAfter = false;
   /** The response body still to send. */
   private pending?: Uint8Array;
 
@@ -40,10 +41,10 @@ export class Exchange {
     return Number.isSafeInteger(n) && n > 0 ? n : 0;
   }
 
-  /** True when the body will be read; false when it is absent or too large to read. */
-  expectsBody(): boolean {
+  /** True when the body will be read; false when it is absent or larger than the route takes (`limit`). */
+  expectsBody(limit: number): boolean {
     const length = this.declaredLength();
-    if (length > MAX_HTTP_BODY_BYTES) this.bodyTooLarge = true;
+    if (length > limit) this.bodyTooLarge = true;
     return length > 0 && !this.bodyTooLarge;
   }
 
@@ -61,7 +62,9 @@ export class Exchange {
       if (SERVER_HEADERS.indexOf(name.toLowerCase()) < 0) headers.push(name, res.headers[name]);
     }
     // The Server counts a String body in UTF-16 units: send UTF-8 bytes instead.
-    const bytes = this.method === "HEAD" ? new Uint8Array(0) : new TextEncoder().encode(res.body);
+    const body = typeof res.body === "string" ? new TextEncoder().encode(res.body) : res.body;
+    const bytes = this.method === "HEAD" ? new Uint8Array(0) : body;
+    this.closeAfter = res.close === true;
     this.pending = bytes;
     this.prepared = { status: res.status, headers, body: bytes.length === 0 ? "" : true };
   }

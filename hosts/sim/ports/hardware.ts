@@ -1,7 +1,9 @@
-// The simulator's stand-ins for the LED ring, the speaker and the update engine:
+// The simulator's stand-ins for the LED ring and the update engine (audio: audio.ts):
 // state in memory that tests and pages can read, and log lines that say
 // "simulated". No Node imports, so XS scenarios can use them too.
-import type { AudioOut, Led, LedPattern, Log, Ota, OtaStatus } from "../../../lib/ports.ts";
+import type { Led, LedPattern, Ota, OtaStatus } from "../../../lib/ports.ts";
+
+export { simAudioOut, type SimAudioOut } from "./audio.ts";
 
 /** The ring on the real device has 24 pixels; the simulator mirrors that. */
 export const SIM_RING_PIXELS = 24;
@@ -27,32 +29,6 @@ export function simLed(): SimLed {
     },
     current: () => ({ ...current }),
     check: () => undefined,
-  };
-}
-
-export interface SimAudioOut extends AudioOut {
-  /** What was played, for tests: speech lengths and voices, tones. Never the spoken text. */
-  calls: Array<{ kind: "speak"; chars: number; voice: string } | { kind: "tone"; hz: number; ms: number }>;
-}
-
-/** A speaker that plays nothing: it records each call and logs that it was simulated. */
-export function simAudioOut(log: Log): SimAudioOut {
-  let volume = 60;
-  const calls: SimAudioOut["calls"] = [];
-  return {
-    calls,
-    async speak(text, voice) {
-      calls.push({ kind: "speak", chars: text.length, voice });
-      log.info(`simulated speaker: would speak ${text.length} characters (voice ${voice}, volume ${volume})`);
-    },
-    volume: () => volume,
-    setVolume(percent) {
-      volume = Math.max(0, Math.min(100, Math.round(percent)));
-    },
-    async tone(hz, ms) {
-      calls.push({ kind: "tone", hz, ms });
-      log.info(`simulated speaker: would play a ${hz} Hz tone for ${ms} ms`);
-    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { tsKernels } from "../../../lib/memory/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
 import { nodeHttpClient } from "./http-client.ts";
@@ -5,14 +6,24 @@ import { folderStorage } from "./folder-storage.ts";
 import { memoryStorage } from "./memory-storage.ts";
 import { memorySettings } from "./memory-settings.ts";
 import { folderSettings } from "./settings.ts";
-import { simAudioOut, simLed, simOta, type SimAudioOut, type SimLed } from "./hardware.ts";
+import { simLed, simOta, type SimLed } from "./hardware.ts";
+import { simAudioIn, simAudioOut, type SimAudioIn, type SimAudioOut } from "./audio.ts";
+import { speakerFileSink } from "./audio-files.ts";
 import { simSystem, type SimSystem } from "./system.ts";
+import { openSimOtaSlots } from "./ota-slots.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
 
 /** The simulator's ports over a data folder. */
 export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_VERSION, log: Log = consoleLog()): Ports {
+  const hardware = simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` });
+  // What the speaker plays lands in <data>/speaker/ as WAV files, and the microphone hears tones (the self-test's loopback).
+  const files = speakerFileSink(`${dataDir}/speaker`);
+  const audioOut = simAudioOut(log, (u) => {
+    files(u);
+    if (u.kind === "tone") hardware.audioIn.hear(u.samples, u.sampleRate);
+  });
   return {
     clock: systemClock,
     random: cryptoRandom,
@@ -20,9 +31,18 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     log,
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
+    // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
+    kernels: tsKernels,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
-    ...simHardware({ firmwareVersion, log, flashDir: `${dataDir}/flash` }),
+    // files.send delivers through the Telegram channel.
+    messenger: undefined,
+    ...hardware,
+    audioOut,
+    // Two slot files and an otadata record; the simulator cannot restart itself, so a restart is logged.
+    otaSlots: openSimOtaSlots(`${dataDir}/ota`, firmwareVersion, () =>
+      log.warn("ota: restart requested; start the simulator again to boot the other slot"),
+    ),
   };
 }
 
@@ -36,18 +56,27 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     log,
     settings: memorySettings(),
     http: nodeHttpClient,
+    kernels: tsKernels,
     storage: memoryStorage(),
+    messenger: undefined,
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
+    otaSlots: undefined,
     ...overrides,
   };
 }
 
-/** All four board ports of the simulator. */
+/** The board ports of the simulator. */
 export function simHardware(options: { firmwareVersion: string; log: Log; flashDir?: string }): {
   system: SimSystem;
   led: SimLed;
   audioOut: SimAudioOut;
+  audioIn: SimAudioIn;
   ota: Ota;
 } {
-  return { system: simSystem(options), led: simLed(), audioOut: simAudioOut(options.log), ota: simOta(options.firmwareVersion) };
+  const audioIn = simAudioIn();
+  // The room: a tone from the speaker reaches the microphone.
+  const audioOut = simAudioOut(options.log, (u) => {
+    if (u.kind === "tone") audioIn.hear(u.samples, u.sampleRate);
+  });
+  return { system: simSystem(options), led: simLed(), audioOut, audioIn, ota: simOta(options.firmwareVersion) };
 }

@@ -8,7 +8,7 @@ import { ProviderRouter } from "./router";
 import type { ProviderId } from "./types";
 
 export interface RouterWiring {
-  ports: Ports;
+  ports: Pick<Ports, "clock" | "http" | "log" | "random" | "settings">;
   getSecret(name: ProviderId): string | undefined;
   priority(): readonly ProviderId[];
   /** The owner's offset from UTC (billing periods follow the owner's calendar). */

@@ -1,0 +1,64 @@
+// audio.transcribe through the registry: the simulated microphone streamed to
+// the transcription stand-in, and the rails (admins only, never unattended,
+// not while a spoken request holds the microphone, bad arguments refused).
+import assert from "node:assert/strict";
+import type { SimAudioIn } from "../../hosts/sim/ports/audio.ts";
+import { memoryPorts } from "../../hosts/sim/ports/index.ts";
+import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { buildCore, type Core } from "../../lib/core.ts";
+import { makePrincipal } from "../../lib/registry/principal.ts";
+import { say, scene } from "../support/speech.ts";
+import { VoiceServer } from "../support/voice-server.ts";
+
+describe("audio.transcribe", function () {
+  this.timeout(30000);
+  let stand: VoiceServer;
+  let core: Core;
+  const admin = makePrincipal("owner", "admin", "turn");
+  before(async () => {
+    stand = await VoiceServer.start();
+    core = buildCore(memoryPorts({ log: memoryLog() }), undefined, { baseUrls: { openai: stand.url } });
+    core.secrets.set("openai", "sk-mic-KEY");
+  });
+  after(async () => stand.close());
+
+  it("listens for the asked seconds and returns the transcript", async () => {
+    (core.ports.audioIn as SimAudioIn).load(scene(say("remind me to water the plants"), 200, 500).samples);
+    stand.transcripts.push("remind me to water the plants");
+    const r = await core.registry.dispatch("audio.transcribe", { seconds: 3 }, admin);
+    assert.deepEqual(r, { text: "Heard (3 s): remind me to water the plants" });
+    const up = stand.uploads.at(-1)!;
+    assert.equal(up.wav!.rate, 16000);
+    assert.ok(Math.abs(up.wav!.durationMs - 3000) <= 150, `${up.wav!.durationMs} ms`);
+    assert.equal((core.ports.audioIn as SimAudioIn).capturing, false, "the microphone is released");
+  });
+
+  it("keeps to its rails and refuses bad arguments", async () => {
+    const user = makePrincipal("sam", "user", "turn");
+    assert.match((await core.registry.dispatch("audio.transcribe", { seconds: 1 }, user)).text, /^admin-only: /);
+    const unattended = makePrincipal("owner", "admin", "turn", true);
+    assert.match((await core.registry.dispatch("audio.transcribe", { seconds: 1 }, unattended)).text, /^scheduled-refused/);
+    for (const args of [{}, { seconds: 0 }, { seconds: 31 }, { seconds: "2" }, { seconds: 1.5 }, { seconds: 1, path: "x" }]) {
+      const r = await core.registry.dispatch("audio.transcribe", args, admin);
+      assert.equal(r.isError, true, JSON.stringify(args));
+      assert.match(r.text, /^invalid arguments/);
+    }
+    const deaf = buildCore(memoryPorts({ log: memoryLog(), audioIn: undefined }));
+    assert.deepEqual(await deaf.registry.dispatch("audio.transcribe", { seconds: 1 }, admin), {
+      text: "not-present: this device has no microphone.",
+      isError: true,
+    });
+    core.secrets.clear("openai");
+    try {
+      const r = await core.registry.dispatch("audio.transcribe", { seconds: 1 }, admin);
+      assert.match(r.text, /^failed: the transcription did not complete \(No openai key is set/);
+      assert.equal((core.ports.audioIn as SimAudioIn).capturing, false);
+    } finally {
+      core.secrets.set("openai", "sk-mic-KEY");
+    }
+    stand.transcripts.push({ status: 500, body: { error: { message: "down" } } });
+    const down = await core.registry.dispatch("audio.transcribe", { seconds: 1 }, admin);
+    assert.match(down.text, /^failed: the transcription did not complete/);
+    assert.ok(!down.text.includes("sk-mic-KEY"));
+  });
+});
