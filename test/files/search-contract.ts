@@ -64,12 +64,15 @@ export function answers(store: ArtifactStore, p = owner, via: "search" | "scan" 
   });
 }
 
-/** Cases of the contract; each returns failures (empty when it holds). */
-export function runSearchContract(): { name: string; failures: string[] }[] {
+/**
+ * Cases of the contract; each returns failures (empty when it holds). `damageStride` 1 damages every
+ * byte (Node); the XS run takes every third byte, as its engine is far slower at rebuilding.
+ */
+export function runSearchContract(damageStride = 1): { name: string; failures: string[] }[] {
   const cases: Array<[string, () => string[]]> = [
     ["the index answers as the scan does, for both people", caseSameAsScan],
     ["saves, overwrites, deletes, shares and verdicts keep it in step", caseInStep],
-    ["damage at any byte of its files: rebuilt, same answers, no file lost", caseDamage],
+    ["damage at any byte of its files: rebuilt, same answers, no file lost", () => caseDamage(damageStride)],
     ["a power cut at any write of a save: the files stay, answers match after", casePowerCut],
     ["another writer on the same card: stale documents are indexed again", caseAnotherWriter],
   ];
@@ -115,7 +118,7 @@ function indexFiles(card: MemoryStorage): string[] {
   return [...card.files.keys()].filter((k) => k.startsWith(SEARCH_INDEX_DIR + "/")).sort();
 }
 
-function caseDamage(): string[] {
+function caseDamage(stride: number): string[] {
   const pristine = memoryStorage();
   seededStore(pristine, 6);
   const want = answers(new ArtifactStore(pristine, { now: () => 0 }), owner, "scan");
@@ -126,7 +129,7 @@ function caseDamage(): string[] {
     .sort((a, b) => b.size - a.size)
     .filter((t, i) => t.path.endsWith("/docs") || i < 2);
   for (const { path, size } of targets) {
-    for (let at = 0; at < size; at++) {
+    for (let at = 0; at < size; at += stride) {
       const card = memoryStorage();
       for (const [k, v] of pristine.files) card.files.set(k, v.slice());
       const bytes = card.files.get(path)!;
