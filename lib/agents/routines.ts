@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 // Routines (recurring scheduled turns) and wakeups (one-shot turns the
 // assistant sets for itself), persisted in Settings on internal flash: one key
@@ -171,7 +172,7 @@ export class Routines {
   /** Owner API: arms a pending routine; its first run is the next one after now. */
   approve(id: string): RoutineRecord {
     const r = this.items.get(id);
-    if (!r || r.kind !== "routine" || r.approved || !r.schedule)
+    if (r?.kind !== "routine" || r.approved || !r.schedule)
       throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
     const now = this.deps.clock.now();
     const next = { ...r, approved: true, nextRun: nextRunAfter(r.schedule, now, now, this.deps.offsetMinutes()) };
@@ -182,7 +183,7 @@ export class Routines {
   /** Owner API: deletes a pending routine. */
   reject(id: string): RoutineRecord {
     const r = this.items.get(id);
-    if (!r || r.kind !== "routine" || r.approved) throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
+    if (r?.kind !== "routine" || r.approved) throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
     this.delete(id);
     return copy(r);
   }
@@ -203,7 +204,7 @@ export class Routines {
   }
 
   private save(record: RoutineRecord): void {
-    const json = JSON.stringify(record);
+    const json = toJson(record);
     if (utf8Length(json) > ROUTINE_RECORD_MAX_BYTES) {
       throw new HaloError("too-large", `the routine takes more than ${ROUTINE_RECORD_MAX_BYTES} bytes stored; shorten the prompt.`);
     }

@@ -119,7 +119,7 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
 
 function requireArchive(engine: MemoryEngine): MemoryArchive {
   const storage = engine.deps.storage;
-  if (!engine.archive || !storage || !storage.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
+  if (!engine.archive || !storage?.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
   return engine.archive;
 }
 

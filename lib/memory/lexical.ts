@@ -19,12 +19,13 @@ const STOPWORDS = new Set(
     "she so that the their them there they this to was we were what when where which who why will with you your"
   ).split(" "),
 );
-const WORD = /[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]+/g;
 
 /** The index terms of `text`: lower-cased words and numbers, stopwords dropped, a plural "s" cut (not of -ss, -us, -is). */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().match(WORD) ?? []) {
+  for (const match of text
+    .toLowerCase()
+    .match(/[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]+/g) ?? []) {
     if (STOPWORDS.has(match)) continue;
     if (match.length < 2 && !(match >= "0" && match <= "9")) continue;
     const n = match.length;

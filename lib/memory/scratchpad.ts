@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 // The working scratchpad: one active task and short/mid/long goal tiers,
 // persisted in Settings (one key per part, so each edit is one atomic set).
@@ -36,7 +37,9 @@ export class Scratchpad {
     for (const tier of SCRATCHPAD_TIERS) {
       const items = this.tiers[tier];
       lines.push(`${tier}-term goals:${items.length === 0 ? " (none)" : ""}`);
-      items.forEach((item, i) => lines.push(`  ${i + 1}. ${item}`));
+      items.forEach((item, i) => {
+        lines.push(`  ${i + 1}. ${item}`);
+      });
     }
     return lines.join("\n");
   }
@@ -65,13 +68,16 @@ export class Scratchpad {
 
   /** Clears one tier, or everything (active task included) when no tier is named. */
   clear(tier?: ScratchpadTier): void {
-    if (tier) return this.store(tier, []);
+    if (tier) {
+      this.store(tier, []);
+      return;
+    }
     this.setActive("");
     for (const t of SCRATCHPAD_TIERS) this.store(t, []);
   }
 
   private store(tier: ScratchpadTier, items: string[]): void {
-    this.settings.set(KEY_PREFIX + tier, JSON.stringify(items));
+    this.settings.set(KEY_PREFIX + tier, toJson(items));
     this.tiers[tier] = items;
   }
 }

@@ -30,7 +30,6 @@ export const SEARCH_MAX_COUNT = 1000;
 const BUCKET_COMPACT_MIN_LINES = 64;
 /** The docs log is rewritten once it holds this many more lines than live documents. */
 const DOCS_COMPACT_SLACK_LINES = 256;
-const WORD = /[0-9a-z_\u0080-\uffff]+/g;
 
 /** What a file is indexed as: its key, version (updated, size), and searchable name and body. */
 export interface IndexedFile {
@@ -63,7 +62,7 @@ export function bucketOf(word: string): string {
 
 /** Whether the index can count `term` as the scan does: it must be one word (no "-"). */
 export function indexable(term: string): boolean {
-  const words = term.match(WORD);
+  const words = term.match(/[0-9a-z_\u0080-\uffff]+/g);
   return words !== null && words.length === 1 && words[0] === term;
 }
 
@@ -103,7 +102,8 @@ export class SearchIndex {
     const ref =
       djb2(file.key).toString(36) + "." + file.updated.toString(36) + "." + djb2Bytes(encodeUtf8(lowered + "\n" + body)).toString(36);
     const counts = new Map<string, number>();
-    for (const text of [lowered, body]) for (const w of text.match(WORD) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const text of [lowered, body])
+      for (const w of text.match(/[0-9a-z_\u0080-\uffff]+/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
     const buckets = new Map<string, string>();
     for (const [word, count] of counts) {
       const b = bucketOf(word);

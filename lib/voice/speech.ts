@@ -1,8 +1,9 @@
+import { toJson } from "../util/json";
 // Text to speech played while it arrives: POST {base}/audio/speech with
 // response_format "pcm" streams raw 24 kHz 16-bit mono samples, and each piece
 // goes to the speaker as it comes. stop() is barge-in: the download is
 // abandoned and the speaker drops what it queued.
-import type { AudioOut, Clock } from "../ports";
+import type { AudioOut, Clock, HttpClientResponse } from "../ports";
 import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
 import { DEFAULT_BASE_URLS } from "../turn/providers/types";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
@@ -77,7 +78,7 @@ export class SpeechPlayer {
         },
       });
       cancel = () => exchange.abort();
-      let reply;
+      let reply: HttpClientResponse;
       try {
         reply = await exchange.end();
       } catch (e) {
@@ -152,7 +153,7 @@ export function openSpeech(
     maxResponseBytes: options.maxBytes,
     onBody: options.onBody,
   });
-  exchange.write(encodeUtf8(JSON.stringify({ model: SPEECH_MODEL, input: text, voice, response_format: options.format })));
+  exchange.write(encodeUtf8(toJson({ model: SPEECH_MODEL, input: text, voice, response_format: options.format })));
   return { exchange, apiKey };
 }
 

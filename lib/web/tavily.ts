@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // web.search's provider: the Tavily Search API, POST {base}/search with a JSON
 // body and `Authorization: Bearer <key>` (the current documented auth; the key
 // never goes in the body). The key and base URL are read at each call. Every
@@ -84,7 +85,7 @@ export class TavilyClient {
         method: "POST",
         url: `${base}/search`,
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify(body),
+        body: toJson(body),
         timeoutMs: this.timeoutMs,
         maxResponseBytes: TAVILY_MAX_RESPONSE_BYTES,
       });
@@ -116,6 +117,7 @@ export class TavilyClient {
 }
 
 /** Tavily's error statuses: 401 bad key, 429 rate, 432 plan limit, 433 pay-as-you-go limit, 5xx. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function statusError(status: number, body: any, key: string): TavilyError {
   if (status === 401 || status === 403) {
     return new TavilyError(
@@ -134,6 +136,7 @@ function statusError(status: number, body: any, key: string): TavilyError {
 }
 
 /** `detail.error` (Tavily's error body), or a plain `detail` string; the key blanked out. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function detailOf(body: any, key: string): string {
   const detail = body && typeof body === "object" ? body.detail : undefined;
   const text = typeof detail === "string" ? detail : detail && typeof detail.error === "string" ? detail.error : "";
@@ -148,6 +151,7 @@ function oneLine(text: string, max: number): string {
 }
 
 /** The reply as JSON of unknown shape (callers check each field), or undefined. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function parseJson(bytes: Uint8Array): any {
   try {
     return JSON.parse(decodeUtf8(bytes));

@@ -5,8 +5,9 @@ import { tsKernels } from "../../lib/memory/kernel-ts.ts";
 import type { Ports } from "../../lib/ports.ts";
 
 /** The board ports of a host that has none of them (scenarios on a bare engine). */
-export const NO_BOARD: Pick<Ports, "messenger" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "otaSlots"> = {
+export const NO_BOARD: Pick<Ports, "messenger" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket"> = {
   messenger: undefined,
+  webSocket: undefined,
   system: undefined,
   led: undefined,
   audioOut: undefined,
@@ -21,7 +22,14 @@ export function portablePorts(): Ports {
   const lines: string[] = [];
   return {
     clock: { now: () => Date.UTC(2026, 10, 1) },
-    random: { fill: (bytes) => bytes.forEach((_, i) => (bytes[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff)) },
+    random: {
+      fill: (bytes) => {
+        for (let i = 0; i < bytes.length; i++) {
+          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+          bytes[i] = seed & 0xff;
+        }
+      },
+    },
     digest: {
       sha256: () => {
         throw new Error("no digest in portable scenarios");

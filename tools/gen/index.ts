@@ -2,12 +2,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { CATALOG_PATH, generateCatalog } from "./catalog.ts";
 import { DOCS_PACK_PATH, generateDocsPack } from "./docs-pack.ts";
+import { generatePreload, PRELOAD_PATH } from "./preload.ts";
 import { generateValidators, VALIDATORS_PATH } from "./validators.ts";
 
 export const GENERATORS: Array<{ path: string; generate: () => string }> = [
   { path: VALIDATORS_PATH, generate: generateValidators },
   { path: CATALOG_PATH, generate: generateCatalog },
   { path: DOCS_PACK_PATH, generate: generateDocsPack },
+  { path: PRELOAD_PATH, generate: generatePreload },
 ];
 
 function current(path: string): string | undefined {

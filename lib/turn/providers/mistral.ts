@@ -1,3 +1,4 @@
+import { toJson } from "../../util/json";
 // Mistral chat completions adapter: POST {base}/chat/completions (docs/providers.md has the wire facts and sources).
 import { djb2 } from "../../util/hash";
 import { badResponse, ProviderError } from "./errors";
@@ -45,11 +46,11 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
     if (m.role === "user") messages.push({ role: "user", content: m.content });
     else if (m.role === "assistant") {
       const msg: { [key: string]: unknown } = { role: "assistant", content: m.content };
-      if (m.toolCalls && m.toolCalls.length) {
+      if (m.toolCalls?.length) {
         msg.tool_calls = m.toolCalls.map((c) => ({
           id: mistralToolId(c.id),
           type: "function",
-          function: { name: names.toWire(c.name), arguments: JSON.stringify(argumentsObject(c)) },
+          function: { name: names.toWire(c.name), arguments: toJson(argumentsObject(c)) },
         }));
       }
       messages.push(msg);
@@ -57,7 +58,7 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
       messages.push({ role: "tool", content: toolResultText(m), tool_call_id: mistralToolId(m.toolCallId), name: names.toWire(m.name) });
   }
   const body: { [key: string]: unknown } = { model: req.model, messages, max_tokens: req.maxOutputTokens };
-  if (req.tools && req.tools.length) {
+  if (req.tools?.length) {
     body.tools = req.tools.map((t) => ({
       type: "function",
       function: { name: names.toWire(t.name), description: t.description, parameters: t.inputSchema },
@@ -71,7 +72,7 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
   return {
     url: endpoint(baseUrl, "/chat/completions"),
     headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify(body),
+    body: toJson(body),
   };
 }
 
