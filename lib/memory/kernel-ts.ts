@@ -63,7 +63,7 @@ function topK(store: Int8Array, dims: number, count: number, query: Int8Array, k
     for (; j < dims; j++, p++) sum += store[p] * query[j];
     if (scales !== undefined) {
       sum *= scales[i];
-      if (sum !== sum) continue;
+      if (Number.isNaN(sum)) continue;
     }
     if (found === k && sum <= worst) continue;
     let at = found < k ? found++ : k - 1;

@@ -94,7 +94,7 @@ export class LexicalIndex {
     lexicon.totalLength -= length;
     for (const term of countTerms(text).counts.keys()) {
       const posting = lexicon.postings.get(term);
-      if (posting && posting.delete(id) && posting.size === 0) lexicon.postings.delete(term);
+      if (posting?.delete(id) && posting.size === 0) lexicon.postings.delete(term);
     }
     if (lexicon.lengths.size === 0) this.lexicons.delete(ns);
   }
