@@ -71,8 +71,9 @@ export interface Settings {
 export interface Kernels {
   /**
    * Scores `count` int8 rows of `dims` bytes in `store` against `query` (dot
-   * products) and returns the indices and scores of the best `k`, best first.
-   * Rows whose `mask` byte is 0 are skipped when a mask is given.
+   * products, times the row's entry in `scales` when given) and returns the
+   * indices and scores of the best `k`, best first. Rows whose `mask` byte is
+   * 0 are skipped when a mask is given.
    */
   topK(
     store: Int8Array,
@@ -81,7 +82,10 @@ export interface Kernels {
     query: Int8Array,
     k: number,
     mask?: Uint8Array,
-  ): { indices: Int32Array; scores: Int32Array };
+    scales?: Float32Array,
+  ): { indices: Int32Array; scores: Float64Array };
+  /** The dot product of the float `query` with each row listed in `rows` (at most 64). */
+  dots(store: Int8Array, dims: number, rows: Int32Array, query: Float32Array): Float64Array;
 }
 
 export interface HttpClientRequest {
