@@ -211,7 +211,10 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   voice.bindTurn(turn.engine, () =>
     derivePrincipal({ people: owner.people, clients: owner.clients, chats }, "web", config.string("voicePerson") || OWNER_PERSON_ID),
   );
-  const nostrChannel = bindNostrChannel(nostr, turn.engine, { people: owner.people, clients: owner.clients, chats }, ports.log);
+  const nostrChannel = bindNostrChannel(nostr, turn.engine, { people: owner.people, clients: owner.clients, chats }, ports.log, {
+    governor: agentParts.governor,
+    config,
+  });
   return {
     ports,
     registry,

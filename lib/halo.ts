@@ -7,6 +7,7 @@ import { HostPolicy } from "./http/host-policy";
 import { hostAndOrigin, refuseTokenInUrl } from "./http/middleware";
 import { ownerApiRoutes } from "./http/owner-api";
 import { hostRoutes } from "./http/owner-hosts";
+import { nostrWebhookRoute } from "./http/nostr-webhook";
 import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
 import { statusPage } from "./http/status-page";
 import { updatesPage } from "./http/updates-page";
@@ -83,6 +84,7 @@ export function createHalo(options: HaloOptions): Halo {
     ),
     ...ownerApiRoutes({ ...core, log: ports.log }, verifyToken, guards),
     ...hostRoutes(hosts, verifyToken, guards),
+    nostrWebhookRoute({ verifyToken, triggers: () => core.nostr.triggers }, guards),
     ...voiceRoutes(
       { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
       guards,
@@ -124,7 +126,7 @@ export function createHalo(options: HaloOptions): Halo {
       const ownerToken = ensureOwnerToken();
       if (!running) {
         // Routines and wakeups fire from the tick; Telegram messages from allow-listed chats run as turns.
-        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick()));
+        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick(), core.nostr.triggers?.tick()));
         // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
         void core.ota?.boot();
         const inbound = telegramInboundFor(core, ports.log, timers.sleep);

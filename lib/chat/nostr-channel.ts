@@ -7,7 +7,7 @@ import type { NostrEvent } from "../nostr/event";
 import { NOSTR_DM_MAX_CHARS, NOSTR_GIFT_WRAP_LOOKBACK_S, NOSTR_INBOUND_QUEUE_MAX, NOSTR_SEEN_IDS_MAX } from "../nostr/limits";
 import type { PublishOutcome } from "../nostr/pool";
 import { KIND_GIFT_WRAP, unwrapPrivateMessage, wrapPrivateMessage } from "../nostr/nip17";
-import { withSkills } from "../nostr/skills";
+import { toolsOf, withSkills, type AdoptedSkill } from "../nostr/skills";
 import type { NostrSubsystem, SenderTier } from "../nostr/subsystem";
 import type { Log } from "../ports";
 import type { Principal } from "../registry/principal";
@@ -16,7 +16,7 @@ export const KIND_NIP04_DM = 4;
 export const NOSTR_FAILED_TURN_REPLY = "Sorry, something went wrong with that message. Please try again.";
 
 export interface NostrTurnRunner {
-  runTurn(principal: Principal, input: { text: string; channel: string }): Promise<{ reply: string }>;
+  runTurn(principal: Principal, input: { text: string; channel: string; tools?: readonly string[] }): Promise<{ reply: string }>;
 }
 
 export interface NostrChannelDeps {
@@ -26,6 +26,8 @@ export interface NostrChannelDeps {
   principalFor(tier: SenderTier, pubkey: string): Principal | undefined;
   /** The owner's fixed reply to strangers; undefined or empty: strangers get nothing. */
   strangerReply(): string | undefined;
+  /** Told after a turn that used skills (the skills chained to them fire). */
+  skillsDone?(skills: AdoptedSkill[]): void;
   log: Log;
 }
 
@@ -124,10 +126,12 @@ export class NostrChannel {
     try {
       this.counts.turns++;
       // Approved DM-triggered skills whose keyword the message has bring their instructions into this turn.
+      // Such a turn sees only the skills' requires_tool tools.
       const message = item.text.slice(0, NOSTR_DM_MAX_CHARS);
-      text = (
-        await this.deps.runner.runTurn(principal, { text: withSkills(message, this.deps.nostr.skills.forDm(message)), channel: "nostr" })
-      ).reply;
+      const skills = this.deps.nostr.skills.forDm(message);
+      text = (await this.deps.runner.runTurn(principal, { text: withSkills(message, skills), channel: "nostr", tools: toolsOf(skills) }))
+        .reply;
+      if (skills.length) this.deps.skillsDone?.(skills);
     } catch (e) {
       this.deps.log.warn(`nostr: a DM turn failed (${e instanceof Error ? e.name : "error"})`);
       text = NOSTR_FAILED_TURN_REPLY;

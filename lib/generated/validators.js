@@ -6086,16 +6086,327 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8c2c5d58001f3 = validate59;
-const schema60 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm"]},"filter":{"type":"string","minLength":1,"maxLength":64,"description":"the keyword a DM must contain"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["d","content"],"additionalProperties":false};
+export const v_711093d3000f8 = validate59;
+const schema60 = {"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":100},"author":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"popular":{"type":"boolean"}},"additionalProperties":false};
 
 function validate59(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "query") || (key0 === "author")) || (key0 === "popular"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.query !== undefined){
+let data0 = data.query;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 100){
+report.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.author !== undefined){
+let data1 = data.author;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 400){
+report.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+report.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.popular !== undefined){
+const _errs6 = errors;
+if(typeof data.popular !== "boolean"){
+report.errors = [{instancePath:instancePath+"/popular",schemaPath:"#/properties/popular/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_9620d78e002f7 = validate60;
+const schema61 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}},"private":{"type":"boolean"}},"required":["d","content"],"additionalProperties":false};
+
+function validate60(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.d === undefined) && (missing0 = "d")) || ((data.content === undefined) && (missing0 = "content"))){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "d") || (key0 === "content")) || (key0 === "description")) || (key0 === "trigger")) || (key0 === "filter")) || (key0 === "requires_tool")) || (key0 === "private"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.d !== undefined){
+let data0 = data.d;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern21.test(data0)){
+report.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+let data1 = data.content;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 2000){
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 200){
+report.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trigger !== undefined){
+let data3 = data.trigger;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data3 === "dm") || (data3 === "schedule")) || (data3 === "subscription")) || (data3 === "webhook")) || (data3 === "chain"))){
+report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema61.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.filter !== undefined){
+let data4 = data.filter;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 512){
+report.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+else {
+if(data4.length < 1){
+report.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.requires_tool !== undefined){
+let data5 = data.requires_tool;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 16){
+report.errors = [{instancePath:instancePath+"/requires_tool",schemaPath:"#/properties/requires_tool/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(data6.length > 128){
+report.errors = [{instancePath:instancePath+"/requires_tool/" + i0,schemaPath:"#/properties/requires_tool/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(data6.length < 1){
+report.errors = [{instancePath:instancePath+"/requires_tool/" + i0,schemaPath:"#/properties/requires_tool/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/requires_tool/" + i0,schemaPath:"#/properties/requires_tool/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/requires_tool",schemaPath:"#/properties/requires_tool/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.private !== undefined){
+const _errs16 = errors;
+if(typeof data.private !== "boolean"){
+report.errors = [{instancePath:instancePath+"/private",schemaPath:"#/properties/private/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_b4c6bc62002d0 = validate61;
+const schema62 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["d"],"additionalProperties":false};
+
+function validate61(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.d === undefined) && (missing0 = "d")){
 report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -6185,8 +6496,8 @@ if(typeof data3 !== "string"){
 report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(data3 === "dm")){
-report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema60.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data3 === "dm") || (data3 === "schedule")) || (data3 === "subscription")) || (data3 === "webhook")) || (data3 === "chain"))){
+report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema62.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -6200,8 +6511,8 @@ let data4 = data.filter;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(data4.length > 64){
-report.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data4.length > 512){
+report.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 else {
@@ -6289,10 +6600,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_17651e81000f6 = validate60;
-const schema61 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["pubkey","d"],"additionalProperties":false};
+export const v_17651e81000f6 = validate62;
+const schema63 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["pubkey","d"],"additionalProperties":false};
 
-function validate60(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6372,11 +6683,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e77be82300081 = validate61;
-const schema62 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{16}$"}},"required":["id"],"additionalProperties":false};
-const pattern26 = new RegExp("^[0-9a-f]{16}$", "u");
+export const v_e77be82300081 = validate63;
+const schema64 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{16}$"}},"required":["id"],"additionalProperties":false};
+const pattern27 = new RegExp("^[0-9a-f]{16}$", "u");
 
-function validate61(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6401,7 +6712,7 @@ let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
+if(!pattern27.test(data0)){
 report.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16}$"},message:"must match pattern \""+"^[0-9a-f]{16}$"+"\""}];
 return false;
 }
@@ -6424,11 +6735,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_80d144510012c = validate62;
-const schema63 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
-const pattern27 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
+export const v_80d144510012c = validate64;
+const schema65 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
+const pattern28 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
 
-function validate62(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6463,7 +6774,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern27.test(data0)){
+if(!pattern28.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -6489,7 +6800,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data1 === "admin") || (data1 === "user")) || (data1 === "guest")) || (data1 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema63.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema65.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6510,10 +6821,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d4f45b2b002cf = validate63;
-const schema64 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
+export const v_d4f45b2b002cf = validate65;
+const schema66 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
 
-function validate63(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6548,7 +6859,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern27.test(data0)){
+if(!pattern28.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -6689,10 +7000,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_cb34918800571 = validate64;
-const schema65 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+export const v_cb34918800571 = validate66;
+const schema67 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
 
-function validate64(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6754,7 +7065,7 @@ report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/pro
 return false;
 }
 if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
-report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema65.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema67.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -6915,7 +7226,7 @@ report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#
 return false;
 }
 if(!((data8 === "off") || (data8 === "full"))){
-report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema65.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema67.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -6974,7 +7285,7 @@ report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schema
 return false;
 }
 if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema65.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema67.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid4 = _errs28 === errors;
@@ -7126,10 +7437,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7ae4552c000a9 = validate65;
-const schema66 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
+export const v_7ae4552c000a9 = validate67;
+const schema68 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
 
-function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7160,10 +7471,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5da2d61a00182 = validate66;
-const schema67 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
+export const v_5da2d61a00182 = validate68;
+const schema69 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
 
-function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7270,15 +7581,15 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bec675f900426 = validate67;
-const schema68 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
-const pattern29 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
-const pattern30 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
-const pattern31 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
-const pattern32 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
-const pattern33 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
+export const v_bec675f900426 = validate69;
+const schema70 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
+const pattern30 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
+const pattern31 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
+const pattern32 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
+const pattern33 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
+const pattern34 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
 
-function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7333,7 +7644,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema68.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema70.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7352,7 +7663,7 @@ report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/mo
 return false;
 }
 else {
-if(!pattern29.test(data2)){
+if(!pattern30.test(data2)){
 report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
 return false;
 }
@@ -7379,7 +7690,7 @@ report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/sk
 return false;
 }
 else {
-if(!pattern30.test(data3)){
+if(!pattern31.test(data3)){
 report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
 return false;
 }
@@ -7406,7 +7717,7 @@ report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/nam
 return false;
 }
 else {
-if(!pattern31.test(data4)){
+if(!pattern32.test(data4)){
 report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -7433,7 +7744,7 @@ report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern32.test(data5)){
+if(!pattern33.test(data5)){
 report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -7477,7 +7788,7 @@ report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern33.test(data7)){
+if(!pattern34.test(data7)){
 report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
 return false;
 }
@@ -7524,10 +7835,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_315af4d2000c5 = validate68;
-const schema69 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
+export const v_315af4d2000c5 = validate70;
+const schema71 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
 
-function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7581,10 +7892,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5bdc81000010a = validate69;
-const schema70 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
+export const v_5bdc81000010a = validate71;
+const schema72 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
 
-function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7670,10 +7981,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8c62127e00125 = validate70;
-const schema71 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
+export const v_8c62127e00125 = validate72;
+const schema73 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
 
-function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7759,11 +8070,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_23efce03003c6 = validate71;
-const schema72 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
-const pattern34 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+export const v_23efce03003c6 = validate73;
+const schema74 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
+const pattern35 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 
-function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7892,7 +8203,7 @@ report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/prope
 return false;
 }
 if(!(((data4 === "interval") || (data4 === "daily")) || (data4 === "weekly"))){
-report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema72.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema74.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -7943,7 +8254,7 @@ report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern34.test(data6)){
+if(!pattern35.test(data6)){
 report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
@@ -7986,7 +8297,7 @@ report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#
 return false;
 }
 if(!(((((((data8 === "sun") || (data8 === "mon")) || (data8 === "tue")) || (data8 === "wed")) || (data8 === "thu")) || (data8 === "fri")) || (data8 === "sat"))){
-report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema72.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema74.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -8038,10 +8349,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5ddd1039000c7 = validate72;
-const schema73 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
+export const v_5ddd1039000c7 = validate74;
+const schema75 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
 
-function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8145,7 +8456,9 @@ export const VALIDATORS = {
   "e323c83a001c4": v_e323c83a001c4,
   "6344178200149": v_6344178200149,
   "628cfb6500072": v_628cfb6500072,
-  "8c2c5d58001f3": v_8c2c5d58001f3,
+  "711093d3000f8": v_711093d3000f8,
+  "9620d78e002f7": v_9620d78e002f7,
+  "b4c6bc62002d0": v_b4c6bc62002d0,
   "17651e81000f6": v_17651e81000f6,
   "e77be82300081": v_e77be82300081,
   "80d144510012c": v_80d144510012c,

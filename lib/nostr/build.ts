@@ -1,12 +1,14 @@
 // The Nostr subsystem in the device's table: built from the ports it names, it
 // registers its tools; the DM channel is bound to the turn engine once that
 // exists (bindNostrChannel).
+import { UTC_OFFSET_MAX_MINUTES, UTC_OFFSET_MIN_MINUTES } from "../agents/schedule";
 import { defineSubsystem } from "../app/subsystem";
+import type { ConfigStore } from "../device/config";
 import { NostrChannel, type NostrTurnRunner } from "../chat/nostr-channel";
 import { OWNER_PERSON_ID } from "../people/people";
 import { derivePrincipal, type PrincipalDeps } from "../people/principals";
 import type { Log } from "../ports";
-import { makePrincipal } from "../registry/principal";
+import { makePrincipal, type Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import type { ArtifactStore } from "../store/artifact-store";
 import { registerNostrEventTools } from "../tools/nostr";
@@ -15,7 +17,8 @@ import { registerNostrListTools } from "../tools/nostr-lists";
 import { registerNostrMessageTools } from "../tools/nostr-messages";
 import { registerNostrProfileTools } from "../tools/nostr-profile";
 import { registerNostrSkillTools } from "../tools/nostr-skills";
-import { NostrSubsystem } from "./subsystem";
+import { NostrSubsystem, type SenderTier } from "./subsystem";
+import { SkillTriggers, type SkillTurnRunner } from "./triggers";
 
 /** Identity, relays, DMs, lists and skills over Nostr (docs/nostr.md). */
 export const NOSTR = defineSubsystem({
@@ -37,23 +40,50 @@ export const NOSTR = defineSubsystem({
     registerNostrAgentTools(registry, nostr, p.system);
     registerNostrProfileTools(registry, nostr, p.http, deps.artifacts);
     registerNostrListTools(registry, nostr);
-    registerNostrSkillTools(registry, nostr, nostr.skills);
+    registerNostrSkillTools(registry, nostr, nostr.skills, () => nostr.triggers?.list() ?? []);
     return nostr;
   },
 });
 
-/** The DM channel over the core's turn engine: the owner's key runs as the owner, followed keys as guests. */
-export function bindNostrChannel(nostr: NostrSubsystem, runner: NostrTurnRunner, people: PrincipalDeps, log: Log): NostrChannel {
+/** The principal of a sender tier that may talk: the owner's key runs as the owner, followed keys as guests. */
+function tierPrincipal(people: PrincipalDeps): (tier: SenderTier, pubkey: string) => Principal | undefined {
+  return (tier, pubkey) =>
+    tier === "admin"
+      ? derivePrincipal(people, "web", OWNER_PERSON_ID)
+      : tier === "wot"
+        ? makePrincipal(`nostr-${pubkey.slice(0, 16)}`, "guest", "turn")
+        : undefined;
+}
+
+/** The DM channel and the skill triggers over the core's turn engine; the triggers are kept on `nostr.triggers`. */
+export function bindNostrChannel(
+  nostr: NostrSubsystem,
+  runner: NostrTurnRunner & SkillTurnRunner,
+  people: PrincipalDeps,
+  log: Log,
+  scheduling: { governor: { tryTake(nowMs: number): boolean }; config: ConfigStore },
+): NostrChannel {
+  const principalFor = tierPrincipal(people);
+  const triggers = new SkillTriggers({
+    nostr,
+    runner,
+    governor: scheduling.governor,
+    now: () => nostr.nowSeconds() * 1000,
+    offsetMinutes: () => {
+      const n = scheduling.config.number("utcOffsetMin");
+      return Number.isInteger(n) && n >= UTC_OFFSET_MIN_MINUTES && n <= UTC_OFFSET_MAX_MINUTES ? n : 0;
+    },
+    ownerPrincipal: () => derivePrincipal(people, "web", OWNER_PERSON_ID),
+    principalFor,
+    log,
+  });
+  nostr.triggers = triggers;
   return new NostrChannel({
     nostr,
     runner,
-    principalFor: (tier, pubkey) =>
-      tier === "admin"
-        ? derivePrincipal(people, "web", OWNER_PERSON_ID)
-        : tier === "wot"
-          ? makePrincipal(`nostr-${pubkey.slice(0, 16)}`, "guest", "turn")
-          : undefined,
+    principalFor,
     strangerReply: () => nostr.strangerReply(),
+    skillsDone: (skills) => triggers.completed(skills),
     log,
   });
 }

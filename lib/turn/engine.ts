@@ -37,6 +37,8 @@ export interface TurnInput {
   scheduled?: boolean;
   /** The episodic history's session for this turn's rows (default: the channel, else "turn"). */
   session?: string;
+  /** Only these tools are shown and callable in this turn (a skill's requires_tool list); the registry's policy still applies. */
+  tools?: readonly string[];
   /** Called with the reply as soon as it is final, before memory writes and device actions run. */
   onReply?(reply: { reply: string; ask: string }): void | Promise<void>;
 }
@@ -160,7 +162,11 @@ export class TurnEngine {
     const { deps } = this;
     if (deps.router.available().length === 0) return failed("no-provider", NO_PROVIDER_KEY_REPLY);
     const state = deps.conversations.load(who.ns);
-    const specs = deps.registry.toolSpecsFor(who).slice(0, CHAT_MAX_TOOLS);
+    const allowed = input.tools ? new Set(input.tools) : undefined;
+    const specs = deps.registry
+      .toolSpecsFor(who)
+      .filter((s) => !allowed || allowed.has(s.name))
+      .slice(0, CHAT_MAX_TOOLS);
     const maxRounds = this.maxRounds();
     const prompt = composePrompt({
       principal: who,
@@ -169,7 +175,7 @@ export class TurnEngine {
       deviceName: deps.config.string("devName"),
       now: deps.clock.now(),
       timeZone: deps.timeZone?.() ?? "UTC",
-      manifest: deps.registry.manifest(who),
+      manifest: allowedLines(deps.registry.manifest(who), allowed),
       sessionOps: specs.some((s) => s.name === "session.spawn"),
       maxRounds,
       scratchpad: who.role === "admin" && deps.scratchpad ? deps.scratchpad.render() : undefined,
@@ -184,6 +190,7 @@ export class TurnEngine {
       schema: TURN_ANSWER,
       tools: specs.map((s) => ({ name: s.name, description: s.description, inputSchema: s.inputSchema })),
       maxRounds,
+      allowTools: allowed,
       deadline: deps.clock.now() + (deps.deadlineMs ?? TURN_DEADLINE_MS),
       provider: isProviderId(head) ? head : undefined,
       model: deps.config.string("orchModel") || undefined,
@@ -271,6 +278,15 @@ export class TurnEngine {
     });
     return run;
   }
+}
+
+/** The CAPABILITIES lines ("- name(args): ...") of the allowed tools only. */
+function allowedLines(manifest: string, allowed: ReadonlySet<string> | undefined): string {
+  if (!allowed) return manifest;
+  return manifest
+    .split("\n")
+    .filter((line) => allowed.has(line.slice(2, line.indexOf("("))))
+    .join("\n");
 }
 
 function failed(kind: TurnFailureKind, message: string): TurnResult {

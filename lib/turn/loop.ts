@@ -51,6 +51,8 @@ export interface LoopRequest<T> {
   schema: AnswerSchema;
   tools: ToolSpec[];
   maxRounds: number;
+  /** When set, a call to any other tool is refused before dispatch (a skill's requires_tool list). */
+  allowTools?: ReadonlySet<string>;
   /** Absolute time (clock ms) after which no provider call starts. */
   deadline: number;
   /** The head's own provider and model (the orch_model action), tried first. */
@@ -205,6 +207,11 @@ async function runCalls<T>(
       };
     else if (deps.clock.now() >= req.deadline)
       result = { text: "timeout: the turn's deadline passed before this call ran.", isError: true };
+    else if (req.allowTools && !req.allowTools.has(call.name))
+      result = {
+        text: `not-allowed: ${clipForMessage(call.name, 64)} is not among this skill's tools; call only the tools listed in CAPABILITIES.`,
+        isError: true,
+      };
     else result = await dispatchOne(deps, req.principal, call);
     const shown = clampForModel(deps.ring, req.principal, call.name, result, budget);
     const report: ToolCallReport = { round: out.rounds, name: clipForMessage(call.name, 64), ok: !result.isError };

@@ -208,7 +208,7 @@ describe("the Nostr DM channel (simulator, real relay, real turns)", () => {
     ]);
     assert.match(
       (await sim.halo.core.registry.dispatch("nostr.skill_publish", { d: "x", content: "y", trigger: "dm" }, admin)).text,
-      /needs its keyword/,
+      /filter is its keyword/,
     );
   });
 
