@@ -1,0 +1,19 @@
+// Skill triggers on the XS engine: the same transcript as on Node, line for line.
+import assert from "node:assert/strict";
+import { runNostrSkillsScenario } from "../scenarios/nostr-skills.ts";
+import { compareOnXs } from "../support/xs-compare.ts";
+
+describe("Nostr skill triggers on XS", () => {
+  const cmp = compareOnXs("test/xs/nostr-skills.xs.ts", runNostrSkillsScenario, 25);
+
+  it("the transcript shows the behaviour, not just agreement", () => {
+    const text = cmp.node().join("\n");
+    assert.match(text, /^adopt t1 ERROR invalid: a skill's trigger is one of/m);
+    assert.match(text, /^adopt t5 ERROR invalid: a subscription filter has kinds and only/m);
+    assert.match(text, /^unapproved: 0 turns, webhook not-found$/m);
+    assert.match(text, /^turn owner admin scheduled=true tools=\["agent\.version"\] \[skill "check"/m);
+    assert.equal(text.match(/^turn /gm)!.length, 5);
+    assert.match(text, /^status hook chain fires=1 dropped=1 next=- not run: the chain is deeper than 3$/m);
+    assert.match(text, /^webhook over the limit budget$/m);
+  });
+});
