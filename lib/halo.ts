@@ -8,7 +8,11 @@ import { hostAndOrigin, refuseTokenInUrl } from "./http/middleware";
 import { ownerApiRoutes } from "./http/owner-api";
 import { hostRoutes } from "./http/owner-hosts";
 import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
+import { secretCheckRoute } from "./http/secret-check";
+import { assetRoutes } from "./http/static-assets";
 import { statusPage } from "./http/status-page";
+import { webApiRoutes } from "./http/web-api";
+import { webAssets } from "./generated/web-assets";
 import type { HttpRequest, HttpResponse } from "./http/types";
 import { mcpRoute } from "./mcp/http";
 import { McpServer } from "./mcp/server";
@@ -81,9 +85,12 @@ export function createHalo(options: HaloOptions): Halo {
       { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
       guards,
     ),
+    ...webApiRoutes(core, verifyToken, guards),
+    secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
+    ...assetRoutes(webAssets()).map((r) => ({ ...r, use: guards })),
     {
       method: "GET",
-      pattern: "/",
+      pattern: "/status",
       maxBody: 0,
       errors: "api",
       use: guards,

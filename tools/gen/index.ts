@@ -3,11 +3,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { CATALOG_PATH, generateCatalog } from "./catalog.ts";
 import { DOCS_PACK_PATH, generateDocsPack } from "./docs-pack.ts";
 import { generateValidators, VALIDATORS_PATH } from "./validators.ts";
+import { generateWebAssets, WEB_ASSETS_PATH } from "./web-assets.ts";
 
 export const GENERATORS: Array<{ path: string; generate: () => string }> = [
   { path: VALIDATORS_PATH, generate: generateValidators },
   { path: CATALOG_PATH, generate: generateCatalog },
   { path: DOCS_PACK_PATH, generate: generateDocsPack },
+  { path: WEB_ASSETS_PATH, generate: generateWebAssets },
 ];
 
 function current(path: string): string | undefined {
