@@ -14,6 +14,7 @@ const OPTIONAL = [
   ["bench/memory.mjs", "runMemoryBench"],
   ["bench/turn.mjs", "runTurnBench"],
   ["bench/voice.mjs", "runVoiceBench"],
+  ["bench/ota.mjs", "runOtaBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

@@ -48,6 +48,8 @@ import type { Downloads } from "./store/downloads";
 import { ResultsRing } from "./store/results-ring";
 import type { SkillStore } from "./store/skills";
 import type { TurnEngine } from "./turn/engine";
+import { UPDATES, type OtaBuildOptions } from "./ota/build";
+import type { OtaEngine } from "./ota/engine";
 import type { WebSearchBudget } from "./web/search-budget";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
@@ -97,6 +99,8 @@ export interface Core {
   alerts: AlertLog;
   /** Speech to text, spoken replies, and the press-to-talk pipeline (`voice.press()`, `voice.subscribe(phase)`). */
   voice: VoiceSubsystem;
+  /** The update engine, when the host has app slots (ports.otaSlots) and gave CoreOptions.ota; start() boots and ticks it. */
+  ota?: OtaEngine;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -115,6 +119,8 @@ export interface CoreOptions {
   realtime?: RealtimeConnector;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
+  /** The build's version, board name, trusted release keys and feed URL (lib/ota/build.ts). */
+  ota?: OtaBuildOptions;
 }
 
 /**
@@ -153,7 +159,9 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   });
   const files = buildSubsystem(FILES, ports, { ...tools, secrets, introspection, baseUrls, fallbackMessenger: channels.telegram });
   buildSubsystem(TENANTS, ports, { ...tools, people: owner.people, chats });
-  buildSubsystem(INTROSPECTION, ports, { ...tools, config, secrets, introspection, actuator });
+  // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
+  const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });
+  buildSubsystem(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator });
   buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice });
   const { router, budget } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
   const agentParts = buildSubsystem(AGENTS, ports, {
@@ -207,5 +215,6 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     scheduler,
     alerts,
     voice,
+    ota,
   };
 }

@@ -11,6 +11,7 @@ import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
 import { secretCheckRoute } from "./http/secret-check";
 import { assetRoutes } from "./http/static-assets";
 import { statusPage } from "./http/status-page";
+import { updatesPage } from "./http/updates-page";
 import { webApiRoutes } from "./http/web-api";
 import { webAssets } from "./generated/web-assets";
 import type { HttpRequest, HttpResponse } from "./http/types";
@@ -100,6 +101,14 @@ export function createHalo(options: HaloOptions): Halo {
         body: statusPage(firmwareVersion, core.registry.all().length),
       }),
     },
+    {
+      method: "GET",
+      pattern: "/updates",
+      maxBody: 0,
+      errors: "api",
+      use: guards,
+      handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
+    },
   ];
   const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
@@ -115,7 +124,9 @@ export function createHalo(options: HaloOptions): Halo {
       const ownerToken = ensureOwnerToken();
       if (!running) {
         // Routines and wakeups fire from the tick; Telegram messages from allow-listed chats run as turns.
-        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void core.scheduler.tick());
+        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick()));
+        // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
+        void core.ota?.boot();
         const inbound = telegramInboundFor(core, ports.log, timers.sleep);
         inbound.start();
         running = { stopTick, stopInbound: () => inbound.stop() };

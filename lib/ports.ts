@@ -198,23 +198,70 @@ export interface AudioIn {
   stop(): void;
 }
 
-export type OtaState = "idle" | "checking" | "downloading" | "verifying" | "ready" | "failed" | "disabled";
+export type OtaState =
+  "idle" | "checking" | "up-to-date" | "available" | "downloading" | "verifying" | "ready" | "restarting" | "error" | "disabled";
 
 export interface OtaStatus {
   state: OtaState;
   runningVersion: string;
   /** The partition slot running now, e.g. "ota_0". */
   slot?: string;
+  /** Whether the engine checks the feed on its own schedule (installs always wait for the owner). */
   autoUpdate: boolean;
   latest?: { version: string; notes: string };
   lastInstall?: { version: string; outcome: "ok" | "failed" | "rolled-back"; at: number };
+  /** Bytes written of the image being downloaded. */
+  progress?: { written: number; total: number };
   /** One sentence on why the state is what it is (e.g. "the simulator does not update itself"). */
   detail?: string;
 }
 
-/** The firmware-update engine, read-only: tools never install. */
+/** The firmware-update engine as tools see it, read-only: tools never install. */
 export interface Ota {
   status(): OtaStatus;
+}
+
+/** SHA-256 fed in pieces: the update engine hashes an image while it streams. */
+export interface Sha256Stream {
+  update(bytes: Uint8Array): void;
+  /** The 32-byte digest; the stream takes no more bytes after it. */
+  digest(): Uint8Array;
+}
+
+/** What the boot loader says about the app running now. */
+export interface OtaBoot {
+  /** The app partition running now, e.g. "ota_0". */
+  slot: string;
+  /** "pending-verify": first boot of a new image, which must mark itself valid or roll back. */
+  imageState: "valid" | "pending-verify" | "unknown";
+  /** Whether the other slot holds an image the boot loader can fall back to. */
+  canRollBack: boolean;
+  /** The version in the running image's app description, when the port reads it (the simulator does). */
+  version?: string;
+}
+
+/** The spare slot being written. Nothing changes the boot slot until `complete()`. */
+export interface OtaSlotWriter {
+  write(chunk: Uint8Array): void;
+  /** Makes the written image the next boot slot (throws when the image is not a valid app image). */
+  complete(): void;
+  /** Drops what was written; the boot slot stays as it is. */
+  abort(): void;
+}
+
+/** The two app slots and the boot record (the device over embedded:update and ESP-IDF, the simulator over files). */
+export interface OtaSlots {
+  boot(): OtaBoot;
+  /** Starts writing the spare slot (erasing it); throws when `size` does not fit the slot. */
+  begin(size: number): OtaSlotWriter;
+  /** The running image passed its health check: keep it. */
+  markValid(): void;
+  /** The running image failed its health check: mark it invalid and restart into the previous one. */
+  rollback(): void;
+  restart(): void;
+  sha256(): Sha256Stream;
+  /** One-shot SHA-512, for Ed25519 over a short signed message (native on the device). */
+  sha512(data: Uint8Array): Uint8Array;
 }
 
 /** One file handed to a messenger. */
@@ -258,4 +305,6 @@ export interface Ports {
   audioOut: AudioOut | undefined;
   audioIn: AudioIn | undefined;
   ota: Ota | undefined;
+  /** The app slots the update engine installs into; undefined: no engine (the ota port reports alone). */
+  otaSlots: OtaSlots | undefined;
 }

@@ -28,6 +28,8 @@ export interface DeviceConfig {
   baseUrls: { [service: string]: string };
   /** The WS2812 ring; undefined when the build names no ring pin. */
   ring?: RingConfig;
+  /** Updates: the release feed (`otaFeedUrl`) and trusted Ed25519 keys, comma-separated hex (`otaKeys`). */
+  ota: { feedUrl?: string; trustedKeys: string[] };
 }
 
 export interface RingConfig {
@@ -98,5 +100,6 @@ export function readDeviceConfig(): DeviceConfig {
     timeZone: text(config.timeZone) ?? "UTC",
     baseUrls: baseUrls(),
     ring: ringConfig(config.ring),
+    ota: { feedUrl: text(config.otaFeedUrl), trustedKeys: (text(config.otaKeys) ?? "").split(",").filter((k) => k !== "") },
   };
 }

@@ -23,7 +23,13 @@ export default function main(): void {
   const halo = createHalo({
     ports,
     firmwareVersion: config.firmwareVersion,
-    core: { episodic: episodicOverStorage(ports), baseUrls: config.baseUrls, sleep: timerSleep, realtime: moddableRealtimeConnector() },
+    core: {
+      episodic: episodicOverStorage(ports),
+      baseUrls: config.baseUrls,
+      sleep: timerSleep,
+      realtime: moddableRealtimeConnector(),
+      ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
+    },
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
     addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
   });

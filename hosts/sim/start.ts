@@ -9,6 +9,7 @@ import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
+import { serveFlashPage } from "./flash-page.ts";
 import { nodeAudioHttp } from "./ports/audio-http.ts";
 import { wsRealtimeConnector } from "./ports/audio-realtime.ts";
 
@@ -25,6 +26,10 @@ export interface SimOptions {
   portOverrides?: Partial<Ports>;
   /** Base URLs of outside services (from HALO_OPENAI_BASE_URL, HALO_ANTHROPIC_BASE_URL, HALO_MISTRAL_BASE_URL, HALO_TELEGRAM_BASE_URL, HALO_TAVILY_BASE_URL): local stand-ins. */
   baseUrls?: { [service: string]: string | undefined };
+  /** The release folder the flashing page at /flash/ offers (HALO_RELEASE_DIR, default ./release). */
+  releaseDir?: string;
+  /** The release feed (HALO_OTA_FEED_URL) and the trusted signing keys, comma-separated hex (HALO_OTA_KEYS). */
+  ota?: { feedUrl?: string; trustedKeys: string[] };
 }
 
 /** Environment variables that seed a secret the owner has not set yet. */
@@ -57,7 +62,17 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
     const url = env[`HALO_${service.toUpperCase()}_BASE_URL`];
     if (url) baseUrls[service] = url;
   }
-  return { dataDir: resolve(env.HALO_DATA ?? "./.halo-data"), host: env.HALO_HOST ?? "127.0.0.1", port, initialSecrets, baseUrls };
+  const ota = { feedUrl: env.HALO_OTA_FEED_URL || undefined, trustedKeys: (env.HALO_OTA_KEYS ?? "").split(",").filter((k) => k !== "") };
+  const releaseDir = resolve(env.HALO_RELEASE_DIR ?? "./release");
+  return {
+    dataDir: resolve(env.HALO_DATA ?? "./.halo-data"),
+    host: env.HALO_HOST ?? "127.0.0.1",
+    port,
+    initialSecrets,
+    baseUrls,
+    ota,
+    releaseDir,
+  };
 }
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
@@ -74,6 +89,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     sleep,
     audioHttp: nodeAudioHttp,
     realtime: wsRealtimeConnector,
+    ota: { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] },
   };
   const halo = createHalo({
     ports,
@@ -84,6 +100,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
   });
   const tokenPath = join(options.dataDir, "admin-token");
+  // A new image's health check settles before the simulator answers (start() would run it in the background).
+  await halo.core.ota?.boot();
   // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
   const { ownerToken: token } = halo.start({
     every: (ms, fn) => {
@@ -98,6 +116,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     chmodSync(tokenPath, 0o600);
   }
   const server = createHttpServer(halo);
+  serveFlashPage(server, options.releaseDir ?? resolve("release"));
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());

@@ -24,6 +24,10 @@ export const DOCS_PACK: DocsPack = {
    "title": "Files and skills"
   },
   {
+   "slug": "flashing",
+   "title": "Flashing a board"
+  },
+  {
    "slug": "mcp",
    "title": "Connecting an MCP client"
   },
@@ -66,6 +70,10 @@ export const DOCS_PACK: DocsPack = {
   {
    "slug": "turn",
    "title": "The orchestrator turn"
+  },
+  {
+   "slug": "updates",
+   "title": "Updates over the air"
   },
   {
    "slug": "voice",
@@ -264,6 +272,30 @@ export const DOCS_PACK: DocsPack = {
    "file": "files-and-skills",
    "title": "Crash safety and card faults",
    "body": "Every write is a temporary file then a rename, or a checksummed append. A card pulled mid-write leaves the old\nfile intact, and the tool answers `no-card: the SD card was removed during the operation; the previous\nversion of the file is intact.` While the card is out every file and skill tool answers\n`no-card: the SD card is not inserted; insert it and try again.`; `skill.list` still lists the built-ins; the\nrest of the device keeps serving. Reinserting works without a restart: the store reads its index again after\nit has seen the card out, and whenever the index's size differs from what it last read or wrote.\n\nIn the simulator, `halo.core.ports.storage.pull()` and `.insert()` take the card out and put it back (tests use\nthem); deleting the `sd` folder also reads as an absent card."
+  },
+  {
+   "id": "flashing#flashing-a-board",
+   "file": "flashing",
+   "title": "Flashing a board",
+   "body": "The first install goes over USB; later versions arrive over the air\n([updates.md](updates.md)). Two ways, both from a release folder made by\n`npm run release`:"
+  },
+  {
+   "id": "flashing#from-a-browser",
+   "file": "flashing",
+   "title": "From a browser",
+   "body": "Every release carries `index.html`, a page with the\n[esp-web-tools](https://esphome.github.io/esp-web-tools/) install button,\nand the esp-web-tools scripts beside it, so the release folder on any https\nhost is also its flashing page. The simulator serves the same page at\n`http://127.0.0.1:8787/flash/`, with the release in `./release` (or\n`HALO_RELEASE_DIR`): only the manifest and the files it names are served.\n\nIn Chrome or Edge (Web Serial), press the button and pick the board's serial\nport: the page writes each part the manifest lists at its offset, checks\nit, restarts the board and asks for the Wi-Fi network over Improv serial."
+  },
+  {
+   "id": "flashing#from-the-terminal",
+   "file": "flashing",
+   "title": "From the terminal",
+   "body": "```sh\nnpm run flash -- --port /dev/ttyACM0 [--release release | --image halo-0.3.0-esp32s3-factory.bin] \\\n                 [--baud 460800] [--before default_reset|no_reset] [--ssid HomeNet --password '...']\n```\n\n`tools/flash/flash.ts` drives **esptool-js** (the library esp-web-tools\nuses) over the **serialport** package, through a small adapter that gives\nesptool-js the Web Serial calls it uses (`tools/flash/node-serial.ts`). It\nconnects to the ESP32-S3 ROM loader, loads the flasher stub, writes each part\nthe release's `manifest.json` names (or the factory image at 0x0),\ncompressed, and compares the MD5 the board computes over what it wrote with\nthe file's. Then it resets the board and, with `--ssid`, speaks Improv serial\n(`tools/flash/improv.ts`): current state, device information, then the\nnetwork; it prints the URL the board answers with.\n\nA port without DTR/RTS lines cannot reset the board into the loader: the\nflasher says so; hold BOOT and tap RESET, then run it with `--before no_reset`.\n\nThe end-to-end test (`test/flash/flash-cli.test.ts`) runs the real\nesptool-js and serialport against a stand-in of the ESP32-S3 ROM loader on a\npseudo-terminal (`test/support/rom-loader.ts`; the pseudo-terminal comes from\nPython's `pty` module, `test/support/pty.ts`), writing a release that\n`npm run release` made: SLIP framing, SYNC, register\nreads, the stub upload, compressed flash writes and `SPI_FLASH_MD5`, then\nImprov. It checks the bytes the stand-in received, a bad byte in flash, a\nchip that is not an ESP32-S3, the ROM's boot text on the line, a board that\ndoes not answer, a network the board cannot join and hostile release folders."
+  },
+  {
+   "id": "flashing#what-the-board-side-does-not-do-yet",
+   "file": "flashing",
+   "title": "What the board side does not do yet",
+   "body": "Halo's firmware does not answer Improv serial yet: after a USB install the\nWi-Fi network is set as [device.md](device.md) describes. The stand-in shows\nthe exchange the flasher and the install button expect."
   },
   {
    "id": "mcp#connecting-an-mcp-client",
@@ -486,6 +518,12 @@ export const DOCS_PACK: DocsPack = {
    "file": "owner-api",
    "title": "Routines and alerts",
    "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines\n# {\"routines\":[{\"id\":\"r1a2b3c4d\",\"kind\":\"routine\",\"owner\":\"owner\",\"name\":\"Morning brief\",\"prompt\":\"...\",\n#   \"schedule\":{\"kind\":\"daily\",\"at\":\"07:30\"},\"approved\":false,\"created\":...,\"failures\":0},\n#   {\"id\":\"w0badcafe\",\"kind\":\"wakeup\",...,\"nextRun\":...,\"attempt\":0}]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/approve\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"approved\",\"nextRun\":1767771000000}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/routines/r1a2b3c4d/reject\n# {\"id\":\"r1a2b3c4d\",\"decision\":\"rejected\"}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/routines/w0badcafe\n# {\"id\":\"w0badcafe\",\"decision\":\"deleted\"}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"alerts\":[{\"id\":1,\"at\":...,\"source\":\"wakeup w0badcafe\",\"message\":\"The wakeup \\\"...\\\" failed twice: ...\"}]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/alerts\n# {\"cleared\":1}\n```\n\nA routine the assistant creates never fires until approved here. Approve and reject take only a pending\nroutine (404 otherwise); DELETE removes any routine or wakeup. Alerts are the failures nobody saw (a wakeup\nthat failed twice, a routine failing three times in a row, the daily governor refusing); the newest 16 are kept\nacross restarts. The knobs `utcOffsetMin` and `routineTurnsPerDay` are set under Config knobs. See the sub-agents\nand routines page."
+  },
+  {
+   "id": "owner-api#updates",
+   "file": "owner-api",
+   "title": "Updates",
+   "body": "`GET /api/ota`, `PUT /api/ota/feed`, `POST /api/ota/check`, `POST /api/ota/install`\n(the approval) and `POST /api/ota/restart`: see [updates.md](updates.md#owner-api-and-the-updates-page)."
   },
   {
    "id": "people-and-security#people-roles-and-the-human-web-only-rail",
@@ -737,7 +775,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "simulator#settings",
    "file": "simulator",
    "title": "Settings",
-   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |\n| `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL`, `HALO_MISTRAL_BASE_URL` | the public APIs (`https://api.openai.com/v1`, ...) | point the LLM provider adapters (turns, sub-agents) at a local stand-in |"
+   "body": "| Variable | Default | Meaning |\n|---|---|---|\n| `HALO_PORT` | `8787` | TCP port to listen on |\n| `HALO_HOST` | `127.0.0.1` | address to listen on; use `0.0.0.0` to reach it from the LAN |\n| `HALO_DATA` | `./.halo-data` | the data folder: settings and the owner token |\n| `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `MISTRAL_API_KEY`, `TAVILY_API_KEY`, `TELEGRAM_BOT_TOKEN` | unset | set the `openai`, `anthropic`, `mistral`, `tavily` and `telegram` secrets at start, only when the owner has not set them yet |\n| `HALO_TELEGRAM_BASE_URL`, `HALO_TAVILY_BASE_URL` | the public APIs | point the Telegram Bot API client and web.search at a local stand-in |\n| `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL`, `HALO_MISTRAL_BASE_URL` | the public APIs (`https://api.openai.com/v1`, ...) | point the LLM provider adapters (turns, sub-agents) at a local stand-in |\n| `HALO_OTA_FEED_URL`, `HALO_OTA_KEYS` | none | the release feed and the trusted signing keys (comma-separated hex) of the update engine ([updates.md](updates.md)) |\n| `HALO_RELEASE_DIR` | `./release` | the release the flashing page at `/flash/` offers ([flashing.md](flashing.md)) |"
   },
   {
    "id": "simulator#the-data-folder",
@@ -888,6 +926,54 @@ export const DOCS_PACK: DocsPack = {
    "file": "turn",
    "title": "npm run chat",
    "body": "A terminal client for the chat endpoint (`tools/chat.mjs`). It reads the token from `$HALO_TOKEN`, else from\n`$HALO_DATA/admin-token` (default `./.halo-data/admin-token`, where the simulator writes the owner's token), and\ntalks to `$HALO_URL` (default `http://127.0.0.1:8787`).\n\n```\nnpm start                      # the simulator, in one terminal\nOPENAI_API_KEY=sk-... npm start   # or with a key the first time (seeded into the secret store)\nnpm run chat                   # in another: type a line, read the reply; /quit or Ctrl-D ends\nnpm run chat -- \"hello\"        # one turn, then exit\n```\n\nEach reply is printed as `halo> ...`, followed by one indented line per thing the turn did (tool calls, memory\nwritten, device actions, sub-agent ops, answer problems). To point the simulator at local stand-ins for the\nproviders, set `HALO_OPENAI_BASE_URL`, `HALO_ANTHROPIC_BASE_URL` or `HALO_MISTRAL_BASE_URL` (each defaults to\nthe provider's public API, e.g. `https://api.openai.com/v1`)."
+  },
+  {
+   "id": "updates#updates-over-the-air",
+   "file": "updates",
+   "title": "Updates over the air",
+   "body": "Halo updates itself from **releases** an owner publishes on any static web\nhost. Every release is signed; a device installs one only when the owner\napproves it, checks its health after the restart, and goes back to the\nprevious version when the check fails. The engine is `lib/ota/`; the tools\nread it through `ota.status`, and only the owner API installs."
+  },
+  {
+   "id": "updates#states",
+   "file": "updates",
+   "title": "States",
+   "body": "`ota.status` and `GET /api/ota` report one of:\n\n| state | meaning |\n|---|---|\n| `idle` | nothing under way (after a boot, or after a successful install) |\n| `checking` | reading the release feed |\n| `up-to-date` | the feed's version is the one running |\n| `available` | a newer signed release waits for the owner's approval |\n| `downloading` | the approved image is streaming into the spare slot (`progress` counts bytes) |\n| `verifying` | SHA-256 and signature are being checked; the boot slot has not changed yet |\n| `ready` | the new image is written, verified and is the next boot slot |\n| `restarting` | restarting into the new image, or rolling back from it |\n| `error` | the last check or install failed; `detail` says why in one sentence |\n| `disabled` | the host has no app slots (the lin build, a test core) |\n\n`lastInstall` records how the last install ended, across restarts: `ok`,\n`failed` (nothing changed: bad hash, cut download, power cut mid-write...)\nor `rolled-back` (the new image failed its health check, or restarted before\nreaching it); the owner API adds its sentence as `lastInstall.detail`."
+  },
+  {
+   "id": "updates#the-release-feed",
+   "file": "updates",
+   "title": "The release feed",
+   "body": "One JSON document (at most 16 KB) names the newest release:\n\n```json\n{\n  \"format\": \"halo-ota-feed/1\",\n  \"version\": \"0.3.0\",\n  \"minVersion\": \"0.2.0\",\n  \"notes\": \"Faster replies.\",\n  \"images\": {\n    \"esp32s3\": {\n      \"url\": \"halo-0.3.0-esp32s3.bin\",\n      \"size\": 1843200,\n      \"sha256\": \"<64 hex digits>\",\n      \"key\": \"<the signer's Ed25519 public key, 64 hex digits>\",\n      \"signature\": \"<128 hex digits>\"\n    }\n  }\n}\n```\n\n- `url` is absolute, or relative to the feed's own URL.\n- `minVersion`: a device running an older version refuses the release\n  (install the versions in between first).\n- The signature is Ed25519 (RFC 8032) over this UTF-8 text, each line ending\n  in `\\n`; the first line keeps a Halo release signature from meaning\n  anything else:\n\n  ```\n  halo-ota-image/1\n  board=esp32s3\n  version=0.3.0\n  min-version=0.2.0\n  size=1843200\n  sha256=<image sha256>\n  notes-sha256=<sha256 of the notes' UTF-8 bytes>\n  ```\n\nA device trusts a list of public keys, so a key can be rotated: build and\ninstall a version that trusts the new key as well, then sign with the new key."
+  },
+  {
+   "id": "updates#what-a-device-checks-and-when",
+   "file": "updates",
+   "title": "What a device checks, and when",
+   "body": "1. **Check** (`POST /api/ota/check`, and by itself once a day): the feed is\n   fetched (one request), parsed, and its signature verified against the\n   trusted keys before anything else. Refused with state `error` and a\n   sentence: a key not trusted, a signature that does not verify (altered\n   notes, size or hash), a version older than the running one (never a\n   downgrade), a `minVersion` newer than the running one, a malformed or\n   oversized feed, an HTTP failure. The same version is `up-to-date`.\n2. **Approve and install** (`POST /api/ota/install {\"version\": \"0.3.0\"}`):\n   the owner names the version they saw; any other is refused (409). The\n   image streams into the spare slot in **HTTP range requests of 32 KB**\n   (`lib/ota/download.ts`), each chunk hashed (SHA-256, streaming) as it is\n   written: no full-image buffer, so a 4 MB image adds under 64 KB to the\n   heap. A server that ignores `Range:`, a response cut short, a wrong\n   `Content-Range` total or a network failure (after two retries per chunk)\n   stops the install and leaves the boot slot alone.\n3. **Verify**: the SHA-256 must equal the signed one and the signature is\n   checked again; only then does `complete()` switch the boot slot (the\n   slot itself refuses what is not an ESP32-S3 app image).\n4. **Restart**: at once, or later with `\"restart\": false` and\n   `POST /api/ota/restart`.\n5. **Health check** after the restart (`lib/ota/boot.ts`, built in\n   `lib/ota/build.ts`): network (the feed answers), storage (the card takes\n   a write and reads it back, when a card is in) and registry (the tools are\n   there). All pass: the image marks itself valid. One fails: it records\n   `rolled-back` with the failing check and rolls back, which restarts into\n   the previous image. If the new image crashes or restarts before marking\n   itself valid, the boot loader itself goes back to the previous image and\n   the engine reports it on the next boot. A power cut during the download\n   is reported as `failed` on the next boot."
+  },
+  {
+   "id": "updates#owner-api-and-the-updates-page",
+   "file": "updates",
+   "title": "Owner API and the updates page",
+   "body": "`GET /updates` is a small page for the owner: paste the owner token, check,\nread the release notes, press \"Install and restart\", or set the feed URL.\nIt is static and calls the owner API below with the token typed into it.\n\nAll behind the owner token (see [owner-api.md](owner-api.md)):\n\n| request | what it does |\n|---|---|\n| `GET /api/ota` | the status, plus `feedUrl` |\n| `PUT /api/ota/feed {\"url\": \"https://...\"}` | point the device at a feed (e.g. a self-hosted one); `null` returns to the build's |\n| `POST /api/ota/check` | check now; 200 with the status, 502 when the check ended in `error` |\n| `POST /api/ota/install {\"version\", \"restart\"?}` | approve and install; 409 when that version is not the available one |\n| `POST /api/ota/restart` | restart into a `ready` image |"
+  },
+  {
+   "id": "updates#hosts",
+   "file": "updates",
+   "title": "Hosts",
+   "body": "- **Device** (`hosts/device/ports/ota.ts`): the spare slot is written with\n  the SDK's `embedded:update` (`nextota` partition); the image state, mark\n  valid and rollback are ESP-IDF calls in `hosts/device/ports/haloboard.c`\n  (`esp_ota_get_state_partition`, `esp_ota_mark_app_valid_cancel_rollback`,\n  `esp_ota_mark_app_invalid_rollback_and_reboot`). `sdkconfig.defaults` sets\n  `CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE=y`; OTA never replaces the boot\n  loader, so rollback works once the board was USB-flashed with a boot loader\n  built this way. The feed and keys are build keys: `otaFeedUrl=...` and\n  `otaKeys=<hex>,<hex>`. SHA-256 is the C module `modules/sha256`.\n- **Simulator** (`hosts/sim/ports/ota-*.ts`): two slot files\n  (`<data>/ota/ota_0.bin`, `ota_1.bin`), an `otadata.json` record (written to\n  a temporary file and renamed) and a boot counter, with ESP-IDF's rules: a\n  new image boots once as `pending-verify`; booting it again before it marked\n  itself valid aborts it. The simulator \"runs\" a slot by reading the version\n  in its app description. It cannot restart itself: a restart is logged,\n  and the next `npm start` boots the new slot. `HALO_OTA_FEED_URL` sets the\n  feed, `HALO_OTA_KEYS` the trusted keys (comma-separated hex)."
+  },
+  {
+   "id": "updates#publishing-a-release",
+   "file": "updates",
+   "title": "Publishing a release",
+   "body": "```sh\nnpm run release:keygen                     # once: ~/.config/halo/release-key.json (0600), prints the public key\nnpm run release -- --build <mcconfig output for esp32/esp32s3> --notes \"What changed.\" [--min-version 0.2.0]\n```\n\n`npm run release` reads `bootloader.bin`, `partition-table.bin`,\n`ota_data_initial.bin` and `xs_esp32.bin` under `--build`, takes the version\nfrom the app's description, and writes `release/`:\n\n| file | for |\n|---|---|\n| `halo-<v>-esp32s3.bin` | the app image devices download |\n| `halo-<v>-esp32s3-factory.bin` | boot loader 0x0, partition table 0x8000, `ota_data_initial.bin` 0xd000, app 0x10000, merged |\n| `feed.json` | the signed feed |\n| `halo-<v>-esp32s3-bootloader.bin`, `-partition-table.bin`, `-ota_data_initial.bin` | the other parts, one file each |\n| `manifest.json` | the esp-web-tools manifest: chip family ESP32-S3, each part at its offset, the Improv wait |\n| `index.html`, `esp-web-tools/` | the flashing page ([flashing.md](flashing.md)) |\n\nUpload the folder to any static host that answers HTTP range requests\n(GitHub Pages, an S3 bucket, nginx, a NAS) over https, and set the devices'\nfeed URL to its `feed.json`. Keep the private key off the host and out of the\nrepository (keygen refuses a path inside it)."
+  },
+  {
+   "id": "updates#figures",
+   "file": "updates",
+   "title": "Figures",
+   "body": "`npm run bench` prints `ota-verify-mb-per-s` (Node), `ota-verify-mb-per-s-xs`\n(SHA-256 in C over a 4 MB image in 32 KB chunks plus the Ed25519 check, on\nthe XS host), their ratio, and `ota-peak-extra-heap-kb-xs` (the live heap\nduring a whole 4 MB install through the engine, above the heap after a\nwarm-up install). Ed25519 is `@noble/ed25519` (one file, mapped in the\ndevice manifest and not preloaded, since the engine sets its SHA-512 hook at\neach use): about 3 ms a verification on the XS host. Its SHA-512 comes from\nthe slots port: Moddable's native `crypt` Digest on the device, Node's crypto\nin the simulator."
   },
   {
    "id": "voice#voice",

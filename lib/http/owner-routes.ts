@@ -9,6 +9,7 @@ import { PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } f
 import { isRole, type Quota } from "../registry/principal";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
+import { otaRoutes, type OtaOwner } from "./owner-ota";
 import type { Route } from "./router";
 
 /** Pending skills, as the skills store offers them to the owner (approve or reject by id). */
@@ -33,6 +34,8 @@ export interface OwnerApiDeps {
   routines?: RoutineApprovals;
   /** Owner alerts from unattended turns. */
   alerts?: AlertReader;
+  /** The update engine (lib/http/owner-ota.ts); absent on hosts without app slots. */
+  ota?: OtaOwner;
   /** files.fetch jobs and the download trust policy (lib/http/owner-downloads.ts). */
   downloads?: DownloadApprovals;
 }
@@ -139,6 +142,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   if (deps.skills) routes.push(...skillRoutes(deps.skills, deps.log));
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   routes.push(...downloadRoutes(deps.downloads, deps.log));
+  routes.push(...otaRoutes(deps.ota, deps.log));
   return routes;
 }
 

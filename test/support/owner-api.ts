@@ -39,4 +39,5 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/downloads",
   "/api/routines",
   "/api/alerts",
+  "/api/ota",
 ];

@@ -77,3 +77,58 @@ void xs_haloboard_restart(xsMachine *the)
 	xsmcSetFalse(xsResult);
 #endif
 }
+
+/* What the boot loader says of the running image: "valid", "pending-verify"
+   (first boot of an update, which must mark itself valid or roll back), or
+   "unknown" (a USB-flashed factory image, or lin). Needs
+   CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE for "pending-verify" to exist. */
+void xs_haloboard_image_state(xsMachine *the)
+{
+#if defined(ESP32)
+	esp_ota_img_states_t state;
+	const esp_partition_t *running = esp_ota_get_running_partition();
+	if (running && esp_ota_get_state_partition(running, &state) == ESP_OK) {
+		if (state == ESP_OTA_IMG_PENDING_VERIFY) {
+			xsmcSetString(xsResult, "pending-verify");
+			return;
+		}
+		if (state == ESP_OTA_IMG_VALID) {
+			xsmcSetString(xsResult, "valid");
+			return;
+		}
+	}
+#endif
+	xsmcSetString(xsResult, "unknown");
+}
+
+/* Whether the other app slot holds an image the boot loader may go back to. */
+void xs_haloboard_can_roll_back(xsMachine *the)
+{
+#if defined(ESP32)
+	xsmcSetBoolean(xsResult, esp_ota_check_rollback_is_possible());
+#else
+	xsmcSetFalse(xsResult);
+#endif
+}
+
+/* The running image passed its health check: cancel the pending rollback. */
+void xs_haloboard_mark_valid(xsMachine *the)
+{
+#if defined(ESP32)
+	esp_err_t err = esp_ota_mark_app_valid_cancel_rollback();
+	if (err != ESP_OK)
+		xsUnknownError("mark valid failed");
+#endif
+}
+
+/* The running image failed its health check: mark it invalid and restart into
+   the previous one. Does not return when it succeeds. */
+void xs_haloboard_rollback(xsMachine *the)
+{
+#if defined(ESP32)
+	esp_ota_mark_app_invalid_rollback_and_reboot();
+	xsUnknownError("no image to roll back to");
+#else
+	xsUnknownError("no rollback on this host");
+#endif
+}

@@ -9,7 +9,7 @@ import { neopixelLed } from "./led";
 import { i2sAudioIn } from "./audio-in";
 import { i2sAudioOut } from "./audio-out";
 import { traceLog } from "./log";
-import { deviceOta } from "./ota";
+import { deviceOta, deviceOtaSlots } from "./ota";
 import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
 import { fileStorage } from "./storage";
@@ -32,6 +32,8 @@ export function devicePorts(config: DeviceConfig): Ports {
     kernels: nativeKernels,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
+    // The update engine replaces `ota` in the core when the board has app slots (not on lin).
+    otaSlots: config.simulated ? undefined : deviceOtaSlots(),
     storage,
     led,
     // files.send delivers through the Telegram channel.

@@ -10,6 +10,7 @@ import { simLed, simOta, type SimLed } from "./hardware.ts";
 import { simAudioIn, simAudioOut, type SimAudioIn, type SimAudioOut } from "./audio.ts";
 import { speakerFileSink } from "./audio-files.ts";
 import { simSystem, type SimSystem } from "./system.ts";
+import { openSimOtaSlots } from "./ota-slots.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
@@ -38,6 +39,10 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     messenger: undefined,
     ...hardware,
     audioOut,
+    // Two slot files and an otadata record; the simulator cannot restart itself, so a restart is logged.
+    otaSlots: openSimOtaSlots(`${dataDir}/ota`, firmwareVersion, () =>
+      log.warn("ota: restart requested; start the simulator again to boot the other slot"),
+    ),
   };
 }
 
@@ -55,6 +60,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     storage: memoryStorage(),
     messenger: undefined,
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
+    otaSlots: undefined,
     ...overrides,
   };
 }

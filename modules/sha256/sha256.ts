@@ -1,0 +1,17 @@
+// Binds the streaming SHA-256 in C (sha256.c) as the update engine's
+// Sha256Stream, on the device and on the XS test host alike.
+import type { Sha256Stream } from "../../lib/ports";
+
+declare function native(name: string): (...args: any[]) => any;
+
+const create = native("xs_sha256_create") as () => ArrayBuffer;
+const update = native("xs_sha256_update") as (state: ArrayBuffer, bytes: Uint8Array) => void;
+const finish = native("xs_sha256_finish") as (state: ArrayBuffer) => ArrayBuffer;
+
+export function nativeSha256(): Sha256Stream {
+  const state = create();
+  return {
+    update: (bytes) => update(state, bytes),
+    digest: () => new Uint8Array(finish(state)),
+  };
+}
