@@ -40,4 +40,6 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/routines",
   "/api/alerts",
   "/api/ota",
+  "/api/tools",
+  "/api/whoami",
 ];
