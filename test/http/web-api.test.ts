@@ -43,9 +43,18 @@ describe("web page API routes on the simulator", () => {
     const r = await ownerApi(sim, "GET", "/api/tools");
     assert.equal(r.status, 200);
     const names = r.json.tools.map((t: any) => t.name);
-    assert.deepEqual(names, sim.halo.core.registry.all().map((t) => t.name).sort());
+    assert.deepEqual(
+      names,
+      sim.halo.core.registry
+        .all()
+        .map((t) => t.name)
+        .sort(),
+    );
     const search = r.json.tools.find((t: any) => t.name === "memory.search");
-    assert.deepEqual(search.arguments.find((a: any) => a.name === "query"), { name: "query", type: "string", required: true });
+    assert.deepEqual(
+      search.arguments.find((a: any) => a.name === "query"),
+      { name: "query", type: "string", required: true },
+    );
     assert.deepEqual(search.runs, ["turn", "mcp", "scheduled"]);
     assert.equal(search.live, true);
     const send = r.json.tools.find((t: any) => t.name === "files.send");

@@ -42,10 +42,19 @@ export async function launchBrowser(options: { micWav?: string } = {}): Promise<
     "--autoplay-policy=no-user-gesture-required",
   ];
   if (options.micWav) {
-    args.push("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", `--use-file-for-fake-audio-capture=${options.micWav}`);
+    args.push(
+      "--use-fake-device-for-media-stream",
+      "--use-fake-ui-for-media-stream",
+      `--use-file-for-fake-audio-capture=${options.micWav}`,
+    );
   }
   // A persistent context is how playwright takes a --user-data-dir of our own.
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args, headless: true, viewport: { width: 1100, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args,
+    headless: true,
+    viewport: { width: 1100, height: 900 },
+  });
   const browser = context.browser() as Browser;
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -69,7 +78,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     const r = await axe.run(document, { resultTypes: ["violations"] });
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => ({ target: n.target })) }));
   });
-  return result.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  return result
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -112,8 +112,12 @@ async function show(): Promise<void> {
   const section = SECTIONS.find((s) => s.id === id)!;
   document.title = `${section.title} - Halo`;
   clear(main, h("p", { class: "mute" }, "Loading…"));
+  // Each visit asks again who the token is: a revoked token gets the sign-in screen at once.
+  if (!(await get("/api/whoami")).ok || !session) return;
+  void drawNav();
   const el = h("div", { "data-section": id });
   stopLive = await section.draw(el, session);
+  if (!session) return;
   clear(main, el);
   main.focus();
 }

@@ -39,7 +39,7 @@ export const approvalsSection: Section = async (root) => {
           "article",
           { class: "card", "data-skill": k.id, "aria-label": `Skill ${k.id}` },
           h("h4", {}, `${k.title} (${k.id})`),
-          h("pre", { tabindex: 0,}, capsules[i].text),
+          h("pre", { tabindex: 0 }, capsules[i].text),
           h(
             "div",
             { class: "row" },

@@ -108,7 +108,8 @@ function turnView(t: any): HTMLElement {
     ["problems", "Problems"],
     ["notes", "Notes"],
   ]) {
-    if (Array.isArray(t[name]) && t[name].length) append(details, [h("h4", {}, label), h("pre", { tabindex: 0,}, JSON.stringify(t[name], null, 1))]);
+    if (Array.isArray(t[name]) && t[name].length)
+      append(details, [h("h4", {}, label), h("pre", { tabindex: 0 }, JSON.stringify(t[name], null, 1))]);
   }
   el.append(details);
   if (calls.length) (details as HTMLDetailsElement).open = true;

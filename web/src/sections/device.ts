@@ -23,7 +23,12 @@ export const deviceSection: Section = async (root) => {
         h("h3", { id: "he-title" }, "Health"),
         h("pre", { tabindex: 0, id: "device-health" }, health.text),
       ),
-      h("section", { "aria-labelledby": "up-title" }, h("h3", { id: "up-title" }, "Updates"), h("pre", { tabindex: 0, id: "device-update" }, ota.text)),
+      h(
+        "section",
+        { "aria-labelledby": "up-title" },
+        h("h3", { id: "up-title" }, "Updates"),
+        h("pre", { tabindex: 0, id: "device-update" }, ota.text),
+      ),
     );
   };
   await refresh();

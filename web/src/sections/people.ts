@@ -67,7 +67,7 @@ function tokenOnce(name: string, token: string): HTMLElement {
     "div",
     { class: "card" },
     h("p", {}, `The token of ${name}, shown this once: store it now.`),
-    h("pre", { tabindex: 0,}, out),
+    h("pre", { tabindex: 0 }, out),
     button("Copy token", async () => {
       try {
         await navigator.clipboard.writeText(token);
