@@ -13,8 +13,10 @@ const OPTIONAL = [
   ["bench/files.mjs", "runFilesBench"],
   ["bench/memory.mjs", "runMemoryBench"],
   ["bench/turn.mjs", "runTurnBench"],
+  ["bench/sdcard.mjs", "runSdcardBench"],
   ["bench/voice.mjs", "runVoiceBench"],
   ["bench/ota.mjs", "runOtaBench"],
+  ["bench/nostr.mjs", "runNostrBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

@@ -51,6 +51,9 @@ import type { TurnEngine } from "./turn/engine";
 import { UPDATES, type OtaBuildOptions } from "./ota/build";
 import type { OtaEngine } from "./ota/engine";
 import type { WebSearchBudget } from "./web/search-budget";
+import { bindNostrChannel, NOSTR } from "./nostr/build";
+import type { NostrSubsystem } from "./nostr/subsystem";
+import type { NostrChannel } from "./chat/nostr-channel";
 
 /** Every subsystem of the device, built once from the ports. Hosts and the HTTP routes reach them here. */
 export interface Core {
@@ -101,6 +104,10 @@ export interface Core {
   voice: VoiceSubsystem;
   /** The update engine, when the host has app slots (ports.otaSlots) and gave CoreOptions.ota; start() boots and ticks it. */
   ota?: OtaEngine;
+  /** The device's Nostr key, relays and owner (docs/nostr.md); `halo.start` starts its relays. */
+  nostr: NostrSubsystem;
+  /** DMs to the device's key run as turns; `halo.start` starts it after the relays. */
+  nostrChannel: NostrChannel;
 }
 
 /** Host choices buildCore cannot read from the ports. */
@@ -158,6 +165,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     voice: options.voiceSynth,
   });
   const files = buildSubsystem(FILES, ports, { ...tools, secrets, introspection, baseUrls, fallbackMessenger: channels.telegram });
+  const nostr = buildSubsystem(NOSTR, ports, { registry, artifacts: files.artifacts, sleep: options.sleep });
   buildSubsystem(TENANTS, ports, { ...tools, people: owner.people, chats });
   // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
   const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });
@@ -193,6 +201,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   voice.bindTurn(turn.engine, () =>
     derivePrincipal({ people: owner.people, clients: owner.clients, chats }, "web", config.string("voicePerson") || OWNER_PERSON_ID),
   );
+  const nostrChannel = bindNostrChannel(nostr, turn.engine, { people: owner.people, clients: owner.clients, chats }, ports.log);
   return {
     ports,
     registry,
@@ -216,5 +225,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     alerts,
     voice,
     ota,
+    nostr,
+    nostrChannel,
   };
 }

@@ -129,7 +129,16 @@ export function createHalo(options: HaloOptions): Halo {
         void core.ota?.boot();
         const inbound = telegramInboundFor(core, ports.log, timers.sleep);
         inbound.start();
-        running = { stopTick, stopInbound: () => inbound.stop() };
+        // The owner's Nostr relays, and DMs to the device's key as turns (docs/nostr.md).
+        core.nostr.start();
+        core.nostrChannel.start();
+        running = {
+          stopTick,
+          stopInbound: async () => {
+            core.nostr.stop();
+            await inbound.stop();
+          },
+        };
       }
       return ownerToken === undefined ? {} : { ownerToken };
     },

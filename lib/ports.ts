@@ -115,6 +115,25 @@ export interface HttpClient {
   request(req: HttpClientRequest): Promise<HttpClientResponse>;
 }
 
+/** What one WebSocket tells its owner. After `close()` (or onClose) nothing more fires. */
+export interface WebSocketEvents {
+  onOpen(): void;
+  onText(text: string): void;
+  /** The socket closed or failed to open; `reason` is a short sentence naming no secret. */
+  onClose(reason: string): void;
+}
+
+export interface WebSocketConnection {
+  /** Sends one text frame; ignored when the socket is not open. */
+  send(text: string): void;
+  close(): void;
+}
+
+/** Outbound WebSockets (ws:// and wss://): Nostr relays. */
+export interface WebSocketClient {
+  open(url: string, events: WebSocketEvents): WebSocketConnection;
+}
+
 /** What the System port reports. A field the hardware cannot measure is undefined, never a guess. */
 export interface SystemInfo {
   firmwareVersion: string;
@@ -307,4 +326,6 @@ export interface Ports {
   ota: Ota | undefined;
   /** The app slots the update engine installs into; undefined: no engine (the ota port reports alone). */
   otaSlots: OtaSlots | undefined;
+  /** Nostr relays; undefined: the Nostr subsystem has no relays (keys, encoding and encryption still work). */
+  webSocket: WebSocketClient | undefined;
 }

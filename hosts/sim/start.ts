@@ -30,6 +30,8 @@ export interface SimOptions {
   releaseDir?: string;
   /** The release feed (HALO_OTA_FEED_URL) and the trusted signing keys, comma-separated hex (HALO_OTA_KEYS). */
   ota?: { feedUrl?: string; trustedKeys: string[] };
+  /** Nostr relays used when the owner has set none yet (HALO_NOSTR_RELAYS, comma-separated). */
+  nostrRelays?: string[];
 }
 
 /** Environment variables that seed a secret the owner has not set yet. */
@@ -64,6 +66,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
   }
   const ota = { feedUrl: env.HALO_OTA_FEED_URL || undefined, trustedKeys: (env.HALO_OTA_KEYS ?? "").split(",").filter((k) => k !== "") };
   const releaseDir = resolve(env.HALO_RELEASE_DIR ?? "./release");
+  const nostrRelays = env.HALO_NOSTR_RELAYS ? env.HALO_NOSTR_RELAYS.split(",").map((u) => u.trim()) : undefined;
   return {
     dataDir: resolve(env.HALO_DATA ?? "./.halo-data"),
     host: env.HALO_HOST ?? "127.0.0.1",
@@ -72,6 +75,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
     baseUrls,
     ota,
     releaseDir,
+    nostrRelays,
   };
 }
 
@@ -102,6 +106,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   const tokenPath = join(options.dataDir, "admin-token");
   // A new image's health check settles before the simulator answers (start() would run it in the background).
   await halo.core.ota?.boot();
+  // HALO_NOSTR_RELAYS seeds the Nostr relays while the owner has set none (docs/nostr.md).
+  if (options.nostrRelays && halo.core.nostr.relays().length === 0) halo.core.nostr.setRelays(options.nostrRelays);
   // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
   const { ownerToken: token } = halo.start({
     every: (ms, fn) => {

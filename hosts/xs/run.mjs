@@ -50,6 +50,9 @@ export async function bundleForXs(entry) {
       bundle: true,
       format: "esm",
       target: "es2022",
+      // XS 13.3 cannot run a static field that news its own class when the class has instance fields
+      // (@noble/curves' Point does): esbuild lowers class fields to constructor assignments.
+      supported: { "class-field": false, "class-static-field": false },
       platform: "neutral",
       mainFields: ["module", "main"],
       sourcemap: "external",

@@ -3023,9 +3023,8 @@ validate36.errors = vErrors;
 return errors === 0;
 }
 
-export const v_80d144510012c = validate37;
-const schema38 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
-const pattern9 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
+export const v_55d2a90f0013d = validate37;
+const schema38 = {"type":"object","properties":{"kind":{"type":"integer","minimum":0,"maximum":65535},"content":{"type":"string","maxLength":65536},"tags":{"type":"array","maxItems":50,"items":{"type":"array","minItems":1,"maxItems":16,"items":{"type":"string","maxLength":1024}}}},"required":["content"],"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3033,45 +3032,39 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.chat === undefined) && (missing0 = "chat")) || ((data.role === undefined) && (missing0 = "role"))){
+if((data.content === undefined) && (missing0 = "content")){
 validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "chat") || (key0 === "role"))){
+if(!(((key0 === "kind") || (key0 === "content")) || (key0 === "tags"))){
 validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.chat !== undefined){
-let data0 = data.chat;
+if(data.kind !== undefined){
+let data0 = data.kind;
 const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate37.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(data0.length > 49){
-validate37.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/maxLength",keyword:"maxLength",params:{limit: 49},message:"must NOT have more than 49 characters"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 65535 || isNaN(data0)){
+validate37.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
 return false;
 }
 else {
-if(data0.length < 1){
-validate37.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern9.test(data0)){
-validate37.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
+if(data0 < 0 || isNaN(data0)){
+validate37.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs2 === errors;
@@ -3080,21 +3073,101 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data1 = data.role;
+if(data.content !== undefined){
+let data1 = data.content;
 const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate37.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 65536){
+validate37.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
 return false;
 }
-if(!((((data1 === "admin") || (data1 === "user")) || (data1 === "guest")) || (data1 === "unknown"))){
-validate37.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema38.properties.role.enum},message:"must be equal to one of the allowed values"}];
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.tags !== undefined){
+let data2 = data.tags;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 50){
+validate37.errors = [{instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 16){
+validate37.errors = [{instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
+return false;
+}
+else {
+if(data3.length < 1){
+validate37.errors = [{instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 1024){
+validate37.errors = [{instancePath:instancePath+"/tags/" + i0+"/" + i1,schemaPath:"#/properties/tags/items/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/tags/" + i0+"/" + i1,schemaPath:"#/properties/tags/items/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -3109,8 +3182,9 @@ validate37.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d4f45b2b002cf = validate38;
-const schema39 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
+export const v_0848db9b000ee = validate38;
+const schema39 = {"type":"object","properties":{"event_ids":{"type":"array","minItems":1,"maxItems":20,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"reason":{"type":"string","maxLength":280}},"required":["event_ids"],"additionalProperties":false};
+const pattern9 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3118,44 +3192,62 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.chat === undefined) && (missing0 = "chat")){
+if((data.event_ids === undefined) && (missing0 = "event_ids")){
 validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "chat") || (key0 === "vectors")) || (key0 === "bytes")) || (key0 === "ttl_hours")) || (key0 === "pins"))){
+if(!((key0 === "event_ids") || (key0 === "reason"))){
 validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.chat !== undefined){
-let data0 = data.chat;
+if(data.event_ids !== undefined){
+let data0 = data.event_ids;
 const _errs2 = errors;
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(data0.length > 49){
-validate38.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/maxLength",keyword:"maxLength",params:{limit: 49},message:"must NOT have more than 49 characters"}];
+if(Array.isArray(data0)){
+if(data0.length > 20){
+validate38.errors = [{instancePath:instancePath+"/event_ids",schemaPath:"#/properties/event_ids/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate38.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/event_ids",schemaPath:"#/properties/event_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
-if(!pattern9.test(data0)){
-validate38.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+validate38.errors = [{instancePath:instancePath+"/event_ids/" + i0,schemaPath:"#/properties/event_ids/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
+}
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/event_ids/" + i0,schemaPath:"#/properties/event_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
 }
 }
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/event_ids",schemaPath:"#/properties/event_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3165,115 +3257,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.vectors !== undefined){
-let data1 = data.vectors;
-const _errs4 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate38.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100000 || isNaN(data1)){
-validate38.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
-return false;
-}
-else {
-if(data1 < 0 || isNaN(data1)){
-validate38.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.bytes !== undefined){
-let data2 = data.bytes;
+if(data.reason !== undefined){
+let data2 = data.reason;
 const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate38.errors = [{instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 280){
+validate38.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 280},message:"must NOT have more than 280 characters"}];
 return false;
 }
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 8589934592 || isNaN(data2)){
-validate38.errors = [{instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8589934592},message:"must be <= 8589934592"}];
-return false;
 }
 else {
-if(data2 < 0 || isNaN(data2)){
-validate38.errors = [{instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate38.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
 }
 }
 var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.ttl_hours !== undefined){
-let data3 = data.ttl_hours;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate38.errors = [{instancePath:instancePath+"/ttl_hours",schemaPath:"#/properties/ttl_hours/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 87600 || isNaN(data3)){
-validate38.errors = [{instancePath:instancePath+"/ttl_hours",schemaPath:"#/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 87600},message:"must be <= 87600"}];
-return false;
-}
-else {
-if(data3 < 0 || isNaN(data3)){
-validate38.errors = [{instancePath:instancePath+"/ttl_hours",schemaPath:"#/properties/ttl_hours/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.pins !== undefined){
-let data4 = data.pins;
-const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate38.errors = [{instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 10000 || isNaN(data4)){
-validate38.errors = [{instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
-}
-else {
-if(data4 < 0 || isNaN(data4)){
-validate38.errors = [{instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -3288,8 +3290,8 @@ validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const v_cb34918800571 = validate39;
-const schema40 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+export const v_5a4a79b800112 = validate39;
+const schema40 = {"type":"object","properties":{"event_id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"event_pubkey":{"type":"string","pattern":"^[0-9a-f]{64}$"},"reaction":{"type":"string","minLength":1,"maxLength":64}},"required":["event_id","event_pubkey"],"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3297,419 +3299,87 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.event_id === undefined) && (missing0 = "event_id")) || ((data.event_pubkey === undefined) && (missing0 = "event_pubkey"))){
 validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "action")){
+if(!(((key0 === "event_id") || (key0 === "event_pubkey")) || (key0 === "reaction"))){
 validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.action !== undefined){
-let data0 = data.action;
+if(data.event_id !== undefined){
+let data0 = data.event_id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+validate39.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.event_pubkey !== undefined){
+let data1 = data.event_pubkey;
 const _errs4 = errors;
-for(const key1 in data0){
-if(!((((((key1 === "led") || (key1 === "lights")) || (key1 === "config")) || (key1 === "orch_model")) || (key1 === "reboot")) || (key1 === "tts"))){
-validate39.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+validate39.errors = [{instancePath:instancePath+"/event_pubkey",schemaPath:"#/properties/event_pubkey/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.led !== undefined){
-let data1 = data0.led;
-const _errs5 = errors;
-if(errors === _errs5){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if((data1.mode === undefined) && (missing1 = "mode")){
-validate39.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs7 = errors;
-for(const key2 in data1){
-if(!(((((key2 === "mode") || (key2 === "r")) || (key2 === "g")) || (key2 === "b")) || (key2 === "brightness"))){
-validate39.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs7 === errors){
-if(data1.mode !== undefined){
-let data2 = data1.mode;
-const _errs8 = errors;
-if(typeof data2 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
-validate39.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema40.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.r !== undefined){
-let data3 = data1.r;
-const _errs10 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate39.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 255 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
-}
-else {
-if(data3 < 0 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.g !== undefined){
-let data4 = data1.g;
-const _errs12 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate39.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs12){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 255 || isNaN(data4)){
-validate39.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
-}
-else {
-if(data4 < 0 || isNaN(data4)){
-validate39.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs12 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.b !== undefined){
-let data5 = data1.b;
-const _errs14 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate39.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 255 || isNaN(data5)){
-validate39.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-validate39.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs14 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.brightness !== undefined){
-let data6 = data1.brightness;
-const _errs16 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate39.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 255 || isNaN(data6)){
-validate39.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
-}
-else {
-if(data6 < 0 || isNaN(data6)){
-validate39.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs16 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [{instancePath:instancePath+"/event_pubkey",schemaPath:"#/properties/event_pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid1 = _errs5 === errors;
+var valid0 = _errs4 === errors;
 }
 else {
-var valid1 = true;
+var valid0 = true;
 }
-if(valid1){
-if(data0.lights !== undefined){
-let data7 = data0.lights;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-let missing2;
-if((data7.value === undefined) && (missing2 = "value")){
-validate39.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs20 = errors;
-for(const key3 in data7){
-if(!(key3 === "value")){
-validate39.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs20 === errors){
-if(data7.value !== undefined){
-let data8 = data7.value;
-if(typeof data8 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data8 === "off") || (data8 === "full"))){
-validate39.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema40.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs18 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.config !== undefined){
-let data9 = data0.config;
-const _errs23 = errors;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-validate39.errors = [{instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.orch_model !== undefined){
-let data10 = data0.orch_model;
-const _errs25 = errors;
-if(errors === _errs25){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing3;
-if(((data10.provider === undefined) && (missing3 = "provider")) || ((data10.model === undefined) && (missing3 = "model"))){
-validate39.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+if(valid0){
+if(data.reaction !== undefined){
+let data2 = data.reaction;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 64){
+validate39.errors = [{instancePath:instancePath+"/reaction",schemaPath:"#/properties/reaction/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-const _errs27 = errors;
-for(const key4 in data10){
-if(!((key4 === "provider") || (key4 === "model"))){
-validate39.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs27 === errors){
-if(data10.provider !== undefined){
-let data11 = data10.provider;
-const _errs28 = errors;
-if(typeof data11 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
-validate39.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema40.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid4 = _errs28 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data10.model !== undefined){
-let data12 = data10.model;
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data12 === "string"){
-if(data12.length > 64){
-validate39.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(data12.length < 1){
-validate39.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(data2.length < 1){
+validate39.errors = [{instancePath:instancePath+"/reaction",schemaPath:"#/properties/reaction/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/reaction",schemaPath:"#/properties/reaction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid4 = _errs30 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
-var valid4 = true;
-}
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.reboot !== undefined){
-let data13 = data0.reboot;
-const _errs32 = errors;
-if(errors === _errs32){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key5 in data13){
-validate39.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs32 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.tts !== undefined){
-let data14 = data0.tts;
-const _errs35 = errors;
-if(errors === _errs35){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-let missing4;
-if((data14.text === undefined) && (missing4 = "text")){
-validate39.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
-return false;
-}
-else {
-const _errs37 = errors;
-for(const key6 in data14){
-if(!(key6 === "text")){
-validate39.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs37 === errors){
-if(data14.text !== undefined){
-let data15 = data14.text;
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data15 === "string"){
-if(data15.length > 600){
-validate39.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}];
-return false;
-}
-else {
-if(data15.length < 1){
-validate39.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+var valid0 = true;
 }
 }
 }
@@ -3725,27 +3395,481 @@ validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7ae4552c000a9 = validate40;
-const schema41 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
+export const v_06c6a800003bf = validate40;
+const schema41 = {"type":"object","properties":{"filter":{"type":"object","properties":{"ids":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"authors":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"kinds":{"type":"array","maxItems":20,"items":{"type":"integer","minimum":0,"maximum":65535}},"#e":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#p":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#t":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":100}},"#d":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"since":{"type":"integer","minimum":0},"until":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false},"timeout_ms":{"type":"integer","minimum":100,"maximum":15000}},"required":["filter"],"additionalProperties":false};
+const func2 = Object.prototype.hasOwnProperty;
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.filter === undefined) && (missing0 = "filter")){
+validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "audible")){
+if(!((key0 === "filter") || (key0 === "timeout_ms"))){
 validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.audible !== undefined){
-if(typeof data.audible !== "boolean"){
-validate40.errors = [{instancePath:instancePath+"/audible",schemaPath:"#/properties/audible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data.filter !== undefined){
+let data0 = data.filter;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs4 = errors;
+for(const key1 in data0){
+if(!(func2.call(schema41.properties.filter.properties, key1))){
+validate40.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.ids !== undefined){
+let data1 = data0.ids;
+const _errs5 = errors;
+if(errors === _errs5){
+if(Array.isArray(data1)){
+if(data1.length > 50){
+validate40.errors = [{instancePath:instancePath+"/filter/ids",schemaPath:"#/properties/filter/properties/ids/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data2 === "string"){
+if(!pattern9.test(data2)){
+validate40.errors = [{instancePath:instancePath+"/filter/ids/" + i0,schemaPath:"#/properties/filter/properties/ids/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/ids/" + i0,schemaPath:"#/properties/filter/properties/ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs7 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/ids",schemaPath:"#/properties/filter/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.authors !== undefined){
+let data3 = data0.authors;
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data3)){
+if(data3.length > 50){
+validate40.errors = [{instancePath:instancePath+"/filter/authors",schemaPath:"#/properties/filter/properties/authors/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(!pattern9.test(data4)){
+validate40.errors = [{instancePath:instancePath+"/filter/authors/" + i1,schemaPath:"#/properties/filter/properties/authors/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/authors/" + i1,schemaPath:"#/properties/filter/properties/authors/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs11 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/authors",schemaPath:"#/properties/filter/properties/authors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.kinds !== undefined){
+let data5 = data0.kinds;
+const _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data5)){
+if(data5.length > 20){
+validate40.errors = [{instancePath:instancePath+"/filter/kinds",schemaPath:"#/properties/filter/properties/kinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data5.length;
+for(let i2=0; i2<len2; i2++){
+let data6 = data5[i2];
+const _errs15 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate40.errors = [{instancePath:instancePath+"/filter/kinds/" + i2,schemaPath:"#/properties/filter/properties/kinds/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs15){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 65535 || isNaN(data6)){
+validate40.errors = [{instancePath:instancePath+"/filter/kinds/" + i2,schemaPath:"#/properties/filter/properties/kinds/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+return false;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+validate40.errors = [{instancePath:instancePath+"/filter/kinds/" + i2,schemaPath:"#/properties/filter/properties/kinds/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs15 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/kinds",schemaPath:"#/properties/filter/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0["#e"] !== undefined){
+let data7 = data0["#e"];
+const _errs17 = errors;
+if(errors === _errs17){
+if(Array.isArray(data7)){
+if(data7.length > 50){
+validate40.errors = [{instancePath:instancePath+"/filter/#e",schemaPath:"#/properties/filter/properties/%23e/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len3 = data7.length;
+for(let i3=0; i3<len3; i3++){
+let data8 = data7[i3];
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern9.test(data8)){
+validate40.errors = [{instancePath:instancePath+"/filter/#e/" + i3,schemaPath:"#/properties/filter/properties/%23e/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#e/" + i3,schemaPath:"#/properties/filter/properties/%23e/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs19 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#e",schemaPath:"#/properties/filter/properties/%23e/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0["#p"] !== undefined){
+let data9 = data0["#p"];
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data9)){
+if(data9.length > 50){
+validate40.errors = [{instancePath:instancePath+"/filter/#p",schemaPath:"#/properties/filter/properties/%23p/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len4 = data9.length;
+for(let i4=0; i4<len4; i4++){
+let data10 = data9[i4];
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern9.test(data10)){
+validate40.errors = [{instancePath:instancePath+"/filter/#p/" + i4,schemaPath:"#/properties/filter/properties/%23p/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#p/" + i4,schemaPath:"#/properties/filter/properties/%23p/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs23 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#p",schemaPath:"#/properties/filter/properties/%23p/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0["#t"] !== undefined){
+let data11 = data0["#t"];
+const _errs25 = errors;
+if(errors === _errs25){
+if(Array.isArray(data11)){
+if(data11.length > 20){
+validate40.errors = [{instancePath:instancePath+"/filter/#t",schemaPath:"#/properties/filter/properties/%23t/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid7 = true;
+const len5 = data11.length;
+for(let i5=0; i5<len5; i5++){
+let data12 = data11[i5];
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data12 === "string"){
+if(data12.length > 100){
+validate40.errors = [{instancePath:instancePath+"/filter/#t/" + i5,schemaPath:"#/properties/filter/properties/%23t/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#t/" + i5,schemaPath:"#/properties/filter/properties/%23t/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid7 = _errs27 === errors;
+if(!valid7){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#t",schemaPath:"#/properties/filter/properties/%23t/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0["#d"] !== undefined){
+let data13 = data0["#d"];
+const _errs29 = errors;
+if(errors === _errs29){
+if(Array.isArray(data13)){
+if(data13.length > 20){
+validate40.errors = [{instancePath:instancePath+"/filter/#d",schemaPath:"#/properties/filter/properties/%23d/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid8 = true;
+const len6 = data13.length;
+for(let i6=0; i6<len6; i6++){
+let data14 = data13[i6];
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data14 === "string"){
+if(data14.length > 200){
+validate40.errors = [{instancePath:instancePath+"/filter/#d/" + i6,schemaPath:"#/properties/filter/properties/%23d/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#d/" + i6,schemaPath:"#/properties/filter/properties/%23d/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid8 = _errs31 === errors;
+if(!valid8){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter/#d",schemaPath:"#/properties/filter/properties/%23d/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.since !== undefined){
+let data15 = data0.since;
+const _errs33 = errors;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+validate40.errors = [{instancePath:instancePath+"/filter/since",schemaPath:"#/properties/filter/properties/since/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs33){
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+validate40.errors = [{instancePath:instancePath+"/filter/since",schemaPath:"#/properties/filter/properties/since/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.until !== undefined){
+let data16 = data0.until;
+const _errs35 = errors;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+validate40.errors = [{instancePath:instancePath+"/filter/until",schemaPath:"#/properties/filter/properties/until/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs35){
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+validate40.errors = [{instancePath:instancePath+"/filter/until",schemaPath:"#/properties/filter/properties/until/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.limit !== undefined){
+let data17 = data0.limit;
+const _errs37 = errors;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+validate40.errors = [{instancePath:instancePath+"/filter/limit",schemaPath:"#/properties/filter/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs37){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100 || isNaN(data17)){
+validate40.errors = [{instancePath:instancePath+"/filter/limit",schemaPath:"#/properties/filter/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data17 < 1 || isNaN(data17)){
+validate40.errors = [{instancePath:instancePath+"/filter/limit",schemaPath:"#/properties/filter/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout_ms !== undefined){
+let data18 = data.timeout_ms;
+const _errs39 = errors;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+validate40.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs39){
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 15000 || isNaN(data18)){
+validate40.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15000},message:"must be <= 15000"}];
+return false;
+}
+else {
+if(data18 < 100 || isNaN(data18)){
+validate40.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -3759,50 +3883,75 @@ validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const v_2bf06733000ad = validate41;
-const schema42 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"how long to listen"}},"required":["seconds"],"additionalProperties":false};
+export const v_39b9674d000a7 = validate41;
+const schema42 = {"type":"object","properties":{"kind":{"type":"integer","minimum":0,"maximum":65535},"limit":{"type":"integer","minimum":1,"maximum":50}},"additionalProperties":false};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.seconds === undefined) && (missing0 = "seconds")){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "seconds")){
+if(!((key0 === "kind") || (key0 === "limit"))){
 validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.seconds !== undefined){
-let data0 = data.seconds;
+if(data.kind !== undefined){
+let data0 = data.kind;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate41.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate41.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 30 || isNaN(data0)){
-validate41.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 30},message:"must be <= 30"}];
+if(data0 > 65535 || isNaN(data0)){
+validate41.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate41.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data0 < 0 || isNaN(data0)){
+validate41.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.limit !== undefined){
+let data1 = data.limit;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate41.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 50 || isNaN(data1)){
+validate41.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+return false;
+}
+else {
+if(data1 < 1 || isNaN(data1)){
+validate41.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -3816,13 +3965,8 @@ validate41.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bec675f900426 = validate42;
-const schema43 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
-const pattern11 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
-const pattern12 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
-const pattern13 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
-const pattern14 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
-const pattern15 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
+export const v_e81ff87d00112 = validate42;
+const schema43 = {"type":"object","properties":{"recipient_pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"message":{"type":"string","minLength":1,"maxLength":8000}},"required":["recipient_pubkey","message"],"additionalProperties":false};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3830,38 +3974,38 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.task === undefined) && (missing0 = "task")){
+if(((data.recipient_pubkey === undefined) && (missing0 = "recipient_pubkey")) || ((data.message === undefined) && (missing0 = "message"))){
 validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "task") || (key0 === "provider")) || (key0 === "model")) || (key0 === "skill")) || (key0 === "name")) || (key0 === "project")) || (key0 === "attach"))){
+if(!((key0 === "recipient_pubkey") || (key0 === "message"))){
 validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.task !== undefined){
-let data0 = data.task;
+if(data.recipient_pubkey !== undefined){
+let data0 = data.recipient_pubkey;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(data0.length > 8000){
-validate42.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
+if(data0.length > 400){
+validate42.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate42.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate42.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3871,191 +4015,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.provider !== undefined){
-let data1 = data.provider;
+if(data.message !== undefined){
+let data1 = data.message;
 const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate42.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 8000){
+validate42.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
 return false;
 }
-if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-validate42.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema43.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+else {
+if(data1.length < 1){
+validate42.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.model !== undefined){
-let data2 = data.model;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(data2.length > 64){
-validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern11.test(data2)){
-validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.skill !== undefined){
-let data3 = data.skill;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(data3.length > 23){
-validate42.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/maxLength",keyword:"maxLength",params:{limit: 23},message:"must NOT have more than 23 characters"}];
-return false;
-}
-else {
-if(!pattern12.test(data3)){
-validate42.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-let data4 = data.name;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(data4.length > 40){
-validate42.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
-return false;
-}
-else {
-if(!pattern13.test(data4)){
-validate42.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.project !== undefined){
-let data5 = data.project;
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(data5.length > 40){
-validate42.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
-return false;
-}
-else {
-if(!pattern14.test(data5)){
-validate42.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.attach !== undefined){
-let data6 = data.attach;
-const _errs14 = errors;
-if(errors === _errs14){
-if(Array.isArray(data6)){
-if(data6.length > 4){
-validate42.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(data7.length > 121){
-validate42.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/maxLength",keyword:"maxLength",params:{limit: 121},message:"must NOT have more than 121 characters"}];
-return false;
-}
-else {
-if(data7.length < 3){
-validate42.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
-return false;
-}
-else {
-if(!pattern15.test(data7)){
-validate42.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs16 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
 }
 }
 }
@@ -4070,8 +4054,8 @@ validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const v_315af4d2000c5 = validate43;
-const schema44 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
+export const v_2c4cd06e0013e = validate43;
+const schema44 = {"type":"object","properties":{"recipient_pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"message":{"type":"string","minLength":1,"maxLength":8000},"subject":{"type":"string","maxLength":200}},"required":["recipient_pubkey","message"],"additionalProperties":false};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4079,39 +4063,93 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.id === undefined) && (missing0 = "id")){
+if(((data.recipient_pubkey === undefined) && (missing0 = "recipient_pubkey")) || ((data.message === undefined) && (missing0 = "message"))){
 validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "id")){
+if(!(((key0 === "recipient_pubkey") || (key0 === "message")) || (key0 === "subject"))){
 validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
+if(data.recipient_pubkey !== undefined){
+let data0 = data.recipient_pubkey;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(data0.length > 16){
-validate43.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+if(data0.length > 400){
+validate43.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate43.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate43.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data1 = data.message;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 8000){
+validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.subject !== undefined){
+let data2 = data.subject;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 200){
+validate43.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -4127,8 +4165,8 @@ validate43.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5bdc81000010a = validate44;
-const schema45 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
+export const v_fe8ed3e500116 = validate44;
+const schema45 = {"type":"object","properties":{"recipient_pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"plaintext":{"type":"string","minLength":1,"maxLength":8000}},"required":["recipient_pubkey","plaintext"],"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4136,38 +4174,38 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.message === undefined) && (missing0 = "message"))){
+if(((data.recipient_pubkey === undefined) && (missing0 = "recipient_pubkey")) || ((data.plaintext === undefined) && (missing0 = "plaintext"))){
 validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "id") || (key0 === "message"))){
+if(!((key0 === "recipient_pubkey") || (key0 === "plaintext"))){
 validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
+if(data.recipient_pubkey !== undefined){
+let data0 = data.recipient_pubkey;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(data0.length > 16){
-validate44.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+if(data0.length > 400){
+validate44.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate44.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate44.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/recipient_pubkey",schemaPath:"#/properties/recipient_pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4177,24 +4215,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
-let data1 = data.message;
+if(data.plaintext !== undefined){
+let data1 = data.plaintext;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(data1.length > 4000){
-validate44.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
+if(data1.length > 8000){
+validate44.errors = [{instancePath:instancePath+"/plaintext",schemaPath:"#/properties/plaintext/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate44.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate44.errors = [{instancePath:instancePath+"/plaintext",schemaPath:"#/properties/plaintext/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/plaintext",schemaPath:"#/properties/plaintext/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4216,8 +4254,8 @@ validate44.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8c62127e00125 = validate45;
-const schema46 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
+export const v_6b6936cf00113 = validate45;
+const schema46 = {"type":"object","properties":{"sender_pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"ciphertext":{"type":"string","minLength":1,"maxLength":98304}},"required":["sender_pubkey","ciphertext"],"additionalProperties":false};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4225,39 +4263,39 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.minutes === undefined) && (missing0 = "minutes")) || ((data.note === undefined) && (missing0 = "note"))){
+if(((data.sender_pubkey === undefined) && (missing0 = "sender_pubkey")) || ((data.ciphertext === undefined) && (missing0 = "ciphertext"))){
 validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "minutes") || (key0 === "note"))){
+if(!((key0 === "sender_pubkey") || (key0 === "ciphertext"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.minutes !== undefined){
-let data0 = data.minutes;
+if(data.sender_pubkey !== undefined){
+let data0 = data.sender_pubkey;
 const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate45.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 10080 || isNaN(data0)){
-validate45.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
+if(typeof data0 === "string"){
+if(data0.length > 400){
+validate45.errors = [{instancePath:instancePath+"/sender_pubkey",schemaPath:"#/properties/sender_pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
 return false;
 }
 else {
-if(data0 < 2 || isNaN(data0)){
-validate45.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+if(data0.length < 1){
+validate45.errors = [{instancePath:instancePath+"/sender_pubkey",schemaPath:"#/properties/sender_pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/sender_pubkey",schemaPath:"#/properties/sender_pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs2 === errors;
@@ -4266,24 +4304,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.note !== undefined){
-let data1 = data.note;
+if(data.ciphertext !== undefined){
+let data1 = data.ciphertext;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(data1.length > 1000){
-validate45.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+if(data1.length > 98304){
+validate45.errors = [{instancePath:instancePath+"/ciphertext",schemaPath:"#/properties/ciphertext/maxLength",keyword:"maxLength",params:{limit: 98304},message:"must NOT have more than 98304 characters"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate45.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate45.errors = [{instancePath:instancePath+"/ciphertext",schemaPath:"#/properties/ciphertext/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/ciphertext",schemaPath:"#/properties/ciphertext/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4305,9 +4343,8 @@ validate45.errors = vErrors;
 return errors === 0;
 }
 
-export const v_23efce03003c6 = validate46;
-const schema47 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
-const pattern16 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+export const v_40e028a80018c = validate46;
+const schema47 = {"type":"object","properties":{"type":{"type":"string","enum":["npub","note","nprofile","nevent","naddr"]},"hex":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relays":{"type":"array","maxItems":5,"items":{"type":"string","maxLength":200}},"kind":{"type":"integer","minimum":0,"maximum":65535},"identifier":{"type":"string","maxLength":200}},"required":["type","hex"],"additionalProperties":false};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4315,15 +4352,3351 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.prompt === undefined) && (missing0 = "prompt"))) || ((data.schedule === undefined) && (missing0 = "schedule"))){
+if(((data.type === undefined) && (missing0 = "type")) || ((data.hex === undefined) && (missing0 = "hex"))){
 validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "name") || (key0 === "prompt")) || (key0 === "chat_id")) || (key0 === "schedule"))){
+if(!(((((key0 === "type") || (key0 === "hex")) || (key0 === "relays")) || (key0 === "kind")) || (key0 === "identifier"))){
 validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate46.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data0 === "npub") || (data0 === "note")) || (data0 === "nprofile")) || (data0 === "nevent")) || (data0 === "naddr"))){
+validate46.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema47.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hex !== undefined){
+let data1 = data.hex;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern9.test(data1)){
+validate46.errors = [{instancePath:instancePath+"/hex",schemaPath:"#/properties/hex/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/hex",schemaPath:"#/properties/hex/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.relays !== undefined){
+let data2 = data.relays;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 5){
+validate46.errors = [{instancePath:instancePath+"/relays",schemaPath:"#/properties/relays/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 200){
+validate46.errors = [{instancePath:instancePath+"/relays/" + i0,schemaPath:"#/properties/relays/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/relays/" + i0,schemaPath:"#/properties/relays/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/relays",schemaPath:"#/properties/relays/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+let data4 = data.kind;
+const _errs10 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate46.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 65535 || isNaN(data4)){
+validate46.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate46.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.identifier !== undefined){
+let data5 = data.identifier;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(data5.length > 200){
+validate46.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+
+export const v_2a957b2f00087 = validate47;
+const schema48 = {"type":"object","properties":{"uri":{"type":"string","minLength":1,"maxLength":2000}},"required":["uri"],"additionalProperties":false};
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "uri")){
+validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.uri !== undefined){
+let data0 = data.uri;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 2000){
+validate47.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate47.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+
+export const v_4100f438003d2 = validate48;
+const schema49 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":64},"enabled":{"type":"boolean"},"filter":{"type":"object","properties":{"ids":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"authors":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"kinds":{"type":"array","maxItems":20,"items":{"type":"integer","minimum":0,"maximum":65535}},"#e":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#p":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#t":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":100}},"#d":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"since":{"type":"integer","minimum":0},"until":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false}},"required":["name"],"additionalProperties":false};
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "name") || (key0 === "enabled")) || (key0 === "filter"))){
+validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 64){
+validate48.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate48.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs4 = errors;
+if(typeof data.enabled !== "boolean"){
+validate48.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.filter !== undefined){
+let data2 = data.filter;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const _errs8 = errors;
+for(const key1 in data2){
+if(!(func2.call(schema49.properties.filter.properties, key1))){
+validate48.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs8 === errors){
+if(data2.ids !== undefined){
+let data3 = data2.ids;
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data3)){
+if(data3.length > 50){
+validate48.errors = [{instancePath:instancePath+"/filter/ids",schemaPath:"#/properties/filter/properties/ids/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(!pattern9.test(data4)){
+validate48.errors = [{instancePath:instancePath+"/filter/ids/" + i0,schemaPath:"#/properties/filter/properties/ids/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/ids/" + i0,schemaPath:"#/properties/filter/properties/ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs11 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/ids",schemaPath:"#/properties/filter/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.authors !== undefined){
+let data5 = data2.authors;
+const _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data5)){
+if(data5.length > 50){
+validate48.errors = [{instancePath:instancePath+"/filter/authors",schemaPath:"#/properties/filter/properties/authors/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(!pattern9.test(data6)){
+validate48.errors = [{instancePath:instancePath+"/filter/authors/" + i1,schemaPath:"#/properties/filter/properties/authors/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/authors/" + i1,schemaPath:"#/properties/filter/properties/authors/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs15 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/authors",schemaPath:"#/properties/filter/properties/authors/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.kinds !== undefined){
+let data7 = data2.kinds;
+const _errs17 = errors;
+if(errors === _errs17){
+if(Array.isArray(data7)){
+if(data7.length > 20){
+validate48.errors = [{instancePath:instancePath+"/filter/kinds",schemaPath:"#/properties/filter/properties/kinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+let data8 = data7[i2];
+const _errs19 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate48.errors = [{instancePath:instancePath+"/filter/kinds/" + i2,schemaPath:"#/properties/filter/properties/kinds/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 65535 || isNaN(data8)){
+validate48.errors = [{instancePath:instancePath+"/filter/kinds/" + i2,schemaPath:"#/properties/filter/properties/kinds/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate48.errors = [{instancePath:instancePath+"/filter/kinds/" + i2,schemaPath:"#/properties/filter/properties/kinds/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs19 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/kinds",schemaPath:"#/properties/filter/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2["#e"] !== undefined){
+let data9 = data2["#e"];
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data9)){
+if(data9.length > 50){
+validate48.errors = [{instancePath:instancePath+"/filter/#e",schemaPath:"#/properties/filter/properties/%23e/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len3 = data9.length;
+for(let i3=0; i3<len3; i3++){
+let data10 = data9[i3];
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern9.test(data10)){
+validate48.errors = [{instancePath:instancePath+"/filter/#e/" + i3,schemaPath:"#/properties/filter/properties/%23e/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#e/" + i3,schemaPath:"#/properties/filter/properties/%23e/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs23 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#e",schemaPath:"#/properties/filter/properties/%23e/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2["#p"] !== undefined){
+let data11 = data2["#p"];
+const _errs25 = errors;
+if(errors === _errs25){
+if(Array.isArray(data11)){
+if(data11.length > 50){
+validate48.errors = [{instancePath:instancePath+"/filter/#p",schemaPath:"#/properties/filter/properties/%23p/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len4 = data11.length;
+for(let i4=0; i4<len4; i4++){
+let data12 = data11[i4];
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data12 === "string"){
+if(!pattern9.test(data12)){
+validate48.errors = [{instancePath:instancePath+"/filter/#p/" + i4,schemaPath:"#/properties/filter/properties/%23p/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#p/" + i4,schemaPath:"#/properties/filter/properties/%23p/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs27 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#p",schemaPath:"#/properties/filter/properties/%23p/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2["#t"] !== undefined){
+let data13 = data2["#t"];
+const _errs29 = errors;
+if(errors === _errs29){
+if(Array.isArray(data13)){
+if(data13.length > 20){
+validate48.errors = [{instancePath:instancePath+"/filter/#t",schemaPath:"#/properties/filter/properties/%23t/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid7 = true;
+const len5 = data13.length;
+for(let i5=0; i5<len5; i5++){
+let data14 = data13[i5];
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data14 === "string"){
+if(data14.length > 100){
+validate48.errors = [{instancePath:instancePath+"/filter/#t/" + i5,schemaPath:"#/properties/filter/properties/%23t/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#t/" + i5,schemaPath:"#/properties/filter/properties/%23t/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid7 = _errs31 === errors;
+if(!valid7){
+break;
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#t",schemaPath:"#/properties/filter/properties/%23t/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2["#d"] !== undefined){
+let data15 = data2["#d"];
+const _errs33 = errors;
+if(errors === _errs33){
+if(Array.isArray(data15)){
+if(data15.length > 20){
+validate48.errors = [{instancePath:instancePath+"/filter/#d",schemaPath:"#/properties/filter/properties/%23d/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid8 = true;
+const len6 = data15.length;
+for(let i6=0; i6<len6; i6++){
+let data16 = data15[i6];
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data16 === "string"){
+if(data16.length > 200){
+validate48.errors = [{instancePath:instancePath+"/filter/#d/" + i6,schemaPath:"#/properties/filter/properties/%23d/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#d/" + i6,schemaPath:"#/properties/filter/properties/%23d/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid8 = _errs35 === errors;
+if(!valid8){
+break;
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter/#d",schemaPath:"#/properties/filter/properties/%23d/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.since !== undefined){
+let data17 = data2.since;
+const _errs37 = errors;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+validate48.errors = [{instancePath:instancePath+"/filter/since",schemaPath:"#/properties/filter/properties/since/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs37){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+validate48.errors = [{instancePath:instancePath+"/filter/since",schemaPath:"#/properties/filter/properties/since/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.until !== undefined){
+let data18 = data2.until;
+const _errs39 = errors;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+validate48.errors = [{instancePath:instancePath+"/filter/until",schemaPath:"#/properties/filter/properties/until/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs39){
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+validate48.errors = [{instancePath:instancePath+"/filter/until",schemaPath:"#/properties/filter/properties/until/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs39 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data2.limit !== undefined){
+let data19 = data2.limit;
+const _errs41 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+validate48.errors = [{instancePath:instancePath+"/filter/limit",schemaPath:"#/properties/filter/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs41){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 100 || isNaN(data19)){
+validate48.errors = [{instancePath:instancePath+"/filter/limit",schemaPath:"#/properties/filter/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data19 < 1 || isNaN(data19)){
+validate48.errors = [{instancePath:instancePath+"/filter/limit",schemaPath:"#/properties/filter/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs41 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+
+export const v_1bfe7799000d5 = validate49;
+const schema50 = {"type":"object","properties":{"d_tag":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":16384}},"required":["d_tag","content"],"additionalProperties":false};
+const pattern21 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.d_tag === undefined) && (missing0 = "d_tag")) || ((data.content === undefined) && (missing0 = "content"))){
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "d_tag") || (key0 === "content"))){
+validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.d_tag !== undefined){
+let data0 = data.d_tag;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern21.test(data0)){
+validate49.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+let data1 = data.content;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 16384){
+validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate49.errors = vErrors;
+return errors === 0;
+}
+
+export const v_0b42b9bd0008f = validate50;
+const schema51 = {"type":"object","properties":{"d_tag":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["d_tag"],"additionalProperties":false};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.d_tag === undefined) && (missing0 = "d_tag")){
+validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "d_tag")){
+validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.d_tag !== undefined){
+let data0 = data.d_tag;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern21.test(data0)){
+validate50.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+
+export const v_9f6f0890000a3 = validate51;
+const schema52 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"}},"additionalProperties":false};
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "pubkey")){
+validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pubkey !== undefined){
+let data0 = data.pubkey;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 400){
+validate51.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate51.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+
+export const v_b3eda7a800144 = validate52;
+const schema53 = {"type":"object","properties":{"name":{"type":"string","maxLength":500},"display_name":{"type":"string","maxLength":500},"about":{"type":"string","maxLength":2000},"picture":{"type":"string","maxLength":500},"nip05":{"type":"string","maxLength":500},"website":{"type":"string","maxLength":500}},"additionalProperties":false};
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "name") || (key0 === "display_name")) || (key0 === "about")) || (key0 === "picture")) || (key0 === "nip05")) || (key0 === "website"))){
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 500){
+validate52.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.display_name !== undefined){
+let data1 = data.display_name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 500){
+validate52.errors = [{instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.about !== undefined){
+let data2 = data.about;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 2000){
+validate52.errors = [{instancePath:instancePath+"/about",schemaPath:"#/properties/about/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/about",schemaPath:"#/properties/about/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.picture !== undefined){
+let data3 = data.picture;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 500){
+validate52.errors = [{instancePath:instancePath+"/picture",schemaPath:"#/properties/picture/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/picture",schemaPath:"#/properties/picture/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nip05 !== undefined){
+let data4 = data.nip05;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 500){
+validate52.errors = [{instancePath:instancePath+"/nip05",schemaPath:"#/properties/nip05/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/nip05",schemaPath:"#/properties/nip05/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.website !== undefined){
+let data5 = data.website;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(data5.length > 500){
+validate52.errors = [{instancePath:instancePath+"/website",schemaPath:"#/properties/website/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+
+export const v_6f73e5ca00094 = validate53;
+const schema54 = {"type":"object","properties":{"identifier":{"type":"string","minLength":3,"maxLength":320}},"required":["identifier"],"additionalProperties":false};
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.identifier === undefined) && (missing0 = "identifier")){
+validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "identifier")){
+validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.identifier !== undefined){
+let data0 = data.identifier;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 320){
+validate53.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+return false;
+}
+else {
+if(data0.length < 3){
+validate53.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+
+export const v_27e3f44d00092 = validate54;
+const schema55 = {"type":"object","properties":{"relay_url":{"type":"string","minLength":6,"maxLength":256}},"required":["relay_url"],"additionalProperties":false};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.relay_url === undefined) && (missing0 = "relay_url")){
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "relay_url")){
+validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.relay_url !== undefined){
+let data0 = data.relay_url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 256){
+validate54.errors = [{instancePath:instancePath+"/relay_url",schemaPath:"#/properties/relay_url/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data0.length < 6){
+validate54.errors = [{instancePath:instancePath+"/relay_url",schemaPath:"#/properties/relay_url/minLength",keyword:"minLength",params:{limit: 6},message:"must NOT have fewer than 6 characters"}];
+return false;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/relay_url",schemaPath:"#/properties/relay_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+
+export const v_71aecab20012d = validate55;
+const schema56 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40},"name":{"type":"string","minLength":1,"maxLength":80},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"title":{"type":"string","maxLength":200}},"required":["project","name"],"additionalProperties":false};
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.project === undefined) && (missing0 = "project")) || ((data.name === undefined) && (missing0 = "name"))){
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "project") || (key0 === "name")) || (key0 === "d")) || (key0 === "title"))){
+validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.project !== undefined){
+let data0 = data.project;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 40){
+validate55.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate55.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 80){
+validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.d !== undefined){
+let data2 = data.d;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern21.test(data2)){
+validate55.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data3 = data.title;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 200){
+validate55.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+
+export const v_e323c83a001c4 = validate56;
+const schema57 = {"type":"object","properties":{"list_kind":{"type":"integer","minimum":3,"maximum":39999},"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"d":{"type":"string","minLength":1,"maxLength":64},"private":{"type":"boolean"}},"required":["list_kind","action","items"],"additionalProperties":false};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.list_kind === undefined) && (missing0 = "list_kind")) || ((data.action === undefined) && (missing0 = "action"))) || ((data.items === undefined) && (missing0 = "items"))){
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "list_kind") || (key0 === "action")) || (key0 === "items")) || (key0 === "d")) || (key0 === "private"))){
+validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.list_kind !== undefined){
+let data0 = data.list_kind;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate56.errors = [{instancePath:instancePath+"/list_kind",schemaPath:"#/properties/list_kind/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 39999 || isNaN(data0)){
+validate56.errors = [{instancePath:instancePath+"/list_kind",schemaPath:"#/properties/list_kind/maximum",keyword:"maximum",params:{comparison: "<=", limit: 39999},message:"must be <= 39999"}];
+return false;
+}
+else {
+if(data0 < 3 || isNaN(data0)){
+validate56.errors = [{instancePath:instancePath+"/list_kind",schemaPath:"#/properties/list_kind/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.action !== undefined){
+let data1 = data.action;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate56.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "add") || (data1 === "remove"))){
+validate56.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema57.properties.action.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.items !== undefined){
+let data2 = data.items;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 50){
+validate56.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+if(data2.length < 1){
+validate56.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 4){
+validate56.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
+return false;
+}
+else {
+if(data3.length < 2){
+validate56.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 300){
+validate56.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(data4.length < 1){
+validate56.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.d !== undefined){
+let data5 = data.d;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(data5.length > 64){
+validate56.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(data5.length < 1){
+validate56.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.private !== undefined){
+const _errs14 = errors;
+if(typeof data.private !== "boolean"){
+validate56.errors = [{instancePath:instancePath+"/private",schemaPath:"#/properties/private/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+
+export const v_6344178200149 = validate57;
+const schema58 = {"type":"object","properties":{"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"public":{"type":"boolean"}},"required":["action","items"],"additionalProperties":false};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.action === undefined) && (missing0 = "action")) || ((data.items === undefined) && (missing0 = "items"))){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "action") || (key0 === "items")) || (key0 === "public"))){
+validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.action !== undefined){
+let data0 = data.action;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate57.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "add") || (data0 === "remove"))){
+validate57.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema58.properties.action.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.items !== undefined){
+let data1 = data.items;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 50){
+validate57.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate57.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 4){
+validate57.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
+return false;
+}
+else {
+if(data2.length < 2){
+validate57.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+let data3 = data2[i1];
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 300){
+validate57.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(data3.length < 1){
+validate57.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/items/" + i0+"/" + i1,schemaPath:"#/properties/items/items/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.public !== undefined){
+const _errs10 = errors;
+if(typeof data.public !== "boolean"){
+validate57.errors = [{instancePath:instancePath+"/public",schemaPath:"#/properties/public/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+export const v_628cfb6500072 = validate58;
+const schema59 = {"type":"object","properties":{"type":{"type":"string","enum":["p","e","t","word"]}},"additionalProperties":false};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "type")){
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate58.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data0 === "p") || (data0 === "e")) || (data0 === "t")) || (data0 === "word"))){
+validate58.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema59.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+
+export const v_8c2c5d58001f3 = validate59;
+const schema60 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm"]},"filter":{"type":"string","minLength":1,"maxLength":64,"description":"the keyword a DM must contain"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["d","content"],"additionalProperties":false};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.d === undefined) && (missing0 = "d")) || ((data.content === undefined) && (missing0 = "content"))){
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "d") || (key0 === "content")) || (key0 === "description")) || (key0 === "trigger")) || (key0 === "filter")) || (key0 === "requires_tool"))){
+validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.d !== undefined){
+let data0 = data.d;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern21.test(data0)){
+validate59.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+let data1 = data.content;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 2000){
+validate59.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate59.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 200){
+validate59.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trigger !== undefined){
+let data3 = data.trigger;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate59.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(data3 === "dm")){
+validate59.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema60.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.filter !== undefined){
+let data4 = data.filter;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 64){
+validate59.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(data4.length < 1){
+validate59.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.requires_tool !== undefined){
+let data5 = data.requires_tool;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 16){
+validate59.errors = [{instancePath:instancePath+"/requires_tool",schemaPath:"#/properties/requires_tool/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(data6.length > 128){
+validate59.errors = [{instancePath:instancePath+"/requires_tool/" + i0,schemaPath:"#/properties/requires_tool/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(data6.length < 1){
+validate59.errors = [{instancePath:instancePath+"/requires_tool/" + i0,schemaPath:"#/properties/requires_tool/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/requires_tool/" + i0,schemaPath:"#/properties/requires_tool/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/requires_tool",schemaPath:"#/properties/requires_tool/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+
+export const v_17651e81000f6 = validate60;
+const schema61 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["pubkey","d"],"additionalProperties":false};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pubkey === undefined) && (missing0 = "pubkey")) || ((data.d === undefined) && (missing0 = "d"))){
+validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pubkey") || (key0 === "d"))){
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pubkey !== undefined){
+let data0 = data.pubkey;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 400){
+validate60.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate60.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.d !== undefined){
+let data1 = data.d;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern21.test(data1)){
+validate60.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+
+export const v_e77be82300081 = validate61;
+const schema62 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{16}$"}},"required":["id"],"additionalProperties":false};
+const pattern26 = new RegExp("^[0-9a-f]{16}$", "u");
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.id === undefined) && (missing0 = "id")){
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "id")){
+validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern26.test(data0)){
+validate61.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16}$"},message:"must match pattern \""+"^[0-9a-f]{16}$"+"\""}];
+return false;
+}
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+
+export const v_80d144510012c = validate62;
+const schema63 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
+const pattern27 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.chat === undefined) && (missing0 = "chat")) || ((data.role === undefined) && (missing0 = "role"))){
+validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "chat") || (key0 === "role"))){
+validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.chat !== undefined){
+let data0 = data.chat;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 49){
+validate62.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/maxLength",keyword:"maxLength",params:{limit: 49},message:"must NOT have more than 49 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate62.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern27.test(data0)){
+validate62.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data1 = data.role;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data1 === "admin") || (data1 === "user")) || (data1 === "guest")) || (data1 === "unknown"))){
+validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema63.properties.role.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+
+export const v_d4f45b2b002cf = validate63;
+const schema64 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.chat === undefined) && (missing0 = "chat")){
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "chat") || (key0 === "vectors")) || (key0 === "bytes")) || (key0 === "ttl_hours")) || (key0 === "pins"))){
+validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.chat !== undefined){
+let data0 = data.chat;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 49){
+validate63.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/maxLength",keyword:"maxLength",params:{limit: 49},message:"must NOT have more than 49 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate63.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern27.test(data0)){
+validate63.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.vectors !== undefined){
+let data1 = data.vectors;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate63.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100000 || isNaN(data1)){
+validate63.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+validate63.errors = [{instancePath:instancePath+"/vectors",schemaPath:"#/properties/vectors/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bytes !== undefined){
+let data2 = data.bytes;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate63.errors = [{instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 8589934592 || isNaN(data2)){
+validate63.errors = [{instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8589934592},message:"must be <= 8589934592"}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate63.errors = [{instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ttl_hours !== undefined){
+let data3 = data.ttl_hours;
+const _errs8 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate63.errors = [{instancePath:instancePath+"/ttl_hours",schemaPath:"#/properties/ttl_hours/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 87600 || isNaN(data3)){
+validate63.errors = [{instancePath:instancePath+"/ttl_hours",schemaPath:"#/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 87600},message:"must be <= 87600"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate63.errors = [{instancePath:instancePath+"/ttl_hours",schemaPath:"#/properties/ttl_hours/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pins !== undefined){
+let data4 = data.pins;
+const _errs10 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate63.errors = [{instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/pins",schemaPath:"#/properties/pins/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+
+export const v_cb34918800571 = validate64;
+const schema65 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "action")){
+validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.action !== undefined){
+let data0 = data.action;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs4 = errors;
+for(const key1 in data0){
+if(!((((((key1 === "led") || (key1 === "lights")) || (key1 === "config")) || (key1 === "orch_model")) || (key1 === "reboot")) || (key1 === "tts"))){
+validate64.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.led !== undefined){
+let data1 = data0.led;
+const _errs5 = errors;
+if(errors === _errs5){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if((data1.mode === undefined) && (missing1 = "mode")){
+validate64.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs7 = errors;
+for(const key2 in data1){
+if(!(((((key2 === "mode") || (key2 === "r")) || (key2 === "g")) || (key2 === "b")) || (key2 === "brightness"))){
+validate64.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs7 === errors){
+if(data1.mode !== undefined){
+let data2 = data1.mode;
+const _errs8 = errors;
+if(typeof data2 !== "string"){
+validate64.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
+validate64.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema65.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs8 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.r !== undefined){
+let data3 = data1.r;
+const _errs10 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate64.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 255 || isNaN(data3)){
+validate64.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate64.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.g !== undefined){
+let data4 = data1.g;
+const _errs12 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate64.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs12){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 255 || isNaN(data4)){
+validate64.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate64.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs12 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.b !== undefined){
+let data5 = data1.b;
+const _errs14 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate64.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 255 || isNaN(data5)){
+validate64.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate64.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.brightness !== undefined){
+let data6 = data1.brightness;
+const _errs16 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate64.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 255 || isNaN(data6)){
+validate64.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
+return false;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+validate64.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.lights !== undefined){
+let data7 = data0.lights;
+const _errs18 = errors;
+if(errors === _errs18){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing2;
+if((data7.value === undefined) && (missing2 = "value")){
+validate64.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs20 = errors;
+for(const key3 in data7){
+if(!(key3 === "value")){
+validate64.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs20 === errors){
+if(data7.value !== undefined){
+let data8 = data7.value;
+if(typeof data8 !== "string"){
+validate64.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data8 === "off") || (data8 === "full"))){
+validate64.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema65.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs18 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.config !== undefined){
+let data9 = data0.config;
+const _errs23 = errors;
+if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+validate64.errors = [{instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.orch_model !== undefined){
+let data10 = data0.orch_model;
+const _errs25 = errors;
+if(errors === _errs25){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing3;
+if(((data10.provider === undefined) && (missing3 = "provider")) || ((data10.model === undefined) && (missing3 = "model"))){
+validate64.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs27 = errors;
+for(const key4 in data10){
+if(!((key4 === "provider") || (key4 === "model"))){
+validate64.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs27 === errors){
+if(data10.provider !== undefined){
+let data11 = data10.provider;
+const _errs28 = errors;
+if(typeof data11 !== "string"){
+validate64.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
+validate64.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema65.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid4 = _errs28 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data10.model !== undefined){
+let data12 = data10.model;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data12 === "string"){
+if(data12.length > 64){
+validate64.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(data12.length < 1){
+validate64.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs30 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.reboot !== undefined){
+let data13 = data0.reboot;
+const _errs32 = errors;
+if(errors === _errs32){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key5 in data13){
+validate64.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs32 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.tts !== undefined){
+let data14 = data0.tts;
+const _errs35 = errors;
+if(errors === _errs35){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let missing4;
+if((data14.text === undefined) && (missing4 = "text")){
+validate64.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+return false;
+}
+else {
+const _errs37 = errors;
+for(const key6 in data14){
+if(!(key6 === "text")){
+validate64.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs37 === errors){
+if(data14.text !== undefined){
+let data15 = data14.text;
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data15 === "string"){
+if(data15.length > 600){
+validate64.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}];
+return false;
+}
+else {
+if(data15.length < 1){
+validate64.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+
+export const v_7ae4552c000a9 = validate65;
+const schema66 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "audible")){
+validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.audible !== undefined){
+if(typeof data.audible !== "boolean"){
+validate65.errors = [{instancePath:instancePath+"/audible",schemaPath:"#/properties/audible/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+}
+}
+else {
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+
+export const v_2bf06733000ad = validate66;
+const schema67 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"how long to listen"}},"required":["seconds"],"additionalProperties":false};
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.seconds === undefined) && (missing0 = "seconds")){
+validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "seconds")){
+validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.seconds !== undefined){
+let data0 = data.seconds;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate66.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 30 || isNaN(data0)){
+validate66.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 30},message:"must be <= 30"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate66.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+
+export const v_bec675f900426 = validate67;
+const schema68 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
+const pattern29 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
+const pattern30 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
+const pattern31 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
+const pattern32 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
+const pattern33 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.task === undefined) && (missing0 = "task")){
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "task") || (key0 === "provider")) || (key0 === "model")) || (key0 === "skill")) || (key0 === "name")) || (key0 === "project")) || (key0 === "attach"))){
+validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.task !== undefined){
+let data0 = data.task;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 8000){
+validate67.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate67.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.provider !== undefined){
+let data1 = data.provider;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate67.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
+validate67.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema68.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+let data2 = data.model;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 64){
+validate67.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern29.test(data2)){
+validate67.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.skill !== undefined){
+let data3 = data.skill;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 23){
+validate67.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/maxLength",keyword:"maxLength",params:{limit: 23},message:"must NOT have more than 23 characters"}];
+return false;
+}
+else {
+if(!pattern30.test(data3)){
+validate67.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data4 = data.name;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 40){
+validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern31.test(data4)){
+validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.project !== undefined){
+let data5 = data.project;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(data5.length > 40){
+validate67.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data5)){
+validate67.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.attach !== undefined){
+let data6 = data.attach;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data6)){
+if(data6.length > 4){
+validate67.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(data7.length > 121){
+validate67.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/maxLength",keyword:"maxLength",params:{limit: 121},message:"must NOT have more than 121 characters"}];
+return false;
+}
+else {
+if(data7.length < 3){
+validate67.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
+return false;
+}
+else {
+if(!pattern33.test(data7)){
+validate67.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs16 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/attach",schemaPath:"#/properties/attach/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+
+export const v_315af4d2000c5 = validate68;
+const schema69 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.id === undefined) && (missing0 = "id")){
+validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "id")){
+validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 16){
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+
+export const v_5bdc81000010a = validate69;
+const schema70 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.id === undefined) && (missing0 = "id")) || ((data.message === undefined) && (missing0 = "message"))){
+validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "id") || (key0 === "message"))){
+validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 16){
+validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data1 = data.message;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 4000){
+validate69.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate69.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+
+export const v_8c62127e00125 = validate70;
+const schema71 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.minutes === undefined) && (missing0 = "minutes")) || ((data.note === undefined) && (missing0 = "note"))){
+validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "minutes") || (key0 === "note"))){
+validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.minutes !== undefined){
+let data0 = data.minutes;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate70.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 10080 || isNaN(data0)){
+validate70.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
+return false;
+}
+else {
+if(data0 < 2 || isNaN(data0)){
+validate70.errors = [{instancePath:instancePath+"/minutes",schemaPath:"#/properties/minutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.note !== undefined){
+let data1 = data.note;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 1000){
+validate70.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate70.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+
+export const v_23efce03003c6 = validate71;
+const schema72 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
+const pattern34 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.prompt === undefined) && (missing0 = "prompt"))) || ((data.schedule === undefined) && (missing0 = "schedule"))){
+validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "name") || (key0 === "prompt")) || (key0 === "chat_id")) || (key0 === "schedule"))){
+validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4335,18 +7708,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length > 60){
-validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4362,18 +7735,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(data1.length > 1000){
-validate46.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+validate71.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate46.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate71.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4389,18 +7762,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(data2.length > 64){
-validate46.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate71.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(data2.length < 1){
-validate46.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate71.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/chat_id",schemaPath:"#/properties/chat_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4417,14 +7790,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.kind === undefined) && (missing1 = "kind")){
-validate46.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate71.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!((((key1 === "kind") || (key1 === "every_seconds")) || (key1 === "at")) || (key1 === "days"))){
-validate46.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate71.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4434,11 +7807,11 @@ if(data3.kind !== undefined){
 let data4 = data3.kind;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "interval") || (data4 === "daily")) || (data4 === "weekly"))){
-validate46.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema47.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema72.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -4451,18 +7824,18 @@ if(data3.every_seconds !== undefined){
 let data5 = data3.every_seconds;
 const _errs13 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate46.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 2592000 || isNaN(data5)){
-validate46.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"}];
 return false;
 }
 else {
 if(data5 < 300 || isNaN(data5)){
-validate46.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 300},message:"must be >= 300"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/every_seconds",schemaPath:"#/properties/schedule/properties/every_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 300},message:"must be >= 300"}];
 return false;
 }
 }
@@ -4480,24 +7853,24 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(data6.length > 5){
-validate46.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/maxLength",keyword:"maxLength",params:{limit: 5},message:"must NOT have more than 5 characters"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/maxLength",keyword:"maxLength",params:{limit: 5},message:"must NOT have more than 5 characters"}];
 return false;
 }
 else {
 if(data6.length < 5){
-validate46.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/minLength",keyword:"minLength",params:{limit: 5},message:"must NOT have fewer than 5 characters"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/minLength",keyword:"minLength",params:{limit: 5},message:"must NOT have fewer than 5 characters"}];
 return false;
 }
 else {
-if(!pattern16.test(data6)){
-validate46.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
+if(!pattern34.test(data6)){
+validate71.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4513,12 +7886,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(Array.isArray(data7)){
 if(data7.length > 7){
-validate46.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/maxItems",keyword:"maxItems",params:{limit: 7},message:"must NOT have more than 7 items"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/maxItems",keyword:"maxItems",params:{limit: 7},message:"must NOT have more than 7 items"}];
 return false;
 }
 else {
 if(data7.length < 1){
-validate46.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -4528,11 +7901,11 @@ for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data8 === "sun") || (data8 === "mon")) || (data8 === "tue")) || (data8 === "wed")) || (data8 === "thu")) || (data8 === "fri")) || (data8 === "sat"))){
-validate46.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema47.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema72.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -4544,7 +7917,7 @@ break;
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate71.errors = [{instancePath:instancePath+"/schedule/days",schemaPath:"#/properties/schedule/properties/days/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4560,7 +7933,7 @@ var valid1 = true;
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate71.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4576,32 +7949,32 @@ var valid0 = true;
 }
 }
 else {
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate46.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5ddd1039000c7 = validate47;
-const schema48 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
+export const v_5ddd1039000c7 = validate72;
+const schema73 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
-validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "id")){
-validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4613,18 +7986,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length > 16){
-validate47.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
+validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}];
 return false;
 }
 else {
 if(data0.length < 1){
-validate47.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4633,11 +8006,11 @@ return false;
 }
 }
 else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate47.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
@@ -4669,6 +8042,31 @@ export const VALIDATORS = {
   "7380216000233": v_7380216000233,
   "db421333000a5": v_db421333000a5,
   "61cfc23800131": v_61cfc23800131,
+  "55d2a90f0013d": v_55d2a90f0013d,
+  "0848db9b000ee": v_0848db9b000ee,
+  "5a4a79b800112": v_5a4a79b800112,
+  "06c6a800003bf": v_06c6a800003bf,
+  "39b9674d000a7": v_39b9674d000a7,
+  "e81ff87d00112": v_e81ff87d00112,
+  "2c4cd06e0013e": v_2c4cd06e0013e,
+  "fe8ed3e500116": v_fe8ed3e500116,
+  "6b6936cf00113": v_6b6936cf00113,
+  "40e028a80018c": v_40e028a80018c,
+  "2a957b2f00087": v_2a957b2f00087,
+  "4100f438003d2": v_4100f438003d2,
+  "1bfe7799000d5": v_1bfe7799000d5,
+  "0b42b9bd0008f": v_0b42b9bd0008f,
+  "9f6f0890000a3": v_9f6f0890000a3,
+  "b3eda7a800144": v_b3eda7a800144,
+  "6f73e5ca00094": v_6f73e5ca00094,
+  "27e3f44d00092": v_27e3f44d00092,
+  "71aecab20012d": v_71aecab20012d,
+  "e323c83a001c4": v_e323c83a001c4,
+  "6344178200149": v_6344178200149,
+  "628cfb6500072": v_628cfb6500072,
+  "8c2c5d58001f3": v_8c2c5d58001f3,
+  "17651e81000f6": v_17651e81000f6,
+  "e77be82300081": v_e77be82300081,
   "80d144510012c": v_80d144510012c,
   "d4f45b2b002cf": v_d4f45b2b002cf,
   "cb34918800571": v_cb34918800571,

@@ -8,6 +8,7 @@ import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } f
 import { PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
+import { nostrRoutes, type NostrOwnerSettings } from "./owner-nostr";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
 import { otaRoutes, type OtaOwner } from "./owner-ota";
 import type { Route } from "./router";
@@ -38,6 +39,8 @@ export interface OwnerApiDeps {
   ota?: OtaOwner;
   /** files.fetch jobs and the download trust policy (lib/http/owner-downloads.ts). */
   downloads?: DownloadApprovals;
+  /** The device's Nostr owner key and relays (lib/http/owner-nostr.ts). */
+  nostr?: NostrOwnerSettings;
 }
 
 export interface ApiCall {
@@ -143,6 +146,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   routes.push(...downloadRoutes(deps.downloads, deps.log));
   routes.push(...otaRoutes(deps.ota, deps.log));
+  routes.push(...nostrRoutes(deps.nostr, deps.log));
   return routes;
 }
 

@@ -5,8 +5,9 @@ import { tsKernels } from "../../lib/memory/kernel-ts.ts";
 import type { Ports } from "../../lib/ports.ts";
 
 /** The board ports of a host that has none of them (scenarios on a bare engine). */
-export const NO_BOARD: Pick<Ports, "messenger" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "otaSlots"> = {
+export const NO_BOARD: Pick<Ports, "messenger" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket"> = {
   messenger: undefined,
+  webSocket: undefined,
   system: undefined,
   led: undefined,
   audioOut: undefined,

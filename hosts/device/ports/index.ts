@@ -2,6 +2,7 @@
 import type { Ports } from "../../../lib/ports";
 import { nativeKernels } from "../../../modules/vector/vector";
 import type { DeviceConfig } from "../config";
+import { cardStorage } from "./card";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
 import { moddableHttpClient } from "./http-client";
@@ -12,12 +13,12 @@ import { traceLog } from "./log";
 import { deviceOta, deviceOtaSlots } from "./ota";
 import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
-import { fileStorage } from "./storage";
 import { deviceSystem } from "./system";
+import { moddableWebSocket } from "./websocket";
 
 export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
-  const storage = config.storageRoot === undefined ? undefined : fileStorage(config.storageRoot, config.storageCreate);
+  const storage = config.storageRoot === undefined ? undefined : cardStorage(config.storageRoot, config.storageCreate, log);
   const led = neopixelLed(config.ring, log);
   const audioIn = i2sAudioIn(log);
   const audioOut = i2sAudioOut(log);
@@ -30,6 +31,7 @@ export function devicePorts(config: DeviceConfig): Ports {
     http: moddableHttpClient,
     // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
     kernels: nativeKernels,
+    webSocket: moddableWebSocket,
     system: deviceSystem(config, log),
     ota: deviceOta(config),
     // The update engine replaces `ota` in the core when the board has app slots (not on lin).

@@ -1,174 +1,191 @@
-// Storage port over Moddable's `file` module, rooted at a folder. On lin the
-// folder is on the PC. On the device it is meant to be the SD card's mount
-// point, but the Moddable SDK has no SD-card module and Halo's native mount
-// module does not exist yet: there the folder is absent, present() is false
-// and every other method refuses with "no SD card".
-// Semantics follow the simulator's folder storage: parent folders are made on
-// write, temporary files are hidden from list(), a missing folder lists empty.
-import { Directory, File, Iterator } from "file";
-import type { FileStat, Storage } from "../../../lib/ports";
-import { FREE_SPACE_UNKNOWN } from "../../../lib/util/format";
+// The device's Storage port, over Halo's SD-card module (modules/sdcard) only:
+// a FAT card over SPI on the ESP32-S3, a folder on lin and on the XS test host.
+// Atomic replace follows the staged protocol of modules/sdcard/replace.ts
+// (FAT's rename never replaces); a pulled card unmounts, reads as absent and
+// is mounted again with backoff (card-mount.ts). Errors are short sentences
+// that never name a path.
+import type { FileStat, Log, Storage } from "../../../lib/ports";
+import { utf8Length } from "../../../lib/util/utf8";
+import { BACKUP_SUFFIX, renameOver, REPLACE_MARKER, replaceFile, recoverReplace, TEMP_SUFFIX } from "../../../modules/sdcard/replace";
+import type { ReplaceStep } from "../../../modules/sdcard/replace";
+import { errnoOf, SDCARD_MAX_PATH_BYTES } from "../../../modules/sdcard/common";
+import type { SdCard, SdMountOptions } from "../../../modules/sdcard/sdcard";
+import { CardMount } from "./card-mount";
 
-/** Suffix of writeAtomic's temporary file, written beside its target. */
-const TEMP = ".halo-tmp";
-/** Suffix of a fully written replacement waiting to be renamed over its target. */
-const STAGED = ".halo-new";
-const MAX_PATH_CHARS = 1024;
-
-/** The last line that keeps every path inside the card; callers validate first. */
-function checkPath(path: string, allowRoot = false): void {
-  if (path === "" && allowRoot) return;
-  if (path.length === 0 || path.length > MAX_PATH_CHARS) throw new Error("bad path");
-  if (/[\u0000-\u001f\u007f\\:]/.test(path) || path.startsWith("/") || path.endsWith(TEMP) || path.endsWith(STAGED)) {
-    throw new Error("bad path");
-  }
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === "." || segment === "..") throw new Error("bad path");
-  }
+export interface SdStorageOptions {
+  card: SdCard;
+  mount: SdMountOptions;
+  /** Monotonic milliseconds, for the remount backoff. */
+  now: () => number;
+  log?: Log;
+  /** Tests: called after each step of a replace (writeAtomic, rename over a file). */
+  onStep?: (step: ReplaceStep, path: string) => void;
 }
 
-function arrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+/** The Storage port plus the mount it runs on (for status and tests). */
+export interface SdStorage extends Storage {
+  readonly mount: CardMount;
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    const it = new Iterator(path);
-    while (it.next() !== undefined); // runs the iterator to its end, which closes it
-    return true;
-  } catch {
-    return false;
-  }
-}
+const MESSAGES: { [errno: string]: string } = {
+  "bad path": "bad path",
+  ENOENT: "no such file",
+  ENOSPC: "the SD card is full",
+  EISDIR: "a folder has that name",
+  ENOTDIR: "a parent is a file",
+  ENOTEMPTY: "the folder is not empty",
+  EEXIST: "a file has that name",
+  EACCES: "the SD card is read-only",
+  EROFS: "the SD card is read-only",
+  E2BIG: "the folder has too many entries",
+  EMFILE: "too many files are open",
+};
+const LONGEST_SUFFIX = Math.max(TEMP_SUFFIX.length, BACKUP_SUFFIX.length);
+const FAT_REFUSED = /[\u0000-\u001f\u007f\\:*?"<>|]/;
 
-function readAll(path: string): Uint8Array {
-  const file = new File(path);
-  try {
-    return file.length === 0 ? new Uint8Array(0) : new Uint8Array(file.read(ArrayBuffer));
-  } finally {
-    file.close();
-  }
-}
+export function sdStorage(options: SdStorageOptions): SdStorage {
+  const { card } = options;
+  const mount = new CardMount(card, options.mount, options.now, options.log);
+  mount.ensure();
+  /** Bytes a relative path may take: the mount point, "/", the longest suffix and the NUL come off. */
+  const maxPathBytes = SDCARD_MAX_PATH_BYTES - utf8Length(options.mount.root.replace(/\/+$/, "")) - 2 - LONGEST_SUFFIX;
 
-function writeNew(path: string, data: Uint8Array): void {
-  File.delete(path); // opening for write does not truncate
-  const file = new File(path, true);
-  try {
-    if (data.length > 0) file.write(arrayBuffer(data));
-  } finally {
-    file.close();
-  }
-}
-
-/**
- * Renames over an existing file. POSIX rename replaces; FAT refuses, so the
- * file is staged as `to.halo-new` first: a crash between the delete and the
- * last rename leaves a complete staged file, which read() finishes renaming.
- */
-function renameOver(from: string, to: string): void {
-  if (File.rename(from, to)) return;
-  const staged = to + STAGED;
-  File.delete(staged);
-  if (!File.rename(from, staged)) throw new Error("the SD card operation failed");
-  File.delete(to);
-  if (!File.rename(staged, to)) throw new Error("the SD card operation failed");
-}
-
-export function fileStorage(root: string, create: boolean): Storage {
-  if (create && !isDirectory(root)) {
-    try {
-      Directory.create(root);
-    } catch {
-      // present() reports it
-    }
-  }
-  const present = (): boolean => isDirectory(root);
-  const at = (path: string, allowRoot = false): string => {
-    if (!present()) throw new Error("no SD card");
-    checkPath(path, allowRoot);
-    return root + path;
+  const checkPath = (path: string, allowRoot = false): void => {
+    if (typeof path !== "string") throw new Error("bad path");
+    if (path === "" && allowRoot) return;
+    if (path === "" || path.length > maxPathBytes || utf8Length(path) > maxPathBytes || FAT_REFUSED.test(path)) throw new Error("bad path");
+    if (path.startsWith("/") || path.endsWith(TEMP_SUFFIX) || path.endsWith(BACKUP_SUFFIX) || path === REPLACE_MARKER)
+      throw new Error("bad path");
+    for (const segment of path.split("/")) if (segment === "" || segment === "." || segment === "..") throw new Error("bad path");
   };
-  /** Makes the folders above `path` (relative), as the simulator's card does. */
+
+  /** Runs `step` on a mounted card, turning module errors into the port's sentences. */
+  const onCard = <T>(step: () => T): T => {
+    if (!mount.ensure()) throw new Error("no SD card");
+    try {
+      return step();
+    } catch (e) {
+      const errno = errnoOf(e);
+      if (errno === undefined) throw e;
+      if (errno === "EIO" || errno === "ENODEV" || !card.mounted()) {
+        mount.lost();
+        throw new Error("no SD card");
+      }
+      throw new Error(MESSAGES[errno] ?? "the SD card operation failed");
+    }
+  };
+
+  /** Makes the folders above `path`. */
   const makeParents = (path: string): void => {
     const parts = path.split("/");
-    for (let i = 1; i < parts.length; i++) Directory.create(root + parts.slice(0, i).join("/"));
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join("/");
+      const info = card.stat(folder);
+      if (info === undefined) card.mkdir(folder);
+      else if (!info.directory) throw new Error("a parent is a file");
+    }
   };
+
+  const readAll = (path: string): Uint8Array => {
+    const handle = card.open(path, "r");
+    try {
+      const bytes = new Uint8Array(card.size(handle));
+      let got = 0;
+      for (let n = 1; got < bytes.length && n > 0; got += n) n = card.read(handle, bytes.subarray(got));
+      return got === bytes.length ? bytes : bytes.slice(0, got);
+    } finally {
+      card.close(handle);
+    }
+  };
+
+  /** After a replace the card refused (ENOSPC...) while still there, undo it now rather than at the next mount. */
+  const undoOnFailure = <T>(step: () => T): T => {
+    try {
+      return step();
+    } catch (e) {
+      if (card.mounted() && errnoOf(e) !== undefined) {
+        try {
+          recoverReplace(card);
+        } catch {
+          // the next mount recovers
+        }
+      }
+      throw e;
+    }
+  };
+
+  const hook = (path: string) => (options.onStep ? (step: ReplaceStep) => options.onStep?.(step, path) : undefined);
+
   return {
-    present,
-    read(path: string): Uint8Array | undefined {
-      const full = at(path);
-      if (!File.exists(full)) {
-        if (!File.exists(full + STAGED)) return undefined;
-        if (!File.rename(full + STAGED, full)) throw new Error("the SD card operation failed");
-      }
-      if (isDirectory(full)) throw new Error("a folder has that name");
-      return readAll(full);
-    },
-    writeAtomic(path: string, data: Uint8Array): void {
-      const full = at(path);
-      makeParents(path);
-      if (isDirectory(full)) throw new Error("a folder has that name");
-      writeNew(full + TEMP, data);
-      renameOver(full + TEMP, full);
-    },
-    append(path: string, data: Uint8Array): void {
-      const full = at(path);
-      makeParents(path);
-      const file = new File(full, true);
-      try {
-        file.position = file.length;
-        if (data.length > 0) file.write(arrayBuffer(data));
-      } finally {
-        file.close();
-      }
-    },
-    rename(from: string, to: string): void {
-      const fullFrom = at(from);
-      checkPath(to);
-      if (!File.exists(fullFrom)) throw new Error("no such file");
-      makeParents(to);
-      renameOver(fullFrom, root + to);
-    },
-    remove(path: string): void {
-      const full = at(path);
-      if (!File.exists(full)) return;
-      if (isDirectory(full)) Directory.delete(full);
-      else File.delete(full);
-    },
-    list(dir: string): string[] {
-      const full = at(dir, true);
-      const names: string[] = [];
-      let it: Iterator;
-      try {
-        it = new Iterator(full);
-      } catch {
-        return names;
-      }
-      for (let entry = it.next(); entry !== undefined; entry = it.next()) {
-        const name = entry.name;
-        if (name !== "." && name !== ".." && !name.endsWith(TEMP) && !name.endsWith(STAGED)) names.push(name);
-      }
-      return names.sort();
-    },
-    stat(path: string): FileStat | undefined {
-      const full = at(path);
-      if (!File.exists(full)) return undefined;
-      // The file module reports no modification time: mtime is always 0 here.
-      if (isDirectory(full)) return { size: 0, mtime: 0, directory: true };
-      const file = new File(full);
-      try {
-        return { size: file.length, mtime: 0, directory: false };
-      } finally {
-        file.close();
-      }
-    },
-    freeBytes(): number {
-      at("", true);
-      // The file module's System.info() describes its own flash partition, not
-      // a mounted card, and says nothing on lin: free space is unknown here,
-      // reported as the largest safe integer until the SD module can tell.
-      return FREE_SPACE_UNKNOWN;
-    },
+    mount,
+    present: (): boolean => mount.present(),
+    read: (path: string): Uint8Array | undefined =>
+      onCard(() => {
+        checkPath(path);
+        const info = card.stat(path);
+        if (info === undefined) return undefined;
+        if (info.directory) throw new Error("a folder has that name");
+        return readAll(path);
+      }),
+    writeAtomic: (path: string, data: Uint8Array): void =>
+      onCard(() => {
+        checkPath(path);
+        makeParents(path);
+        if (card.stat(path)?.directory) throw new Error("a folder has that name");
+        undoOnFailure(() => replaceFile(card, path, data, hook(path)));
+      }),
+    append: (path: string, data: Uint8Array): void =>
+      onCard(() => {
+        checkPath(path);
+        makeParents(path);
+        const before = card.stat(path);
+        if (before?.directory) throw new Error("a folder has that name");
+        const handle = card.open(path, "a");
+        try {
+          card.write(handle, data);
+          card.sync(handle);
+        } catch (e) {
+          // a refused append leaves the file as it was (a pulled card is beyond reach: its torn tail is the reader's to drop)
+          if (card.mounted()) card.truncate(handle, before?.size ?? 0);
+          throw e;
+        } finally {
+          card.close(handle);
+        }
+      }),
+    rename: (from: string, to: string): void =>
+      onCard(() => {
+        checkPath(from);
+        checkPath(to);
+        if (card.stat(from) === undefined) throw new Error("no such file");
+        if (from === to) return;
+        makeParents(to);
+        if (card.stat(to)?.directory) throw new Error("a folder has that name");
+        undoOnFailure(() => renameOver(card, from, to, hook(to)));
+      }),
+    remove: (path: string): void =>
+      onCard(() => {
+        checkPath(path);
+        const info = card.stat(path);
+        if (info === undefined) return;
+        if (info.directory) card.rmdir(path);
+        else card.unlink(path);
+      }),
+    list: (dir: string): string[] =>
+      onCard(() => {
+        checkPath(dir, true);
+        const info = card.stat(dir);
+        if (info === undefined || !info.directory) return [];
+        return card
+          .readdir(dir)
+          .filter((n) => !n.endsWith(TEMP_SUFFIX) && !n.endsWith(BACKUP_SUFFIX) && !(dir === "" && n === REPLACE_MARKER))
+          .sort();
+      }),
+    stat: (path: string): FileStat | undefined =>
+      onCard(() => {
+        checkPath(path);
+        const info = card.stat(path);
+        return info === undefined ? undefined : { size: info.size, mtime: info.mtime, directory: info.directory };
+      }),
+    freeBytes: (): number => onCard(() => card.space()[0]),
   };
 }

@@ -11,6 +11,7 @@ import { simAudioIn, simAudioOut, type SimAudioIn, type SimAudioOut } from "./au
 import { speakerFileSink } from "./audio-files.ts";
 import { simSystem, type SimSystem } from "./system.ts";
 import { openSimOtaSlots } from "./ota-slots.ts";
+import { wsClient } from "./websocket.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
@@ -33,6 +34,7 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     http: nodeHttpClient,
     // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
     kernels: tsKernels,
+    webSocket: wsClient,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
     // files.send delivers through the Telegram channel.
@@ -57,6 +59,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     settings: memorySettings(),
     http: nodeHttpClient,
     kernels: tsKernels,
+    webSocket: wsClient,
     storage: memoryStorage(),
     messenger: undefined,
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),

@@ -1,0 +1,75 @@
+// The WebSocket port over the SDK's `websocket` Client, with SecureSocket for
+// wss:// (CA roots from the build's resources). Text frames only; a binary
+// frame is ignored. The Client throws from write() on a frame over 64 KB and
+// from callbacks on socket errors: both end only this connection.
+import SecureSocket from "securesocket";
+import { Client } from "websocket";
+import type { WebSocketClient, WebSocketConnection, WebSocketEvents } from "../../../lib/ports";
+
+/** scheme, host (name or [IPv6]), port, path+query. */
+const URL_PATTERN = /^(wss?):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?([/?][^#\s]*)?$/;
+const TLS_MIN_VERSION = 0x303;
+
+export const moddableWebSocket: WebSocketClient = {
+  open(url: string, events: WebSocketEvents): WebSocketConnection {
+    let closed = false;
+    let client: Client | undefined;
+    const finish = (reason: string): void => {
+      if (closed) return;
+      closed = true;
+      try {
+        client?.close();
+      } catch {
+        // already closed underneath
+      }
+      events.onClose(reason);
+    };
+    const m = URL_PATTERN.exec(url);
+    if (!m) {
+      Promise.resolve().then(() => finish("the relay URL is not a WebSocket URL"));
+      return { send: () => undefined, close: () => void (closed = true) };
+    }
+    const secure = m[1] === "wss";
+    const host = m[2].startsWith("[") ? m[2].slice(1, -1) : m[2];
+    const port = m[3] === undefined ? (secure ? 443 : 80) : Number(m[3]);
+    let open = false;
+    try {
+      client = new Client({
+        host,
+        port,
+        path: m[4] ?? "/",
+        ...(secure ? { Socket: SecureSocket, secure: { protocolVersion: TLS_MIN_VERSION } } : {}),
+      });
+    } catch {
+      Promise.resolve().then(() => finish("the connection failed"));
+      return { send: () => undefined, close: () => void (closed = true) };
+    }
+    client.callback = (message: number, value?: unknown): void => {
+      if (closed) return;
+      if (message === Client.handshake) {
+        open = true;
+        events.onOpen();
+      } else if (message === Client.receive && typeof value === "string") events.onText(value);
+      else if (message === Client.disconnect) finish(open ? "the connection closed" : "the connection failed");
+    };
+    return {
+      send: (text: string): void => {
+        if (closed || !open || !client) return;
+        try {
+          client.write(text);
+        } catch {
+          finish("a frame could not be sent");
+        }
+      },
+      close: (): void => {
+        if (closed) return;
+        closed = true;
+        try {
+          client?.close();
+        } catch {
+          // already closed underneath
+        }
+      },
+    };
+  },
+};

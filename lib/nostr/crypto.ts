@@ -1,0 +1,60 @@
+// Encryption between two keys: NIP-44 v2 (nostr-tools) and the older NIP-04
+// (AES-256-CBC over the ECDH x coordinate). Every nonce and IV comes from the
+// caller's random source, never from an ambient one.
+import { cbc } from "@noble/ciphers/aes.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { base64 } from "@scure/base";
+import { v2 as nip44 } from "nostr-tools/nip44";
+
+export type RandomBytes = (n: number) => Uint8Array;
+
+export function nip44ConversationKey(secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
+  return nip44.utils.getConversationKey(secretKey, pubkeyHex);
+}
+
+/** NIP-44 v2 carries 1 to 65,535 bytes of UTF-8 plaintext. */
+export const NIP44_PLAINTEXT_MAX_BYTES = 65535;
+
+export function nip44Encrypt(plaintext: string, conversationKey: Uint8Array, random: RandomBytes): string {
+  const bytes = new TextEncoder().encode(plaintext).length;
+  if (bytes < 1 || bytes > NIP44_PLAINTEXT_MAX_BYTES) throw new Error("invalid plaintext length");
+  return nip44.encrypt(plaintext, conversationKey, random(32));
+}
+
+/** NIP-44 v2 payloads are 132 to 87,472 base64 characters; anything else is refused before decoding. */
+export const NIP44_PAYLOAD_MIN_CHARS = 132;
+export const NIP44_PAYLOAD_MAX_CHARS = 87472;
+
+/** Throws on a bad version, MAC, padding or length. */
+export function nip44Decrypt(payload: string, conversationKey: Uint8Array): string {
+  if (payload.length < NIP44_PAYLOAD_MIN_CHARS || payload.length > NIP44_PAYLOAD_MAX_CHARS) throw new Error("invalid payload length");
+  return nip44.decrypt(payload, conversationKey);
+}
+
+function nip04Key(secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
+  return secp256k1.getSharedSecret(secretKey, hexToCompressed(pubkeyHex)).subarray(1, 33);
+}
+
+function hexToCompressed(pubkeyHex: string): Uint8Array {
+  const out = new Uint8Array(33);
+  out[0] = 2;
+  for (let i = 0; i < 32; i++) out[i + 1] = parseInt(pubkeyHex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** NIP-04: `base64(ciphertext)?iv=base64(iv)`. */
+export function nip04Encrypt(secretKey: Uint8Array, pubkeyHex: string, text: string, random: RandomBytes): string {
+  const iv = random(16);
+  const ct = cbc(nip04Key(secretKey, pubkeyHex), iv).encrypt(new TextEncoder().encode(text));
+  return `${base64.encode(ct)}?iv=${base64.encode(iv)}`;
+}
+
+/** Throws when the payload is not NIP-04 or does not decrypt. */
+export function nip04Decrypt(secretKey: Uint8Array, pubkeyHex: string, payload: string): string {
+  const parts = payload.split("?iv=");
+  if (parts.length !== 2) throw new Error("not a NIP-04 payload");
+  const iv = base64.decode(parts[1]);
+  if (iv.length !== 16) throw new Error("not a NIP-04 payload");
+  const plain = cbc(nip04Key(secretKey, pubkeyHex), iv).decrypt(base64.decode(parts[0]));
+  return new TextDecoder("utf-8", { fatal: true }).decode(plain);
+}

@@ -1,0 +1,83 @@
+// The device's Nostr key pair: made from the Random port on first boot and kept
+// in Settings beside the other secrets. The secret key never leaves this class;
+// the public key (hex or npub) is what anyone may read.
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { npubEncode } from "nostr-tools/nip19";
+import type { Log, Random, Settings } from "../ports";
+import { nip04Decrypt, nip04Encrypt, nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "./crypto";
+import { type EventTemplate, type NostrEvent, publicKeyOf, signEvent } from "./event";
+
+/** The Settings key of the secret key: under `secret.`, which no tool or knob reads. */
+export const NOSTR_KEY_SETTING = "secret.nostr-key";
+/** Conversation keys kept (one ECDH each saved). */
+const CONVERSATION_KEYS_MAX = 32;
+
+export class NostrIdentity {
+  private readonly secretKey: Uint8Array;
+  readonly pubkey: string;
+  private readonly conversationKeys = new Map<string, Uint8Array>();
+
+  constructor(
+    settings: Settings,
+    private readonly random: Random,
+    log: Log,
+  ) {
+    const stored = settings.get(NOSTR_KEY_SETTING);
+    if (stored && /^[0-9a-f]{64}$/.test(stored) && secp256k1.utils.isValidSecretKey(hexToBytes(stored))) {
+      this.secretKey = hexToBytes(stored);
+    } else {
+      this.secretKey = this.freshSecretKey();
+      settings.set(NOSTR_KEY_SETTING, bytesToHex(this.secretKey));
+      log.info("nostr: created the device's key pair");
+    }
+    this.pubkey = publicKeyOf(this.secretKey);
+  }
+
+  npub(): string {
+    return npubEncode(this.pubkey);
+  }
+
+  randomBytes(n: number): Uint8Array {
+    const b = new Uint8Array(n);
+    this.random.fill(b);
+    return b;
+  }
+
+  sign(template: EventTemplate): NostrEvent {
+    return signEvent(template, this.secretKey, this.randomBytes(32), this.pubkey);
+  }
+
+  nip44Encrypt(pubkey: string, plaintext: string): string {
+    return nip44Encrypt(plaintext, this.conversationKey(pubkey), (n) => this.randomBytes(n));
+  }
+
+  nip44Decrypt(pubkey: string, payload: string): string {
+    return nip44Decrypt(payload, this.conversationKey(pubkey));
+  }
+
+  nip04Encrypt(pubkey: string, text: string): string {
+    return nip04Encrypt(this.secretKey, pubkey, text, (n) => this.randomBytes(n));
+  }
+
+  nip04Decrypt(pubkey: string, payload: string): string {
+    return nip04Decrypt(this.secretKey, pubkey, payload);
+  }
+
+  private conversationKey(pubkey: string): Uint8Array {
+    let key = this.conversationKeys.get(pubkey);
+    if (!key) {
+      key = nip44ConversationKey(this.secretKey, pubkey);
+      if (this.conversationKeys.size >= CONVERSATION_KEYS_MAX) this.conversationKeys.clear();
+      this.conversationKeys.set(pubkey, key);
+    }
+    return key;
+  }
+
+  private freshSecretKey(): Uint8Array {
+    for (;;) {
+      const candidate = this.randomBytes(32);
+      if (secp256k1.utils.isValidSecretKey(candidate)) return candidate;
+    }
+  }
+}

@@ -1,0 +1,205 @@
+// One relay over a WebSocket: reconnects with backoff, re-sends its open
+// subscriptions after every reconnect, and checks every frame it receives
+// (size, JSON shape, the flood window, then the event's id and signature).
+import type { Log, WebSocketClient, WebSocketConnection } from "../ports";
+import { type NostrEvent, verifyEvent } from "./event";
+import {
+  NOSTR_BACKOFF_MAX_MS,
+  NOSTR_BACKOFF_MIN_MS,
+  NOSTR_MESSAGE_MAX_BYTES,
+  NOSTR_OUTBOX_MAX,
+  NOSTR_RELAY_EVENTS_PER_WINDOW,
+  NOSTR_RELAY_WINDOW_MS,
+} from "./limits";
+
+export type Filter = { [key: string]: unknown };
+
+export interface RelayListener {
+  onEvent(subId: string, event: NostrEvent, relay: string): void;
+  onEose(subId: string, relay: string): void;
+  onOk(eventId: string, accepted: boolean, message: string, relay: string): void;
+  onConnected(relay: string): void;
+}
+
+export interface RelayDeps {
+  ws: WebSocketClient;
+  log: Log;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /** First reconnect wait (ms); tests shorten it. */
+  backoffMinMs?: number;
+}
+
+export interface RelayStatus {
+  url: string;
+  connected: boolean;
+  connects: number;
+  received: number;
+  refused: number;
+  dropped: number;
+  sent: number;
+  lastError?: string;
+}
+
+export class RelayConnection {
+  private socket?: WebSocketConnection;
+  private connected = false;
+  private active = false;
+  private failures = 0;
+  private readonly subs = new Map<string, Filter[]>();
+  private readonly outbox: string[] = [];
+  private windowStart = 0;
+  private windowCount = 0;
+  private readonly counts = { connects: 0, received: 0, refused: 0, dropped: 0, sent: 0 };
+  private lastError?: string;
+
+  constructor(
+    readonly url: string,
+    private readonly deps: RelayDeps,
+    private readonly listener: RelayListener,
+  ) {}
+
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.connect();
+  }
+
+  stop(): void {
+    this.active = false;
+    this.connected = false;
+    this.socket?.close();
+    this.socket = undefined;
+  }
+
+  isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** Opens (or replaces) a subscription; it is sent again after every reconnect. */
+  subscribe(subId: string, filters: Filter[]): void {
+    this.subs.set(subId, filters);
+    if (this.connected) this.sendNow(JSON.stringify(["REQ", subId, ...filters]));
+  }
+
+  unsubscribe(subId: string): void {
+    if (!this.subs.delete(subId)) return;
+    if (this.connected) this.sendNow(JSON.stringify(["CLOSE", subId]));
+  }
+
+  /** Sends an event now, or keeps it (bounded) for the next connect; false when the outbox is full. */
+  publish(event: NostrEvent): boolean {
+    const frame = JSON.stringify(["EVENT", event]);
+    if (this.connected) {
+      this.sendNow(frame);
+      return true;
+    }
+    if (this.outbox.length >= NOSTR_OUTBOX_MAX) return false;
+    this.outbox.push(frame);
+    return true;
+  }
+
+  status(): RelayStatus {
+    return { url: this.url, connected: this.connected, ...this.counts, lastError: this.lastError };
+  }
+
+  private connect(): void {
+    if (!this.active) return;
+    let mine: WebSocketConnection | undefined;
+    const current = (): boolean => this.active && this.socket === mine;
+    mine = this.deps.ws.open(this.url, {
+      onOpen: () => {
+        if (!current()) return;
+        this.connected = true;
+        this.failures = 0;
+        this.counts.connects++;
+        for (const [subId, filters] of this.subs) this.sendNow(JSON.stringify(["REQ", subId, ...filters]));
+        for (const frame of this.outbox.splice(0)) this.sendNow(frame);
+        this.listener.onConnected(this.url);
+      },
+      onText: (text) => {
+        if (current()) this.receive(text);
+      },
+      onClose: (reason) => {
+        if (!current()) return;
+        this.connected = false;
+        this.socket = undefined;
+        this.lastError = reason;
+        this.failures++;
+        const wait = Math.min(
+          NOSTR_BACKOFF_MAX_MS,
+          (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * Math.pow(2, Math.min(this.failures - 1, 16)),
+        );
+        void this.deps.sleep(wait).then(() => {
+          if (this.active && !this.socket) this.connect();
+        });
+      },
+    });
+    this.socket = mine;
+  }
+
+  private sendNow(frame: string): void {
+    this.counts.sent++;
+    this.socket?.send(frame);
+  }
+
+  private receive(text: string): void {
+    if (text.length > NOSTR_MESSAGE_MAX_BYTES) {
+      this.counts.refused++;
+      return;
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.counts.refused++;
+      return;
+    }
+    if (!Array.isArray(msg) || typeof msg[0] !== "string") {
+      this.counts.refused++;
+      return;
+    }
+    switch (msg[0]) {
+      case "EVENT":
+        return this.receiveEvent(msg);
+      case "EOSE":
+        if (typeof msg[1] === "string") this.listener.onEose(msg[1], this.url);
+        return;
+      case "OK":
+        if (typeof msg[1] === "string")
+          this.listener.onOk(msg[1], msg[2] === true, typeof msg[3] === "string" ? msg[3].slice(0, 200) : "", this.url);
+        return;
+      case "CLOSED":
+      case "NOTICE":
+        return;
+      default:
+        this.counts.refused++;
+    }
+  }
+
+  private receiveEvent(msg: unknown[]): void {
+    const subId = msg[1];
+    if (typeof subId !== "string" || !this.subs.has(subId)) {
+      this.counts.refused++;
+      return;
+    }
+    const now = this.deps.now();
+    if (now - this.windowStart >= NOSTR_RELAY_WINDOW_MS) {
+      this.windowStart = now;
+      this.windowCount = 0;
+    }
+    if (++this.windowCount > NOSTR_RELAY_EVENTS_PER_WINDOW) {
+      if (this.windowCount === NOSTR_RELAY_EVENTS_PER_WINDOW + 1)
+        this.deps.log.warn(`nostr: ${this.url} sends too many events; dropping the rest of this window`);
+      this.counts.dropped++;
+      return;
+    }
+    const checked = verifyEvent(msg[2], Math.floor(now / 1000));
+    if ("refused" in checked) {
+      this.counts.refused++;
+      return;
+    }
+    this.counts.received++;
+    this.listener.onEvent(subId, checked.event, this.url);
+  }
+}

@@ -1,0 +1,154 @@
+// nostr.post, nostr.delete, nostr.react, nostr.query, nostr.my_events: the
+// seed's event tools, signing with the device's key and going through the pool.
+import { HaloError } from "../errors";
+import type { NostrEvent } from "../nostr/event";
+import { NOSTR_QUERY_TIMEOUT_DEFAULT_MS } from "../nostr/limits";
+import type { PublishOutcome } from "../nostr/pool";
+import type { NostrSubsystem } from "../nostr/subsystem";
+import { defineTool } from "../registry/define";
+import type { ToolRegistry } from "../registry/registry";
+import type { ToolDefinition, ToolResult } from "../registry/types";
+import { CONTENT, FILTER, HEX64, KIND, TAGS, TIMEOUT_MS, guarded } from "./nostr-schemas";
+
+/** Kinds a tool may not post directly: DMs and wraps have their own tools, and 0/3/10002 are the owner's settings. */
+const RESERVED_KINDS = [4, 13, 14, 1059, 5];
+
+export function outcomesText(event: NostrEvent, outcomes: PublishOutcome[]): string {
+  const lines = outcomes.map((o) => `- ${o.relay}: ${o.result}${o.message ? ` (${o.message.slice(0, 120)})` : ""}`);
+  return `event ${event.id} (kind ${event.kind})\n${lines.join("\n")}`;
+}
+
+function pool(nostr: NostrSubsystem): NonNullable<NostrSubsystem["pool"]> {
+  if (!nostr.pool) throw new HaloError("not-configured", "this device has no WebSocket client for relays.");
+  return nostr.pool;
+}
+
+export async function publish(nostr: NostrSubsystem, event: NostrEvent): Promise<ToolResult> {
+  const outcomes = await pool(nostr).publish(event);
+  const accepted = outcomes.some((o) => o.result === "ok" || o.result === "queued");
+  return { text: outcomesText(event, outcomes), isError: !accepted || undefined };
+}
+
+export function eventLine(e: NostrEvent): string {
+  const d = e.tags.find((t) => t[0] === "d")?.[1];
+  return `- ${e.id} kind ${e.kind} by ${e.pubkey.slice(0, 16)}... at ${e.created_at}${d ? ` d=${d}` : ""}: ${JSON.stringify(e.content.slice(0, 280))}`;
+}
+
+export function registerNostrEventTools(registry: ToolRegistry, nostr: NostrSubsystem): void {
+  const register = (tool: ToolDefinition): void => registry.register(guarded(tool));
+  register(
+    defineTool({
+      name: "nostr.post",
+      description: "Publish a Nostr event (default kind 1 note) signed by the device's key to its relays.",
+      adminOnly: true,
+      effect: "act",
+      openWorld: true,
+      inputSchema: {
+        type: "object",
+        properties: { kind: KIND, content: CONTENT, tags: TAGS },
+        required: ["content"],
+        additionalProperties: false,
+      },
+      handler: async (args): Promise<ToolResult> => {
+        const kind = args.kind ?? 1;
+        if (RESERVED_KINDS.indexOf(kind) >= 0) throw new HaloError("refused", "that kind has its own tool (nostr.dm_send, nostr.delete).");
+        const tags = (args.tags ?? []).map((t) => t.slice());
+        return publish(nostr, nostr.identity.sign({ kind, content: args.content, tags, created_at: nostr.nowSeconds() }));
+      },
+    }),
+  );
+
+  register(
+    defineTool({
+      name: "nostr.delete",
+      description: "Ask relays to delete events the device published (NIP-09 kind 5).",
+      adminOnly: true,
+      effect: "destroy",
+      openWorld: true,
+      inputSchema: {
+        type: "object",
+        properties: { event_ids: { type: "array", minItems: 1, maxItems: 20, items: HEX64 }, reason: { type: "string", maxLength: 280 } },
+        required: ["event_ids"],
+        additionalProperties: false,
+      },
+      handler: (args): Promise<ToolResult> =>
+        publish(
+          nostr,
+          nostr.identity.sign({
+            kind: 5,
+            content: args.reason ?? "",
+            tags: args.event_ids.map((id) => ["e", id]),
+            created_at: nostr.nowSeconds(),
+          }),
+        ),
+    }),
+  );
+
+  register(
+    defineTool({
+      name: "nostr.react",
+      description: "React to an event (NIP-25 kind 7): + like, - dislike, or an emoji.",
+      adminOnly: true,
+      effect: "act",
+      openWorld: true,
+      inputSchema: {
+        type: "object",
+        properties: { event_id: HEX64, event_pubkey: HEX64, reaction: { type: "string", minLength: 1, maxLength: 64 } },
+        required: ["event_id", "event_pubkey"],
+        additionalProperties: false,
+      },
+      handler: (args): Promise<ToolResult> =>
+        publish(
+          nostr,
+          nostr.identity.sign({
+            kind: 7,
+            content: args.reaction ?? "+",
+            tags: [
+              ["e", args.event_id],
+              ["p", args.event_pubkey],
+            ],
+            created_at: nostr.nowSeconds(),
+          }),
+        ),
+    }),
+  );
+
+  register(
+    defineTool({
+      name: "nostr.query",
+      description: "Query events from the relays with a NIP-01 filter (every event verified; newest first).",
+      effect: "read",
+      openWorld: true,
+      inputSchema: {
+        type: "object",
+        properties: { filter: FILTER, timeout_ms: TIMEOUT_MS },
+        required: ["filter"],
+        additionalProperties: false,
+      },
+      handler: async (args): Promise<ToolResult> => {
+        const events = await pool(nostr).query([{ limit: 20, ...args.filter }], args.timeout_ms ?? NOSTR_QUERY_TIMEOUT_DEFAULT_MS);
+        return { text: events.length ? `${events.length} event(s):\n${events.map(eventLine).join("\n")}` : "No events matched." };
+      },
+    }),
+  );
+
+  register(
+    defineTool({
+      name: "nostr.my_events",
+      description: "Recent events the device's key published: kind, id, time and d tag.",
+      effect: "read",
+      openWorld: true,
+      inputSchema: {
+        type: "object",
+        properties: { kind: KIND, limit: { type: "integer", minimum: 1, maximum: 50 } },
+        additionalProperties: false,
+      },
+      handler: async (args): Promise<ToolResult> => {
+        const filter: { [k: string]: unknown } = { authors: [nostr.identity.pubkey], limit: args.limit ?? 10 };
+        if (args.kind !== undefined) filter.kinds = [args.kind];
+        const events = await pool(nostr).query([filter], NOSTR_QUERY_TIMEOUT_DEFAULT_MS);
+        return { text: events.length ? events.map(eventLine).join("\n") : "The device has published no such events." };
+      },
+    }),
+  );
+}
