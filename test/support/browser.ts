@@ -75,7 +75,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(source);
   const result: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> = await page.evaluate(async () => {
     const axe = (globalThis as any).axe;
-    const r = await axe.run(document, { resultTypes: ["violations"] });
+    const r = await axe.run((globalThis as any).document, { resultTypes: ["violations"] });
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => ({ target: n.target })) }));
   });
   return result

@@ -72,7 +72,7 @@ describe("the owner's web page in Chromium", function () {
     await page.getByLabel("Client token").fill(sim.token);
     await page.keyboard.press("Enter");
     await page.getByText("owner (admin)").waitFor();
-    assert.equal(await page.evaluate(() => localStorage.getItem("halo.token")), sim.token);
+    assert.equal(await page.evaluate(() => (globalThis as any).localStorage.getItem("halo.token")), sim.token);
     assert.deepEqual(await b.context.cookies(), []);
   });
 
@@ -80,11 +80,11 @@ describe("the owner's web page in Chromium", function () {
     await open("setup");
     await page.getByLabel("New mistral key").fill("sk-mistral-from-page");
     await page.locator("#key-mistral-status").locator("xpath=ancestor::form").getByRole("button", { name: "Save" }).click();
-    await page.waitForFunction(() => document.getElementById("key-mistral-status")?.textContent === "set");
+    await page.waitForFunction(() => (globalThis as any).document.getElementById("key-mistral-status")?.textContent === "set");
     assert.equal(sim.halo.core.secrets.getSecret("mistral"), "sk-mistral-from-page");
     stand.llm.reply({ status: 401, body: { error: { message: "bad key" } } });
     await page.locator("#key-openai-status").locator("xpath=ancestor::form").getByRole("button", { name: "Check" }).click();
-    await page.waitForFunction(() => /^auth: /.test(document.getElementById("key-openai-check")?.textContent ?? ""));
+    await page.waitForFunction(() => /^auth: /.test((globalThis as any).document.getElementById("key-openai-check")?.textContent ?? ""));
     assert.ok(!(await page.content()).includes("sk-web-ui-KEY"), "no key is ever on the page");
     await checkSection("setup");
   });
@@ -103,7 +103,7 @@ describe("the owner's web page in Chromium", function () {
     assert.equal((await ownerApi(sim, "GET", "/api/whoami", undefined, { authorization: `Bearer ${token}` })).status, 401);
     // A member signs in with a token the owner then revokes: the page says so.
     const member = (await ownerApi(sim, "POST", "/api/clients", { name: "kid", role: "user" })).json.token;
-    await page.evaluate((t) => localStorage.setItem("halo.token", t), member);
+    await page.evaluate((t) => (globalThis as any).localStorage.setItem("halo.token", t), member);
     await page.goto(`${sim.url}/#device`);
     await page.reload();
     await page.getByText("kid (user)").waitFor();
@@ -118,7 +118,7 @@ describe("the owner's web page in Chromium", function () {
 
   it("Approvals: shows a badge and the capsule, and approves the pending skill", async () => {
     sim.halo.core.skills.saveByAgent("weekly-report", "# Weekly report\n\nEvery Monday, sum up the week's notes.\n");
-    await page.goto(`${sim.url}/#chat`);
+    await open("tools");
     await page.locator("nav .badge").waitFor();
     assert.equal(await page.locator("nav .badge").textContent(), "1");
     await open("approvals");
@@ -135,7 +135,7 @@ describe("the owner's web page in Chromium", function () {
     await open("tools");
     assert.equal(await page.locator("[data-tool]").count(), sim.halo.core.registry.all().length);
     await page.getByLabel("Filter").fill("memory.pin");
-    await page.waitForFunction(() => document.querySelectorAll("[data-tool]").length === 1);
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll("[data-tool]").length === 1);
     await checkSection("tools");
   });
 
@@ -160,7 +160,7 @@ describe("the owner's web page in Chromium", function () {
     await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Read" }).click();
     await page.locator("#file-text").getByText("fix the bicycle").waitFor();
     await page.getByRole("button", { name: "Show history" }).click();
-    await page.waitForFunction(() => (document.getElementById("history")?.textContent ?? "").length > 0);
+    await page.waitForFunction(() => ((globalThis as any).document.getElementById("history")?.textContent ?? "").length > 0);
     await checkSection("memory");
   });
 
@@ -197,10 +197,29 @@ describe("the owner's web page in Chromium", function () {
     await checkSection("device");
   });
 
+  it("fits a phone's width and works with the keyboard alone", async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await open("setup");
+    assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 375), "no sideways scrolling");
+    await screenshot(page, "phone-setup");
+    await page.locator(".skip").focus();
+    let reached = false;
+    for (let i = 0; i < 20 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => (globalThis as any).document.activeElement?.textContent === "Memory and files");
+    }
+    assert.ok(reached, "the section links are reached with Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('[data-section="memory"]');
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute("name")), "query", "focus moves into the section");
+    await page.setViewportSize({ width: 1100, height: 900 });
+  });
+
   it("signs out, and no token ever went into a URL", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
-    assert.equal(await page.evaluate(() => localStorage.getItem("halo.token")), null);
+    assert.equal(await page.evaluate(() => (globalThis as any).localStorage.getItem("halo.token")), null);
     assert.ok(urls.length > 10);
     assert.ok(urls.every((u) => !u.includes(sim.token) && !/token=/.test(u)));
     assert.deepEqual(errors, []);
