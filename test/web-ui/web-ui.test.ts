@@ -212,7 +212,11 @@ describe("the owner's web page in Chromium", function () {
     await page.keyboard.press("Enter");
     await page.waitForSelector('[data-section="memory"]');
     await page.keyboard.press("Tab");
-    assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute("name")), "query", "focus moves into the section");
+    assert.equal(
+      await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute("name")),
+      "query",
+      "focus moves into the section",
+    );
     await page.setViewportSize({ width: 1100, height: 900 });
   });
 
