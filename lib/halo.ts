@@ -8,6 +8,7 @@ import { hostAndOrigin, refuseTokenInUrl } from "./http/middleware";
 import { ownerApiRoutes } from "./http/owner-api";
 import { hostRoutes } from "./http/owner-hosts";
 import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
+import { ObservedLed, ringEventsRoute } from "./http/ring-events";
 import { secretCheckRoute } from "./http/secret-check";
 import { assetRoutes } from "./http/static-assets";
 import { statusPage } from "./http/status-page";
@@ -62,7 +63,9 @@ export interface Halo {
 
 export function createHalo(options: HaloOptions): Halo {
   const { ports, firmwareVersion } = options;
-  const core = buildCore(ports, undefined, options.core);
+  // The ring as the web page's preview sees it: every pattern shown is also an event (lib/http/ring-events.ts).
+  const led = ports.led ? new ObservedLed(ports.led) : undefined;
+  const core = buildCore(led ? { ...ports, led } : ports, undefined, options.core);
   // The boot is the first row of the device's timeline (session "system"); a missing card only skips it.
   recordDeviceEvent(new EpisodicJournal(core.episodic, ports.log), bootEventText(firmwareVersion, ports.system));
   const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
@@ -87,6 +90,7 @@ export function createHalo(options: HaloOptions): Halo {
       guards,
     ),
     ...webApiRoutes(core, verifyToken, guards),
+    ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
     secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
     ...assetRoutes(webAssets()).map((r) => ({ ...r, use: guards })),
     {

@@ -69,6 +69,23 @@ describe("web page API routes on the simulator", () => {
     assert.equal((await ownerApi(sim, "POST", "/api/tools", {})).status, 405);
   });
 
+  it("GET /api/ring/events streams the ring's patterns to any client, and refuses a missing token", async () => {
+    const stop = new AbortController();
+    const res = await fetch(`${sim.url}/api/ring/events`, { headers: { authorization: `Bearer ${userToken}` }, signal: stop.signal });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    const reader = res.body!.getReader();
+    let text = "";
+    const until = async (pattern: RegExp): Promise<void> => {
+      while (!pattern.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    };
+    await until(/event: frame\ndata: \{"pixels":\d+,"mode":"\w+"/);
+    sim.halo.core.ports.led!.show({ mode: "pulse", r: 1, g: 2, b: 3, brightness: 40 });
+    await until(/"mode":"pulse","r":1,"g":2,"b":3,"brightness":40/);
+    stop.abort();
+    assert.equal((await fetch(`${sim.url}/api/ring/events`)).status, 401);
+  });
+
   it("a key check makes one cheap call and says ok", async () => {
     openai.reply({ body: { object: "list", data: [{ id: "gpt-x", object: "model" }] } });
     const r = await ownerApi(sim, "POST", "/api/secrets/openai/check", {});

@@ -190,8 +190,30 @@ describe("the owner's web page in Chromium", function () {
     assert.ok(up.wav && up.wav.durationMs > 500, "the upload carries the recorded audio");
   });
 
-  it("Device: shows status, health and update state", async () => {
+  it("Device: shows status, health and update state, and the ring preview changes during a turn", async () => {
     await open("device");
+    await page.locator("svg.ring[data-mode]").waitFor();
+    stand.llm.reply(
+      openAiAnswer(
+        answer({
+          reply: "Green it is.",
+          device: [
+            {
+              led: { mode: "solid", r: 0, g: 255, b: 0, brightness: null },
+              lights: null,
+              config: null,
+              orch_model: null,
+              reboot: null,
+              tts: null,
+            },
+          ],
+        }),
+      ),
+    );
+    const turn = await ownerApi(sim, "POST", "/api/chat", { text: "make the ring green" });
+    assert.equal(turn.status, 200, turn.text);
+    await page.locator('svg.ring[data-mode="solid"][data-color="0,255,0"]').waitFor();
+    assert.equal(await page.locator("svg.ring circle").count(), sim.halo.core.ports.led!.pixels);
     assert.match((await page.locator("#device-status").textContent())!, /irmware/);
     assert.ok(((await page.locator("#device-health").textContent()) ?? "").length > 0);
     await checkSection("device");

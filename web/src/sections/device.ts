@@ -1,9 +1,10 @@
-// Device: live status (firmware, update engine, time, memory and storage
+// Device: the LED ring drawn live, status (firmware, update engine, time, memory and storage
 // against caps, budgets, knobs) and health, from device.status,
 // system.health and ota.status.
 import { callTool } from "../api";
 import { button, clear, h } from "../dom";
 import type { Section } from "../main";
+import { ringPreview } from "../ring";
 
 export const deviceSection: Section = async (root) => {
   const body = h("div");
@@ -32,8 +33,11 @@ export const deviceSection: Section = async (root) => {
     );
   };
   await refresh();
+  const ring = h("div", { id: "ring" });
+  const phase = h("p", { class: "mute", role: "status" });
   root.append(
     h("h2", {}, "Device"),
+    h("section", { "aria-labelledby": "ring-title" }, h("h3", { id: "ring-title" }, "LED ring, live"), ring, phase),
     h(
       "div",
       { class: "row" },
@@ -41,4 +45,5 @@ export const deviceSection: Section = async (root) => {
     ),
     body,
   );
+  return ringPreview(ring, phase);
 };
