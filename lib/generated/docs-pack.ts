@@ -86,6 +86,10 @@ export const DOCS_PACK: DocsPack = {
   {
    "slug": "voice",
    "title": "Voice"
+  },
+  {
+   "slug": "web-ui",
+   "title": "The owner's web page"
   }
  ],
  "sections": [
@@ -543,7 +547,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "owner-api#secrets",
    "file": "owner-api",
    "title": "Secrets",
-   "body": "Write-only: no endpoint returns a value.\n\n```sh\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":\"sk-...\"}' http://127.0.0.1:8787/api/secrets/openai\n# {\"name\":\"openai\",\"set\":true}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/secrets\n# {\"secrets\":[{\"name\":\"openai\",\"set\":true},{\"name\":\"anthropic\",\"set\":false},...]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/secrets/openai\n# {\"name\":\"openai\",\"set\":false}\n```\n\nNames: `openai`, `anthropic`, `mistral`, `tavily`, `telegram` (the bot token). A value is 1-512 visible ASCII\ncharacters."
+   "body": "`POST /api/secrets/<name>/check` with `{}` makes one cheap call with a set key and answers `ok` or the\nprovider's error class; `GET /api/tools` lists every tool; `GET /api/whoami` and `GET /api/ring/events` take\nany client's token. See the [web page](web-ui.md), which uses only these endpoints and `/mcp`.\n\nWrite-only: no endpoint returns a value.\n\n```sh\ncurl -X PUT -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' \\\n  -d '{\"value\":\"sk-...\"}' http://127.0.0.1:8787/api/secrets/openai\n# {\"name\":\"openai\",\"set\":true}\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/secrets\n# {\"secrets\":[{\"name\":\"openai\",\"set\":true},{\"name\":\"anthropic\",\"set\":false},...]}\ncurl -X DELETE -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/secrets/openai\n# {\"name\":\"openai\",\"set\":false}\n```\n\nNames: `openai`, `anthropic`, `mistral`, `tavily`, `telegram` (the bot token). A value is 1-512 visible ASCII\ncharacters."
   },
   {
    "id": "owner-api#mcp-clients",
@@ -1186,6 +1190,42 @@ export const DOCS_PACK: DocsPack = {
    "file": "voice",
    "title": "Realtime mode",
    "body": "With the owner's `voiceMode` knob set to `realtime` (owner API only; never writable by a tool or a device\naction), a press runs a speech-to-speech exchange with OpenAI's Realtime API instead (`lib/voice/realtime.ts`),\nhalf duplex like the Moddable SDK's ChatAudioIO example:\n\n1. Connect to `wss://{base}/realtime?model=gpt-realtime` with the owner's `openai` key (the base URL's\n   `http` becomes `ws`, so a local stand-in works the same way).\n2. `session.update`: instructions, 24 kHz PCM in and out, `turn_detection: null` (the device decides when the\n   turn ends), the `ttsVoice` voice, and as `tools` the caller's registry tools, exactly\n   `toolSpecsFor(principal)` (names with `.` sent as `_`).\n3. The capture streams up as `input_audio_buffer.append` (16 kHz resampled to 24 kHz, base64) until release,\n   end of speech or the 60 s cap; then `input_audio_buffer.commit` and `response.create`.\n4. `response.output_audio.delta` pieces play as they arrive; a `response.function_call_arguments.done` runs\n   through `registry.dispatch` as the same principal (so a tool it may not call answers with its refusal, e.g.\n   `admin-only:`), the result goes back as a `function_call_output` item and a new `response.create`, at most 4\n   rounds.\n5. The connection closes after each exchange. A press while it speaks stops playback and listens again.\n\nThe principal is the `voicePerson` (or the owner), as in the pipeline. The simulator connects with the `ws`\npackage (`hosts/sim/ports/audio-realtime.ts`, `CoreOptions.realtime`). The device connects with the SDK's\n`websocket` client over SecureSocket (`hosts/device/ports/realtime-ws.ts`): type-checked, not yet run on a\nboard; that client handles frames of at most 65535 bytes (the session with all of an admin's tools is about\n23 KB), and a larger server event ends the exchange as a closed connection. A host with no WebSocket client\nanswers realtime mode with the `error` phase \"Realtime speech is not available on this host (it has no\nWebSocket client); set voiceMode to pipeline.\""
+  },
+  {
+   "id": "web-ui#the-owner-s-web-page",
+   "file": "web-ui",
+   "title": "The owner's web page",
+   "body": "Open `http://<device>/` (the simulator: `http://127.0.0.1:8787/`) and paste a client token: the owner's\n(`admin-token` in the data folder, printed once on first boot) or one the owner made for someone. The page\nis served by the device itself, from flash; it loads nothing from anywhere else. `GET /status` still\nanswers the one-paragraph status page for curl."
+  },
+  {
+   "id": "web-ui#signing-in",
+   "file": "web-ui",
+   "title": "Signing in",
+   "body": "- The token is kept in the browser's `localStorage` for this address only and sent only in the\n  `Authorization: Bearer` header, never in a URL. No cookie is set or read.\n- A wrong or revoked token gets the \"Token not accepted\" screen; the page asks `GET /api/whoami` on every\n  section change, so a revoked token is noticed at the next click.\n- **Sign out** forgets the token in this browser (it stays valid: revoke it under People and clients).\n- Every request passes the device's Host and Origin checks (DNS rebinding; a foreign site's page gets 403).\n- An admin token sees every section; a member's token sees Chat, Memory and files, and Device, each as\n  that member (their own memories and files)."
+  },
+  {
+   "id": "web-ui#sections",
+   "file": "web-ui",
+   "title": "Sections",
+   "body": "| Section | What it does | Over |\n|---|---|---|\n| Chat | Type to talk; each answer shows the turn's anatomy: tool calls (round, ok, the result's tag in the results ring), memory written, device actions, sessions, problems, provider, model and tokens. **Talk** records the browser's microphone (Web Audio to 16-bit WAV), sends it and plays the spoken answer. | `POST /api/chat`, `POST /api/voice`, `GET /api/voice/<id>.wav` |\n| Setup | Keys (write-only: \"set\" or \"not set\", save, clear, **Check**), provider priority, the Telegram chat allow-list, and every config knob (budgets, rates, voice mode, speech, the device's name, time zone offset, ...). | `/api/secrets`, `POST /api/secrets/<name>/check`, `/api/providers/priority`, `/api/chats`, `/api/config` |\n| People and clients | Create a client token (shown once, with a copy button), list and revoke clients; people and their roles and quotas. | `/api/clients`, `/api/people` |\n| Approvals | Pending skill capsules (the capsule text is shown before you approve), routines, downloads awaiting approval. The navigation shows a badge with the count. | `/api/skills/...`, `/api/routines/...`, `/api/downloads/...`, the `skill.get` tool |\n| Tools | Every registered tool: description, arguments, where it runs (turn, MCP, scheduled), who may call it, its effect, and whether it is live or needs a key. | `GET /api/tools` |\n| Memory and files | Search memories; pin, unpin, delete one. List files, read one, share or unshare it. The episodic history with filters (kind, text, last hours). | the `memory.search`, `memory.pin`, `files.list`, `files.read`, `files.share`, `memory.episodic` tools over `/mcp` |\n| Device | The LED ring drawn live, status and usage against caps and budgets, health, update state. | `GET /api/ring/events`, the `device.status`, `system.health`, `ota.status` tools over `/mcp` |\n\nMemory, files, history and the device's status go through the same tools an MCP client calls (`POST /mcp`,\n`tools/call`, with the page's token), so a member sees exactly what their own MCP client would, and every\nroute the page uses is open to curl too."
+  },
+  {
+   "id": "web-ui#endpoints-added-for-the-page",
+   "file": "web-ui",
+   "title": "Endpoints added for the page",
+   "body": "```sh\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/whoami\n# {\"name\":\"owner\",\"role\":\"admin\",\"ns\":\"owner\"}        (any client's token)\ncurl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/tools\n# {\"tools\":[...,{\"name\":\"memory.search\",\"description\":\"Search your long-term memory for facts relevant to a query.\",\n#   \"arguments\":[{\"name\":\"query\",\"type\":\"string\",\"required\":true},{\"name\":\"n_results\",\"type\":\"integer\",\"required\":false,...}],\n#   \"runs\":[\"turn\",\"mcp\",\"scheduled\"],\"callers\":\"admin, user, guest\",\"effect\":\"read\",\"openWorld\":false,\"live\":true},...]}\ncurl -X POST -H \"Authorization: Bearer $TOKEN\" -H 'content-type: application/json' -d '{}' \\\n  http://127.0.0.1:8787/api/secrets/openai/check\n# {\"name\":\"openai\",\"ok\":true,\"message\":\"The openai key works.\"}\n# {\"name\":\"openai\",\"ok\":false,\"error\":\"auth\",\"message\":\"The OpenAI key was refused (HTTP 401); ...\"}\ncurl -N -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/api/ring/events\n# event: frame\n# data: {\"pixels\":24,\"mode\":\"solid\",\"r\":0,\"g\":255,\"b\":0,\"brightness\":96}\n```\n\n- `GET /api/tools` (admin): `runs` lists where a call is allowed: `turn` (a conversation turn), `mcp`\n  (`/mcp`; absent for turn-only tools), `scheduled` (routines; absent for admin-only tools and those refused\n  in scheduled turns). `live` is false when the tool needs a key that is not set (`needsKey`).\n- `POST /api/secrets/<name>/check` (admin, body `{}`): one cheap documented call with the stored key: the\n  model list for OpenAI, Anthropic and Mistral, `GET /usage` for Tavily, `getMe` for Telegram, through the\n  device's HTTP client, at most 10 s. The answer is `ok`, or the error class the providers' errors use\n  (`auth`, `billing`, `rate-limit`, `overloaded`, `server`, `network`, `timeout`, `too-large`,\n  `bad-request`) with one sentence; the key never appears (Telegram's checks name only the class, since its\n  URL carries the token). An unset key is 409, an unknown name 404.\n- `GET /api/ring/events` (any client): server-sent events. `frame` carries each pattern the ring is given\n  (the current one first): `pixels`, `mode` (off, solid, spinner, pulse, flash, rainbow), `r`, `g`, `b`,\n  `brightness`. `phase` carries the voice pipeline's phases of the device's own button (idle, listening,\n  thinking, replying, error). At most 4 previews at once; a fifth gets a `busy` event and the stream ends.\n  The page reads it with `fetch` (EventSource cannot send the Authorization header)."
+  },
+  {
+   "id": "web-ui#size-and-build",
+   "file": "web-ui",
+   "title": "Size and build",
+   "body": "`web/` holds the page: `index.html`, `app.css` and plain TypeScript with the DOM (`web/src/`, no UI\nlibrary). `npm run gen` (tools/gen/web-assets.ts) bundles and minifies it with esbuild, gzips each asset\nonce and writes `lib/generated/web-assets.ts`: the bytes as base64 with an ETag from their SHA-256, so the\ndevice and the simulator serve the same bytes (`lib/http/static-assets.ts`: gzip when the browser accepts\nit, 304 for a matching `If-None-Match`). A test fails when the generated module is stale. Every asset\ntogether must stay at most 100 KB gzipped; `npm run bench` prints `web-assets-kb-gz` (8.8 KB today)."
+  },
+  {
+   "id": "web-ui#tests",
+   "file": "web-ui",
+   "title": "Tests",
+   "body": "`test/web-ui/web-ui.test.ts` drives Debian's Chromium (`/usr/bin/chromium`, installed with\n`apt-get install -y chromium` when missing) through `playwright-core` against the running simulator, with\nthe providers, transcription and speech served by local stand-ins and a fake microphone playing an\nespeak-ng WAV. It signs in (wrong token first), sets and checks a key, creates and revokes clients (a\nmember's page then shows the sign-in screen), approves a pending skill, pins and deletes a memory, reads a\nfile, chats and sees the tool calls, watches the ring preview change during a turn, talks through the\nmicrophone, and checks a phone's width and keyboard-only use. It saves a screenshot of each section to\n`test-results/web-ui/` (not committed) and runs axe-core on each: no serious or critical violation."
   }
  ]
 };
