@@ -92,7 +92,9 @@ export function embedderSet(facts = CORPUS_FACTS): RecallSet {
     return v;
   };
   const rows = new Float32Array(corpus.facts.length * RECALL_DIMS);
-  corpus.facts.forEach((fact, i) => rows.set(unit(fact), i * RECALL_DIMS));
+  corpus.facts.forEach((fact, i) => {
+    rows.set(unit(fact), i * RECALL_DIMS);
+  });
   return { rows, count: corpus.facts.length, queries: corpus.queries.map(unit) };
 }
 

@@ -50,6 +50,15 @@ export function taggedText(tag: ErrorTag, sentence: string): string {
   return `${TAG_PREFIX[tag] ?? tag}: ${sentence}`;
 }
 
+/**
+ * Names an error instance. On the device the preloaded Error.prototype is
+ * frozen, so assigning a name to an instance throws there ("not writable"); defining an own
+ * property works on every engine.
+ */
+export function nameError(error: Error, name: string): void {
+  Object.defineProperty(error, "name", { value: name, writable: true, configurable: true, enumerable: false });
+}
+
 /** A failure with a tag and one short sentence; `message` is the tagged text. */
 export class HaloError extends Error {
   readonly tag: ErrorTag;
@@ -57,7 +66,7 @@ export class HaloError extends Error {
   /** `text` overrides the tagged text where a checker already wrote the whole sentence (e.g. "invalid name: ..."). */
   constructor(tag: ErrorTag, sentence: string, text: string = taggedText(tag, sentence)) {
     super(text);
-    this.name = "HaloError";
+    nameError(this, "HaloError");
     this.tag = tag;
     this.sentence = sentence;
   }

@@ -26,6 +26,7 @@ const FORBIDDEN: Array<[RegExp, string]> = [
   [/^\s*(await\s+)?using\s+\w+\s*=/m, "a using declaration (not in XS 13.3)"],
   [/\bimport\(\s*[^"'`]/, "a dynamic import of a computed name"],
   [/\bDate\.now\(|Math\.random\(/, "ambient time or randomness (use the Clock and Random ports)"],
+  [/\bthis\.name\s*=[^=]/, "an error named by assignment (the device's frozen Error.prototype refuses it: use nameError)"],
 ];
 
 describe("portability of lib/", () => {

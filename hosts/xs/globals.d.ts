@@ -42,6 +42,7 @@ declare function xsHeapInfo(collect?: boolean): XsHeapInfo;
 
 /** The host function `void <name>(xsMachine *the)` linked from modules/**\/*.c
  *  (and Moddable's xs_base64_encode/xs_base64_decode); TypeError if unknown. */
+// biome-ignore lint/suspicious/noExplicitAny: the bound C function's signature is whatever T says
 declare function native<T extends (...args: any[]) => any = (...args: any[]) => any>(name: string): T;
 
 /** The command-line arguments after the bundle's path. */

@@ -12,8 +12,6 @@ export interface ResultStore {
   save(p: Principal, project: string, name: string, bytes: Uint8Array): unknown;
 }
 
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
 /** The file a round's result goes to. */
 export function resultFileName(name: string, id: string, round: number): string {
   return round <= 1 ? `${name}-${id}.md` : `${name}-${id}-${round}.md`;
@@ -26,7 +24,8 @@ export function saveResult(
   text: string,
 ): { savedAs?: string; error?: string } {
   const file = resultFileName(s.name, s.id, s.rounds);
-  const clean = text.replace(CONTROL, "");
+  // A regex literal here, not a module constant: a global regex carries lastIndex state (preloadable core).
+  const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
   const body = truncateUtf8(clean, SUBAGENT_RESULT_MAX_BYTES);
   const cut = body.length < clean.length ? `\n\n[cut at ${SUBAGENT_RESULT_MAX_BYTES} bytes]` : "";
   try {

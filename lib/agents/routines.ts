@@ -171,7 +171,7 @@ export class Routines {
   /** Owner API: arms a pending routine; its first run is the next one after now. */
   approve(id: string): RoutineRecord {
     const r = this.items.get(id);
-    if (!r || r.kind !== "routine" || r.approved || !r.schedule)
+    if (r?.kind !== "routine" || r.approved || !r.schedule)
       throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
     const now = this.deps.clock.now();
     const next = { ...r, approved: true, nextRun: nextRunAfter(r.schedule, now, now, this.deps.offsetMinutes()) };
@@ -182,7 +182,7 @@ export class Routines {
   /** Owner API: deletes a pending routine. */
   reject(id: string): RoutineRecord {
     const r = this.items.get(id);
-    if (!r || r.kind !== "routine" || r.approved) throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
+    if (r?.kind !== "routine" || r.approved) throw new HaloError("not-found", `no routine ${clipForMessage(id, 16)} awaits approval.`);
     this.delete(id);
     return copy(r);
   }

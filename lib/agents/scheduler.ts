@@ -174,7 +174,10 @@ export class RoutineScheduler {
     const error = outcome.ok ? "" : clipForMessage(outcome.error, ERROR_MAX_CHARS);
     try {
       if (r.kind === "wakeup") {
-        if (outcome.ok) return this.deps.routines.delete(id);
+        if (outcome.ok) {
+          this.deps.routines.delete(id);
+          return;
+        }
         if (r.attempt === 1) {
           this.deps.routines.update({
             ...r,
@@ -185,9 +188,13 @@ export class RoutineScheduler {
           return;
         }
         this.deps.alerts.raise(`wakeup ${id}`, `The wakeup "${clipForMessage(r.prompt, 80)}" failed twice: ${error}.`);
-        return this.deps.routines.delete(id);
+        this.deps.routines.delete(id);
+        return;
       }
-      if (outcome.ok) return this.deps.routines.update({ ...r, failures: 0, lastResult: `ok at ${when}` });
+      if (outcome.ok) {
+        this.deps.routines.update({ ...r, failures: 0, lastResult: `ok at ${when}` });
+        return;
+      }
       const failures = r.failures + 1;
       this.deps.routines.update({ ...r, failures, lastResult: `failed at ${when}: ${error}` });
       if (failures === ROUTINE_ALERT_AFTER_FAILURES) {

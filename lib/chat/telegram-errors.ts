@@ -1,3 +1,4 @@
+import { nameError } from "../errors";
 // Telegram Bot API failures: one error class with a kind the callers act on and
 // a one-sentence message. The bot token is part of every request URL
 // (/bot<token>/<method>), so no message here is ever built from a URL or from a
@@ -41,7 +42,7 @@ export class TelegramError extends Error {
 
   constructor(kind: TelegramErrorKind, message: string, details: { status?: number; retryAfterMs?: number } = {}) {
     super(message);
-    this.name = "TelegramError";
+    nameError(this, "TelegramError");
     this.kind = kind;
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;

@@ -150,7 +150,7 @@ export class TelegramInbound {
       return;
     }
     const text = message.text === undefined ? undefined : message.text.slice(0, TELEGRAM_TEXT_MAX_CHARS);
-    this.queue.push({ chatId, text: text && text.trim() ? text : undefined, voice: message.voice });
+    this.queue.push({ chatId, text: text?.trim() ? text : undefined, voice: message.voice });
     this.wakeWorker?.();
   }
 
@@ -239,7 +239,7 @@ export function backoffMs(error: unknown, failures: number): number {
   if (error instanceof TelegramError && error.retryAfterMs !== undefined) return Math.max(INBOUND_BACKOFF_MIN_MS, error.retryAfterMs);
   if (error instanceof TelegramError && (error.kind === "auth" || error.kind === "conflict" || error.kind === "not-configured"))
     return INBOUND_BACKOFF_MAX_MS;
-  return Math.min(INBOUND_BACKOFF_MAX_MS, INBOUND_BACKOFF_MIN_MS * Math.pow(2, Math.min(failures - 1, 16)));
+  return Math.min(INBOUND_BACKOFF_MAX_MS, INBOUND_BACKOFF_MIN_MS * 2 ** Math.min(failures - 1, 16));
 }
 
 /** A TelegramError's own sentence (built never to hold the token or URL); other errors only by name. */

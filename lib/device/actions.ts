@@ -18,7 +18,7 @@ export const TTS_MAX_CHARS = 600;
 export const ACTION_KINDS = ["led", "lights", "config", "orch_model", "reboot", "tts"] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 export const LED_MODES: readonly LedMode[] = ["solid", "spinner", "pulse", "flash", "rainbow"];
-const MODEL_PATTERN = /^[A-Za-z0-9._:\/-]{1,64}$/;
+const MODEL_PATTERN = /^[A-Za-z0-9._:/-]{1,64}$/;
 /** Actions that change durable or device-wide state: an admin's only. */
 const ADMIN_ACTIONS: readonly ActionKind[] = ["config", "orch_model", "reboot"];
 

@@ -51,7 +51,7 @@ export function healthItems(deps: IntrospectionDeps, principal: Principal): Heal
   if (link) add("chat link", !link.configured ? "NOT CONFIGURED" : link.ok ? "OK" : "WARN", link.detail);
   else {
     const botToken = deps.secretStatus().find((s) => s.name === "telegram");
-    add("chat link", "NOT CONFIGURED", `no chat transport on this build; bot token ${botToken && botToken.set ? "set" : "not set"}`);
+    add("chat link", "NOT CONFIGURED", `no chat transport on this build; bot token ${botToken?.set ? "set" : "not set"}`);
   }
   return items;
 }

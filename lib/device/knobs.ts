@@ -192,7 +192,7 @@ export const KNOBS = [
   {
     key: "orchModel",
     type: "string",
-    pattern: /^[A-Za-z0-9._:\/-]{0,64}$/,
+    pattern: /^[A-Za-z0-9._:/-]{0,64}$/,
     default: "",
     writer: "orch_model",
     description: "the orchestrator's model name; empty means the provider's default (set with the orch_model action)",

@@ -121,12 +121,14 @@ export function scanForProtectedKeys(value: unknown): ScanVerdict {
     if (typeof v !== "object" || v === null) continue;
     if (depth >= PROTECTED_SCAN_MAX_DEPTH) return "too-deep";
     if (Array.isArray(v)) {
-      if ((visited += v.length) > PROTECTED_SCAN_MAX_KEYS) return "too-many-keys";
+      visited += v.length;
+      if (visited > PROTECTED_SCAN_MAX_KEYS) return "too-many-keys";
       for (const item of v) stack.push({ v: item, depth: depth + 1 });
       continue;
     }
     const keys = Object.keys(v);
-    if ((visited += keys.length) > PROTECTED_SCAN_MAX_KEYS) return "too-many-keys";
+    visited += keys.length;
+    if (visited > PROTECTED_SCAN_MAX_KEYS) return "too-many-keys";
     for (const key of keys) {
       if (isProtectedKey(key)) return "protected";
       stack.push({ v: (v as { [k: string]: unknown })[key], depth: depth + 1 });

@@ -133,7 +133,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "architecture#validation-without-eval",
    "file": "architecture",
    "title": "Validation without eval",
-   "body": "Tool input schemas are compiled to JavaScript validators at build time with ajv's standalone code generation\n(`npm run gen` writes `lib/generated/validators.js`). The registry finds each tool's validator by a key derived\nfrom the schema's JSON text: a schema edited without regenerating finds no validator and registration fails,\nso the device never validates against stale rules. Nothing is compiled at run time."
+   "body": "Tool input schemas are compiled to JavaScript validators at build time with ajv's standalone code generation\n(`npm run gen` writes `lib/generated/validators.js`). The registry finds each tool's validator by a key derived\nfrom the schema's JSON text: a schema edited without regenerating finds no validator and registration fails,\nso the device never validates against stale rules. Nothing is compiled at run time. ajv's functions record a\nfailure on themselves (`validate.errors`); the generator rewrites them to write it to a report object their\ncaller passes instead (`validate(args, report)`), so they keep no state and can be preloaded (see below)."
   },
   {
    "id": "architecture#generated-files",
@@ -146,6 +146,18 @@ export const DOCS_PACK: DocsPack = {
    "file": "architecture",
    "title": "Bounds",
    "body": "Every bound of the core is a named constant: the shared ones in `lib/limits.ts` (request body size, JSON\ndepth, token length, tools per page, the result clamp and the results ring's size, the docs section size), a\nsubsystem's own beside its code (`lib/agents/bounds.ts`, `lib/turn/bounds.ts`, `lib/memory/bounds.ts`)."
+  },
+  {
+   "id": "architecture#layers",
+   "file": "architecture",
+   "title": "Layers",
+   "body": "Imports in `lib/` go one way. `lib/registry/`, `lib/util/`, `lib/mcp/` and `lib/ports.ts` are the base: they\nnever import `lib/tools/`, `lib/turn/`, `lib/agents/` or anything under `hosts/`, not even a type. Nothing in\n`lib/` imports `hosts/` or `test/`. There are no import cycles in `lib/`; an `import type` does not count, since\nit is erased when compiling. `test/architecture/imports.test.ts` reads the import graph of `lib/**` with the\nTypeScript parser and fails naming the offending import or the whole cycle."
+  },
+  {
+   "id": "architecture#preloadable-core",
+   "file": "architecture",
+   "title": "Preloadable core",
+   "body": "Moddable's `preload` runs a module's body at build time and keeps its functions, classes and constants in\nflash, where they cost no RAM and no boot time; the XS linker freezes every function. So a `lib/` module's top\nlevel holds only constants, functions and classes. State lives in objects made at run time: `buildCore`\n(`lib/core.ts`) creates the subsystems, and each class keeps its state on its instances. `lib/` is not on the\ndevice's preload list yet: the device page says why.\n\nThe rule, as `test/architecture/top-level-state.test.ts` checks it on every module of `lib/`:\n\n- no top-level `let` or `var` (use `const`, or a field of an object made at run time);\n- no mutable class `static` field (`static readonly` is fine);\n- no top-level regex with the `g` or `y` flag: its `lastIndex` is state that `exec`, `test` and `replace`\n  write (write the literal inside the function that uses it);\n- no instance made at the top level (`new TextEncoder()`, `new SomeClass()`): the host's classes cannot run\n  while the device preloads, and an instance is state; make it where it is used or in the object that owns it;\n- a top-level `const` array, object, `Map`, `Set` or typed array is a constant: filling it while the module\n  loads is fine (that happens once, at build time, on the device), but no function may change it later\n  (`push`, `set`, `delete`, assigning a member, `++`). Local names that shadow it are told apart.\n\nAn exception needs an entry with its reason in that test's allow-list (empty today). On the XS engine, every\nscenario (`test/xs/*.xs.ts` through `test/support/xs-compare.ts`) runs after every `lib/` module has been loaded\nand what it exports deep-frozen (functions, their prototypes and static members, constant objects, Map and Set\nentries; built-ins are left alone): a module that keeps state in what it exports fails there with a TypeError."
   },
   {
    "id": "device-actions#device-actions-and-introspection",
@@ -212,6 +224,12 @@ export const DOCS_PACK: DocsPack = {
    "file": "device",
    "title": "Written for the ESP32-S3, not yet run on one",
    "body": "No ESP-IDF was available where this was written, so the ESP32-S3 build has\nnot been compiled, linked or flashed. `mcconfig -p esp32/esp32s3` has\nprocessed the manifests earlier (partition table, defines, config) without\nerrors. These parts exist only on the device and are unverified:\n\n- **https**: `SecureSocket` (TLS 1.2 at least) with the SDK's CA roots as\n  resources. On lin only plain http was exercised (no outside network, and\n  no local TLS server was set up); TLS memory use on the device is unknown.\n- **System readings**: internal RAM and PSRAM from ESP-IDF's\n  `heap_caps_get_free_size`/`heap_caps_get_total_size`, the reset reason\n  from `esp_reset_reason()`, Wi-Fi RSSI from `Net.get(\"RSSI\")`, reboot by\n  `esp_restart()`.\n- **LED ring**: the SDK's `neopixel` driver on `ring.pin` (38, 12 pixels in\n  `hosts/device/manifest.json`), GRB order, brightness capped at 60 %.\n- **OTA**: `disabled` (\"no update server is configured on this build\") with\n  the running app slot from `esp_ota_get_running_partition()`.\n- **SD card**: Halo's own module (`modules/sdcard`, see\n  [storage](storage.md)) mounts a FAT card over SPI with\n  `esp_vfs_fat_sdspi_mount` at `/sd`, with the pins of the build's `sd`\n  config, and does its own file operations with 256-byte paths. The same C\n  over a folder (its POSIX backend) runs in `npm test` on the XS host: the\n  Storage contract, the staged atomic replace cut at every step, and card\n  removal with remount backoff. The ESP-IDF half (mount, `sdmmc_get_status`\n  as the presence probe, `esp_vfs_fat_info` for free space, the include\n  folders and components its manifest adds) has not been compiled.\n- **Settings in NVS**: the Settings port maps Halo's keys to NVS entries of\n  at most 15 characters and values under 4,000 bytes, two entries a key so\n  that a power cut never loses a value ([storage](storage.md)); checked on\n  Node and XS against a stand-in of the `preference` module, not on NVS."
+  },
+  {
+   "id": "device#memory-after-boot-and-preload",
+   "file": "device",
+   "title": "Memory after boot, and preload",
+   "body": "Measured with the SDK's Linux target, a debug build (`mcconfig -d -m -p lin -t build`) run by\n`hosts/lin/halo-lin` with no debugger, which prints the `instruments:` rows (lin slots are 32 bytes, the\nESP32's 16):\n\n| build | modules loaded at run time | slots used after boot | chunk bytes after boot |\n|---|---|---|---|\n| nothing of `lib/` preloaded (today) | 172 | 667,392 bytes (20,856 slots) | 1,645,160 |\n\nWith every `lib/` module on the manifest's `preload` list, the build links (the XS linker warns of 547\npreloaded objects left unfrozen, each costing a pointer of RAM) and the app loads 19 modules at run time, but it\nstops at the first tool registration: XS's `JSON.stringify` refuses any object that lives in flash (\"read only\nvalue\": it flags each object it visits), and the tool schemas are module constants. `JSON` itself is frozen\nafter preload, so the device host cannot replace `stringify`. Preloading `lib/` needs each `JSON.stringify` of\n`lib/` to go through a helper that hands the engine RAM copies (a replacer returning a shallow copy of each\nobject gives the same text); `preload` also needs each `.ts` module named, since its wildcards match only `.js`\nsources."
   },
   {
    "id": "device#what-does-not-work-yet",

@@ -4,7 +4,7 @@ const BEARER = new RegExp(`^Bearer ([\\x21-\\x7e]{1,${MAX_TOKEN_CHARS}})$`, "i")
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined when absent or malformed. */
 export function bearerToken(headers: { [name: string]: string }): string | undefined {
-  const header = headers["authorization"];
+  const header = headers.authorization;
   if (!header) return undefined;
   const m = BEARER.exec(header.trim());
   return m ? m[1] : undefined;

@@ -1,3 +1,4 @@
+import { nameError } from "../errors";
 /** A refusal on any HTTP route: the pipeline writes it as JSON in the route's error shape. */
 export class HttpError extends Error {
   readonly status: number;
@@ -8,7 +9,7 @@ export class HttpError extends Error {
   readonly close: boolean;
   constructor(status: number, message: string, options: { headers?: { [name: string]: string }; rpcCode?: number; close?: boolean } = {}) {
     super(message);
-    this.name = "HttpError";
+    nameError(this, "HttpError");
     this.status = status;
     this.headers = options.headers ?? {};
     this.rpcCode = options.rpcCode ?? -32600;

@@ -21,14 +21,14 @@ export const refuseTokenInUrl: Middleware = async (ctx, next) => {
  */
 export function hostAndOrigin(policy: HostPolicy): Middleware {
   return async (ctx, next) => {
-    const host = ctx.req.headers["host"];
+    const host = ctx.req.headers.host;
     if (host !== undefined && !policy.allows(host)) {
       throw new HttpError(
         403,
         "Forbidden: this device does not answer to that host name; the owner can add it (owner API: PUT /api/hosts).",
       );
     }
-    const origin = ctx.req.headers["origin"];
+    const origin = ctx.req.headers.origin;
     if (origin !== undefined && !policy.allowsOrigin(origin, host)) throw new HttpError(403, "Forbidden: origin not allowed.");
     return next();
   };

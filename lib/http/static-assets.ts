@@ -20,7 +20,7 @@ export interface StaticAsset {
 export function serveAsset(asset: StaticAsset, headers: { [name: string]: string }): HttpResponse {
   const common = { etag: asset.etag, "cache-control": "no-cache", vary: "accept-encoding", "x-content-type-options": "nosniff" };
   const known = headers["if-none-match"];
-  if (known !== undefined && known.split(",").some((t) => t.trim() === asset.etag)) return { status: 304, headers: common, body: "" };
+  if (known?.split(",").some((t) => t.trim() === asset.etag)) return { status: 304, headers: common, body: "" };
   const gzip = /(^|[,\s])gzip(\s*;\s*q=(?!0(\.0*)?(\s|,|$))[0-9.]+)?(\s*(,|$))/i.test(headers["accept-encoding"] ?? "");
   const h: { [name: string]: string } = { ...common, "content-type": asset.contentType };
   if (gzip) h["content-encoding"] = "gzip";

@@ -40,7 +40,9 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
   if (comparable.length === 0) return "The archive holds none of your memories to search.";
   const queryRow = await engine.embedQuery(q);
   const rows = new Int8Array(comparable.length * dims);
-  comparable.forEach((e, i) => rows.set(e.row, i * dims));
+  comparable.forEach((e, i) => {
+    rows.set(e.row, i * dims);
+  });
   const k = Math.min(comparable.length, MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, n));
   const { indices, scores } = engine.deps.kernels.topK(rows, dims, comparable.length, queryRow, k);
   const queryNorm = int8Norm(queryRow, 0, dims);
@@ -113,7 +115,7 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
 
 function requireArchive(engine: MemoryEngine): MemoryArchive {
   const storage = engine.deps.storage;
-  if (!engine.archive || !storage || !storage.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
+  if (!engine.archive || !storage?.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
   return engine.archive;
 }
 

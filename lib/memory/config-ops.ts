@@ -48,7 +48,9 @@ export async function reembed(engine: MemoryEngine): Promise<string> {
     for (let slot = 0; slot < old.count; slot++) metas.push(old.metaAt(slot));
     const rows = await engine.embedRows(metas.map((m) => m.content));
     const next = new VectorStore(target.dims, Math.max(engine.config.max_vectors, metas.length));
-    metas.forEach((m, i) => next.add(m, rows[i]));
+    metas.forEach((m, i) => {
+      next.add(m, rows[i]);
+    });
     engine.replaceStore(next, target.id);
     return `Re-embedded ${metas.length} memories with ${target.id}.`;
   });

@@ -260,7 +260,7 @@ export class MemoryEngine {
 
   private archiveExpired(expired: Removed[], now: number): void {
     const { storage, log } = this.deps;
-    if (!this.archive || !storage || !storage.present()) {
+    if (!this.archive || !storage?.present()) {
       log.info(`memory: ${expired.length} memories reached their TTL and were dropped (no SD archive)`);
       return;
     }

@@ -12,7 +12,6 @@ import { TTL_CLASSES } from "./ttl";
 
 const FIXED_BYTES = 34;
 const SOURCE_MAX_BYTES = 255;
-const encoder = new TextEncoder();
 
 /**
  * Bytes an entry takes at most (strings counted at 3 bytes per UTF-16 unit),
@@ -33,6 +32,8 @@ export function writeEntry(bytes: Uint8Array, view: DataView, offset: number, me
   view.setUint8(offset + 24, meta.flags);
   view.setUint8(offset + 25, meta.ttlClass);
   view.setFloat32(offset + 30, norm, true);
+  // Made here, not at the top level: a preloaded module cannot call the host's TextEncoder while loading.
+  const encoder = new TextEncoder();
   let at = offset + FIXED_BYTES;
   const nsLen = encoder.encodeInto(meta.ns, bytes.subarray(at)).written;
   at += nsLen;

@@ -24,7 +24,7 @@ export interface ForgetReport {
  */
 export function forget(store: VectorStore, now: number, lastPass: number, decayFactor: number): ForgetReport {
   const days = now > lastPass ? (now - lastPass) / DAY_MS : 0;
-  const decay = decayFactor < 1 && days > 0 ? Math.pow(decayFactor, days) : 1;
+  const decay = decayFactor < 1 && days > 0 ? decayFactor ** days : 1;
   const report: ForgetReport = { expired: [], pruned: 0 };
   for (let slot = store.count - 1; slot >= 0; slot--) {
     if (store.flags[slot] & (FLAG_PINNED | FLAG_PERMANENT)) continue;

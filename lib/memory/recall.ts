@@ -12,7 +12,7 @@ const HOUR_MS = 3600 * 1000;
 /** 0.35 + 0.65 x 0.5^(age / half-life); a pinned entry never under 0.75. */
 export function recency(ageMs: number, halfLifeHours: number, pinned: boolean): number {
   const age = ageMs > 0 ? ageMs / HOUR_MS : 0;
-  const r = RECENCY_FLOOR + (1 - RECENCY_FLOOR) * Math.pow(0.5, age / halfLifeHours);
+  const r = RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (age / halfLifeHours);
   return pinned && r < PINNED_RECENCY_MIN ? PINNED_RECENCY_MIN : r;
 }
 

@@ -36,7 +36,9 @@ export class Scratchpad {
     for (const tier of SCRATCHPAD_TIERS) {
       const items = this.tiers[tier];
       lines.push(`${tier}-term goals:${items.length === 0 ? " (none)" : ""}`);
-      items.forEach((item, i) => lines.push(`  ${i + 1}. ${item}`));
+      items.forEach((item, i) => {
+        lines.push(`  ${i + 1}. ${item}`);
+      });
     }
     return lines.join("\n");
   }
@@ -65,7 +67,10 @@ export class Scratchpad {
 
   /** Clears one tier, or everything (active task included) when no tier is named. */
   clear(tier?: ScratchpadTier): void {
-    if (tier) return this.store(tier, []);
+    if (tier) {
+      this.store(tier, []);
+      return;
+    }
     this.setActive("");
     for (const t of SCRATCHPAD_TIERS) this.store(t, []);
   }

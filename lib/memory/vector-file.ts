@@ -1,3 +1,4 @@
+import { nameError } from "../errors";
 // The vector file: a 32-byte header, the embedder id, then one record per entry.
 //
 //   0  "HALOVEC\0"         8  u16 version   10 u16 dims   12 u32 count
@@ -21,7 +22,7 @@ export const CHECK_BYTES = 8;
 export class VectorFileError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = "VectorFileError";
+    nameError(this, "VectorFileError");
   }
 }
 

@@ -1,7 +1,7 @@
 // The two JSON documents Nostr reads over HTTP: NIP-05 (`/.well-known/nostr.json`)
 // and NIP-11 (a relay's information document). Both bounded, no redirects followed.
 import { HaloError } from "../errors";
-import type { HttpClient } from "../ports";
+import type { HttpClient, HttpClientResponse } from "../ports";
 import { isHex64 } from "./event";
 
 export const NOSTR_HTTP_TIMEOUT_MS = 8000;
@@ -9,7 +9,7 @@ export const NOSTR_HTTP_MAX_BYTES = 64 * 1024;
 const NIP05 = /^(?:([a-z0-9._-]{1,64})@)?([a-z0-9.-]{1,253}\.[a-z]{2,63})$/;
 
 async function getJson(http: HttpClient, url: string, accept: string): Promise<unknown> {
-  let res;
+  let res: HttpClientResponse;
   try {
     res = await http.request({
       method: "GET",

@@ -172,7 +172,7 @@ export class RelayPool {
       return;
     }
     const sub = this.managed.get(subId);
-    if (!sub || !sub.enabled) return;
+    if (!sub?.enabled) return;
     const key = `${subId}:${event.id}`;
     if (this.seen.has(key)) return;
     if (this.seen.size >= NOSTR_SEEN_IDS_MAX) this.seen.clear();

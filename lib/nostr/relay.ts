@@ -128,7 +128,7 @@ export class RelayConnection {
         this.failures++;
         const wait = Math.min(
           NOSTR_BACKOFF_MAX_MS,
-          (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * Math.pow(2, Math.min(this.failures - 1, 16)),
+          (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * 2 ** Math.min(this.failures - 1, 16),
         );
         void this.deps.sleep(wait).then(() => {
           if (this.active && !this.socket) this.connect();

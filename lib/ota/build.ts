@@ -37,7 +37,7 @@ function healthChecks(ports: Pick<Ports, "http" | "storage">, registry: ToolRegi
       name: "storage",
       run: async () => {
         const storage = ports.storage;
-        if (!storage || !storage.present()) return undefined; // no card is not the firmware's fault
+        if (!storage?.present()) return undefined; // no card is not the firmware's fault
         const probe = new TextEncoder().encode("ok");
         storage.writeAtomic(PROBE_PATH, probe);
         const back = storage.read(PROBE_PATH);

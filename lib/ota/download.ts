@@ -2,7 +2,7 @@
 // OTA_CHUNK_BYTES, hashing each chunk as it is written: at most one chunk is
 // held in memory, whatever the image size, over the ordinary HttpClient port.
 // Any static host that answers `Range:` (all common ones do) can serve it.
-import type { HttpClient, OtaSlotWriter, Sha256Stream } from "../ports";
+import type { HttpClient, HttpClientResponse, OtaSlotWriter, Sha256Stream } from "../ports";
 
 /** Bytes fetched per request (and the most the download holds in memory). */
 export const OTA_CHUNK_BYTES = 32 * 1024;
@@ -22,7 +22,7 @@ async function fetchChunk(http: HttpClient, url: string, from: number, to: numbe
   const want = to - from + 1;
   let lastError = "";
   for (let attempt = 0; attempt <= OTA_CHUNK_RETRIES; attempt++) {
-    let res;
+    let res: HttpClientResponse;
     try {
       res = await http.request({
         method: "GET",

@@ -3,7 +3,7 @@
 // slot, checks its hash and signature, switches the boot slot and restarts.
 // After the restart, boot() runs the health check (lib/ota/boot.ts).
 import { HaloError } from "../errors";
-import type { HttpClient, Log, Ota, OtaSlots, OtaState, OtaStatus, Settings } from "../ports";
+import type { HttpClient, HttpClientResponse, Log, Ota, OtaSlots, OtaSlotWriter, OtaState, OtaStatus, Settings } from "../ports";
 import { toHex } from "../util/hash";
 import { formatHttpUrl, parseHttpUrl, resolveLocation } from "../util/url";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
@@ -174,7 +174,7 @@ export class OtaEngine implements Ota {
     this.set("downloading", `downloading version ${release.version}`);
     this.progress = { written: 0, total: image.size };
     this.records.setWriting(release.version);
-    let writer;
+    let writer: OtaSlotWriter;
     try {
       writer = this.o.slots.begin(image.size);
     } catch (e) {
@@ -210,7 +210,7 @@ export class OtaEngine implements Ota {
   }
 
   private async readFeed(url: string): Promise<Release> {
-    let res;
+    let res: HttpClientResponse;
     try {
       res = await this.o.http.request({ method: "GET", url, timeoutMs: FEED_TIMEOUT_MS, maxResponseBytes: FEED_MAX_BYTES });
     } catch (e) {

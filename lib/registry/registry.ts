@@ -8,7 +8,7 @@ import { annotationsOf } from "./annotations";
 import { refusalFor } from "./policy";
 import type { Principal } from "./principal";
 import { schemaKey } from "./schema-key";
-import type { CompiledValidator, DispatchResult, ToolDefinition, ToolSpec } from "./types";
+import type { CompiledValidator, DispatchResult, ToolDefinition, ToolResult, ToolSpec, ValidationReport } from "./types";
 import { describeValidationError } from "./validation";
 
 export interface RegistryOptions {
@@ -97,8 +97,9 @@ export class ToolRegistry {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
       return { text: "invalid arguments: arguments must be an object.", isError: true };
     }
-    if (!validate(input)) return { text: describeValidationError(validate), isError: true };
-    let result;
+    const report: ValidationReport = {};
+    if (!validate(input, report)) return { text: describeValidationError(report), isError: true };
+    let result: ToolResult;
     try {
       result = await tool.handler(input as { [key: string]: unknown }, { principal });
     } catch (e) {

@@ -18,11 +18,13 @@ export interface ToolContext {
 
 export type ToolHandler = (args: { [key: string]: unknown }, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
 
-/** A validator compiled at build time (ajv standalone). `errors` is set after a failed call. */
-export interface CompiledValidator {
-  (data: unknown): boolean;
+/** Where a validator puts the failures of one call. */
+export interface ValidationReport {
   errors?: Array<{ instancePath: string; message?: string; params?: { [key: string]: unknown } }> | null;
 }
+
+/** A validator compiled at build time (ajv standalone); a failed call sets `report.errors`. It keeps no state. */
+export type CompiledValidator = (data: unknown, report: ValidationReport) => boolean;
 
 /** "read" changes nothing; "write" adds or updates; "destroy" deletes or overwrites; "act" does something outside storage (speaks, sends, reboots). */
 export type ToolEffect = "read" | "write" | "destroy" | "act";

@@ -1,9 +1,9 @@
 import { clipForMessage } from "../util/text";
-import type { CompiledValidator } from "./types";
+import type { ValidationReport } from "./types";
 
 /** One sentence naming the first schema violation, without echoing the value. */
-export function describeValidationError(validate: CompiledValidator): string {
-  const first = validate.errors && validate.errors[0];
+export function describeValidationError(report: ValidationReport): string {
+  const first = report.errors?.[0];
   if (!first) return "invalid arguments.";
   const where = first.instancePath ? `'${first.instancePath.slice(1).replace(/\//g, ".")}'` : "arguments";
   const params = first.params || {};

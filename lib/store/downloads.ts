@@ -213,7 +213,7 @@ export class Downloads {
 
   private awaiting(id: string): FetchJob {
     const job = this.jobs.get(id);
-    if (!job || job.state !== "awaiting-approval") throw new HaloError("not-found", "no link awaits approval under that id.");
+    if (job?.state !== "awaiting-approval") throw new HaloError("not-found", "no link awaits approval under that id.");
     return job;
   }
 

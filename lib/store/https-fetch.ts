@@ -1,7 +1,7 @@
 // One download for files.fetch: follows redirects itself (the HttpClient port
 // never does), re-checking every hop's URL, and refuses bodies past the cap or
 // whose Content-Length does not match what arrived.
-import type { Clock, HttpClient } from "../ports";
+import type { Clock, HttpClient, HttpClientResponse } from "../ports";
 import { clipForMessage } from "../util/text";
 import { formatHttpUrl, isLocalHost, parseHttpUrl, resolveLocation, type HttpUrl } from "../util/url";
 
@@ -38,7 +38,7 @@ export async function fetchFollowingRedirects(
   let url = start;
   for (let hop = 0; ; hop++) {
     const remaining = Math.max(1, deadline - clock.now());
-    let res;
+    let res: HttpClientResponse;
     try {
       res = await http.request({
         method: "GET",
@@ -52,7 +52,7 @@ export async function fetchFollowingRedirects(
     }
     if (REDIRECTS.indexOf(res.status) >= 0) {
       if (hop >= rules.maxRedirects) throw new FetchFailure(`the download was redirected more than ${rules.maxRedirects} times`);
-      const next = resolveLocation(url, res.headers["location"] || "");
+      const next = resolveLocation(url, res.headers.location || "");
       if (typeof next === "string") throw new FetchFailure(`a redirect was refused: ${next}`);
       const allowed = checkFetchUrl(formatHttpUrl(next), rules.insecure);
       if (typeof allowed === "string") throw new FetchFailure(`a redirect was refused: ${allowed}`);

@@ -3,7 +3,7 @@ import { HaloError } from "../errors";
 // (POST {base}/images/generations, reply {data:[{b64_json}]}). The key and
 // base URL are read at each call through a small config the core wires to the
 // owner's secrets; with no key set the tool reports "not configured".
-import type { HttpClient } from "../ports";
+import type { HttpClient, HttpClientResponse } from "../ports";
 import { decodeBase64 } from "../util/base64";
 import { clipForMessage } from "../util/text";
 import { decodeUtf8 } from "../util/utf8";
@@ -49,7 +49,7 @@ export class ImageClient {
     if (!key) throw new HaloError("not-configured", "image.generate needs an OpenAI API key, which the owner sets through the owner API.");
     const base = (this.config.baseUrl() || DEFAULT_IMAGE_BASE_URL).replace(/\/+$/, "");
     if (typeof parseHttpUrl(base) === "string") throw new HaloError("not-configured", "the image provider's base URL is not a valid URL.");
-    let res;
+    let res: HttpClientResponse;
     try {
       res = await this.http.request({
         method: "POST",
@@ -72,7 +72,7 @@ export class ImageClient {
     if (res.status !== 200) {
       throw new HaloError("provider-error", `the image provider answered HTTP ${res.status}${providerMessage(body)}.`);
     }
-    const b64 = body && Array.isArray(body.data) && body.data[0] && body.data[0].b64_json;
+    const b64 = body && Array.isArray(body.data) && body.data[0]?.b64_json;
     if (typeof b64 !== "string") throw new HaloError("provider-error", "the image provider's reply held no base64 image.");
     const png = decodeBase64(b64);
     if (!png || png.length === 0) throw new HaloError("provider-error", "the image provider's base64 image is malformed.");
@@ -82,6 +82,7 @@ export class ImageClient {
 }
 
 /** The reply as JSON of unknown shape (callers check each field), or undefined. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function parseJson(bytes: Uint8Array): any {
   try {
     return JSON.parse(decodeUtf8(bytes));
@@ -91,8 +92,9 @@ function parseJson(bytes: Uint8Array): any {
 }
 
 /** The provider's error message, clipped, with anything key-like removed (OpenAI echoes part of a bad key). */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function providerMessage(body: any): string {
-  const message = body && body.error && typeof body.error.message === "string" ? body.error.message : "";
+  const message = body?.error && typeof body.error.message === "string" ? body.error.message : "";
   if (!message) return "";
   return `: ${clipForMessage(message.replace(/\b(sk|key)-[A-Za-z0-9_*-]+/g, "[key]"), 120)}`;
 }

@@ -46,7 +46,7 @@ export class SkillStore {
   /** Every capsule; with the card out, the built-ins and a note saying so. */
   list(): { skills: SkillInfo[]; note?: string } {
     const builtins = BUILTIN_SKILLS.map((b) => builtinInfo(b.id, b.title, b.md));
-    if (!this.storage || !this.storage.present()) {
+    if (!this.storage?.present()) {
       return { skills: builtins, note: "The SD card is not available: only the built-in capsules are listed." };
     }
     return { skills: builtins.concat(this.readAll().map((s) => s.info)) };
@@ -94,7 +94,7 @@ export class SkillStore {
 
   /** Agent capsules awaiting the owner's decision (owner API). */
   listPending(): SkillInfo[] {
-    if (!this.storage || !this.storage.present()) return [];
+    if (!this.storage?.present()) return [];
     return this.readAll()
       .filter((s) => s.info.source === "agent" && !s.info.approved)
       .map((s) => s.info);
@@ -104,7 +104,7 @@ export class SkillStore {
   approve(id: string): SkillInfo {
     return onCard(this.storage, (card) => {
       const s = this.readOne(card, id);
-      if (!s || s.info.source !== "agent") throw new HaloError("not-found", `no agent capsule ${clipForMessage(id, 30)}.`);
+      if (s?.info.source !== "agent") throw new HaloError("not-found", `no agent capsule ${clipForMessage(id, 30)}.`);
       if (s.info.approved) return s.info;
       return this.write(card, id, s.md, "agent", true);
     });
@@ -114,7 +114,7 @@ export class SkillStore {
   reject(id: string): void {
     onCard(this.storage, (card) => {
       const s = this.readOne(card, id);
-      if (!s || s.info.source !== "agent" || s.info.approved)
+      if (s?.info.source !== "agent" || s.info.approved)
         throw new HaloError("not-found", `no capsule ${clipForMessage(id, 30)} awaits approval.`);
       card.remove(pathOf(id));
     });
@@ -138,7 +138,7 @@ export class SkillStore {
   /** The capsule text the turn engine may splice into a brief: built-ins and approved capsules only. */
   injectable(id: string): string | undefined {
     const s = this.get(id);
-    return s && s.info.approved ? parseFrontMatter(s.md).body : undefined;
+    return s?.info.approved ? parseFrontMatter(s.md).body : undefined;
   }
 
   private checkId(id: string): void {

@@ -2,7 +2,7 @@ import { DOCS_QUERY_MAX_CHARS } from "../limits";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
-import { DocsLibrary, queryTerms } from "../store/docs-pack";
+import { type DocsLibrary, queryTerms } from "../store/docs-pack";
 import { clipForMessage } from "../util/text";
 
 const SLUG = { type: "string", minLength: 1, maxLength: 64 } as const;

@@ -3,7 +3,7 @@ import { assertMayCall } from "../registry/policy";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
-import { type SkillInfo, type SkillStore } from "../store/skills";
+import type { SkillInfo, SkillStore } from "../store/skills";
 import { clipForMessage } from "../util/text";
 
 const SKILL_ID = { type: "string", minLength: 1, maxLength: SKILL_ID_MAX_CHARS, description: "a-z, 0-9, - and _" } as const;

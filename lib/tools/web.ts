@@ -80,9 +80,9 @@ function formatOutcome(outcome: WebSearchOutcome): string {
   if (outcome.results.length === 0) lines.push("No results.");
   else {
     lines.push("Results:");
-    outcome.results.forEach((r, i) =>
-      lines.push(`${i + 1}. ${r.title || "(untitled)"}`, `   ${r.url}`, ...(r.snippet ? [`   ${r.snippet}`] : [])),
-    );
+    outcome.results.forEach((r, i) => {
+      lines.push(`${i + 1}. ${r.title || "(untitled)"}`, `   ${r.url}`, ...(r.snippet ? [`   ${r.snippet}`] : []));
+    });
   }
   return lines.join("\n");
 }

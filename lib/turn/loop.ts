@@ -93,7 +93,10 @@ export async function runToolLoop<T>(deps: LoopDeps, req: LoopRequest<T>): Promi
   let repairs = 0;
   let capHit = false;
   const maxCalls = req.maxRounds + 2 + CONTRACT_REPAIRS_MAX;
-  const fail = (kind: LoopFailure, message: string): LoopOutcome<T> => ((out.failure = { kind, message }), out);
+  const fail = (kind: LoopFailure, message: string): LoopOutcome<T> => {
+    out.failure = { kind, message };
+    return out;
+  };
 
   while (out.providerCalls < maxCalls) {
     const remaining = req.deadline - deps.clock.now();

@@ -244,7 +244,10 @@ class EventQueue {
 
   onMessage(text: string): void {
     if (this.closed !== undefined) return;
-    if (this.items.length >= EVENT_QUEUE_MAX) return this.onClose("the server sent events faster than they were read");
+    if (this.items.length >= EVENT_QUEUE_MAX) {
+      this.onClose("the server sent events faster than they were read");
+      return;
+    }
     let event: ServerEvent;
     try {
       const parsed: unknown = JSON.parse(text);

@@ -2,7 +2,7 @@
 // response_format "pcm" streams raw 24 kHz 16-bit mono samples, and each piece
 // goes to the speaker as it comes. stop() is barge-in: the download is
 // abandoned and the speaker drops what it queued.
-import type { AudioOut, Clock } from "../ports";
+import type { AudioOut, Clock, HttpClientResponse } from "../ports";
 import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
 import { DEFAULT_BASE_URLS } from "../turn/providers/types";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
@@ -77,7 +77,7 @@ export class SpeechPlayer {
         },
       });
       cancel = () => exchange.abort();
-      let reply;
+      let reply: HttpClientResponse;
       try {
         reply = await exchange.end();
       } catch (e) {

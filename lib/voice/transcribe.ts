@@ -5,7 +5,7 @@
 // multipart head and a WAV header that declares an unknown length go first,
 // then each block of samples as it is recorded, then the closing boundary, so
 // at the end of speech only the last block is left to send.
-import type { Clock, Random } from "../ports";
+import type { Clock, HttpClientResponse, Random } from "../ports";
 import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
 import { DEFAULT_BASE_URLS } from "../turn/providers/types";
 import { multipartBoundary, multipartContentType } from "../util/multipart";
@@ -91,7 +91,7 @@ export class Transcriber {
     );
     const finish = async (tail: Uint8Array): Promise<string> => {
       exchange.write(tail);
-      let reply;
+      let reply: HttpClientResponse;
       try {
         reply = await exchange.end();
       } catch (e) {

@@ -116,6 +116,7 @@ export class TavilyClient {
 }
 
 /** Tavily's error statuses: 401 bad key, 429 rate, 432 plan limit, 433 pay-as-you-go limit, 5xx. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function statusError(status: number, body: any, key: string): TavilyError {
   if (status === 401 || status === 403) {
     return new TavilyError(
@@ -134,6 +135,7 @@ function statusError(status: number, body: any, key: string): TavilyError {
 }
 
 /** `detail.error` (Tavily's error body), or a plain `detail` string; the key blanked out. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function detailOf(body: any, key: string): string {
   const detail = body && typeof body === "object" ? body.detail : undefined;
   const text = typeof detail === "string" ? detail : detail && typeof detail.error === "string" ? detail.error : "";
@@ -148,6 +150,7 @@ function oneLine(text: string, max: number): string {
 }
 
 /** The reply as JSON of unknown shape (callers check each field), or undefined. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
 function parseJson(bytes: Uint8Array): any {
   try {
     return JSON.parse(decodeUtf8(bytes));

@@ -6,6 +6,7 @@
 // ENOSPC, EIO, ENODEV...) and a RangeError "bad path" for a path the card
 // cannot hold; errnoOf() in common.ts reads the name back.
 
+// biome-ignore lint/suspicious/noExplicitAny: the bound C function's signature is given where it is used
 declare function native(name: string): (...args: any[]) => any;
 
 /** Where and how to mount: on the device a mount point and SPI pins; on POSIX hosts a folder. */

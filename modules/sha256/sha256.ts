@@ -2,6 +2,7 @@
 // Sha256Stream, on the device and on the XS test host alike.
 import type { Sha256Stream } from "../../lib/ports";
 
+// biome-ignore lint/suspicious/noExplicitAny: the bound C function's signature is given where it is used
 declare function native(name: string): (...args: any[]) => any;
 
 const create = native("xs_sha256_create") as () => ArrayBuffer;

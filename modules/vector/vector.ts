@@ -3,6 +3,7 @@
 // host native() is a global that finds the function in the linked modules.
 import type { Kernels } from "../../lib/ports";
 
+// biome-ignore lint/suspicious/noExplicitAny: the bound C function's signature is given where it is used
 declare function native(name: string): (...args: any[]) => any;
 
 const topk = native("xs_vector_topk");

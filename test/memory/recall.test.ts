@@ -33,7 +33,10 @@ describe("memory recall", () => {
     ];
     const n = hits.length;
     const sims = new Float32Array(n * n);
-    const set = (i: number, j: number, v: number): void => void ((sims[i * n + j] = v), (sims[j * n + i] = v));
+    const set = (i: number, j: number, v: number): void => {
+      sims[i * n + j] = v;
+      sims[j * n + i] = v;
+    };
     for (let i = 0; i < n; i++) set(i, i, 1);
     set(0, 1, 0.97); // duplicate of 0
     set(0, 2, 0.9); // close to 0

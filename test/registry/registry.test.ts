@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import Ajv from "ajv";
+import Ajv, { type ValidateFunction } from "ajv";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { RESULT_CLAMP_BYTES } from "../../lib/limits.ts";
 import { HaloError } from "../../lib/errors.ts";
@@ -18,6 +18,15 @@ const ECHO: JsonSchema = {
   additionalProperties: false,
 };
 
+/** An ajv function compiled at run time, reporting as the generated validators do. */
+function reporting(compiled: ValidateFunction): CompiledValidator {
+  return (data, report) => {
+    const ok = compiled(data);
+    report.errors = compiled.errors;
+    return ok;
+  };
+}
+
 function tool(over: Partial<ToolDefinition> = {}): ToolDefinition {
   const schema = over.inputSchema ?? ECHO;
   return {
@@ -25,7 +34,7 @@ function tool(over: Partial<ToolDefinition> = {}): ToolDefinition {
     description: "Echo the text.",
     inputSchema: schema,
     handler: (args) => ({ text: String(args.text) }),
-    validate: ajv.compile(schema) as CompiledValidator,
+    validate: reporting(ajv.compile(schema)),
     ...over,
   };
 }

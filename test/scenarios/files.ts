@@ -42,7 +42,14 @@ export async function runFilesScenario(): Promise<string[]> {
   let seed = 1;
   const ports: Ports = {
     clock: { now: () => now },
-    random: { fill: (bytes) => bytes.forEach((_, i) => (bytes[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff)) },
+    random: {
+      fill: (bytes) => {
+        for (let i = 0; i < bytes.length; i++) {
+          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+          bytes[i] = seed & 0xff;
+        }
+      },
+    },
     digest: { sha256: () => new Uint8Array(32) },
     log: { info: () => undefined, warn: () => undefined },
     settings,

@@ -32,7 +32,14 @@ const checksumDigest: Digest = {
 
 function scenarioLed(): Led {
   let current: LedPattern = { mode: "off", r: 0, g: 0, b: 0, brightness: 0 };
-  return { pixels: 24, show: (p) => void (current = { ...p }), current: () => current, check: () => undefined };
+  return {
+    pixels: 24,
+    show: (p) => {
+      current = { ...p };
+    },
+    current: () => current,
+    check: () => undefined,
+  };
 }
 
 export type Step = (req: RouteRequest) => Partial<ChatResponse>;

@@ -22,7 +22,10 @@ export class NvsModel implements PreferenceStore {
     if (domain.length === 0 || domain.length > 15) throw new Error("nvs_open fail");
     if (name.length === 0 || name.length > 15) throw new Error("nvs key too long");
     let d = this.domains.get(domain);
-    if (!d) this.domains.set(domain, (d = new Map()));
+    if (!d) {
+      d = new Map();
+      this.domains.set(domain, d);
+    }
     return d;
   }
 

@@ -10,7 +10,7 @@ import { runStorageCase, STORAGE_CASES } from "./storage-contract.ts";
 import { PLAIN_SUITES, RESULT_PREFIX, SD_SUITES, type CaseResult } from "./suites.ts";
 
 const base = scriptArgs[0];
-if (!base || !base.startsWith("/")) {
+if (!base?.startsWith("/")) {
   print("usage: sdcard.xs.ts <absolute folder>");
   exit(2);
 }

@@ -14,9 +14,7 @@ export interface ContractSubject {
 
 export type ContractOptions = StorageFaults & { capacityBytes?: number };
 
-export interface ContractFactory {
-  (options: ContractOptions): ContractSubject;
-}
+export type ContractFactory = (options: ContractOptions) => ContractSubject;
 
 /** What a case gets: the storage opened with no options, and a way to reopen it with some. */
 export interface CaseContext {

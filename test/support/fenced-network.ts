@@ -21,7 +21,7 @@ export async function startFencedNetwork(): Promise<FencedNetwork> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const original = decodeURIComponent((req.url ?? "/").replace(/^\/fenced\//, ""));
-      const authorization = req.headers["authorization"] as string | undefined;
+      const authorization = req.headers.authorization as string | undefined;
       const apiKey = req.headers["x-api-key"] as string | undefined;
       requests.push({ url: original, authorization, apiKey });
       const echoed = `Incorrect API key provided: ${authorization ?? apiKey ?? "(none)"}; body ${Buffer.concat(chunks).toString("utf8").slice(0, 200)}`;

@@ -4,7 +4,7 @@
 // to supply. `restart()` closes every socket and listens again on the same port.
 // Plain HTTP on the same port answers NIP-11 with the test's information document.
 import { createServer, type Server } from "node:http";
-import { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { EventRepository, EventUtils, type Event, type EventRepositoryUpsertResult, type Filter } from "@nostr-relay/common";
 import { NostrRelay } from "@nostr-relay/core";
 import { WebSocketServer, type WebSocket } from "ws";

@@ -92,7 +92,9 @@ export async function installOnce(s: OtaBenchSetup, sha256: () => Sha256Stream, 
   const slots = bootSimSlots(
     {
       loadData: () => (data === undefined ? undefined : JSON.parse(data)),
-      saveData: (d) => void (data = JSON.stringify(d)),
+      saveData: (d) => {
+        data = JSON.stringify(d);
+      },
       readSlot: () => buildAppImage("1.0.0"), // the first bytes are all a slot is read for
       eraseSlot: () => ({ append: sample, close: () => {} }), // flash, not heap; sampled while the chunk is in hand
     },

@@ -14,7 +14,9 @@ export function memorySlotFlash(): SlotFlash & { slots: [Uint8Array, Uint8Array]
   const flash = {
     slots: [new Uint8Array(0), new Uint8Array(0)] as [Uint8Array, Uint8Array],
     loadData: (): OtaData | undefined => (data === undefined ? undefined : (JSON.parse(data) as OtaData)),
-    saveData: (d: OtaData): void => void (data = JSON.stringify(d)),
+    saveData: (d: OtaData): void => {
+      data = JSON.stringify(d);
+    },
     readSlot: (slot: 0 | 1): Uint8Array => flash.slots[slot],
     eraseSlot(slot: 0 | 1): { append(bytes: Uint8Array): void; close(): void } {
       flash.slots[slot] = new Uint8Array(0);

@@ -22,7 +22,14 @@ export function portablePorts(): Ports {
   const lines: string[] = [];
   return {
     clock: { now: () => Date.UTC(2026, 10, 1) },
-    random: { fill: (bytes) => bytes.forEach((_, i) => (bytes[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff)) },
+    random: {
+      fill: (bytes) => {
+        for (let i = 0; i < bytes.length; i++) {
+          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+          bytes[i] = seed & 0xff;
+        }
+      },
+    },
     digest: {
       sha256: () => {
         throw new Error("no digest in portable scenarios");

@@ -71,7 +71,10 @@ export class ProviderServer {
 
   private send(res: ServerResponse, reply: ScriptedReply): void {
     if (res.destroyed) return;
-    if (reply.raw) return reply.raw(res);
+    if (reply.raw) {
+      reply.raw(res);
+      return;
+    }
     const body = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body ?? {});
     res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
     res.end(body);

@@ -55,8 +55,14 @@ export async function openPty(): Promise<PtyPair> {
       if (nl < 0) return;
       child.stdout!.off("data", first);
       const rest = head.subarray(nl + 1);
-      child.stdout!.on("data", (c: Buffer) => listeners.forEach((l) => l(new Uint8Array(c))));
-      if (rest.length) queueMicrotask(() => listeners.forEach((l) => l(new Uint8Array(rest))));
+      child.stdout!.on("data", (c: Buffer) => {
+        for (const l of listeners) l(new Uint8Array(c));
+      });
+      if (rest.length) {
+        queueMicrotask(() => {
+          for (const l of listeners) l(new Uint8Array(rest));
+        });
+      }
       ok(head.subarray(0, nl).toString());
     };
     child.stdout!.on("data", first);

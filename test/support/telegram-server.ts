@@ -155,7 +155,10 @@ export class TelegramServer {
     const failure = script?.shift();
     if (failure) {
       const answer = (): void => {
-        if (failure.raw) return failure.raw(res);
+        if (failure.raw) {
+          failure.raw(res);
+          return;
+        }
         this.send(res, failure.status ?? 400, failure.body ?? { ok: false, error_code: failure.status ?? 400, description: "Bad Request" });
       };
       if (failure.delayMs) this.later(failure.delayMs, answer);
@@ -190,7 +193,10 @@ export class TelegramServer {
     while (this.updates.length && this.updates[0].update_id < offset) this.updates.shift();
     const limit = Math.max(1, Math.min(100, Number(params.limit ?? 100)));
     const answer = (): void => this.send(res, 200, { ok: true, result: this.updates.slice(0, limit) });
-    if (this.updates.length || !params.timeout) return answer();
+    if (this.updates.length || !params.timeout) {
+      answer();
+      return;
+    }
     const wake = (): void => {
       this.waiting.delete(wake);
       clearTimeout(timer);

@@ -58,7 +58,6 @@ export function sampleValue(s: Schema | undefined, depth = 0): unknown {
       const n = s.minItems ?? 0;
       return Array.from({ length: n }, () => sampleValue(s.items, depth + 1));
     }
-    case "object":
     default:
       return sampleObject(s, depth + 1);
   }

@@ -1,6 +1,9 @@
 // For mocha: run a scenario's XS entry and the same scenario on Node; require identical transcripts.
+// On XS every lib/ module is loaded and its exports deep-frozen before the scenario runs (frozen-lib.ts).
 import assert from "node:assert/strict";
 import { runOnXs } from "../../hosts/xs/run.mjs";
+import { frozenEntry } from "./frozen-lib.ts";
+import { libModules } from "./lib-sources.ts";
 
 export interface XsComparison {
   /** The Node transcript, for tests that check what the scenario did. */
@@ -14,13 +17,21 @@ export function compareOnXs(entry: string, scenario: () => Promise<string[]>, mi
   let xs: { code: number; stdout: string; stderr: string };
   let node: string[];
   before(async () => {
-    xs = await runOnXs(entry, { timeoutMs: 120_000 });
+    xs = await runOnXs(frozenEntry(entry), { timeoutMs: 120_000 });
     node = await scenario();
   });
 
   it("runs to the end", () => {
     assert.equal(xs.code, 0, xs.stderr + xs.stdout.slice(-2000));
     assert.match(xs.stdout, /^END$/m);
+  });
+
+  it("ran with every lib/ module loaded and its exports deep-frozen first", () => {
+    const m = /^FROZEN (.*)$/m.exec(xs.stdout);
+    assert.ok(m, xs.stdout.slice(0, 2000));
+    const report = JSON.parse(m[1]);
+    assert.equal(report.modules, libModules().length);
+    assert.ok(report.frozen > 1000, `${report.frozen} objects frozen`);
   });
 
   it("gives the same transcript as Node, line for line", () => {

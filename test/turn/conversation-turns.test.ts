@@ -197,7 +197,7 @@ describe("turn: a scripted multi-turn conversation", () => {
     await rig.core.turn.runTurn(person(), { text: "What now?" });
     assert.match(
       openAiPrompt(rig.servers.openai.seen[1]).instructions,
-      /## SCRATCHPAD\nActive task: plan the garden\nshort-term goals:\n  1\. buy seeds/,
+      /## SCRATCHPAD\nActive task: plan the garden\nshort-term goals:\n {2}1\. buy seeds/,
     );
   });
 

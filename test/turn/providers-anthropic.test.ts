@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { fakeClock } from "../../hosts/sim/ports/node-basics.ts";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { anthropicProvider, anthropicToolId } from "../../lib/turn/providers/anthropic.ts";
-import { ProviderError } from "../../lib/turn/providers/errors.ts";
+import type { ProviderError } from "../../lib/turn/providers/errors.ts";
 import type { ChatProvider } from "../../lib/turn/providers/types.ts";
 import { ANSWER, anthropicMessage, simpleRequest, toolLoopRequest, TURN_SCHEMA } from "../scenarios/provider-fixtures.ts";
 import { providerRejection, ProviderServer } from "../support/provider-server.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { fakeClock } from "../../hosts/sim/ports/node-basics.ts";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
-import { ProviderError } from "../../lib/turn/providers/errors.ts";
+import type { ProviderError } from "../../lib/turn/providers/errors.ts";
 import { openAiProvider } from "../../lib/turn/providers/openai.ts";
 import type { ChatProvider } from "../../lib/turn/providers/types.ts";
 import { ANSWER, openAiCall, openAiResponse, openAiText, simpleRequest, toolLoopRequest } from "../scenarios/provider-fixtures.ts";

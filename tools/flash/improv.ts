@@ -5,25 +5,25 @@
 
 export const IMPROV_HEADER = new TextEncoder().encode("IMPROV");
 export const IMPROV_VERSION = 1;
-export const enum ImprovType {
+export enum ImprovType {
   CurrentState = 0x01,
   ErrorState = 0x02,
   Rpc = 0x03,
   RpcResult = 0x04,
 }
-export const enum ImprovCommand {
+export enum ImprovCommand {
   WifiSettings = 0x01,
   CurrentState = 0x02,
   DeviceInfo = 0x03,
 }
-export const IMPROV_STATES: { readonly [state: number]: string } = { 0x02: "ready", 0x03: "provisioning", 0x04: "provisioned" };
+export const IMPROV_STATES: { readonly [state: number]: string } = { 2: "ready", 3: "provisioning", 4: "provisioned" };
 export const IMPROV_ERRORS: { readonly [code: number]: string } = {
-  0x00: "no error",
-  0x01: "invalid RPC packet",
-  0x02: "unknown RPC command",
-  0x03: "unable to connect to the network",
-  0x05: "bad hostname",
-  0xff: "unknown error",
+  0: "no error",
+  1: "invalid RPC packet",
+  2: "unknown RPC command",
+  3: "unable to connect to the network",
+  5: "bad hostname",
+  255: "unknown error",
 };
 
 export interface ImprovFrame {

@@ -36,7 +36,10 @@ function splitBody(body: string, max: number): string[] {
     let p = paragraph;
     while (utf8Length(p) > max) {
       const head = truncateUtf8(p, max);
-      if (current) (pieces.push(current), (current = ""));
+      if (current) {
+        pieces.push(current);
+        current = "";
+      }
       pieces.push(head);
       p = p.slice(head.length);
     }

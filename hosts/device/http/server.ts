@@ -102,6 +102,7 @@ function dispatch(conn: Connection, exchange: Exchange, body: ArrayBuffer | unde
 
 export function serveHttp(halo: Halo, port: number, log: Log): Server {
   const server = new Server({ port });
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback passes and expects different types per message
   server.callback = function (this: ServerRequest, message: number, val1?: any, val2?: any): any {
     const conn = this as Connection;
     switch (message) {

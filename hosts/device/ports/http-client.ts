@@ -125,7 +125,7 @@ export const moddableHttpClient: HttpClient = {
           ...(body !== undefined ? { body: true } : {}),
           ...(scheme === "https" ? { Socket: SecureSocket, secure: { protocolVersion: TLS_MIN_VERSION } } : {}),
         });
-      } catch (e) {
+      } catch {
         finish(failure("network", "The connection could not be opened."));
         return;
       }

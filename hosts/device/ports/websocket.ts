@@ -27,7 +27,12 @@ export const moddableWebSocket: WebSocketClient = {
     const m = URL_PATTERN.exec(url);
     if (!m) {
       Promise.resolve().then(() => finish("the relay URL is not a WebSocket URL"));
-      return { send: () => undefined, close: () => void (closed = true) };
+      return {
+        send: () => undefined,
+        close: () => {
+          closed = true;
+        },
+      };
     }
     const secure = m[1] === "wss";
     const host = m[2].startsWith("[") ? m[2].slice(1, -1) : m[2];
@@ -42,7 +47,12 @@ export const moddableWebSocket: WebSocketClient = {
       });
     } catch {
       Promise.resolve().then(() => finish("the connection failed"));
-      return { send: () => undefined, close: () => void (closed = true) };
+      return {
+        send: () => undefined,
+        close: () => {
+          closed = true;
+        },
+      };
     }
     client.callback = (message: number, value?: unknown): void => {
       if (closed) return;

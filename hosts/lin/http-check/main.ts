@@ -67,7 +67,7 @@ export default async function main(): Promise<void> {
   report("refused", o.error?.code === "network", describe(o));
 
   o = await run({ url: `${base}/redirect` });
-  report("no-redirect", o.response?.status === 302 && o.response.headers["location"] === "/hello", describe(o));
+  report("no-redirect", o.response?.status === 302 && o.response.headers.location === "/hello", describe(o));
 
   o = await run({ url: "ftp://example.com/" });
   report("bad-url", o.error !== undefined && o.error.code === undefined, describe(o));

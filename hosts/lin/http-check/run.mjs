@@ -51,8 +51,7 @@ let done = false;
 let buffer = "";
 child.stdout.on("data", (d) => {
   buffer += d.toString();
-  let nl;
-  while ((nl = buffer.indexOf("\n")) >= 0) {
+  for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
     const line = buffer.slice(0, nl);
     buffer = buffer.slice(nl + 1);
     console.log(line);

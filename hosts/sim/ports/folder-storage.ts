@@ -88,8 +88,12 @@ export function folderStorage(root: string, options: FolderStorageOptions = {}):
   const parentOf = (full: string): string => full.slice(0, full.lastIndexOf("/"));
 
   return {
-    pull: () => void (pulled = true),
-    insert: () => void (pulled = false),
+    pull: () => {
+      pulled = true;
+    },
+    insert: () => {
+      pulled = false;
+    },
     present,
     read: (path) =>
       onCard(path, false, (full) => {

@@ -43,8 +43,12 @@ export function memoryStorage(capacityBytes = 64 * 1024 * 1024, faults: StorageF
   };
   return {
     files,
-    pull: () => void (present = false),
-    insert: () => void (present = true),
+    pull: () => {
+      present = false;
+    },
+    insert: () => {
+      present = true;
+    },
     present: () => present,
     read(path) {
       card();

@@ -26,5 +26,13 @@ export function memoryLog(): Log & { lines: string[] } {
 /** A clock that moves only when told to. */
 export function fakeClock(start = Date.UTC(2026, 0, 1)): Clock & { advance(ms: number): void; set(ms: number): void } {
   let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms), set: (ms) => void (t = ms) };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+    set: (ms) => {
+      t = ms;
+    },
+  };
 }

@@ -20,7 +20,12 @@ export const wsClient: WebSocketClient = {
       socket = new WebSocket(url, { handshakeTimeout: OPEN_TIMEOUT_MS, maxPayload: NOSTR_MESSAGE_MAX_BYTES * 4 });
     } catch {
       queueMicrotask(() => finish("the relay URL is not a WebSocket URL"));
-      return { send: () => undefined, close: () => void (closed = true) };
+      return {
+        send: () => undefined,
+        close: () => {
+          closed = true;
+        },
+      };
     }
     socket.on("open", () => {
       if (!closed) events.onOpen();

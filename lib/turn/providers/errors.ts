@@ -1,3 +1,4 @@
+import { nameError } from "../../errors";
 // Provider failures: one error class with a kind the router acts on and a one-sentence message.
 import { clipForMessage } from "../../util/text";
 import { PROVIDER_LABELS, type ProviderId } from "./types";
@@ -42,7 +43,7 @@ export class ProviderError extends Error {
 
   constructor(kind: ProviderErrorKind, message: string, details: { provider?: ProviderId; status?: number; retryAfterMs?: number } = {}) {
     super(message);
-    this.name = "ProviderError";
+    nameError(this, "ProviderError");
     this.kind = kind;
     this.provider = details.provider;
     this.status = details.status;

@@ -45,7 +45,7 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
     if (m.role === "user") messages.push({ role: "user", content: m.content });
     else if (m.role === "assistant") {
       const msg: { [key: string]: unknown } = { role: "assistant", content: m.content };
-      if (m.toolCalls && m.toolCalls.length) {
+      if (m.toolCalls?.length) {
         msg.tool_calls = m.toolCalls.map((c) => ({
           id: mistralToolId(c.id),
           type: "function",
@@ -57,7 +57,7 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
       messages.push({ role: "tool", content: toolResultText(m), tool_call_id: mistralToolId(m.toolCallId), name: names.toWire(m.name) });
   }
   const body: { [key: string]: unknown } = { model: req.model, messages, max_tokens: req.maxOutputTokens };
-  if (req.tools && req.tools.length) {
+  if (req.tools?.length) {
     body.tools = req.tools.map((t) => ({
       type: "function",
       function: { name: names.toWire(t.name), description: t.description, parameters: t.inputSchema },

@@ -35,7 +35,7 @@ export function buildOpenAiRequest(req: ChatRequest, apiKey: string, baseUrl: st
     max_output_tokens: Math.max(OPENAI_MIN_OUTPUT_TOKENS, req.maxOutputTokens),
   };
   if (req.system) body.instructions = req.system;
-  if (req.tools && req.tools.length) {
+  if (req.tools?.length) {
     // Registry schemas have optional properties, which strict function tools do not allow.
     body.tools = req.tools.map((t) => ({
       type: "function",

@@ -1,3 +1,4 @@
+import { nameError } from "../../errors";
 // Provider priority with fallback: the owner's order, keyed providers only, the budget
 // checked before every attempt, bounded retries, usage recorded after a served answer.
 import type { Clock, HttpClient, Log, Random } from "../../ports";
@@ -80,7 +81,7 @@ export class RouteError extends ProviderError {
   readonly attempts: AttemptReport[];
   constructor(kind: ProviderErrorKind, message: string, attempts: AttemptReport[], provider?: ProviderId) {
     super(kind, message, { provider });
-    this.name = "RouteError";
+    nameError(this, "RouteError");
     this.attempts = attempts;
   }
 }
