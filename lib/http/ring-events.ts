@@ -48,7 +48,11 @@ export interface RingEventsDeps {
   voice: { subscribe(listener: (e: PhaseEvent) => void): () => void };
 }
 
-export function ringEventsRoute(deps: RingEventsDeps, verifyToken: (token: string) => McpClient | undefined, guards: Middleware[]): RouteSpec {
+export function ringEventsRoute(
+  deps: RingEventsDeps,
+  verifyToken: (token: string) => McpClient | undefined,
+  guards: Middleware[],
+): RouteSpec {
   return {
     method: "GET",
     pattern: "/api/ring/events",

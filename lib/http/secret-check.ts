@@ -2,9 +2,9 @@
 // owner learns at setup whether it works. The answer is ok, or the error class
 // (auth, billing, rate-limit, ...) and one sentence; never the key.
 import { isSecretName, type SecretName } from "../device/secrets";
-import type { Clock, HttpClient } from "../ports";
+import type { Clock, HttpClient, HttpClientResponse } from "../ports";
 import type { McpClient } from "../people/clients";
-import { ProviderError, fromHttpFailure, fromHttpStatus } from "../turn/providers/errors";
+import { type ProviderError, fromHttpFailure, fromHttpStatus } from "../turn/providers/errors";
 import { DEFAULT_BASE_URLS, type ProviderId } from "../turn/providers/types";
 import { TAVILY_DEFAULT_BASE_URL } from "../web/tavily";
 import { TELEGRAM_DEFAULT_BASE_URL } from "../chat/telegram";
@@ -65,7 +65,7 @@ export async function checkSecret(deps: SecretCheckDeps, name: SecretName): Prom
     const message = PROVIDERS.has(name) ? e.message : `The ${name} check failed (${e.kind}${e.status ? `, HTTP ${e.status}` : ""}).`;
     return { name, ok: false, error: e.kind, message };
   };
-  let reply;
+  let reply: HttpClientResponse;
   try {
     reply = await deps.http.request({
       method: "GET",

@@ -17,7 +17,7 @@ export interface Session {
 }
 
 /** A section draws itself into `main` and returns what stops its live parts, if any. */
-export type Section = (main: HTMLElement, session: Session) => Promise<(() => void) | void>;
+export type Section = (main: HTMLElement, session: Session) => Promise<(() => void) | undefined>;
 
 const SECTIONS: Array<{ id: string; title: string; adminOnly: boolean; draw: Section }> = [
   { id: "chat", title: "Chat", adminOnly: false, draw: chatSection },
@@ -34,7 +34,7 @@ const nav = document.getElementById("nav")!;
 const who = document.getElementById("who")!;
 const signOut = document.getElementById("signout")!;
 let session: Session | undefined;
-let stopLive: (() => void) | void = undefined;
+let stopLive: (() => void) | undefined;
 
 function signInScreen(problem?: string): void {
   session = undefined;

@@ -47,7 +47,10 @@ export function ringPreview(host: HTMLElement, phase: HTMLElement): () => void {
       credentials: "omit",
       signal: stop.signal,
     }).catch(() => undefined);
-    if (!res || !res.ok || !res.body) return void (phase.textContent = "The ring preview is not available.");
+    if (!res?.ok || !res.body) {
+      phase.textContent = "The ring preview is not available.";
+      return;
+    }
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let buffered = "";
@@ -55,8 +58,7 @@ export function ringPreview(host: HTMLElement, phase: HTMLElement): () => void {
       const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
       if (chunk.done) return;
       buffered += decoder.decode(chunk.value, { stream: true });
-      let cut;
-      while ((cut = buffered.indexOf("\n\n")) >= 0) {
+      for (let cut = buffered.indexOf("\n\n"); cut >= 0; cut = buffered.indexOf("\n\n")) {
         const block = buffered.slice(0, cut);
         buffered = buffered.slice(cut + 2);
         const event = /^event: (.*)$/m.exec(block)?.[1];
