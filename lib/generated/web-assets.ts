@@ -29,13 +29,21 @@ const ASSETS: ReadonlyArray<{ path: string; contentType: string; etag: string; g
   },
 ];
 
-/** The owner's web page as StaticAssets (decoded when called, so the module holds only constants). */
+/**
+ * The owner's web page as StaticAssets. The bytes are decoded from the module's
+ * strings at each request (on the device those strings stay in flash), so no
+ * copy of the page is kept in RAM between requests.
+ */
 export function webAssets(): StaticAsset[] {
   return ASSETS.map((a) => ({
     path: a.path,
     contentType: a.contentType,
     etag: a.etag,
-    gzip: decodeBase64(a.gzip) ?? new Uint8Array(0),
-    identity: decodeBase64(a.identity) ?? new Uint8Array(0),
+    get gzip(): Uint8Array {
+      return decodeBase64(a.gzip) ?? new Uint8Array(0);
+    },
+    get identity(): Uint8Array {
+      return decodeBase64(a.identity) ?? new Uint8Array(0);
+    },
   }));
 }
