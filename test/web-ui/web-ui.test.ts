@@ -54,7 +54,10 @@ describe("the owner's web page in Chromium", function () {
   });
 
   async function open(section: string): Promise<void> {
-    await page.goto(`${sim.url}/#${section}`);
+    const target = `${sim.url}/#${section}`;
+    // The same URL again changes no hash: reload so the section is drawn afresh.
+    if (page.url() === target) await page.reload();
+    else await page.goto(target);
     await page.waitForSelector(`[data-section="${section}"]`);
   }
 
@@ -116,7 +119,7 @@ describe("the owner's web page in Chromium", function () {
     await page.getByText("owner (admin)").waitFor();
   });
 
-  it("Approvals: shows a badge and the capsule, and approves the pending skill", async () => {
+  it("Approvals: shows a badge and the capsule, and approves the pending skill and a routine", async () => {
     sim.halo.core.skills.saveByAgent("weekly-report", "# Weekly report\n\nEvery Monday, sum up the week's notes.\n");
     await open("tools");
     await page.locator("nav .badge").waitFor();
@@ -129,6 +132,15 @@ describe("the owner's web page in Chromium", function () {
     await card.waitFor({ state: "detached" });
     assert.deepEqual(sim.halo.core.skills.listPending(), []);
     await page.locator("nav .badge").waitFor({ state: "detached" });
+    const routine = sim.halo.core.routines.create("owner", {
+      name: "Morning brief",
+      prompt: "Sum up the news.",
+      schedule: { kind: "daily", at: "07:30" },
+    });
+    await open("approvals");
+    await page.locator(`[data-routine="${routine.id}"]`).getByRole("button", { name: "Approve" }).click();
+    await page.locator(`[data-routine="${routine.id}"]`).waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.routines.get(routine.id)!.approved, true);
   });
 
   it("Tools: lists every registered tool", async () => {
