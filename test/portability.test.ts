@@ -15,7 +15,8 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const FORBIDDEN: Array<[RegExp, string]> = [
+// The third entry lists files allowed the construct, with the reason beside it.
+const FORBIDDEN: Array<[RegExp, string, string[]?]> = [
   [/from\s+["'](node:|fs|path|http|https|os|child_process|crypto|net|url|util)["']/, "a Node built-in import"],
   [/\brequire\(/, "require()"],
   [/\bBuffer\./, "Buffer"],
@@ -26,16 +27,22 @@ const FORBIDDEN: Array<[RegExp, string]> = [
   [/^\s*(await\s+)?using\s+\w+\s*=/m, "a using declaration (not in XS 13.3)"],
   [/\bimport\(\s*[^"'`]/, "a dynamic import of a computed name"],
   [/\bDate\.now\(|Math\.random\(/, "ambient time or randomness (use the Clock and Random ports)"],
+  // lib/util/json.ts is toJson itself; updates-page.ts holds the page's own browser script.
+  [
+    /\bJSON\.stringify\(/,
+    "JSON.stringify (preloaded constants are read-only on the device: use toJson)",
+    ["lib/util/json.ts", "lib/http/updates-page.ts"],
+  ],
   [/\bthis\.name\s*=[^=]/, "an error named by assignment (the device's frozen Error.prototype refuses it: use nameError)"],
 ];
 
 describe("portability of lib/", () => {
   const files = sources("lib").map((path) => ({ path, text: readFileSync(path, "utf8") }));
-  for (const [pattern, what] of FORBIDDEN) {
+  for (const [pattern, what, allowed = []] of FORBIDDEN) {
     it(`no file uses ${what}`, () => {
       assert.ok(files.length > 20);
       assert.deepEqual(
-        files.filter((f) => pattern.test(f.text)).map((f) => f.path),
+        files.filter((f) => pattern.test(f.text) && !allowed.includes(f.path)).map((f) => f.path),
         [],
       );
     });

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // Owner alerts: things that went wrong while nobody was watching (a wakeup
 // that failed twice, a routine that keeps failing). Kept in a bounded list in
 // Settings (one key, so each change is one atomic write), read and cleared
@@ -63,7 +64,7 @@ export class AlertLog implements OwnerAlerts {
   // The newest alerts whose JSON fits one setting (NVS strings are small); all stay in RAM until restart.
   private persistable(): string {
     for (let from = 0; from < this.alerts.length; from++) {
-      const text = JSON.stringify(this.alerts.slice(from));
+      const text = toJson(this.alerts.slice(from));
       if (utf8Length(text) <= SETTINGS_VALUE_MAX_BYTES) return text;
     }
     return "[]";

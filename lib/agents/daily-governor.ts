@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // The daily governor of scheduled turns: routines and wakeups together may
 // start at most N turns per day of the owner's calendar (the owner knob
 // routineTurnsPerDay). The count lives in Settings, so a restart does not
@@ -40,7 +41,7 @@ export class DailyGovernor {
   tryTake(nowMs: number): boolean {
     const used = this.used(nowMs);
     if (used >= this.limit()) return false;
-    this.settings.set(SETTINGS_KEY, JSON.stringify({ day: localDay(nowMs, this.offsetMinutes()), count: used + 1 }));
+    this.settings.set(SETTINGS_KEY, toJson({ day: localDay(nowMs, this.offsetMinutes()), count: used + 1 }));
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 // Routines (recurring scheduled turns) and wakeups (one-shot turns the
 // assistant sets for itself), persisted in Settings on internal flash: one key
@@ -203,7 +204,7 @@ export class Routines {
   }
 
   private save(record: RoutineRecord): void {
-    const json = JSON.stringify(record);
+    const json = toJson(record);
     if (utf8Length(json) > ROUTINE_RECORD_MAX_BYTES) {
       throw new HaloError("too-large", `the routine takes more than ${ROUTINE_RECORD_MAX_BYTES} bytes stored; shorten the prompt.`);
     }

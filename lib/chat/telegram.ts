@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // A Telegram Bot API client over the HttpClient port: JSON calls
 // (POST {base}/bot<token>/<method>), multipart uploads, and getUpdates
 // long-polling. The token and the base URL are read at each call from a small
@@ -164,7 +165,7 @@ export class TelegramClient {
     timeoutMs = TELEGRAM_CALL_TIMEOUT_MS,
     maxBytes = CALL_MAX_RESPONSE_BYTES,
   ): Promise<unknown> {
-    return this.exchange(method, { "content-type": "application/json" }, encodeUtf8(JSON.stringify(params)), timeoutMs, maxBytes);
+    return this.exchange(method, { "content-type": "application/json" }, encodeUtf8(toJson(params)), timeoutMs, maxBytes);
   }
 
   private async upload(method: string, field: string, chatId: string, file: TelegramUpload): Promise<void> {

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import type { Log, Settings } from "../ports";
 import { KNOBS, knobByName, knobValueProblem, type KnobKey, type KnobKeyOf, type KnobSpec, type KnobValue, type KnobWriter } from "./knobs";
 
@@ -96,7 +97,7 @@ export class ConfigStore {
     if ("problem" in checked) return checked.problem;
     checked.specs.forEach((spec, i) => {
       const value = changes[i][1] as KnobValue;
-      this.settings.set(settingsKey(spec), JSON.stringify(value));
+      this.settings.set(settingsKey(spec), toJson(value));
       this.values.set(spec.key, value);
     });
     return undefined;

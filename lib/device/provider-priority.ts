@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import type { Log, Settings } from "../ports";
 import { PROVIDERS, type Provider } from "./knobs";
 
@@ -38,7 +39,7 @@ export class ProviderPriority {
     const problem = priorityProblem(list);
     if (problem) return problem;
     this.order = (list as Provider[]).slice();
-    this.settings.set(SETTINGS_KEY, JSON.stringify(this.order));
+    this.settings.set(SETTINGS_KEY, toJson(this.order));
     return undefined;
   }
 }

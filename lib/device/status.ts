@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import type { Principal } from "../registry/principal";
 import { formatBytes, formatFree, FREE_SPACE_UNKNOWN } from "../util/format";
 import { clipForMessage } from "../util/text";
@@ -55,9 +56,7 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push("Config:");
   for (const k of config.all()) {
     if (k.writer === "owner") continue;
-    out.push(
-      `- ${k.key}: ${JSON.stringify(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : " [orch_model action]"}`,
-    );
+    out.push(`- ${k.key}: ${toJson(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : " [orch_model action]"}`);
   }
   return out.join("\n");
 }

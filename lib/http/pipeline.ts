@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // One HTTP pipeline for every route: a route table, composable middleware,
 // and one place that turns an HttpError into a JSON answer in the route's
 // shape (a JSON-RPC error on /mcp, {"error": ...} everywhere else).
@@ -110,7 +111,7 @@ function run(chain: Middleware[], ctx: RequestContext, last: Next): Promise<Http
 
 /** An HttpError as the JSON the route's clients read. */
 export function errorAnswer(e: HttpError, shape: ErrorShape): HttpResponse {
-  const body = shape === "jsonrpc" ? JSON.stringify(errorResponse(null, e.rpcCode, e.message)) : JSON.stringify({ error: e.message });
+  const body = shape === "jsonrpc" ? toJson(errorResponse(null, e.rpcCode, e.message)) : toJson({ error: e.message });
   const headers = shape === "jsonrpc" ? { "content-type": "application/json", ...e.headers } : { ...API_HEADERS, ...e.headers };
   const answer: HttpResponse = { status: e.status, headers, body };
   if (e.close) answer.close = true;
@@ -119,5 +120,5 @@ export function errorAnswer(e: HttpError, shape: ErrorShape): HttpResponse {
 
 /** A JSON answer with the API's headers. */
 export function jsonAnswer(status: number, value: unknown): HttpResponse {
-  return { status, headers: { ...API_HEADERS }, body: JSON.stringify(value) };
+  return { status, headers: { ...API_HEADERS }, body: toJson(value) };
 }

@@ -1,10 +1,11 @@
+import { toJson } from "../util/json";
 // Server-sent events: a response that stays open and carries one event per
 // change (ring frames, chat progress). The host writes what the stream gives.
 import type { HttpResponse, StreamSink } from "./types";
 
 /** One event in the text/event-stream format; data lines never contain a raw newline. */
 export function sseEvent(event: string, data: unknown): string {
-  const lines = JSON.stringify(data).split("\n");
+  const lines = toJson(data).split("\n");
   return `event: ${event}\n${lines.map((l) => `data: ${l}`).join("\n")}\n\n`;
 }
 

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // The Streamable HTTP transport for POST /mcp, JSON responses only: a thin
 // route over the HTTP pipeline. The pipeline's middleware has checked the
 // Host and Origin, the token, the media type and the body's size and depth;
@@ -92,5 +93,5 @@ function idOf(message: unknown): string | number | null {
 }
 
 function reply(status: number, body: JsonRpcResponse): HttpResponse {
-  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+  return { status, headers: { ...JSON_HEADERS }, body: toJson(body) };
 }

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // MemConfig: the device-global knobs of recall and forgetting, each with a
 // range, validated on update and persisted in Settings.
 import type { Log, Settings } from "../ports";
@@ -92,7 +93,7 @@ export function loadMemConfig(settings: Settings, log: Log): MemConfig {
 }
 
 export function saveMemConfig(settings: Settings, config: MemConfig): void {
-  settings.set(MEM_CONFIG_SETTINGS_KEY, JSON.stringify(config));
+  settings.set(MEM_CONFIG_SETTINGS_KEY, toJson(config));
 }
 
 /** One line per knob: value, range, default. */

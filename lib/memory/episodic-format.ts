@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // One episodic row as a line of a day-part file, and positions (row ids).
 //
 //   "\n" <json length> " " <djb2 of json, 8 hex> " " <json>
@@ -32,7 +33,7 @@ export const PART_STEM_PATTERN = /^\d{8}-\d{2}$/;
 export const POSITION_PATTERN = "^[0-9]{8}-[0-9]{2}:[0-9]{1,7}$";
 
 export function encodeRow(record: EpisodicRecord): string {
-  const json = JSON.stringify({
+  const json = toJson({
     ns: record.ns,
     session: record.session,
     ts: record.ts,

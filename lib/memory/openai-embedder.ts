@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // An OpenAI-compatible /embeddings client over the HttpClient port:
 // POST {base}/embeddings {model, input, dimensions} -> {data: [{index, embedding}], model, usage}.
 import type { HttpClient } from "../ports";
@@ -37,7 +38,7 @@ export function openAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
           method: "POST",
           url,
           headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-          body: JSON.stringify({ model, input: batch, dimensions: dims }),
+          body: toJson({ model, input: batch, dimensions: dims }),
           timeoutMs,
           maxResponseBytes: RESPONSE_OVERHEAD_BYTES + batch.length * dims * BYTES_PER_FLOAT,
         });

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 // The working scratchpad: one active task and short/mid/long goal tiers,
 // persisted in Settings (one key per part, so each edit is one atomic set).
@@ -76,7 +77,7 @@ export class Scratchpad {
   }
 
   private store(tier: ScratchpadTier, items: string[]): void {
-    this.settings.set(KEY_PREFIX + tier, JSON.stringify(items));
+    this.settings.set(KEY_PREFIX + tier, toJson(items));
     this.tiers[tier] = items;
   }
 }

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // Nostr events (NIP-01): the canonical serialization, ids, BIP-340 signing and
 // the one check every received event passes. Verification never trusts a flag
 // on the object (nostr-tools caches one that survives a spread): it recomputes
@@ -32,7 +33,7 @@ export function isHex64(value: unknown): value is string {
 
 /** The NIP-01 serialization: [0, pubkey, created_at, kind, tags, content]. */
 export function serializeEvent(e: UnsignedEvent): string {
-  return JSON.stringify([0, e.pubkey, e.created_at, e.kind, e.tags, e.content]);
+  return toJson([0, e.pubkey, e.created_at, e.kind, e.tags, e.content]);
 }
 
 export function eventId(e: UnsignedEvent): string {

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // NIP-51 lists of the device's own key: public entries in the tags, private
 // ones as a NIP-44 (to itself) JSON array of tags in the content. Editing
 // fetches the newest copy from the relays, changes it and republishes it.
@@ -65,9 +66,7 @@ export async function editList(
   if (contents.publicTags.length + contents.privateTags.length > NOSTR_LIST_MAX_ENTRIES)
     throw new HaloError("limit", `a list holds at most ${NOSTR_LIST_MAX_ENTRIES} entries.`);
   const tags = kind >= 30000 ? [["d", d as string], ...contents.publicTags] : contents.publicTags;
-  const content = contents.privateTags.length
-    ? nostr.identity.nip44Encrypt(nostr.identity.pubkey, JSON.stringify(contents.privateTags))
-    : "";
+  const content = contents.privateTags.length ? nostr.identity.nip44Encrypt(nostr.identity.pubkey, toJson(contents.privateTags)) : "";
   const event = nostr.identity.sign({ kind, tags, content, created_at: nostr.nowSeconds() });
   return { event, contents };
 }

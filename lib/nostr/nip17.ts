@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // NIP-17 private DMs: a kind-14 rumor (unsigned), sealed (kind 13, NIP-44 by
 // the sender's key) and gift-wrapped (kind 1059, NIP-44 by a one-time key).
 // Timestamps of seal and wrap are back-dated at random within two days (NIP-59).
@@ -41,11 +42,11 @@ export function wrapPrivateMessage(
     kind: KIND_SEAL,
     tags: [],
     created_at: backdated(identity, nowS),
-    content: identity.nip44Encrypt(recipient, JSON.stringify(rumor)),
+    content: identity.nip44Encrypt(recipient, toJson(rumor)),
   });
   let ephemeral = identity.randomBytes(32);
   while (!secp256k1.utils.isValidSecretKey(ephemeral)) ephemeral = identity.randomBytes(32);
-  const wrapped = nip44Encrypt(JSON.stringify(seal), nip44ConversationKey(ephemeral, recipient), (n) => identity.randomBytes(n));
+  const wrapped = nip44Encrypt(toJson(seal), nip44ConversationKey(ephemeral, recipient), (n) => identity.randomBytes(n));
   return signEvent(
     { kind: KIND_GIFT_WRAP, tags: [["p", recipient]], created_at: backdated(identity, nowS), content: wrapped },
     ephemeral,

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // One relay over a WebSocket: reconnects with backoff, re-sends its open
 // subscriptions after every reconnect, and checks every frame it receives
 // (size, JSON shape, the flood window, then the event's id and signature).
@@ -79,17 +80,17 @@ export class RelayConnection {
   /** Opens (or replaces) a subscription; it is sent again after every reconnect. */
   subscribe(subId: string, filters: Filter[]): void {
     this.subs.set(subId, filters);
-    if (this.connected) this.sendNow(JSON.stringify(["REQ", subId, ...filters]));
+    if (this.connected) this.sendNow(toJson(["REQ", subId, ...filters]));
   }
 
   unsubscribe(subId: string): void {
     if (!this.subs.delete(subId)) return;
-    if (this.connected) this.sendNow(JSON.stringify(["CLOSE", subId]));
+    if (this.connected) this.sendNow(toJson(["CLOSE", subId]));
   }
 
   /** Sends an event now, or keeps it (bounded) for the next connect; false when the outbox is full. */
   publish(event: NostrEvent): boolean {
-    const frame = JSON.stringify(["EVENT", event]);
+    const frame = toJson(["EVENT", event]);
     if (this.connected) {
       this.sendNow(frame);
       return true;
@@ -113,7 +114,7 @@ export class RelayConnection {
         this.connected = true;
         this.failures = 0;
         this.counts.connects++;
-        for (const [subId, filters] of this.subs) this.sendNow(JSON.stringify(["REQ", subId, ...filters]));
+        for (const [subId, filters] of this.subs) this.sendNow(toJson(["REQ", subId, ...filters]));
         for (const frame of this.outbox.splice(0)) this.sendNow(frame);
         this.listener.onConnected(this.url);
       },

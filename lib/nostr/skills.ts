@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // Skills as Nostr events (the seed's kind 31123, adopted through a kind 10123
 // list of `a` addresses). An adopted skill waits for the owner's approval, like
 // an on-device capsule the model saves; only an approved one is ever used. The
@@ -78,7 +79,7 @@ export class NostrSkills {
       throw new HaloError("full", `at most ${NOSTR_SKILLS_MAX} adopted skills.`);
     for (const old of existing) this.settings.remove(KEY_PREFIX + old.id);
     const record = { ...skill, approved: false };
-    const text = JSON.stringify(record);
+    const text = toJson(record);
     if (new TextEncoder().encode(text).length > SETTINGS_VALUE_MAX_BYTES)
       throw new HaloError("too-large", "that skill is too large to keep on this device.");
     this.settings.set(KEY_PREFIX + record.id, text);
@@ -89,7 +90,7 @@ export class NostrSkills {
   approve(id: string): AdoptedSkill {
     const s = this.find(id);
     s.approved = true;
-    this.settings.set(KEY_PREFIX + s.id, JSON.stringify(s));
+    this.settings.set(KEY_PREFIX + s.id, toJson(s));
     this.log.info(`nostr: skill ${s.d} approved by the owner`);
     return s;
   }

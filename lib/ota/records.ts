@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // What the update engine keeps across restarts, in the Settings port (each
 // key is written atomically): the install under way, the outcome of the last
 // one, the owner's feed URL and when the feed was last checked.
@@ -39,7 +40,7 @@ export class OtaRecords {
   }
 
   setPending(p: PendingInstall | undefined): void {
-    if (p) this.settings.set(KEY_PENDING, JSON.stringify(p));
+    if (p) this.settings.set(KEY_PENDING, toJson(p));
     else this.settings.remove(KEY_PENDING);
   }
 
@@ -63,7 +64,7 @@ export class OtaRecords {
   }
 
   setLast(last: LastInstall): void {
-    this.settings.set(KEY_LAST, JSON.stringify(last));
+    this.settings.set(KEY_LAST, toJson(last));
   }
 
   feedUrl(): string | undefined {

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import type { Log, Settings } from "../ports";
 import { PERSON_ID_PATTERN } from "./people";
 
@@ -36,7 +37,7 @@ export class ChatAllowList {
   replace(ids: unknown): string | undefined {
     const valid = validIds(ids);
     if (typeof valid === "string") return valid;
-    this.settings.set(SETTINGS_KEY, JSON.stringify(valid));
+    this.settings.set(SETTINGS_KEY, toJson(valid));
     this.ids = valid;
     return undefined;
   }

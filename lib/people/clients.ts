@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { MAX_TOKEN_CHARS } from "../limits";
 import type { Digest, Log, Random, Settings } from "../ports";
 import { isRole, type Role } from "../registry/principal";
@@ -63,7 +64,7 @@ export class ClientTokens {
     this.random.fill(bytes);
     const token = TOKEN_PREFIX + toHex(bytes);
     const client: StoredClient = { name, role, ns, created: this.now(), hash: toHex(this.hash(token)) };
-    this.settings.set(KEY_PREFIX + name, JSON.stringify(client));
+    this.settings.set(KEY_PREFIX + name, toJson(client));
     this.clients.set(name, client);
     return token;
   }

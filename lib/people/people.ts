@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import type { Log, Settings } from "../ports";
 import { isRole, roleQuota, type Quota, type Role } from "../registry/principal";
 
@@ -125,7 +126,7 @@ export class PeopleStore {
   }
 
   private write(person: StoredPerson): void {
-    this.settings.set(KEY_PREFIX + person.id, JSON.stringify(person));
+    this.settings.set(KEY_PREFIX + person.id, toJson(person));
     this.people.set(person.id, person);
   }
 }

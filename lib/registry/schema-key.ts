@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { djb2Hex } from "../util/hash";
 import type { JsonSchema } from "./types";
 
@@ -7,6 +8,6 @@ import type { JsonSchema } from "./types";
  * validator and registration fails loudly instead of validating stale rules.
  */
 export function schemaKey(schema: JsonSchema): string {
-  const text = JSON.stringify(schema);
+  const text = toJson(schema);
   return `${djb2Hex(text)}${text.length.toString(16).padStart(5, "0")}`;
 }

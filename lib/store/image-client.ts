@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 // image.generate's provider: an OpenAI-compatible images endpoint
 // (POST {base}/images/generations, reply {data:[{b64_json}]}). The key and
@@ -55,7 +56,7 @@ export class ImageClient {
         method: "POST",
         url: `${base}/images/generations`,
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ model: req.model, prompt: req.prompt, n: 1, size: req.size, quality: req.quality }),
+        body: toJson({ model: req.model, prompt: req.prompt, n: 1, size: req.size, quality: req.quality }),
         timeoutMs: this.timeoutMs,
         maxResponseBytes: IMAGE_MAX_RESPONSE_BYTES,
       });

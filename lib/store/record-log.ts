@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // Append-only record logs: one JSON record per line, each line carrying a
 // checksum, so a write torn by a power cut or a pulled card is detected and
 // dropped on the next read instead of corrupting the store.
@@ -5,7 +6,7 @@ import { djb2Hex } from "../util/hash";
 
 /** One line: 8 hex digits of djb2 over the JSON, a space, the JSON, a newline. */
 export function encodeRecord(value: unknown): string {
-  const json = JSON.stringify(value);
+  const json = toJson(value);
   return `${djb2Hex(json)} ${json}\n`;
 }
 

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // agent.identity, agent.version, nostr.relay_status, nostr.subscription_status,
 // nostr.subscription_set, config.store and config.recall (kind 30078, NIP-44 to the device itself).
 import { HaloError } from "../errors";
@@ -82,7 +83,7 @@ export function registerNostrAgentTools(registry: ToolRegistry, nostr: NostrSubs
         if (subs.length === 0) return { text: "No subscriptions." };
         return {
           text: subs
-            .map((s) => `- ${s.name}: ${s.enabled ? "on" : "off"}, ${s.received} event(s), filters ${JSON.stringify(s.filters)}`)
+            .map((s) => `- ${s.name}: ${s.enabled ? "on" : "off"}, ${s.received} event(s), filters ${toJson(s.filters)}`)
             .join("\n"),
         };
       },

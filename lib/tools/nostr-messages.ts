@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // nostr.dm_send (NIP-04), nostr.dm_send_nip17 (gift-wrapped), nostr.encrypt and
 // nostr.decrypt (NIP-44 with the device's key), nostr.encode and nostr.decode (NIP-19).
 import { decode, naddrEncode, neventEncode, noteEncode, nprofileEncode, npubEncode } from "nostr-tools/nip19";
@@ -144,7 +145,7 @@ export function registerNostrMessageTools(registry: ToolRegistry, nostr: NostrSu
         if (code.startsWith("nsec1")) throw new HaloError("refused", "secret keys are not decoded here.");
         try {
           const d = decode(code);
-          return { text: JSON.stringify({ type: d.type, data: d.data }) };
+          return { text: toJson({ type: d.type, data: d.data }) };
         } catch {
           throw new HaloError("invalid", "that is not a NIP-19 entity.");
         }

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // nostr.profile_get, nostr.profile_set, nostr.nip05_lookup, nostr.relay_info and
 // nostr.longform_post (a stored markdown file as a kind 30023 article).
 import { HaloError } from "../errors";
@@ -37,7 +38,7 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
         } catch {
           throw new HaloError("invalid", "the profile's content is not JSON.");
         }
-        return { text: `profile of ${who} (updated ${latest.created_at}):\n${JSON.stringify(fields).slice(0, 2000)}` };
+        return { text: `profile of ${who} (updated ${latest.created_at}):\n${toJson(fields).slice(0, 2000)}` };
       },
     }),
   );
@@ -61,7 +62,7 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
         additionalProperties: false,
       },
       handler: (args): Promise<ToolResult> =>
-        publish(nostr, nostr.identity.sign({ kind: 0, tags: [], content: JSON.stringify(args), created_at: nostr.nowSeconds() })),
+        publish(nostr, nostr.identity.sign({ kind: 0, tags: [], content: toJson(args), created_at: nostr.nowSeconds() })),
     }),
   );
   register(
@@ -94,7 +95,7 @@ export function registerNostrProfileTools(registry: ToolRegistry, nostr: NostrSu
         required: ["relay_url"],
         additionalProperties: false,
       },
-      handler: async (args): Promise<ToolResult> => ({ text: JSON.stringify(await relayInfo(http, args.relay_url)).slice(0, 3000) }),
+      handler: async (args): Promise<ToolResult> => ({ text: toJson(await relayInfo(http, args.relay_url)).slice(0, 3000) }),
     }),
   );
   register(

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // nostr.post, nostr.delete, nostr.react, nostr.query, nostr.my_events: the
 // seed's event tools, signing with the device's key and going through the pool.
 import { HaloError } from "../errors";
@@ -31,7 +32,7 @@ export async function publish(nostr: NostrSubsystem, event: NostrEvent): Promise
 
 export function eventLine(e: NostrEvent): string {
   const d = e.tags.find((t) => t[0] === "d")?.[1];
-  return `- ${e.id} kind ${e.kind} by ${e.pubkey.slice(0, 16)}... at ${e.created_at}${d ? ` d=${d}` : ""}: ${JSON.stringify(e.content.slice(0, 280))}`;
+  return `- ${e.id} kind ${e.kind} by ${e.pubkey.slice(0, 16)}... at ${e.created_at}${d ? ` d=${d}` : ""}: ${toJson(e.content.slice(0, 280))}`;
 }
 
 export function registerNostrEventTools(registry: ToolRegistry, nostr: NostrSubsystem): void {

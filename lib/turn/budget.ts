@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // The budget governor: per-provider spend this billing period against the owner's ceilings.
 //
 // Settings keys (all under "budget.", protected owner knobs: only the owner API
@@ -195,7 +196,7 @@ export class BudgetGovernor implements BudgetGate {
     const output = clamp(usage.outputTokens);
     const micro = Math.round(input * (l.usdPerMTokIn ?? 0) + output * (l.usdPerMTokOut ?? 0));
     const next: StoredUsage = { period: start, in: u.in + input, out: u.out + output, calls: u.calls + 1, micro_usd: u.micro_usd + micro };
-    this.settings.set(`${BUDGET_SETTINGS_PREFIX}${provider}.usage`, JSON.stringify(next));
+    this.settings.set(`${BUDGET_SETTINGS_PREFIX}${provider}.usage`, toJson(next));
   }
 
   /** For device.status: every provider's spend this period against its ceilings. */

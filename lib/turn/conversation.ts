@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // Per-person conversation state between turns: the recent turns verbatim, a
 // summary older turns fold into, the last turn's memory note and the results
 // of its mem_query[]. Kept in RAM (a small LRU) and on the SD card
@@ -137,7 +138,7 @@ export class ConversationStore {
     if (!storage) return undefined;
     try {
       if (!storage.present()) return "the SD card is not inserted, so this conversation is kept in RAM only";
-      storage.writeAtomic(conversationPath(state.ns), encodeUtf8(JSON.stringify(state)));
+      storage.writeAtomic(conversationPath(state.ns), encodeUtf8(toJson(state)));
       return undefined;
     } catch (e) {
       this.log.warn(`turn: saving a conversation failed (${clipForMessage(e instanceof Error ? e.message : "unknown", 80)})`);

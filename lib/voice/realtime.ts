@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // Realtime speech-to-speech over OpenAI's Realtime API (WebSocket), half
 // duplex like the Moddable SDK's ChatAudioIO example: the capture streams up
 // as input_audio_buffer.append (24 kHz PCM, base64) until release, end of
@@ -119,14 +120,14 @@ export class RealtimeVoice {
         audio: { input: { format: pcm, turn_detection: null }, output: { format: pcm, voice: deps.voice() } },
         tools,
       };
-      open.send(JSON.stringify({ type: "session.update", session }));
+      open.send(toJson({ type: "session.update", session }));
       out.ended = await this.capture(open, out);
       if (out.ended === "no-speech") {
         this.setPhase("idle");
         return out;
       }
-      open.send(JSON.stringify({ type: "input_audio_buffer.commit" }));
-      open.send(JSON.stringify({ type: "response.create" }));
+      open.send(toJson({ type: "input_audio_buffer.commit" }));
+      open.send(toJson({ type: "response.create" }));
       this.setPhase("thinking");
       for (let round = 0; ; round++) {
         const calls = await this.response(events, out, key);
@@ -143,9 +144,9 @@ export class RealtimeVoice {
             output = e instanceof Error ? e.message : "The function failed.";
           }
           const item = { type: "function_call_output", call_id: call.callId, output };
-          open.send(JSON.stringify({ type: "conversation.item.create", item }));
+          open.send(toJson({ type: "conversation.item.create", item }));
         }
-        open.send(JSON.stringify({ type: "response.create" }));
+        open.send(toJson({ type: "response.create" }));
       }
       await deps.speaker.drain();
       out.spoken = stopped ? "stopped" : this.current === "replying" ? "played" : "not-spoken";
@@ -189,7 +190,7 @@ export class RealtimeVoice {
         const take = block.length > cap - captured ? block.subarray(0, cap - captured) : block;
         captured += take.length;
         const audio = encodeBase64(pcmBytes(resample(take, rate, REALTIME_RATE)));
-        socket.send(JSON.stringify({ type: "input_audio_buffer.append", audio }));
+        socket.send(toJson({ type: "input_audio_buffer.append", audio }));
         const verdict = detector.push(take);
         if (verdict) stop(verdict);
         else if (captured >= cap) stop("cap");

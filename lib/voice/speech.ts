@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // Text to speech played while it arrives: POST {base}/audio/speech with
 // response_format "pcm" streams raw 24 kHz 16-bit mono samples, and each piece
 // goes to the speaker as it comes. stop() is barge-in: the download is
@@ -152,7 +153,7 @@ export function openSpeech(
     maxResponseBytes: options.maxBytes,
     onBody: options.onBody,
   });
-  exchange.write(encodeUtf8(JSON.stringify({ model: SPEECH_MODEL, input: text, voice, response_format: options.format })));
+  exchange.write(encodeUtf8(toJson({ model: SPEECH_MODEL, input: text, voice, response_format: options.format })));
   return { exchange, apiKey };
 }
 

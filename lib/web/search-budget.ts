@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // The owner's monthly web-search budget: a call counter persisted in Settings
 // (`web.usage`, atomic per write) against the owner-only knob webSearchBudget.
 // Months are calendar months in UTC; the counter starts again at 0 when the
@@ -60,7 +61,7 @@ export class WebSearchBudget {
 
   private save(month: string, calls: number): boolean {
     try {
-      this.settings.set(USAGE_KEY, JSON.stringify({ month, calls }));
+      this.settings.set(USAGE_KEY, toJson({ month, calls }));
     } catch {
       this.log.warn("web search: the usage counter could not be saved");
       return false;

@@ -1,3 +1,4 @@
+import { toJson } from "../util/json";
 // web.search's provider: the Tavily Search API, POST {base}/search with a JSON
 // body and `Authorization: Bearer <key>` (the current documented auth; the key
 // never goes in the body). The key and base URL are read at each call. Every
@@ -84,7 +85,7 @@ export class TavilyClient {
         method: "POST",
         url: `${base}/search`,
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify(body),
+        body: toJson(body),
         timeoutMs: this.timeoutMs,
         maxResponseBytes: TAVILY_MAX_RESPONSE_BYTES,
       });

@@ -1,3 +1,4 @@
+import { toJson } from "../../util/json";
 // Anthropic Messages API adapter: POST {base}/messages (docs/providers.md has the wire facts and sources).
 // The answer schema travels as a tool the model is forced to call; its input is the answer.
 import { djb2Hex } from "../../util/hash";
@@ -72,7 +73,7 @@ export function buildAnthropicRequest(req: ChatRequest, apiKey: string, baseUrl:
   return {
     url: endpoint(baseUrl, "/messages"),
     headers: { "content-type": "application/json", "x-api-key": apiKey, "anthropic-version": ANTHROPIC_VERSION },
-    body: JSON.stringify(body),
+    body: toJson(body),
   };
 }
 
@@ -105,7 +106,7 @@ export function parseAnthropicResponse(body: unknown, req: ChatRequest): ChatRes
   if (typeof body.model === "string") out.model = body.model;
   if (req.schema) {
     if (answer !== undefined && finish === "stop") {
-      out.text = JSON.stringify(answer);
+      out.text = toJson(answer);
       if (isPlainObject(answer)) out.json = answer;
       else out.jsonError = "the answer is not a JSON object";
     } else Object.assign(out, structuredAnswer(text, finish));

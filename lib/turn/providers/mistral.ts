@@ -1,3 +1,4 @@
+import { toJson } from "../../util/json";
 // Mistral chat completions adapter: POST {base}/chat/completions (docs/providers.md has the wire facts and sources).
 import { djb2 } from "../../util/hash";
 import { badResponse, ProviderError } from "./errors";
@@ -49,7 +50,7 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
         msg.tool_calls = m.toolCalls.map((c) => ({
           id: mistralToolId(c.id),
           type: "function",
-          function: { name: names.toWire(c.name), arguments: JSON.stringify(argumentsObject(c)) },
+          function: { name: names.toWire(c.name), arguments: toJson(argumentsObject(c)) },
         }));
       }
       messages.push(msg);
@@ -71,7 +72,7 @@ export function buildMistralRequest(req: ChatRequest, apiKey: string, baseUrl: s
   return {
     url: endpoint(baseUrl, "/chat/completions"),
     headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify(body),
+    body: toJson(body),
   };
 }
 

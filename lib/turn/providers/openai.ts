@@ -1,3 +1,4 @@
+import { toJson } from "../../util/json";
 // OpenAI Responses API adapter: POST {base}/responses (docs/providers.md has the wire facts and sources).
 import { clipForMessage } from "../../util/text";
 import { badResponse, ProviderError } from "./errors";
@@ -25,7 +26,7 @@ export function buildOpenAiRequest(req: ChatRequest, apiKey: string, baseUrl: st
     else if (m.role === "assistant") {
       if (m.content) input.push({ role: "assistant", content: m.content });
       for (const c of m.toolCalls ?? []) {
-        input.push({ type: "function_call", call_id: c.id, name: names.toWire(c.name), arguments: JSON.stringify(argumentsObject(c)) });
+        input.push({ type: "function_call", call_id: c.id, name: names.toWire(c.name), arguments: toJson(argumentsObject(c)) });
       }
     } else input.push({ type: "function_call_output", call_id: m.toolCallId, output: toolResultText(m) });
   }
@@ -59,7 +60,7 @@ export function buildOpenAiRequest(req: ChatRequest, apiKey: string, baseUrl: st
   return {
     url: endpoint(baseUrl, "/responses"),
     headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify(body),
+    body: toJson(body),
   };
 }
 
