@@ -13,7 +13,7 @@ import { secretCheckRoute } from "./http/secret-check";
 import { assetRoutes } from "./http/static-assets";
 import { statusPage } from "./http/status-page";
 import { updatesPage } from "./http/updates-page";
-import { webApiRoutes } from "./http/web-api";
+import { webApiRoutes, webPageRoutes } from "./http/web-api";
 import { webAssets } from "./generated/web-assets";
 import type { HttpRequest, HttpResponse } from "./http/types";
 import { mcpRoute } from "./mcp/http";
@@ -92,7 +92,7 @@ export function createHalo(options: HaloOptions): Halo {
     ...webApiRoutes(core, verifyToken, guards),
     ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
     secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
-    ...assetRoutes(webAssets()).map((r) => ({ ...r, use: guards })),
+    ...webPageRoutes(assetRoutes(webAssets()), guards),
     {
       method: "GET",
       pattern: "/status",

@@ -94,3 +94,28 @@ export function webApiRoutes(deps: WebApiDeps, verifyToken: (token: string) => M
     },
   ];
 }
+
+/** The page loads only its own assets, talks only to this device, and is never framed by another site. */
+export const WEB_PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; " +
+  "connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** The page's asset routes with the guards and the page's policy headers on every answer. */
+export function webPageRoutes(assetRoutes: RouteSpec[], guards: Middleware[]): RouteSpec[] {
+  return assetRoutes.map((r) => ({
+    ...r,
+    use: guards,
+    handler: async (ctx) => {
+      const answer = await r.handler(ctx);
+      return {
+        ...answer,
+        headers: {
+          ...answer.headers,
+          "content-security-policy": WEB_PAGE_POLICY,
+          "x-frame-options": "DENY",
+          "referrer-policy": "no-referrer",
+        },
+      };
+    },
+  }));
+}

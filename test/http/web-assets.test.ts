@@ -54,6 +54,8 @@ describe("the web page's assets", () => {
     const etag = res.headers.get("etag")!;
     assert.match(etag, /^"[0-9a-f]{20}"$/);
     assert.match(await res.text(), /<title>Halo<\/title>/);
+    assert.match(res.headers.get("content-security-policy")!, /script-src 'self';.*frame-ancestors 'none'/);
+    assert.equal(res.headers.get("x-frame-options"), "DENY");
     const again = await fetch(`${sim.url}/`, { headers: { "if-none-match": etag } });
     assert.equal(again.status, 304);
     const js = await fetch(`${sim.url}/app.js`, { headers: { "accept-encoding": "identity" } });

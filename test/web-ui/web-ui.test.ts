@@ -43,6 +43,7 @@ describe("the owner's web page in Chromium", function () {
     page = b.page;
     page.setDefaultTimeout(10000);
     page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => void (m.type() === "error" && /Content Security Policy/.test(m.text()) && errors.push(m.text())));
     page.on("dialog", (d) => void d.accept());
     page.on("request", (r) => urls.push(r.url()));
   });
