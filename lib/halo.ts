@@ -8,6 +8,7 @@ import { hostAndOrigin, refuseTokenInUrl } from "./http/middleware";
 import { ownerApiRoutes } from "./http/owner-api";
 import { hostRoutes } from "./http/owner-hosts";
 import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
+import { filesApiRoutes } from "./http/files-api";
 import { ObservedLed, ringEventsRoute } from "./http/ring-events";
 import { secretCheckRoute } from "./http/secret-check";
 import { assetRoutes } from "./http/static-assets";
@@ -91,6 +92,7 @@ export function createHalo(options: HaloOptions): Halo {
     ),
     ...webApiRoutes(core, verifyToken, guards),
     ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
+    ...filesApiRoutes({ artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name) }, verifyToken, guards),
     secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
     ...webPageRoutes(assetRoutes(webAssets()), guards),
     {

@@ -6,6 +6,7 @@ import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { ownerApi } from "../support/owner-api.ts";
 import { ProviderServer } from "../support/provider-server.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
+import { person } from "../turn/support.ts";
 
 const KEYS = { openai: "sk-openai-CHECK-KEY", anthropic: "sk-ant-CHECK-KEY", telegram: "123456:TELEGRAM-SECRET-TOKEN" };
 
@@ -84,6 +85,26 @@ describe("web page API routes on the simulator", () => {
     await until(/"mode":"pulse","r":1,"g":2,"b":3,"brightness":40/);
     stop.abort();
     assert.equal((await fetch(`${sim.url}/api/ring/events`)).status, 401);
+  });
+
+  it("DELETE /api/files/:project/:name deletes the caller's own file only", async () => {
+    const { artifacts } = sim.halo.core;
+    artifacts.saveText(person("admin"), "notes", "old plan.md", "owner's");
+    artifacts.saveText(person("user", "alice"), "notes", "alice.md", "alice's");
+    const userAuth = { authorization: `Bearer ${userToken}` };
+    const theirs = await ownerApi(sim, "DELETE", "/api/files/notes/alice.md");
+    assert.equal(theirs.status, 404, "the owner's token does not reach alice's file");
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/old%20plan.md", undefined, userAuth)).status, 404);
+    const mine = await ownerApi(sim, "DELETE", "/api/files/notes/old%20plan.md");
+    assert.deepEqual([mine.status, mine.json], [200, { deleted: "notes/old plan.md" }]);
+    assert.equal(artifacts.list(person("admin"), "notes").length, 0);
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/alice.md", undefined, userAuth)).status, 200);
+    assert.equal(artifacts.list(person("user", "alice")).length, 0);
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/alice.md", undefined, userAuth)).status, 404, "already gone");
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/Bad..Project/x.md")).status, 400);
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/a%2Fb")).status, 400);
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/x.md", undefined, { authorization: undefined })).status, 401);
+    assert.equal((await ownerApi(sim, "GET", "/api/files/notes/x.md")).status, 405);
   });
 
   it("a key check makes one cheap call and says ok", async () => {

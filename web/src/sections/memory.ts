@@ -1,7 +1,7 @@
 // Memory, files and history, through the same tools an MCP client calls
 // (memory.search, memory.pin, files.list, files.read, files.share,
 // memory.episodic), so a member's token sees only that member's own.
-import { callTool } from "../api";
+import { callTool, del, errorText } from "../api";
 import { button, clear, field, form, h, toast, value } from "../dom";
 import type { Section } from "../main";
 
@@ -46,6 +46,7 @@ export const memorySection: Section = async (root) => {
       ...rows.map((line) => {
         const [project, name] = line.slice(2, line.indexOf(" (")).split("/");
         const shared = /yours, shared/.test(line);
+        const mine = /\byours\b/.test(line);
         return h(
           "div",
           { class: "card", "data-file": `${project}/${name}` },
@@ -66,6 +67,18 @@ export const memorySection: Section = async (root) => {
               },
               "quiet",
             ),
+            mine
+              ? button(
+                  "Delete",
+                  async () => {
+                    if (!confirm(`Delete ${project}/${name}? This cannot be undone.`)) return;
+                    const res = await del(`/api/files/${encodeURIComponent(project)}/${encodeURIComponent(name)}`);
+                    toast(res.ok ? `${project}/${name} deleted` : errorText(res));
+                    await listFiles();
+                  },
+                  "danger",
+                )
+              : null,
           ),
         );
       }),
