@@ -22,6 +22,9 @@ import { McpServer } from "./mcp/server";
 import { EpisodicJournal } from "./memory/episodic-journal";
 import { derivePrincipal } from "./people/principals";
 import type { Ports } from "./ports";
+import { RING_FRAME_MS } from "./device/ring/runner";
+import type { StatusRing } from "./device/ring/status";
+import { statusRingFor } from "./device/ring/wiring";
 import { voiceRoutes } from "./voice/voice-api";
 
 export type { HttpRequest, HttpResponse } from "./http/types";
@@ -54,6 +57,8 @@ export interface Halo {
   handleHttp(req: HttpRequest): Promise<HttpResponse>;
   /** Creates the owner's admin token on first boot and returns it once; undefined when an admin client exists. */
   ensureOwnerToken(): string | undefined;
+  /** The status ring, when the Led port takes frames: start() ticks it; the host reports network and setup to it. */
+  lights?: StatusRing;
   /** Starts what runs in the background (the scheduler tick, inbound channels); the first-boot owner token, once. */
   start(timers: HostTimers): { ownerToken?: string };
   /** Stops it again; resolves when the inbound channels have let go. */
@@ -119,11 +124,13 @@ export function createHalo(options: HaloOptions): Halo {
   const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
+  const lights = statusRingFor(core);
 
   return {
     core,
     mcp,
     http,
+    lights,
     handleHttp: (req) => http.handle(req),
     ensureOwnerToken,
     start(timers) {
@@ -135,11 +142,16 @@ export function createHalo(options: HaloOptions): Halo {
         void core.ota?.boot();
         const inbound = telegramInboundFor(core, ports.log, timers.sleep);
         inbound.start();
+        lights?.report({ kind: "booted" });
+        const stopRing = lights ? timers.every(RING_FRAME_MS, () => void lights.tick()) : undefined;
         // The owner's Nostr relays, and DMs to the device's key as turns (docs/nostr.md).
         core.nostr.start();
         core.nostrChannel.start();
         running = {
-          stopTick,
+          stopTick: () => {
+            stopTick();
+            stopRing?.();
+          },
           stopInbound: async () => {
             core.nostr.stop();
             await inbound.stop();

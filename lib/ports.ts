@@ -185,6 +185,16 @@ export interface Led {
   current(): LedPattern;
   /** A driver-level check without lighting anything: undefined when healthy, else one sentence. */
   check(): string | undefined;
+  /** Writes one status-ring frame (R, G, B per pixel, already scaled and capped; lib/device/ring). */
+  frame?(rgb: Uint8Array): void;
+}
+
+/** What the button did (lib/device/button.ts turns pin levels into these). */
+export type ButtonGesture = "down" | "press" | "long-press" | "very-long-press";
+
+/** The device's button: the host samples the pin and reports debounced gestures. */
+export interface Button {
+  onGesture(listener: (gesture: ButtonGesture) => void): void;
 }
 
 /**
@@ -321,6 +331,7 @@ export interface Ports {
   messenger: Messenger | undefined;
   system: System | undefined;
   led: Led | undefined;
+  button: Button | undefined;
   audioOut: AudioOut | undefined;
   audioIn: AudioIn | undefined;
   ota: Ota | undefined;

@@ -28,6 +28,10 @@ export interface DeviceConfig {
   baseUrls: { [service: string]: string };
   /** The WS2812 ring; undefined when the build names no ring pin. */
   ring?: RingConfig;
+  /** The button (active low); undefined when the build names none. */
+  button?: { pin: number };
+  /** The console UART Improv listens on; undefined when the build names none. */
+  improv?: { port: number; receive: number; transmit: number; baud: number };
   /** Updates: the release feed (`otaFeedUrl`) and trusted Ed25519 keys, comma-separated hex (`otaKeys`). */
   ota: { feedUrl?: string; trustedKeys: string[] };
 }
@@ -78,6 +82,25 @@ function ringConfig(value: unknown): RingConfig | undefined {
   return { pin, length };
 }
 
+function gpio(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_GPIO ? value : undefined;
+}
+
+function buttonConfig(value: unknown): { pin: number } | undefined {
+  const pin = gpio((value as { pin?: unknown } | undefined)?.pin);
+  return pin === undefined ? undefined : { pin };
+}
+
+function improvConfig(value: unknown): DeviceConfig["improv"] {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as { port?: unknown; receive?: unknown; transmit?: unknown; baud?: unknown };
+  const receive = gpio(v.receive);
+  const transmit = gpio(v.transmit);
+  const port = typeof v.port === "number" && Number.isInteger(v.port) && v.port >= 0 && v.port <= 2 ? v.port : undefined;
+  if (receive === undefined || transmit === undefined || port === undefined) return undefined;
+  return { port, receive, transmit, baud: typeof v.baud === "number" && v.baud > 0 ? v.baud : 115200 };
+}
+
 function wifiCredentials(): WifiCredentials | undefined {
   const saved = text(Preference.get(WIFI_DOMAIN, "ssid"));
   const ssid = saved ?? text(config.ssid);
@@ -100,6 +123,8 @@ export function readDeviceConfig(): DeviceConfig {
     timeZone: text(config.timeZone) ?? "UTC",
     baseUrls: baseUrls(),
     ring: ringConfig(config.ring),
+    button: buttonConfig(config.button),
+    improv: improvConfig(config.improv),
     ota: { feedUrl: text(config.otaFeedUrl), trustedKeys: (text(config.otaKeys) ?? "").split(",").filter((k) => k !== "") },
   };
 }

@@ -10,6 +10,7 @@ import { devicePorts } from "./ports/index";
 import { moddableRealtimeConnector } from "./ports/realtime-ws";
 import Net from "net";
 import Timer from "timer";
+import { RING_FRAME_MS } from "../../lib/device/ring/runner";
 
 /** Provider retry backoff and the Telegram loop's waits run on Moddable's Timer. */
 function timerSleep(ms: number): Promise<void> {
@@ -37,15 +38,31 @@ export default function main(): void {
   // Shown once, on first boot, on the console only: the owner copies it from there.
   const ownerToken = halo.ensureOwnerToken();
   if (ownerToken !== undefined) trace(`[halo] owner token (shown once): ${ownerToken}\n`);
-  startNetwork(config.wifi, config.sntpHost, ports.log, (): void => {
-    serveHttp(halo, config.httpPort, ports.log);
-    // The scheduler tick and the Telegram loop start once the network (and so SNTP time) is up.
-    halo.start({
-      every: (ms, fn) => {
-        const id = Timer.repeat(fn, ms);
-        return (): void => Timer.clear(id);
-      },
-      sleep: timerSleep,
-    });
+  const lights = halo.lights;
+  // Until the lifecycle starts (it ticks the ring from then on), the ring shows boot and setup from here.
+  const early = lights ? Timer.repeat((): void => void lights.tick(), RING_FRAME_MS) : undefined;
+  const network = startNetwork({
+    ...config,
+    deviceName: halo.core.config.string("devName"),
+    log: ports.log,
+    ring: (event) => lights?.report(event),
+    reboot: (): void => ports.system?.reboot(),
+    ready: (): void => {
+      serveHttp(halo, config.httpPort, ports.log);
+      if (early !== undefined) Timer.clear(early);
+      // The scheduler tick, the Telegram loop and the ring start once the network (and so SNTP time) is up.
+      halo.start({
+        every: (ms, fn) => {
+          const id = Timer.repeat(fn, ms);
+          return (): void => Timer.clear(id);
+        },
+        sleep: timerSleep,
+      });
+    },
+  });
+  // Long press: Wi-Fi setup; very long press: reboot. A short press is for talking (the voice issue).
+  ports.button?.onGesture((gesture): void => {
+    if (gesture === "long-press") network.enterSetup();
+    else if (gesture === "very-long-press") ports.system?.reboot();
   });
 }

@@ -5,8 +5,14 @@
 // a GLib timer, and runs the GLib main loop that the lin timers, sockets and
 // promise jobs already use. trace() output goes to stdout.
 //
-// Build: make MODDABLE=/path/to/moddable   Run: ./halo-lin path/to/mc.so
+// Build: make MODDABLE=/path/to/moddable   Run: ./halo-lin path/to/mc.so [data-folder]
+// The app's preferences and card folder live in the data folder (the lin
+// build's file root and storage root are "./"): the second argument, else
+// $XDG_DATA_HOME/halo, else ~/.local/share/halo. It is created if missing.
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <glib.h>
 #include <glib-unix.h>
 #include <signal.h>
@@ -50,7 +56,10 @@ static void onAbort(txScreen *screen, int status)
 	(void)screen;
 	fprintf(stderr, "halo-lin: the app aborted (XS status %d)\n", status);
 	gStatus = 70;
-	g_main_loop_quit(gLoop);
+	// An abort while the app starts comes before the loop runs, where a quit
+	// would be lost: main() checks gStatus after launching instead.
+	if (g_main_loop_is_running(gLoop))
+		g_main_loop_quit(gLoop);
 }
 
 static void onNothing(txScreen *screen) { (void)screen; }
@@ -79,10 +88,44 @@ static void seedRand(void)
 	srand(seed);
 }
 
+// Creates `path` and its parents (mode 0700 for new folders); 0 on success.
+static int makeFolders(const char *path)
+{
+	char buffer[4096];
+	if (strlen(path) >= sizeof(buffer))
+		return -1;
+	strcpy(buffer, path);
+	for (char *p = buffer + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buffer, 0700) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buffer, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+// The data folder: the argument, else $XDG_DATA_HOME/halo, else ~/.local/share/halo.
+static const char *dataFolder(const char *given, char *buffer, size_t size)
+{
+	if (given)
+		return given;
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	if (xdg && *xdg)
+		snprintf(buffer, size, "%s/halo", xdg);
+	else if (home && *home)
+		snprintf(buffer, size, "%s/.local/share/halo", home);
+	else
+		return NULL;
+	return buffer;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s path/to/mc.so\n", argv[0]);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: %s path/to/mc.so [data-folder]\n", argv[0]);
 		return 64;
 	}
 	void *library = dlopen(argv[1], RTLD_NOW);
@@ -95,6 +138,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "halo-lin: %s\n", dlerror());
 		return 66;
 	}
+	char defaultFolder[4096];
+	const char *folder = dataFolder(argc == 3 ? argv[2] : NULL, defaultFolder, sizeof(defaultFolder));
+	if (!folder || makeFolders(folder) != 0 || chdir(folder) != 0) {
+		fprintf(stderr, "halo-lin: cannot use the data folder %s\n", folder ? folder : "(no HOME)");
+		return 73;
+	}
+	printf("halo-lin: data folder %s\n", folder);
 	txScreen *screen = calloc(1, sizeof(txScreen) + screenBytesPerPixel);
 	if (!screen)
 		return 71;
@@ -122,7 +172,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "halo-lin: the app did not start\n");
 		return 70;
 	}
-	g_main_loop_run(gLoop);
+	if (gStatus == 0)
+		g_main_loop_run(gLoop);
 
 	if (screen->quit)
 		screen->quit(screen);

@@ -9,6 +9,7 @@ import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import type { ResultsRing } from "../store/results-ring";
 import { clipForMessage } from "../util/text";
+import type { TurnSignal } from "../device/ring/status";
 import { utf8Length } from "../util/utf8";
 import { applyAnswer, type AppliedTurn, type Outcome, type ScratchpadWriter } from "./apply";
 import {
@@ -108,6 +109,7 @@ export class TurnEngine {
   private readonly locks = new Map<string, Promise<void>>();
   private readonly journal: EpisodicJournal;
   readonly usage: TurnUsage = { turns: 0, inputTokens: 0, outputTokens: 0 };
+  private readonly observers: Array<(signal: TurnSignal) => void> = [];
 
   constructor(private readonly deps: TurnEngineDeps) {
     this.journal = deps.journal ?? new EpisodicJournal(undefined, deps.log);
@@ -121,10 +123,25 @@ export class TurnEngine {
     const history = turnHistory(this.journal, who, input.session ?? input.channel ?? DEFAULT_TURN_SESSION);
     return this.exclusive(who.ns, async () => {
       history.message(input.text);
-      const result = await this.turn(who, input, history);
-      if (result.failure) history.failure(result.failure.kind, result.failure.message);
-      return result;
+      this.signal("start");
+      try {
+        const result = await this.turn(who, input, history);
+        if (result.failure) history.failure(result.failure.kind, result.failure.message);
+        if (result.failure) this.signal("error");
+        return result;
+      } finally {
+        this.signal("end");
+      }
     });
+  }
+
+  /** Tells `listener` of each turn's start, tool calls, reply, failure and end (the status ring listens). */
+  observe(listener: (signal: TurnSignal) => void): void {
+    this.observers.push(listener);
+  }
+
+  private signal(signal: TurnSignal): void {
+    for (const listener of this.observers) listener(signal);
   }
 
   /** The tool rounds a turn may run: the owner's knob, within bounds. */
@@ -168,7 +185,10 @@ export class TurnEngine {
         const parsed = parseTurnAnswer(json);
         return parsed.ok ? { ok: true, value: { answer: parsed.answer, problems: parsed.problems } } : parsed;
       },
-      onToolResult: (report, text) => history.toolOutput(report, text),
+      onToolResult: (report, text) => {
+        history.toolOutput(report, text);
+        this.signal("tool");
+      },
     });
     this.count(loop.usage, loop.provider, loop.model);
     const base = { provider: loop.provider, model: loop.model, rounds: loop.rounds, toolCalls: loop.toolCalls, usage: loop.usage };
@@ -179,6 +199,7 @@ export class TurnEngine {
     }
     const { answer, problems } = loop.value;
     history.reply(answer.reply, answer.ask);
+    this.signal("reply");
     const notes: string[] = [];
     try {
       await input.onReply?.({ reply: answer.reply, ask: answer.ask });

@@ -6,6 +6,7 @@ import { cardStorage } from "./card";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
 import { moddableHttpClient } from "./http-client";
+import { digitalButton } from "./button";
 import { neopixelLed } from "./led";
 import { i2sAudioIn } from "./audio-in";
 import { i2sAudioOut } from "./audio-out";
@@ -38,6 +39,7 @@ export function devicePorts(config: DeviceConfig): Ports {
     otaSlots: config.simulated ? undefined : deviceOtaSlots(),
     storage,
     led,
+    button: digitalButton(config.button, deviceClock, log),
     // files.send delivers through the Telegram channel.
     messenger: undefined,
     audioIn,

@@ -1,6 +1,7 @@
 // The Led port over the SDK's `neopixel` driver (ESP32 only: on lin the module
 // is not in the build and the port is absent). Solid and off are one update;
 // the moving modes run on one Timer that stops when the ring goes solid or off.
+// Status-ring frames (lib/device/ring) are written pixel by pixel as given.
 import type NeoPixel from "neopixel";
 import Modules from "modules";
 import Timer, { type TimerId } from "timer";
@@ -96,5 +97,16 @@ export function neopixelLed(ring: RingConfig | undefined, log: Log): Led | undef
     },
     current: (): LedPattern => ({ ...current }),
     check: (): string | undefined => problem,
+    frame(rgb: Uint8Array): void {
+      // A status-ring frame replaces any moving pattern; its bytes are already scaled and capped.
+      if (timer !== undefined) Timer.clear(timer);
+      timer = undefined;
+      const px = strip;
+      if (!px) return;
+      const n = Math.min(px.length, Math.floor(rgb.length / 3));
+      for (let i = 0; i < n; i++) px.setPixel(i, px.makeRGB(rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2]));
+      px.brightness = 255;
+      px.update();
+    },
   };
 }

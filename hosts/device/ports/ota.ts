@@ -4,8 +4,9 @@
 // streaming SHA-256 in C (modules/sha256). `deviceOta`: the read-only status
 // a build without the update engine reports.
 import { Digest } from "crypt";
-import flash from "embedded:storage/flash";
-import update from "embedded:update";
+import type Flash from "embedded:storage/flash";
+import type Update from "embedded:update";
+import Modules from "modules";
 import type { Ota, OtaBoot, OtaSlots, OtaSlotWriter, OtaStatus } from "../../../lib/ports";
 import { nativeSha256 } from "../../../modules/sha256/sha256";
 import type { DeviceConfig } from "../config";
@@ -30,7 +31,11 @@ export function deviceOta(config: DeviceConfig): Ota {
   };
 }
 
-export function deviceOtaSlots(): OtaSlots {
+/** The app slots, or undefined on a build without the SDK's flash and update modules (lin). */
+export function deviceOtaSlots(): OtaSlots | undefined {
+  if (!Modules.has("embedded:storage/flash") || !Modules.has("embedded:update")) return undefined;
+  const flash = Modules.importNow("embedded:storage/flash") as typeof Flash;
+  const update = Modules.importNow("embedded:update") as typeof Update;
   return {
     boot(): OtaBoot {
       return { slot: boardRunningSlot() ?? "unknown", imageState: boardImageState(), canRollBack: boardCanRollBack() };

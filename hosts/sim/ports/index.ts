@@ -6,7 +6,7 @@ import { folderStorage } from "./folder-storage.ts";
 import { memoryStorage } from "./memory-storage.ts";
 import { memorySettings } from "./memory-settings.ts";
 import { folderSettings } from "./settings.ts";
-import { simLed, simOta, type SimLed } from "./hardware.ts";
+import { simButton, simLed, simOta, type SimButton, type SimLed } from "./hardware.ts";
 import { simAudioIn, simAudioOut, type SimAudioIn, type SimAudioOut } from "./audio.ts";
 import { speakerFileSink } from "./audio-files.ts";
 import { simSystem, type SimSystem } from "./system.ts";
@@ -72,6 +72,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
 export function simHardware(options: { firmwareVersion: string; log: Log; flashDir?: string }): {
   system: SimSystem;
   led: SimLed;
+  button: SimButton;
   audioOut: SimAudioOut;
   audioIn: SimAudioIn;
   ota: Ota;
@@ -81,5 +82,5 @@ export function simHardware(options: { firmwareVersion: string; log: Log; flashD
   const audioOut = simAudioOut(options.log, (u) => {
     if (u.kind === "tone") audioIn.hear(u.samples, u.sampleRate);
   });
-  return { system: simSystem(options), led: simLed(), audioOut, audioIn, ota: simOta(options.firmwareVersion) };
+  return { system: simSystem(options), led: simLed(), button: simButton(), audioOut, audioIn, ota: simOta(options.firmwareVersion) };
 }
