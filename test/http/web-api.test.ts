@@ -70,7 +70,7 @@ describe("web page API routes on the simulator", () => {
     assert.equal((await ownerApi(sim, "POST", "/api/tools", {})).status, 405);
   });
 
-  it("GET /api/ring/events streams the ring's patterns to any client, and refuses a missing token", async () => {
+  it("GET /api/ring/events streams the ring's patterns and frames to any client, and refuses a missing token", async () => {
     const stop = new AbortController();
     const res = await fetch(`${sim.url}/api/ring/events`, { headers: { authorization: `Bearer ${userToken}` }, signal: stop.signal });
     assert.equal(res.status, 200);
@@ -80,9 +80,15 @@ describe("web page API routes on the simulator", () => {
     const until = async (pattern: RegExp): Promise<void> => {
       while (!pattern.test(text)) text += new TextDecoder().decode((await reader.read()).value);
     };
-    await until(/event: frame\ndata: \{"pixels":\d+,"mode":"\w+"/);
-    sim.halo.core.ports.led!.show({ mode: "pulse", r: 1, g: 2, b: 3, brightness: 40 });
-    await until(/"mode":"pulse","r":1,"g":2,"b":3,"brightness":40/);
+    await until(/event: pattern\ndata: \{"pixels":\d+,"mode":"\w+"/);
+    const led = sim.halo.core.ports.led!;
+    led.show({ mode: "pulse", r: 1, g: 2, b: 3, brightness: 40 });
+    await until(/event: pattern\ndata: \{"pixels":\d+,"mode":"pulse","r":1,"g":2,"b":3,"brightness":40\}/);
+    const rgb = new Uint8Array(led.pixels * 3);
+    rgb[0] = 0xab;
+    rgb[rgb.length - 1] = 0x01;
+    led.frame!(rgb);
+    await until(new RegExp(`event: frame\\ndata: \\{"pixels":${led.pixels},"rgb":"ab${"00".repeat(led.pixels * 3 - 2)}01"\\}`));
     stop.abort();
     assert.equal((await fetch(`${sim.url}/api/ring/events`)).status, 401);
   });

@@ -208,7 +208,8 @@ describe("the owner's web page in Chromium", function () {
 
   it("Device: shows status, health and update state, and the ring preview changes during a turn", async () => {
     await open("device");
-    await page.locator("svg.ring[data-mode]").waitFor();
+    await page.locator("svg.ring[data-pattern]").waitFor();
+    const framesBefore = Number((await page.locator("svg.ring").getAttribute("data-frames")) ?? 0);
     stand.llm.reply(
       openAiAnswer(
         answer({
@@ -228,7 +229,12 @@ describe("the owner's web page in Chromium", function () {
     );
     const turn = await ownerApi(sim, "POST", "/api/chat", { text: "make the ring green" });
     assert.equal(turn.status, 200, turn.text);
-    await page.locator('svg.ring[data-mode="solid"][data-color="0,255,0"]').waitFor();
+    await page.locator('svg.ring[data-pattern="solid 0,255,0"]').waitFor();
+    // The status ring drew the turn (thinking, replying, done) while it ran.
+    await page.waitForFunction(
+      (n) => Number((globalThis as any).document.querySelector("svg.ring").getAttribute("data-frames")) >= n + 2,
+      framesBefore,
+    );
     assert.equal(await page.locator("svg.ring circle").count(), sim.halo.core.ports.led!.pixels);
     assert.match((await page.locator("#device-status").textContent())!, /irmware/);
     assert.ok(((await page.locator("#device-health").textContent()) ?? "").length > 0);

@@ -1,16 +1,25 @@
 // The LED ring drawn live: GET /api/ring/events read as a stream (EventSource
-// cannot send the Authorization header), each `frame` recolouring the pixels.
+// cannot send the Authorization header): a `pattern` paints the whole ring, a
+// status-ring `frame` each pixel.
 import { savedToken } from "./api";
 
 const SVG = "http://www.w3.org/2000/svg";
+const OFF = "#2b2b33";
 
-interface Frame {
+/** A whole-ring pattern (a device action). */
+interface Pattern {
   pixels: number;
   mode: string;
   r: number;
   g: number;
   b: number;
   brightness: number;
+}
+
+/** A status-ring frame: R, G, B per pixel, as hex. */
+interface Frame {
+  pixels: number;
+  rgb: string;
 }
 
 /** Draws the ring into `host` and keeps it live; returns what stops the stream. */
@@ -21,24 +30,41 @@ export function ringPreview(host: HTMLElement, phase: HTMLElement): () => void {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "LED ring: waiting for the device");
   host.append(svg);
-  const draw = (f: Frame): void => {
+  let frames = 0;
+  const paint = (colours: string[]): void => {
     svg.textContent = "";
-    const on = f.mode !== "off" && f.brightness > 0;
-    // Dim rings still show their colour on a screen: at least a quarter of full.
-    const k = on ? Math.max(0.25, f.brightness / 255) : 0;
-    const fill = on ? `rgb(${Math.round(f.r * k)},${Math.round(f.g * k)},${Math.round(f.b * k)})` : "#2b2b33";
-    for (let i = 0; i < f.pixels; i++) {
-      const a = (2 * Math.PI * i) / f.pixels;
+    colours.forEach((fill, i) => {
+      const a = (2 * Math.PI * i) / colours.length;
       const c = document.createElementNS(SVG, "circle");
       c.setAttribute("cx", String(Math.round(40 * Math.sin(a) * 10) / 10));
       c.setAttribute("cy", String(Math.round(-40 * Math.cos(a) * 10) / 10));
       c.setAttribute("r", "6");
       c.setAttribute("fill", fill);
       svg.append(c);
+    });
+  };
+  const pattern = (p: Pattern): void => {
+    const on = p.mode !== "off" && p.brightness > 0;
+    // Dim rings still show their colour on a screen: at least a quarter of full.
+    const k = on ? Math.max(0.25, p.brightness / 255) : 0;
+    const fill = on ? `rgb(${Math.round(p.r * k)},${Math.round(p.g * k)},${Math.round(p.b * k)})` : OFF;
+    paint(new Array(p.pixels).fill(fill));
+    svg.setAttribute("data-pattern", `${p.mode} ${p.r},${p.g},${p.b}`);
+    svg.setAttribute("aria-label", `LED ring: ${p.mode}${on ? ` ${p.r},${p.g},${p.b} at ${p.brightness}` : ""}`);
+  };
+  const frame = (f: Frame): void => {
+    const colours: string[] = [];
+    let lit = 0;
+    for (let i = 0; i < f.pixels; i++) {
+      const [r, g, b] = [0, 2, 4].map((o) => Number.parseInt(f.rgb.slice(i * 6 + o, i * 6 + o + 2), 16) || 0);
+      if (r + g + b > 0) lit++;
+      // Frames are already scaled for the LEDs; a screen needs them brighter to be seen.
+      const k = 255 / Math.max(1, r, g, b);
+      colours.push(r + g + b ? `rgb(${Math.round(r * k)},${Math.round(g * k)},${Math.round(b * k)})` : OFF);
     }
-    svg.setAttribute("data-mode", f.mode);
-    svg.setAttribute("data-color", `${f.r},${f.g},${f.b}`);
-    svg.setAttribute("aria-label", `LED ring: ${f.mode}${on ? ` ${f.r},${f.g},${f.b} at ${f.brightness}` : ""}`);
+    paint(colours);
+    svg.setAttribute("data-frames", String(++frames));
+    svg.setAttribute("aria-label", `LED ring: status, ${lit} of ${f.pixels} pixels lit`);
   };
   const stop = new AbortController();
   void (async () => {
@@ -69,7 +95,8 @@ export function ringPreview(host: HTMLElement, phase: HTMLElement): () => void {
           .join("\n");
         if (!event || !data) continue;
         const value = JSON.parse(data);
-        if (event === "frame") draw(value as Frame);
+        if (event === "pattern") pattern(value as Pattern);
+        else if (event === "frame") frame(value as Frame);
         else if (event === "phase") phase.textContent = `Voice: ${value.phase}${value.detail ? ` (${value.detail})` : ""}`;
         else phase.textContent = String(value.message ?? "");
       }
