@@ -120,7 +120,7 @@ describe("the owner's web page in Chromium", function () {
     await page.getByText("owner (admin)").waitFor();
   });
 
-  it("Approvals: shows a badge and the capsule, and approves the pending skill and a routine", async () => {
+  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine and a skill from Nostr", async () => {
     sim.halo.core.skills.saveByAgent("weekly-report", "# Weekly report\n\nEvery Monday, sum up the week's notes.\n");
     await open("tools");
     await page.locator("nav .badge").waitFor();
@@ -142,6 +142,22 @@ describe("the owner's web page in Chromium", function () {
     await page.locator(`[data-routine="${routine.id}"]`).getByRole("button", { name: "Approve" }).click();
     await page.locator(`[data-routine="${routine.id}"]`).waitFor({ state: "detached" });
     assert.equal(sim.halo.core.routines.get(routine.id)!.approved, true);
+    const adopted = sim.halo.core.nostr.skills.adopt({
+      id: "0123456789abcdef",
+      address: `31123:${"a".repeat(64)}:tea`,
+      author: "a".repeat(64),
+      d: "tea",
+      description: "Brew tea reminders",
+      content: "When asked about tea, say to brew it for three minutes.",
+      requiresTools: [],
+      approved: false,
+    });
+    await open("approvals");
+    const nostrCard = page.locator(`[data-nostr-skill="${adopted.id}"]`);
+    await nostrCard.getByText("three minutes").waitFor();
+    await nostrCard.getByRole("button", { name: "Approve" }).click();
+    await nostrCard.waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.nostr.skills.list()[0].approved, true);
   });
 
   it("Tools: lists every registered tool", async () => {

@@ -6,8 +6,18 @@ import type { Section } from "../main";
 
 /** How many things wait for the owner (the badge in the navigation). */
 export async function pendingCount(): Promise<number> {
-  const [s, r, d] = await Promise.all([get("/api/skills/pending"), get("/api/routines"), get("/api/downloads")]);
-  return waiting(s.json?.pending).length + waitingRoutines(r.json?.routines).length + waitingDownloads(d.json?.downloads).length;
+  const [s, r, d, n] = await Promise.all([
+    get("/api/skills/pending"),
+    get("/api/routines"),
+    get("/api/downloads"),
+    get("/api/nostr/skills"),
+  ]);
+  return (
+    waiting(s.json?.pending).length +
+    waitingRoutines(r.json?.routines).length +
+    waitingDownloads(d.json?.downloads).length +
+    waitingNostr(n.json?.skills).length
+  );
 }
 
 const waiting = (list: unknown): Array<{ id: string; title: string }> => (Array.isArray(list) ? list : []);
@@ -16,11 +26,22 @@ const waitingRoutines = (list: unknown): Array<{ id: string; name: string; promp
 const waitingDownloads = (list: unknown): Array<{ id: string; url: string; owner: string; name: string; created: number }> =>
   Array.isArray(list) ? list.filter((d) => d.state === "awaiting-approval") : [];
 
+const waitingNostr = (
+  list: unknown,
+): Array<{ id: string; author: string; description: string; content: string; requiresTools: string[] }> =>
+  Array.isArray(list) ? list.filter((k) => !k.approved) : [];
+
 export const approvalsSection: Section = async (root) => {
   const body = h("div");
   const refresh = async (): Promise<void> => {
-    const [s, r, d] = await Promise.all([get("/api/skills/pending"), get("/api/routines"), get("/api/downloads")]);
+    const [s, r, d, n] = await Promise.all([
+      get("/api/skills/pending"),
+      get("/api/routines"),
+      get("/api/downloads"),
+      get("/api/nostr/skills"),
+    ]);
     const skills = waiting(s.json?.pending);
+    const nostr = waitingNostr(n.json?.skills);
     const routines = waitingRoutines(r.json?.routines);
     const downloads = waitingDownloads(d.json?.downloads);
     const decide = (path: string, label: string) => async (): Promise<void> => {
@@ -45,6 +66,22 @@ export const approvalsSection: Section = async (root) => {
             { class: "row" },
             button(`Approve`, decide(`/api/skills/${k.id}/approve`, `${k.id} approved`)),
             button(`Reject`, decide(`/api/skills/${k.id}/reject`, `${k.id} rejected`), "quiet"),
+          ),
+        ),
+      ),
+      h("h3", {}, `Skills from Nostr (${nostr.length})`),
+      ...nostr.map((k) =>
+        h(
+          "article",
+          { class: "card", "data-nostr-skill": k.id },
+          h("h4", {}, k.description),
+          h("p", { class: "mute" }, `By ${k.author.slice(0, 16)}…; needs tools: ${k.requiresTools.join(", ") || "none"}`),
+          h("pre", { tabindex: 0 }, k.content),
+          h(
+            "div",
+            { class: "row" },
+            button("Approve", decide(`/api/nostr/skills/${k.id}/approve`, "Nostr skill approved")),
+            button("Reject", decide(`/api/nostr/skills/${k.id}/reject`, "Nostr skill rejected"), "quiet"),
           ),
         ),
       ),
