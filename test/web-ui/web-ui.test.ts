@@ -28,7 +28,9 @@ describe("the owner's web page in Chromium", function () {
   const errors: string[] = [];
   const urls: string[] = [];
 
-  before(async () => {
+  before(async function () {
+    // A machine without Chromium installs it from Debian here (minutes on a slow mirror).
+    this.timeout(600000);
     tmp = mkdtempSync(join(tmpdir(), "halo-web-ui-"));
     const s = scene(say("what is the weather"), 300, 2500, 100);
     const wav = join(tmp, "mic.wav");
