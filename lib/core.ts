@@ -170,7 +170,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
   const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });
   buildSubsystem(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator });
-  buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice });
+  buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice, artifacts: files.artifacts });
   const { router, budget } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
   const agentParts = buildSubsystem(AGENTS, ports, {
     ...tools,

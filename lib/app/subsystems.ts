@@ -36,6 +36,7 @@ import { registerAudioTools } from "../tools/audio";
 import type { AudioHttp } from "../voice/audio-http";
 import { VoiceSubsystem } from "../voice/build";
 import type { RealtimeConnector } from "../voice/realtime-socket";
+import type { ArtifactStore } from "../store/artifact-store";
 import { defineSubsystem } from "./subsystem";
 
 /** Where every subsystem registers its tools, and the ring their outputs are kept in. */
@@ -172,12 +173,12 @@ export const TENANTS = defineSubsystem({
   },
 });
 
-/** audio.transcribe: N seconds from the microphone. */
+/** audio.transcribe: a stored recording, or N seconds from the microphone. */
 export const AUDIO_TOOLS = defineSubsystem({
   name: "audio-tools",
-  ports: ["audioIn"],
-  build(p, d: Tools & { voice: VoiceSubsystem }): void {
-    registerAudioTools(d.registry, d.voice, p.audioIn);
+  ports: ["audioIn", "storage"],
+  build(p, d: Tools & { voice: VoiceSubsystem; artifacts: ArtifactStore }): void {
+    registerAudioTools(d.registry, { voice: d.voice, mic: p.audioIn, artifacts: p.storage ? d.artifacts : undefined });
   },
 });
 

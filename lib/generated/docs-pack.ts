@@ -859,7 +859,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "reference-tool-catalog#audio",
    "file": "reference-tool-catalog",
    "title": "audio.*",
-   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `audio.transcribe` | Listen to the device microphone for N seconds and return what was said (admins only). | `seconds` (integer, required, 1–30) how long to listen | live | admin-only |"
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `audio.transcribe` | Transcribe a stored recording (project + name: .wav .mp3 .m4a .ogg .webm), or listen to the device microphone for N seconds (seconds; admins only). | `seconds` (integer, 1–30) microphone: how long to listen; `project` (string, at most 40 chars) project folder: lower-case letters, digits, - and _; `name` (string, at most 80 chars) file name with its extension | live | any approved caller |"
   },
   {
    "id": "reference-tool-catalog#session",

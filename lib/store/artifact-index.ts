@@ -158,7 +158,7 @@ function isRecord(r: unknown): r is ArtifactRecord {
     typeof x.project === "string" &&
     typeof x.name === "string" &&
     typeof x.owner === "string" &&
-    (x.kind === "text" || x.kind === "image" || x.kind === "document") &&
+    (x.kind === "text" || x.kind === "image" || x.kind === "audio" || x.kind === "document") &&
     typeof x.size === "number" &&
     typeof x.created === "number" &&
     typeof x.updated === "number" &&

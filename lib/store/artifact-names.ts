@@ -3,15 +3,17 @@
 // that could escape the store or confuse the card is refused here.
 import { ARTIFACT_NAME_MAX_CHARS, ARTIFACT_PROJECT_MAX_CHARS } from "../limits";
 
-export type ArtifactKind = "text" | "image" | "document";
+export type ArtifactKind = "text" | "image" | "audio" | "document";
 
 /** Extensions artifact.save writes. */
 export const SAVE_EXTENSIONS: readonly string[] = ["md", "txt", "csv", "json"];
 /** Extensions files.read serves as text. */
 export const TEXT_EXTENSIONS: readonly string[] = ["md", "txt", "csv", "json", "log"];
 export const IMAGE_EXTENSIONS: readonly string[] = ["png", "jpg", "jpeg", "gif", "webp"];
+/** Recordings audio.transcribe sends to speech-to-text (the formats the providers accept). */
+export const AUDIO_EXTENSIONS: readonly string[] = ["wav", "mp3", "m4a", "ogg", "webm"];
 /** Extensions files.fetch may download into. */
-export const FETCH_EXTENSIONS: readonly string[] = [...TEXT_EXTENSIONS, ...IMAGE_EXTENSIONS, "pdf"];
+export const FETCH_EXTENSIONS: readonly string[] = [...TEXT_EXTENSIONS, ...IMAGE_EXTENSIONS, ...AUDIO_EXTENSIONS, "pdf"];
 
 const PROJECT_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._()+-]*$/;
@@ -59,6 +61,7 @@ export function kindOf(name: string): ArtifactKind {
   const ext = extensionOf(name);
   if (TEXT_EXTENSIONS.indexOf(ext) >= 0) return "text";
   if (IMAGE_EXTENSIONS.indexOf(ext) >= 0) return "image";
+  if (AUDIO_EXTENSIONS.indexOf(ext) >= 0) return "audio";
   return "document";
 }
 
@@ -74,6 +77,11 @@ const MIME: { [ext: string]: string } = {
   gif: "image/gif",
   webp: "image/webp",
   pdf: "application/pdf",
+  wav: "audio/wav",
+  mp3: "audio/mpeg",
+  m4a: "audio/mp4",
+  ogg: "audio/ogg",
+  webm: "audio/webm",
 };
 
 export function mimeOf(name: string): string {
@@ -99,6 +107,16 @@ export function contentMatchesName(name: string, bytes: Uint8Array): boolean {
       return starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50;
     case "pdf":
       return starts(0x25, 0x50, 0x44, 0x46, 0x2d);
+    case "wav":
+      return starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x41 && bytes[10] === 0x56 && bytes[11] === 0x45;
+    case "mp3":
+      return starts(0x49, 0x44, 0x33) || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0);
+    case "m4a":
+      return bytes[4] === 0x66 && bytes[5] === 0x74 && bytes[6] === 0x79 && bytes[7] === 0x70;
+    case "ogg":
+      return starts(0x4f, 0x67, 0x67, 0x53);
+    case "webm":
+      return starts(0x1a, 0x45, 0xdf, 0xa3);
     default:
       return bytes.indexOf(0) < 0;
   }

@@ -134,7 +134,7 @@ export class ArtifactStore {
       if (record.kind !== "text") {
         throw new HaloError(
           "binary",
-          `${record.project}/${record.name} is ${record.kind === "image" ? "an image" : "a binary document"}; files.read serves text files only (deliver it with files.send).`,
+          `${record.project}/${record.name} is ${record.kind === "image" ? "an image" : record.kind === "audio" ? "a recording (audio.transcribe reads it)" : "a binary document"}; files.read serves text files only (deliver it with files.send).`,
         );
       }
       const bytes = card.read(artifactPath(record));

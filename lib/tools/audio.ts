@@ -1,47 +1,98 @@
-// audio.transcribe: N seconds from the device's microphone, as text. Only an
-// admin may open the microphone, never in an unattended turn, and never while
-// the voice pipeline is using it.
+// audio.transcribe: a recording from the file store, or N seconds from the
+// device's microphone, as text. Any approved caller may transcribe a recording
+// they can see; only an admin may open the microphone, never in an unattended
+// turn, and never while the voice pipeline is using it.
 import { HaloError } from "../errors";
 import type { AudioIn } from "../ports";
 import { defineTool } from "../registry/define";
 import { assertMayCall } from "../registry/policy";
+import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
+import { AUDIO_EXTENSIONS, extensionOf, mimeOf } from "../store/artifact-names";
+import type { ArtifactStore } from "../store/artifact-store";
 import type { VoiceSubsystem } from "../voice/build";
 import { transcribeFromMic, TRANSCRIBE_MAX_SECONDS } from "../voice/mic-capture";
+import { NAME_ARG, PROJECT_ARG } from "./files";
 
-const MARKS = { name: "audio.transcribe", adminOnly: true, refuseScheduled: true };
+/** The largest recording sent whole to speech-to-text (it is read into RAM first). */
+export const TRANSCRIBE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-export function registerAudioTools(registry: ToolRegistry, voice: VoiceSubsystem, mic: AudioIn | undefined): void {
+/** Opening the microphone: admins only, and not in a scheduled turn. */
+const MIC_MARKS = { name: "audio.transcribe (microphone)", adminOnly: true, refuseScheduled: true };
+
+export interface AudioToolDeps {
+  voice: VoiceSubsystem;
+  mic: AudioIn | undefined;
+  /** The file store recordings are read from; undefined on a device without a card. */
+  artifacts: ArtifactStore | undefined;
+}
+
+export function registerAudioTools(registry: ToolRegistry, deps: AudioToolDeps): void {
   registry.register(
     defineTool({
-      ...MARKS,
-      description: "Listen to the device microphone for N seconds and return what was said (admins only).",
+      name: "audio.transcribe",
+      description:
+        "Transcribe a stored recording (project + name: .wav .mp3 .m4a .ogg .webm), or listen to the device microphone for N seconds (seconds; admins only).",
       effect: "read",
       openWorld: true,
       inputSchema: {
         type: "object",
-        properties: { seconds: { type: "integer", minimum: 1, maximum: TRANSCRIBE_MAX_SECONDS, description: "how long to listen" } },
-        required: ["seconds"],
+        properties: {
+          seconds: { type: "integer", minimum: 1, maximum: TRANSCRIBE_MAX_SECONDS, description: "microphone: how long to listen" },
+          project: PROJECT_ARG,
+          name: NAME_ARG,
+        },
         additionalProperties: false,
       },
       handler: async (args, ctx): Promise<ToolResult> => {
-        // The registry checked these marks; the handler checks them again (reached without the registry too).
-        assertMayCall(MARKS, ctx.principal);
-        if (!mic) throw new HaloError("not-present", "this device has no microphone.");
-        const phase = voice.pipeline?.phase ?? "idle";
-        if (phase === "listening" || phase === "thinking") throw new HaloError("busy", "the microphone is in use by a spoken request.");
-        let text: string;
-        try {
-          text = await transcribeFromMic(mic, voice.transcriber, args.seconds);
-        } catch (e) {
-          throw new HaloError(
-            "failed",
-            `the transcription did not complete (${e instanceof Error ? e.message.replace(/\.$/, "") : "error"}).`,
-          );
+        const file = args.project !== undefined || args.name !== undefined;
+        if (file === (args.seconds !== undefined)) {
+          throw new HaloError("invalid-arguments", "give either project and name (a stored recording) or seconds (the microphone).");
         }
-        return { text: text ? `Heard (${args.seconds} s): ${text}` : `Heard nothing in ${args.seconds} s.` };
+        if (file) {
+          if (args.project === undefined || args.name === undefined)
+            throw new HaloError("invalid-arguments", "a recording needs both project and name.");
+          return transcribeStored(deps, ctx.principal, args.project, args.name);
+        }
+        return transcribeMic(deps, ctx.principal, args.seconds ?? 0);
       },
     }),
   );
+}
+
+async function transcribeStored(deps: AudioToolDeps, p: Principal, project: string, name: string): Promise<ToolResult> {
+  if (!deps.artifacts) throw new HaloError("no-card", "this device has no file store.");
+  if (AUDIO_EXTENSIONS.indexOf(extensionOf(name)) < 0) {
+    throw new HaloError("invalid", `recordings end in ${AUDIO_EXTENSIONS.map((e) => `.${e}`).join(" ")}.`);
+  }
+  const record = deps.artifacts.stat(p, project, name);
+  if (record.size > TRANSCRIBE_FILE_MAX_BYTES) {
+    throw new HaloError(
+      "too-large",
+      `${record.project}/${record.name} is over ${TRANSCRIBE_FILE_MAX_BYTES / (1024 * 1024)} MB, the most transcribed at once.`,
+    );
+  }
+  const { bytes } = deps.artifacts.readBytes(p, project, name);
+  const text = await transcribe(() => deps.voice.transcriber.transcribeFile(bytes, mimeOf(name), record.name));
+  return { text: text ? `Transcript of ${record.project}/${record.name}: ${text}` : `No speech in ${record.project}/${record.name}.` };
+}
+
+async function transcribeMic(deps: AudioToolDeps, p: Principal, seconds: number): Promise<ToolResult> {
+  // The registry lists the tool for everyone (recordings); the microphone is re-checked here.
+  assertMayCall(MIC_MARKS, p);
+  if (!deps.mic) throw new HaloError("not-present", "this device has no microphone.");
+  const phase = deps.voice.pipeline?.phase ?? "idle";
+  if (phase === "listening" || phase === "thinking") throw new HaloError("busy", "the microphone is in use by a spoken request.");
+  const mic = deps.mic;
+  const text = await transcribe(() => transcribeFromMic(mic, deps.voice.transcriber, seconds));
+  return { text: text ? `Heard (${seconds} s): ${text}` : `Heard nothing in ${seconds} s.` };
+}
+
+async function transcribe(run: () => Promise<string>): Promise<string> {
+  try {
+    return await run();
+  } catch (e) {
+    throw new HaloError("failed", `the transcription did not complete (${e instanceof Error ? e.message.replace(/\.$/, "") : "error"}).`);
+  }
 }

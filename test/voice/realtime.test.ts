@@ -111,16 +111,13 @@ describe("realtime speech on the simulator", function () {
     try {
       mic.load(scene(clip, 300, 1000).samples);
       stand.responses.push(
-        [
-          { type: "response.function_call_arguments.done", call_id: "c9", name: "audio_transcribe", arguments: '{"seconds":2}' },
-          { type: "response.done" },
-        ],
+        [{ type: "response.function_call_arguments.done", call_id: "c9", name: "tenant_list", arguments: "{}" }, { type: "response.done" }],
         [{ type: "response.output_audio_transcript.done", transcript: "I cannot." }, { type: "response.done" }],
       );
       const result = await sim.halo.core.voice.press()!;
       assert.equal(result.error, undefined);
       const session = stand.events.filter((e) => e.type === "session.update").at(-1).session;
-      assert.ok(!session.tools.some((t: any) => t.name === "audio_transcribe"), "not offered to a user");
+      assert.ok(!session.tools.some((t: any) => t.name === "tenant_list"), "not offered to a user");
       assert.match(stand.events.at(-2).item.output, /^admin-only: /);
       assert.equal(result.spoken, "not-spoken");
     } finally {

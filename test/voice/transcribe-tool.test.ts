@@ -7,6 +7,7 @@ import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
+import { encodeWav } from "../../lib/voice/wav.ts";
 import { say, scene } from "../support/speech.ts";
 import { VoiceServer } from "../support/voice-server.ts";
 
@@ -31,6 +32,33 @@ describe("audio.transcribe", function () {
     assert.equal(up.wav!.rate, 16000);
     assert.ok(Math.abs(up.wav!.durationMs - 3000) <= 150, `${up.wav!.durationMs} ms`);
     assert.equal((core.ports.audioIn as SimAudioIn).capturing, false, "the microphone is released");
+  });
+
+  it("transcribes a stored recording the caller can see, as it is stored", async () => {
+    const sam = makePrincipal("sam", "user", "turn");
+    const wav = encodeWav({ sampleRate: 16000, samples: say("the meeting moved to Thursday") });
+    core.artifacts.save(sam, "voice", "memo.wav", wav);
+    stand.transcripts.push("the meeting moved to Thursday");
+    const r = await core.registry.dispatch("audio.transcribe", { project: "voice", name: "memo.wav" }, sam);
+    assert.deepEqual(r, { text: "Transcript of voice/memo.wav: the meeting moved to Thursday" });
+    const up = stand.uploads.at(-1)!;
+    assert.deepEqual([up.file.filename, up.file.contentType], ["memo.wav", "audio/wav"]);
+    assert.ok(Buffer.from(wav).equals(up.file.bytes), "the recording is sent byte for byte");
+    // Another person's unshared recording reads like a missing one; a text file is not a recording.
+    const other = await core.registry.dispatch(
+      "audio.transcribe",
+      { project: "voice", name: "memo.wav" },
+      makePrincipal("kim", "user", "turn"),
+    );
+    assert.match(other.text, /^not-found: no file voice\/memo\.wav/);
+    core.artifacts.saveText(sam, "voice", "notes.txt", "hello");
+    assert.match(
+      (await core.registry.dispatch("audio.transcribe", { project: "voice", name: "notes.txt" }, sam)).text,
+      /^invalid: recordings end in/,
+    );
+    for (const args of [{ project: "voice" }, { project: "voice", name: "memo.wav", seconds: 2 }]) {
+      assert.match((await core.registry.dispatch("audio.transcribe", args, sam)).text, /^invalid arguments/, JSON.stringify(args));
+    }
   });
 
   it("keeps to its rails and refuses bad arguments", async () => {
