@@ -15,10 +15,13 @@ const SEED = 4242;
 export const QUERY = "common rare";
 
 export interface FilesCorpus {
+  /** files.search through the inverted index (what the store does). */
   search(): number;
+  /** The same ranking by scanning every document (the store before the index). */
+  scan(): number;
 }
 
-export function buildFilesCorpus(): FilesCorpus {
+export function buildFilesCorpus(docs = DOCS): FilesCorpus {
   const prng = mulberry32(SEED);
   const letters = "abcdefghijklmnopqrstuvwxyz";
   const words: string[] = [];
@@ -28,13 +31,13 @@ export function buildFilesCorpus(): FilesCorpus {
     words.push(w);
   }
   const owner = makePrincipal("owner", "admin", "mcp");
-  const store = new ArtifactStore(memoryStorage(), { now: () => Date.UTC(2026, 0, 1) });
-  for (let d = 0; d < DOCS; d++) {
+  const store = new ArtifactStore(memoryStorage(1024 * 1024 * 1024), { now: () => Date.UTC(2026, 0, 1) });
+  for (let d = 0; d < docs; d++) {
     let text = d % 50 === 0 ? "rare " : "";
     while (text.length < DOC_BYTES - 16)
       text += (prng.int(0, 40) === 0 ? "common" : words[prng.int(0, VOCABULARY - 1)]) + (prng.int(0, 12) === 0 ? ".\n" : " ");
     store.saveText(owner, `p${d % 20}`, `doc-${d}.md`, text.slice(0, DOC_BYTES));
   }
   const terms = queryTerms(QUERY);
-  return { search: () => store.search(owner, terms).length };
+  return { search: () => store.search(owner, terms).length, scan: () => store.scan(owner, terms).length };
 }

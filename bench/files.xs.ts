@@ -1,20 +1,25 @@
-// XS entry of bench/files.mjs: builds the same corpus on the XS host and times
-// files.search with hostNow(). Prints one line: FILES-XS {json}.
+// XS entry of bench/files.mjs: builds the corpus (scriptArgs[1] documents) on
+// the XS host and times files.search through the index, and the scan it
+// replaced, with hostNow(). Prints one line: FILES-XS {json}.
 import { buildFilesCorpus } from "./files-corpus.ts";
 
 declare function print(...args: unknown[]): void;
 declare function hostNow(): number;
-/** [samples] */
+/** [samples, documents] */
 declare const scriptArgs: readonly string[];
 
 const samples = Number(scriptArgs[0] ?? "3");
-const corpus = buildFilesCorpus();
+const corpus = buildFilesCorpus(Number(scriptArgs[1] ?? "1000"));
 const ms: number[] = [];
+const scanMs: number[] = [];
 let hits = 0;
 for (let s = 0; s < samples; s++) {
-  const start = hostNow();
+  let start = hostNow();
   hits = corpus.search();
   ms.push(hostNow() - start);
+  start = hostNow();
+  if (corpus.scan() !== hits) throw new Error("the index and the scan disagree");
+  scanMs.push(hostNow() - start);
 }
-ms.sort((a, b) => a - b);
-print(`FILES-XS ${JSON.stringify({ medianMs: ms[ms.length >> 1], hits })}`);
+const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1];
+print(`FILES-XS ${JSON.stringify({ medianMs: median(ms), scanMs: median(scanMs), hits })}`);

@@ -7,6 +7,9 @@
 //   memory-write-ms-5k-xs
 //   memory-boot-ms-5k-xs
 //   memory-file-kb-5k          size of the 5,000-fact vector file
+//   memory-hit-at-5-hybrid     share of the hybrid set's questions (bench/hybrid-set.ts) whose fact is in
+//                              memory.search's first 5, offline embedder, lexical_weight at its default
+//   memory-hit-at-5-vector-only  the same with lexical_weight 0 (embeddings only)
 //
 //   node bench/memory.mjs       (or through `npm run bench`)
 import { fileURLToPath } from "node:url";
@@ -22,6 +25,10 @@ export async function runMemoryBench() {
   const m = /^MEMORY-XS (.*)$/m.exec(r.stdout);
   if (r.code !== 0 || !m) throw new Error(`XS memory bench failed (${r.code}): ${(r.stderr + r.stdout).slice(0, 500)}`);
   const xs = JSON.parse(m[1]);
+  const { hybridHitAt5 } = await tsImport("./hybrid-set.ts", import.meta.url);
+  const { MEM_CONFIG_KNOBS } = await tsImport("../lib/memory/config.ts", import.meta.url);
+  const hybrid = await hybridHitAt5(MEM_CONFIG_KNOBS.find((k) => k.name === "lexical_weight").default);
+  const vectorOnly = await hybridHitAt5(0);
   return [
     ["memory-search-ms-5k-node", node.searchMs],
     ["memory-write-ms-5k-node", node.writeMs],
@@ -30,6 +37,8 @@ export async function runMemoryBench() {
     ["memory-write-ms-5k-xs", xs.writeMs],
     ["memory-boot-ms-5k-xs", xs.bootMs],
     ["memory-file-kb-5k", Math.round(node.fileBytes / 1024)],
+    ["memory-hit-at-5-hybrid", hybrid.hitAt5],
+    ["memory-hit-at-5-vector-only", vectorOnly.hitAt5],
   ];
 }
 

@@ -8,19 +8,22 @@
 //             embedded at 256 dims by the default offline embedder (lib/memory/hashing-embedder.ts).
 //
 // Both sides start from the same L2-normalised Float32Array vectors. The float side ranks by exact
-// cosine (dot of unit vectors, summed in doubles). The int8 side quantizes stored rows with
-// quantizeInt8 (round(v x 127)) and queries with quantizeQueryInt8 (largest |component| to 127), as
-// the memory engine does, and ranks with tsKernels.topK (the C kernel gives identical results). The
-// re-ranked variant takes the kernel's top 32 and orders them by dot / stored row's int8 norm (the
-// cosine memory.search computes for its candidates), ties to the lower index.
+// cosine (dot of unit vectors, summed in doubles). The int8 side quantizes stored rows and queries
+// with quantizeInt8 (each row scaled so its largest |component| is 127), as the memory engine does,
+// and ranks with tsKernels.topK by dot x the row's scale (1 / its int8 norm; the C kernel gives
+// identical results). The re-ranked variant takes the kernel's top 32 and orders them by the dot of
+// the float query with each row x that scale (Kernels.dots: what memory.search computes for its
+// candidates), ties to the lower index. The wave-1 variant (rows round(v x 127), the unscaled kernel,
+// re-rank by int8 dot / row norm) is kept for the sensitivity table.
 //
 // recall@10 = mean over queries of (int8 top-10 rows whose exact cosine is at least the exact
 // 10th-best cosine) / 10. Rows tied with the 10th are equally right answers: the embedder's sparse
 // word and trigram features give exact ties there for about a sixth of the queries. `strict` also
 // reports |int8 top-10 ∩ float top-10 (ties to the lower index)| / 10.
+import type { Kernels } from "../lib/ports.ts";
 import { hashText } from "../lib/memory/hashing-embedder.ts";
 import { tsKernels } from "../lib/memory/kernel-ts.ts";
-import { int8Norm, normalizeL2, quantizeInt8, quantizeQueryInt8 } from "../lib/memory/quantize.ts";
+import { int8Norm, normalizeL2, quantizeInt8, rowScale } from "../lib/memory/quantize.ts";
 import { mulberry32 } from "../test/support/prng.ts";
 import { buildEmbedderCorpus, CORPUS_FACTS } from "./embedder-corpus.ts";
 
@@ -42,12 +45,10 @@ export interface RecallSet {
   queries: Float32Array[];
 }
 
-/** How the int8 side is built; the defaults are the memory engine's. */
+/** How the int8 side is built; the default is the memory engine's. */
 export interface RecallOptions {
-  /** Stored rows are round(v x 127 x rowScale), clamped (the sensitivity table only). */
-  rowScale?: number;
-  /** "max-abs": quantizeQueryInt8 (the engine's); "x1": round(v x 127) like a stored row. */
-  query?: "max-abs" | "x1";
+  /** "per-row": quantizeInt8 and the scaled kernel (the engine's); "wave1": rows round(v x 127), unscaled kernel. */
+  rows?: "per-row" | "wave1";
 }
 
 export interface RecallFigures {
@@ -98,30 +99,48 @@ export function embedderSet(facts = CORPUS_FACTS): RecallSet {
   return { rows, count: corpus.facts.length, queries: corpus.queries.map(unit) };
 }
 
-/** Kernel top-`RERANK_CANDIDATES` re-ordered by dot / stored-row norm, best `k`, ties to the lower index. */
-export function rerankByRowNorm(indices: Int32Array, scores: Int32Array, norms: Float32Array, k: number): number[] {
+/** Candidates re-ordered by `value` (one per candidate), best `k`, ties to the lower index. */
+export function rerankBy(indices: Int32Array, value: Float64Array, k: number): number[] {
   const order: number[] = [];
-  const value = new Float64Array(indices.length);
-  for (let r = 0; r < indices.length; r++) {
-    const norm = norms[indices[r]];
-    value[r] = norm > 0 ? scores[r] / norm : 0;
-    order.push(r);
-  }
+  for (let r = 0; r < indices.length; r++) order.push(r);
   order.sort((a, b) => value[b] - value[a] || indices[a] - indices[b]);
   return order.slice(0, k).map((r) => indices[r]);
+}
+
+/** Wave 1's re-rank value: the int8 dot / the stored row's int8 norm. */
+export function byRowNorm(indices: Int32Array, scores: Float64Array, norms: Float32Array): Float64Array {
+  const value = new Float64Array(indices.length);
+  for (let r = 0; r < indices.length; r++) value[r] = norms[indices[r]] > 0 ? scores[r] / norms[indices[r]] : 0;
+  return value;
+}
+
+/** The engine's re-rank value: the float query's dot with each row x the row's scale. */
+export function byFloatQuery(
+  kernels: Kernels,
+  rows: Int8Array,
+  dims: number,
+  indices: Int32Array,
+  scales: Float32Array,
+  query: Float32Array,
+): Float64Array {
+  const value = kernels.dots(rows, dims, indices, query);
+  for (let r = 0; r < value.length; r++) value[r] *= scales[indices[r]];
+  return value;
 }
 
 /** recall@10 of the int8 search on `set`, plain and re-ranked. */
 export function recallAt10(set: RecallSet, options: RecallOptions = {}): RecallFigures {
   const dims = RECALL_DIMS;
-  const rowScale = options.rowScale ?? 1;
-  const quantizeQuery = (options.query ?? "max-abs") === "max-abs" ? quantizeQueryInt8 : quantizeInt8;
+  const wave1 = options.rows === "wave1";
   const rows = new Int8Array(set.count * dims);
   const norms = new Float32Array(set.count);
+  const scales = new Float32Array(set.count);
   for (let i = 0; i < set.count; i++) {
     const v = set.rows.subarray(i * dims, (i + 1) * dims);
-    quantizeInt8(rowScale === 1 ? v : v.map((x) => x * rowScale), rows, i * dims);
+    if (wave1) quantizeFixed127(v, rows, i * dims);
+    else quantizeInt8(v, rows, i * dims);
     norms[i] = int8Norm(rows, i * dims, dims);
+    scales[i] = rowScale(norms[i]);
   }
   const sums = { kernel: 0, reranked: 0, kernelStrict: 0, rerankedStrict: 0 };
   const scores = new Float64Array(set.count);
@@ -135,11 +154,12 @@ export function recallAt10(set: RecallSet, options: RecallOptions = {}): RecallF
     const tenth = scores[exact[RECALL_K - 1]];
     const inExact = new Set(exact);
     const query = new Int8Array(dims);
-    quantizeQuery(v, query);
-    const top = tsKernels.topK(rows, dims, set.count, query, RERANK_CANDIDATES);
+    quantizeInt8(v, query);
+    const top = tsKernels.topK(rows, dims, set.count, query, RERANK_CANDIDATES, undefined, wave1 ? undefined : scales);
     // The first 10 of a top-32 are the kernel's top-10: same order, same tie rule.
     const kernel = Array.from(top.indices.subarray(0, RECALL_K));
-    const reranked = rerankByRowNorm(top.indices, top.scores, norms, RECALL_K);
+    const value = wave1 ? byRowNorm(top.indices, top.scores, norms) : byFloatQuery(tsKernels, rows, dims, top.indices, scales, v);
+    const reranked = rerankBy(top.indices, value, RECALL_K);
     for (const i of kernel) {
       if (scores[i] >= tenth - TIE_EPSILON) sums.kernel++;
       if (inExact.has(i)) sums.kernelStrict++;
@@ -156,6 +176,11 @@ export function recallAt10(set: RecallSet, options: RecallOptions = {}): RecallF
     kernelStrict: sums.kernelStrict / total,
     rerankedStrict: sums.rerankedStrict / total,
   };
+}
+
+/** Wave 1's stored rows: round(v x 127), clamped. */
+export function quantizeFixed127(v: Float32Array, out: Int8Array, offset = 0): void {
+  for (let i = 0; i < v.length; i++) out[offset + i] = Math.max(-127, Math.min(127, Math.round(v[i] * 127)));
 }
 
 /** Indices of the `k` highest scores, best first, ties to the lower index. */

@@ -11,10 +11,13 @@
 //   recall-at-10-int8-vs-f32-gaussian   recall@10 of the int8 search against exact f32 cosine, gaussian set
 //   recall-at-10-int8-vs-f32-embedder   the same on the embedder set (what the device stores)
 //   recall-at-10-int8-vs-f32            the lower of the two: the headline never flatters
-//   recall-at-10-int8-rerank32-vs-f32-gaussian  kernel top 32 re-ranked by dot / stored-row norm
+//   recall-at-10-int8-rerank32-vs-f32-gaussian  kernel top 32 re-ranked by the float query (memory.search's re-rank)
 //   recall-at-10-int8-rerank32-vs-f32-embedder  the same on the embedder set
 //   recall-at-10-int8-rerank32-vs-f32   the lower of the two re-ranked figures
-//   vector-search-ms-20k-c-rerank32-xs  C top-32 plus that re-rank over 20,000 rows on the XS host
+//   vector-search-ms-20k-c-rerank32-xs  scaled C top-32 plus the float-query re-rank over 20,000 rows on the XS host
+//   vector-search-ms-20k-c-scaled-xs    20,000 rows, the C kernel ranking by dot x per-row scale (what memory does)
+//   vector-scan-ratio-scaled-vs-unscaled  scaled / unscaled (wave 1's) C scan, both timed in this run
+//   vector-search-ms-20k-c-portable-scaled-xs, vector-scan-ratio-scaled-vs-unscaled-portable  the same on the portable scan
 //
 // Search timings are medians (bench/vector.xs.ts for XS, hostNow() inside the XS run). Rows and
 // queries are seeded uniform int8 (mulberry32): a dot-product scan's cost does not depend on values.
@@ -25,14 +28,14 @@
 //   embedder: 20,000 distinct short facts and 500 paraphrased questions about seeded facts, built
 //     from word lists by bench/embedder-corpus.ts (seed 2026), embedded by the device's default
 //     offline embedder (lib/memory/hashing-embedder.ts, 256 dims).
-// Both sides L2-normalise the same vectors; f32 ranks by exact cosine. int8 stores round(v * 127)
-// and quantizes the query so its largest |component| is 127 (lib/memory/quantize.ts, as the
-// memory engine does), then ranks with tsKernels.topK (C and TS give identical results:
+// Both sides L2-normalise the same vectors; f32 ranks by exact cosine. int8 scales every row and
+// the query so its largest |component| is 127 (lib/memory/quantize.ts, as the memory engine does),
+// then ranks with tsKernels.topK by dot x 1 / row norm (C and TS give identical results:
 // test/xs/kernel.test.ts). recall@10 = mean over queries of the share of the int8 top 10 whose
 // exact cosine is at least the exact 10th best (rows tied with the 10th are equally right).
 //
 //   node bench/vector.mjs                   (or through `npm run bench`)
-//   node bench/vector.mjs --recall-table    recall by set, quantization scale, strict/tie-aware
+//   node bench/vector.mjs --recall-table    recall by set, wave-1 vs per-row rows, strict/tie-aware
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { tsImport } from "tsx/esm/api";
@@ -89,14 +92,10 @@ async function printRecallTable() {
   const f = (x) => x.toFixed(3);
   for (const [name, build] of sets) {
     const set = build();
-    for (const [rowScale, query] of [
-      [1, "x1"],
-      [1, "max-abs"],
-      [3, "max-abs"],
-    ]) {
-      const r = recallAt10(set, { rowScale, query });
+    for (const rows of ["wave1", "per-row"]) {
+      const r = recallAt10(set, { rows });
       console.log(
-        `${name}; rows x${rowScale}, query ${query}: kernel ${f(r.kernel)} (strict ${f(r.kernelStrict)}), re-ranked top 32 ${f(r.reranked)} (strict ${f(r.rerankedStrict)})`,
+        `${name}; rows ${rows}: kernel ${f(r.kernel)} (strict ${f(r.kernelStrict)}), re-ranked top 32 ${f(r.reranked)} (strict ${f(r.rerankedStrict)})`,
       );
     }
   }
@@ -119,6 +118,10 @@ export async function runVectorBench() {
     ["vector-search-ms-20k-c-portable-xs", xs.c20kPortable],
     ["vector-scan-fraction-of-memcpy-portable", xs.memcpy20k / xs.c20kPortable],
     ["vector-search-ms-20k-c-rerank32-xs", xs.c20kRerank32],
+    ["vector-search-ms-20k-c-scaled-xs", xs.c20kScaled],
+    ["vector-scan-ratio-scaled-vs-unscaled", xs.c20kScaled / xs.c20k],
+    ["vector-search-ms-20k-c-portable-scaled-xs", xs.c20kPortableScaled],
+    ["vector-scan-ratio-scaled-vs-unscaled-portable", xs.c20kPortableScaled / xs.c20kPortable],
     ["recall-at-10-int8-vs-f32-gaussian", gaussian.kernel],
     ["recall-at-10-int8-vs-f32-embedder", embedder.kernel],
     ["recall-at-10-int8-vs-f32", Math.min(gaussian.kernel, embedder.kernel)],

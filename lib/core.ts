@@ -42,6 +42,7 @@ import type { Ports } from "./ports";
 import { ToolRegistry } from "./registry/registry";
 import type { CompiledValidator } from "./registry/types";
 import type { BudgetGovernor } from "./turn/budget";
+import type { ProviderModels } from "./turn/provider-models";
 import type { ProviderRouter } from "./turn/providers/router";
 import type { ArtifactStore } from "./store/artifact-store";
 import type { Downloads } from "./store/downloads";
@@ -92,6 +93,8 @@ export interface Core {
   /** The LLM providers in the owner's order, shared by turns and sub-agents; `budget` is its governor. */
   router: ProviderRouter;
   budget: BudgetGovernor;
+  /** The owner's model per provider, and each provider's model list. */
+  models: ProviderModels;
   /** Sub-agents (session.*). */
   agents: SubAgents;
   /** Routines and wakeups (loop.*, wakeup.set); the owner API approves and rejects here. */
@@ -167,11 +170,18 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   const files = buildSubsystem(FILES, ports, { ...tools, secrets, introspection, baseUrls, fallbackMessenger: channels.telegram });
   const nostr = buildSubsystem(NOSTR, ports, { registry, artifacts: files.artifacts, sleep: options.sleep });
   buildSubsystem(TENANTS, ports, { ...tools, people: owner.people, chats });
+  // device.status lines; read at call time (the providers' models are built just below).
+  const statusLines = {
+    providerOrder: (): string[] => priority.get(),
+    allowedChats: (): number => chats.list().length,
+    providerModels: (): string[] => models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`),
+    embedder: (): { id: string; vectors: number } => ({ id: memory.deps.embedder.id, vectors: memory.store.count }),
+  };
   // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
   const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });
-  buildSubsystem(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator });
+  buildSubsystem(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator, statusLines });
   buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice, artifacts: files.artifacts });
-  const { router, budget } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
+  const { router, budget, models } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
   const agentParts = buildSubsystem(AGENTS, ports, {
     ...tools,
     router,
@@ -219,6 +229,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     webBudget: channels.webBudget,
     router,
     budget,
+    models,
     agents,
     routines,
     scheduler,

@@ -6,14 +6,16 @@ export const MAX_HTTP_BODY_BYTES = 256 * 1024;
 export const MAX_JSON_DEPTH = 32;
 /** Longest bearer token accepted (characters). */
 export const MAX_TOKEN_CHARS = 512;
-/** Tools per tools/list page. */
-export const TOOLS_PAGE_SIZE = 16;
+/** Tools per tools/list page: one page holds the whole catalog up to this bound; cursors page past it. */
+export const TOOLS_PAGE_SIZE = 128;
 
 /** A tool result's text beyond this is cut; the whole text stays in the results ring. */
 export const RESULT_CLAMP_BYTES = 4 * 1024;
-/** Entries and total bytes kept in the results ring. */
+/** Entries and bytes kept in the results ring of one namespace. */
 export const RESULTS_RING_MAX_ENTRIES = 32;
-export const RESULTS_RING_MAX_BYTES = 256 * 1024;
+export const RESULTS_RING_MAX_BYTES = 128 * 1024;
+/** Namespaces with a results ring at once (1 MB at most in all); a further one replaces the one idle longest. */
+export const RESULTS_RING_MAX_NAMESPACES = 8;
 /** Largest single result the ring keeps; the remainder of a larger one is dropped. */
 export const RESULTS_RING_MAX_ENTRY_BYTES = 64 * 1024;
 

@@ -23,6 +23,8 @@ export interface Digest {
 export interface Log {
   info(message: string): void;
   warn(message: string): void;
+  /** Lines a rate limiter withheld since boot (lib/util/log-limit.ts); absent without one. */
+  withheld?(): number;
 }
 
 export interface FileStat {
@@ -69,8 +71,9 @@ export interface Settings {
 export interface Kernels {
   /**
    * Scores `count` int8 rows of `dims` bytes in `store` against `query` (dot
-   * products) and returns the indices and scores of the best `k`, best first.
-   * Rows whose `mask` byte is 0 are skipped when a mask is given.
+   * products, times the row's entry in `scales` when given) and returns the
+   * indices and scores of the best `k`, best first. Rows whose `mask` byte is
+   * 0 are skipped when a mask is given.
    */
   topK(
     store: Int8Array,
@@ -79,7 +82,10 @@ export interface Kernels {
     query: Int8Array,
     k: number,
     mask?: Uint8Array,
-  ): { indices: Int32Array; scores: Int32Array };
+    scales?: Float32Array,
+  ): { indices: Int32Array; scores: Float64Array };
+  /** The dot product of the float `query` with each row listed in `rows` (at most 64). */
+  dots(store: Int8Array, dims: number, rows: Int32Array, query: Float32Array): Float64Array;
 }
 
 export interface HttpClientRequest {
@@ -92,6 +98,14 @@ export interface HttpClientRequest {
   timeoutMs: number;
   /** A response body past this size is refused (the request rejects). */
   maxResponseBytes: number;
+  /** Connect to this IP address instead of resolving the URL's host; the Host header and TLS name stay the URL's. */
+  address?: string;
+}
+
+/** Name resolution as the HttpClient does it (the hosts file included): every address a name has. */
+export interface Resolver {
+  /** Rejects when the name does not resolve. */
+  resolve(name: string): Promise<string[]>;
 }
 
 /** The `code` property of an HttpClient rejection. */
@@ -324,6 +338,8 @@ export interface Ports {
   log: Log;
   settings: Settings;
   http: HttpClient;
+  /** Resolves host names so files.fetch checks every address before connecting; undefined: names are refused. */
+  resolver: Resolver | undefined;
   /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */
   kernels: Kernels;
   storage: Storage | undefined;

@@ -5,14 +5,23 @@
 //   npm run chat -- "hello"       one turn, then exit
 //
 // The token comes from $HALO_TOKEN, else $HALO_DATA/admin-token (default ./.halo-data/admin-token,
-// where the simulator writes the owner's token); the device from $HALO_URL (default http://127.0.0.1:8787).
+// where the simulator writes the owner's token); the device from $HALO_URL, else $HALO_HOST and $HALO_PORT
+// as the simulator reads them (default http://127.0.0.1:8787).
+// Exits 1 when the device cannot be reached or refuses the request (a bad token: HTTP 401), 2 without a token.
 // Each line is one POST /api/chat {"text": ...}; the turn's reply is printed, then one short line for
 // each thing the turn did (tool calls, memory written, device actions, sub-agents, problems).
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 
-const url = (process.env.HALO_URL || "http://127.0.0.1:8787").replace(/\/+$/, "");
+/** Where the device is: $HALO_URL, else the simulator's own $HALO_HOST and $HALO_PORT. */
+export function deviceUrl(env) {
+  if (env.HALO_URL) return env.HALO_URL.replace(/\/+$/, "");
+  const host = env.HALO_HOST || "127.0.0.1";
+  return `http://${host.includes(":") ? `[${host}]` : host}:${env.HALO_PORT || 8787}`;
+}
+
+const url = deviceUrl(process.env);
 
 function readToken() {
   if (process.env.HALO_TOKEN) return process.env.HALO_TOKEN.trim();
@@ -49,18 +58,23 @@ async function send(token, text) {
       body: JSON.stringify({ text }),
     });
   } catch (error) {
-    return [`chat: cannot reach ${url} (${error.cause?.code || error.message}); is the simulator running (npm start)?`];
+    return {
+      failed: true,
+      lines: [`chat: cannot reach ${url} (${error.cause?.code || error.message}); is the simulator running (npm start)?`],
+    };
   }
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) return [`chat: HTTP ${res.status}: ${body.error || "no details"}`];
-  return describe(body);
+  if (!res.ok) return { failed: true, lines: [`chat: HTTP ${res.status}: ${body.error || "no details"}`] };
+  return { failed: false, lines: describe(body) };
 }
 
 async function main() {
   const token = readToken();
   const oneShot = process.argv.slice(2).join(" ").trim();
   if (oneShot) {
-    for (const line of await send(token, oneShot)) console.log(line);
+    const { failed, lines } = await send(token, oneShot);
+    for (const line of lines) (failed ? console.error : console.log)(line);
+    if (failed) process.exitCode = 1;
     return;
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
@@ -75,7 +89,13 @@ async function main() {
     if (text === "/quit") return rl.close();
     if (!text) return ask();
     queue = queue.then(async () => {
-      for (const out of await send(token, text)) console.log(out);
+      const { failed, lines } = await send(token, text);
+      for (const out of lines) (failed ? console.error : console.log)(out);
+      // Unreachable or refused: later lines would fail the same way, so the session ends with an error.
+      if (failed) {
+        process.exitCode = 1;
+        return rl.close();
+      }
       ask();
     });
   });

@@ -3,6 +3,7 @@
 import "./globals"; // first: lib/ needs TextEncoder and TextDecoder
 import { createHalo } from "../../lib/halo";
 import { episodicOverStorage } from "../../lib/memory/build";
+import { RateLimitedLog } from "../../lib/util/log-limit";
 import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
@@ -19,7 +20,9 @@ function timerSleep(ms: number): Promise<void> {
 
 export default function main(): void {
   const config = readDeviceConfig();
-  const ports = devicePorts(config);
+  const given = devicePorts(config);
+  // Repeated lines (a client aborting requests) are rate-limited and counted.
+  const ports = { ...given, log: new RateLimitedLog(given.log, given.clock) };
   // The episodic log lives on the SD card (memory.episodic exists only with it).
   const halo = createHalo({
     ports,

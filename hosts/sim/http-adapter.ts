@@ -3,6 +3,7 @@
 // never read), hands a plain HttpRequest to the core and writes its answer,
 // streamed answers (server-sent events) included.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Log } from "../../lib/ports.ts";
 import type { Halo, HttpRequest, HttpResponse } from "../../lib/halo.ts";
 import type { BodyStream } from "../../lib/http/types.ts";
 
@@ -69,7 +70,7 @@ function write(req: IncomingMessage, res: ServerResponse, response: HttpResponse
   if (response.close) res.on("finish", () => req.socket.destroy());
 }
 
-export function createHttpServer(halo: Halo): Server {
+export function createHttpServer(halo: Halo, log: Log): Server {
   const server = createServer(async (req, res) => {
     try {
       const method = req.method || "GET";
@@ -84,7 +85,8 @@ export function createHttpServer(halo: Halo): Server {
       }
       write(req, res, await halo.handleHttp(request));
     } catch (e) {
-      console.error(`[halo] request failed: ${e instanceof Error ? e.message : e}`);
+      // Through the rate-limited log: a client aborting request after request cannot flood it.
+      log.warn(`request failed: ${e instanceof Error ? e.message : e}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end('{"error":"Internal error."}');
     }

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
 import { createHalo, type Halo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
+import { RateLimitedLog } from "../../lib/util/log-limit.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
@@ -81,7 +82,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
 
 export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const ports = { ...simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log), ...options.portOverrides };
+  const given = { ...simulatorPorts(options.dataDir, FIRMWARE_VERSION, options.portOverrides?.log), ...options.portOverrides };
+  // Repeated lines (a client aborting requests) are rate-limited and counted.
+  const ports = { ...given, log: new RateLimitedLog(given.log, given.clock) };
   // Seeded before the core is built, so every subsystem sees them from the first boot on.
   const seeds = new SecretStore(ports.settings, ports.log);
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
@@ -121,7 +124,7 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);
   }
-  const server = createHttpServer(halo);
+  const server = createHttpServer(halo, ports.log);
   serveFlashPage(server, options.releaseDir ?? resolve("release"));
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);

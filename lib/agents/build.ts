@@ -1,5 +1,6 @@
 // Builds sub-agents and routines and registers their tools: session.* for
 // every approved caller, wakeup.set and loop.* for admins. buildCore calls it.
+import { mayUseCredit } from "../turn/credit";
 import type { Gauge, UsageSource } from "../device/introspection";
 import { derivePrincipal, type PrincipalDeps } from "../people/principals";
 import type { Ports } from "../ports";
@@ -23,8 +24,8 @@ export interface AgentsDeps {
   /** The artifact store: attachments are read from it and results saved to it. */
   artifacts?: BriefDocuments & ResultStore;
   skills?: BriefSkills;
-  /** Owner knobs: utcOffsetMin and routineTurnsPerDay. */
-  config: { number(key: string): number };
+  /** Owner knobs: utcOffsetMin, routineTurnsPerDay, and who may spend provider credit. */
+  config: { number(key: string): number; bool(key: string): boolean };
   chats: { has(chatId: string): boolean };
   /** The principal a routine's turn runs as, from its creator's namespace (scheduled: true). */
   principalFor(ns: string): Principal;
@@ -66,7 +67,8 @@ export function buildAgentsSubsystem(registry: ToolRegistry, deps: AgentsDeps): 
     offsetMinutes,
     principalFor: deps.principalFor,
   });
-  registerSessionTools(registry, { agents, documents: deps.artifacts, skills: deps.skills });
+  const mayUse = (p: Principal): boolean => mayUseCredit(deps.config, p);
+  registerSessionTools(registry, { agents, documents: deps.artifacts, skills: deps.skills, mayUseCredit: mayUse });
   registerLoopTools(registry, { routines, scheduler, offsetMinutes });
   const usage: UsageSource = {
     gauges(principal): Gauge[] {

@@ -5,7 +5,7 @@ import { buildAgentsSubsystem, scheduledPrincipal } from "../agents/build";
 import type { VoiceSynth } from "../chat/voice";
 import { DeviceActuator } from "../device/actuator";
 import { ConfigStore } from "../device/config";
-import type { IntrospectionSources } from "../device/introspection";
+import type { IntrospectionDeps, IntrospectionSources } from "../device/introspection";
 import { ProviderPriority } from "../device/provider-priority";
 import { SecretStore } from "../device/secrets";
 import { DOCS_PACK } from "../generated/docs-pack";
@@ -31,6 +31,7 @@ import { registerTenantTools } from "../tools/tenant";
 import { buildTurn } from "../turn/build";
 import type { BudgetGovernor } from "../turn/budget";
 import type { ProviderRouter } from "../turn/providers/router";
+import type { ProviderModels } from "../turn/provider-models";
 import { buildProviderRouter } from "../turn/providers/wiring";
 import { registerAudioTools } from "../tools/audio";
 import type { AudioHttp } from "../voice/audio-http";
@@ -152,7 +153,7 @@ export interface FilesTableDeps extends Tools {
 /** The SD artifact store, downloads, images and skills. */
 export const FILES = defineSubsystem({
   name: "files",
-  ports: ["storage", "clock", "http", "settings", "random", "messenger"],
+  ports: ["storage", "clock", "http", "resolver", "settings", "random", "messenger"],
   build(p, d: FilesTableDeps): FilesSubsystem {
     const files = buildFilesSubsystem(
       d.registry,
@@ -187,16 +188,18 @@ export interface IntrospectionTableDeps extends Tools {
   secrets: SecretStore;
   introspection: IntrospectionSources;
   actuator: DeviceActuator;
+  /** What device.status reads from subsystems built around it (provider order and models, chats, embedder). */
+  statusLines: Pick<IntrospectionDeps, "providerOrder" | "allowedChats" | "providerModels" | "embedder">;
 }
 
 /** device.status, system.health, device.selftest, device.control, ota.status. */
 export const INTROSPECTION = defineSubsystem({
   name: "introspection",
-  ports: ["clock", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota"],
+  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota"],
   build(p, d: IntrospectionTableDeps): void {
     registerDeviceTools(
       d.registry,
-      { ports: p, config: d.config, secretStatus: () => d.secrets.status(), sources: d.introspection },
+      { ports: p, config: d.config, secretStatus: () => d.secrets.status(), sources: d.introspection, ...d.statusLines },
       d.actuator,
     );
   },
@@ -214,7 +217,7 @@ export interface ProvidersDeps {
 export const PROVIDERS = defineSubsystem({
   name: "providers",
   ports: ["clock", "http", "log", "random", "settings"],
-  build(p, d: ProvidersDeps): { router: ProviderRouter; budget: BudgetGovernor } {
+  build(p, d: ProvidersDeps): { router: ProviderRouter; budget: BudgetGovernor; models: ProviderModels } {
     return buildProviderRouter({
       ports: p,
       getSecret: (n) => d.secrets.getSecret(n),

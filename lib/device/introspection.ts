@@ -39,9 +39,17 @@ export interface ChatLinkSource {
 
 /** Everything the device.* / system.* / ota.* tools read. Never the secret values. */
 export interface IntrospectionDeps {
-  ports: Pick<Ports, "clock" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota">;
+  ports: Pick<Ports, "clock" | "log" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota">;
   config: ConfigStore;
   /** Only whether each secret is set. */
   secretStatus: SecretStore["status"];
   sources: IntrospectionSources;
+  /** The owner's provider order (names only); device.status shows it to admins. */
+  providerOrder?(): string[];
+  /** How many chats are on the allow-list (never which). */
+  allowedChats?(): number;
+  /** The model each provider is asked for, e.g. "openai gpt-5.4-mini (owner's choice)". */
+  providerModels?(): string[];
+  /** The memory embedder in use and whether its choice is locked (memories exist). */
+  embedder?(): { id: string; vectors: number };
 }

@@ -134,6 +134,20 @@ export const KNOBS = [
     writer: "owner",
     description: "whether device.selftest may run audible items (owner API only)",
   },
+  {
+    key: "guestCredit",
+    type: "bool",
+    default: false,
+    writer: "owner",
+    description: "whether guests may spend provider credit: POST /api/chat turns and session.spawn (owner API only)",
+  },
+  {
+    key: "userCredit",
+    type: "bool",
+    default: true,
+    writer: "owner",
+    description: "whether users may spend provider credit: POST /api/chat turns and session.spawn (owner API only)",
+  },
   // Named with "loop" so a device config action carrying it is refused as protected-BLOCKED (lib/device/protected-keys.ts).
   {
     key: "toolLoopRounds",

@@ -42,10 +42,16 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`LED ring: ${ports.led ? `${ports.led.pixels} pixels, showing ${ports.led.current().mode}` : "not present"}`);
   out.push(`Speaker: ${ports.audioOut ? `volume ${ports.audioOut.volume()}` : "not present"}`);
   out.push(`Memory: ${usageLine(deps.sources.memory, principal, "not present")}`);
+  out.push(`Embedder: ${embedderLine(deps)}`);
   out.push(`File store: ${usageLine(deps.sources.files, principal, "not present")}`);
   out.push(`Sub-agents: ${usageLine(deps.sources.agents, principal, "not configured")}`);
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
   out.push(`Web search: ${usageLine(deps.sources.web, principal, "not configured")}`);
+  out.push(`Provider priority: ${providerLine(deps, principal)}`);
+  out.push(`Provider models: ${deps.providerModels ? deps.providerModels().join("; ") : "not configured"}`);
+  out.push(`Chat allow-list: ${deps.allowedChats ? `${deps.allowedChats()} chats` : "not configured"}`);
+  const withheld = ports.log.withheld?.();
+  if (withheld !== undefined) out.push(`Log: ${withheld} repeated lines withheld since boot`);
   out.push(
     `Secrets: ${deps
       .secretStatus()
@@ -59,6 +65,19 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
     out.push(`- ${k.key}: ${toJson(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : " [orch_model action]"}`);
   }
   return out.join("\n");
+}
+
+function embedderLine(deps: IntrospectionDeps): string {
+  if (!deps.embedder) return "not present";
+  const e = deps.embedder();
+  return `${e.id}; ${e.vectors > 0 ? `locked: ${e.vectors} memories hold its vectors (the owner changes it with a re-embed)` : "no memories yet"}`;
+}
+
+// The order is the owner's routing choice: an admin reads it here; others are told it exists.
+function providerLine(deps: IntrospectionDeps, principal: Principal): string {
+  if (!deps.providerOrder) return "not configured";
+  if (principal.role !== "admin") return "set by the owner (shown to admins)";
+  return deps.providerOrder().join(" > ");
 }
 
 function otaLine(deps: IntrospectionDeps): string {

@@ -817,8 +817,9 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d7caccb700411 = validate19;
-const schema20 = {"type":"object","properties":{"action":{"type":"string","enum":["view","update","reembed"],"description":"update and reembed are admin-only"},"retrieval_count":{"type":"integer","minimum":1,"maximum":20,"description":"results a search returns by default"},"relevance_threshold":{"type":"number","minimum":0,"maximum":1,"description":"hits under this similarity are dropped"},"decay_factor":{"type":"number","minimum":0.5,"maximum":1,"description":"importance kept per day (1 = no decay)"},"max_context_bytes":{"type":"integer","minimum":256,"maximum":8192,"description":"cap on a search's formatted output"},"max_vectors":{"type":"integer","minimum":100,"maximum":20000,"description":"capacity of the live store"},"recency_half_life_hours":{"type":"integer","minimum":24,"maximum":2160,"description":"age at which recency is halfway to its floor"},"mmr_lambda":{"type":"number","minimum":0,"maximum":1,"description":"relevance vs. diversity among near-tied results (1 = relevance only)"}},"required":["action"],"additionalProperties":false};
+export const v_43a4a8a3004b6 = validate19;
+const schema20 = {"type":"object","properties":{"action":{"type":"string","enum":["view","update","reembed"],"description":"update and reembed are admin-only"},"retrieval_count":{"type":"integer","minimum":1,"maximum":20,"description":"results a search returns by default"},"relevance_threshold":{"type":"number","minimum":0,"maximum":1,"description":"hits under this similarity are dropped"},"decay_factor":{"type":"number","minimum":0.5,"maximum":1,"description":"importance kept per day (1 = no decay)"},"max_context_bytes":{"type":"integer","minimum":256,"maximum":8192,"description":"cap on a search's formatted output"},"max_vectors":{"type":"integer","minimum":100,"maximum":20000,"description":"capacity of the live store"},"recency_half_life_hours":{"type":"integer","minimum":24,"maximum":2160,"description":"age at which recency is halfway to its floor"},"mmr_lambda":{"type":"number","minimum":0,"maximum":1,"description":"relevance vs. diversity among near-tied results (1 = relevance only)"},"lexical_weight":{"type":"number","minimum":0,"maximum":1,"description":"how far a search's word matches lift a result toward full relevance (0 = embeddings only)"}},"required":["action"],"additionalProperties":false};
+const func2 = Object.prototype.hasOwnProperty;
 
 function validate19(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -833,7 +834,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "action") || (key0 === "retrieval_count")) || (key0 === "relevance_threshold")) || (key0 === "decay_factor")) || (key0 === "max_context_bytes")) || (key0 === "max_vectors")) || (key0 === "recency_half_life_hours")) || (key0 === "mmr_lambda"))){
+if(!(func2.call(schema20.properties, key0))){
 report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1044,6 +1045,34 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.lexical_weight !== undefined){
+let data8 = data.lexical_weight;
+const _errs18 = errors;
+if(errors === _errs18){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1 || isNaN(data8)){
+report.errors = [{instancePath:instancePath+"/lexical_weight",schemaPath:"#/properties/lexical_weight/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+report.errors = [{instancePath:instancePath+"/lexical_weight",schemaPath:"#/properties/lexical_weight/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/lexical_weight",schemaPath:"#/properties/lexical_weight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -3397,7 +3426,6 @@ return errors === 0;
 
 export const v_06c6a800003bf = validate40;
 const schema41 = {"type":"object","properties":{"filter":{"type":"object","properties":{"ids":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"authors":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"kinds":{"type":"array","maxItems":20,"items":{"type":"integer","minimum":0,"maximum":65535}},"#e":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#p":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#t":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":100}},"#d":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"since":{"type":"integer","minimum":0},"until":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false},"timeout_ms":{"type":"integer","minimum":100,"maximum":15000}},"required":["filter"],"additionalProperties":false};
-const func2 = Object.prototype.hasOwnProperty;
 
 function validate40(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8077,7 +8105,7 @@ export const VALIDATORS = {
   "4e527554000f4": v_4e527554000f4,
   "5024c0020021e": v_5024c0020021e,
   "89351ced0013f": v_89351ced0013f,
-  "d7caccb700411": v_d7caccb700411,
+  "43a4a8a3004b6": v_43a4a8a3004b6,
   "aeee678900161": v_aeee678900161,
   "0a88950f00321": v_0a88950f00321,
   "ff9b9d950024e": v_ff9b9d950024e,

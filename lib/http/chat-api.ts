@@ -5,6 +5,8 @@
 // refused, session ops), or why there is no answer.
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
+import { taggedText } from "../errors";
+import { CREDIT_REFUSAL } from "../turn/credit";
 import type { TurnEngine, TurnResult } from "../turn/engine";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
@@ -19,7 +21,7 @@ export interface ChatApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
   /** The principal a client's turn runs as (the engine sets via "turn"). */
   principalFor(client: McpClient): Principal;
-  turn: Pick<TurnEngine, "runTurn">;
+  turn: Pick<TurnEngine, "runTurn" | "mayUseCredit">;
 }
 
 export function chatRoute(env: ChatApiEnvironment, guards: Middleware[]): RouteSpec {
@@ -34,7 +36,9 @@ export function chatRoute(env: ChatApiEnvironment, guards: Middleware[]): RouteS
       for (const k of Object.keys(body)) if (k !== "text") throw new HttpError(400, "Bad request: unknown field; the only field is text.");
       if (typeof body.text !== "string" || body.text.trim() === "")
         throw new HttpError(400, "Bad request: 'text' must be a non-empty string.");
-      const result = await env.turn.runTurn(env.principalFor(ctx.client!), { text: body.text, channel: CHAT_API_CHANNEL });
+      const principal = env.principalFor(ctx.client!);
+      if (!env.turn.mayUseCredit(principal)) throw new HttpError(403, `Forbidden: ${taggedText("not-allowed", CREDIT_REFUSAL)}`);
+      const result = await env.turn.runTurn(principal, { text: body.text, channel: CHAT_API_CHANNEL });
       if (result.failure?.kind === "invalid") throw new HttpError(400, `Bad request: ${result.failure.message}`);
       return jsonAnswer(200, chatJson(result));
     },

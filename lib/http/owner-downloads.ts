@@ -7,6 +7,7 @@ import { errorTag } from "../errors";
 import { FILES_FETCH_MAX_BYTES_LIMIT } from "../limits";
 import type { Log } from "../ports";
 import { FETCH_POLICIES, type FetchJobView, type FetchPolicy } from "../store/downloads";
+import { noFields } from "./owner-fields";
 import type { ApiHandler, ApiReply } from "./owner-routes";
 import type { Route } from "./router";
 
@@ -80,7 +81,8 @@ export function downloadRoutes(downloads: DownloadApprovals | undefined, log: Lo
     {
       method: "POST",
       pattern: "/api/downloads/:id/approve",
-      handler: ({ params }) =>
+      handler: ({ params, body }) =>
+        noFields(body) ??
         decide(params.id, awaiting, () => {
           const job = downloads.approveFetch(params.id);
           log.info(`owner api: download ${job.id} approved`);
@@ -90,7 +92,8 @@ export function downloadRoutes(downloads: DownloadApprovals | undefined, log: Lo
     {
       method: "POST",
       pattern: "/api/downloads/:id/reject",
-      handler: ({ params }) =>
+      handler: ({ params, body }) =>
+        noFields(body) ??
         decide(params.id, awaiting, () => {
           const job = downloads.rejectFetch(params.id);
           log.info(`owner api: download ${job.id} rejected`);

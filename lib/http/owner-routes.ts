@@ -5,8 +5,10 @@ import { isSecretName, SECRET_NAMES, type SecretStore } from "../device/secrets"
 import type { Log } from "../ports";
 import type { ChatAllowList } from "../people/chat-allowlist";
 import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } from "../people/clients";
-import { PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
+import { OWNER_PERSON_ID, PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
 import { isRole, type Quota } from "../registry/principal";
+import { controlRoutes, type OwnerControlDeps } from "./owner-controls";
+import { noFields, onlyFields } from "./owner-fields";
 import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { nostrRoutes, type NostrOwnerSettings } from "./owner-nostr";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
@@ -19,9 +21,11 @@ export interface SkillApprovals {
   /** Throws or returns false when no pending skill has that id. */
   approve(id: string): unknown;
   reject(id: string): unknown;
+  /** Deletes any stored capsule, the owner's included (built-ins cannot be deleted). */
+  removeByOwner?(id: string): void;
 }
 
-export interface OwnerApiDeps {
+export interface OwnerApiDeps extends OwnerControlDeps {
   secrets: SecretStore;
   clients: ClientTokens;
   people: PeopleStore;
@@ -59,15 +63,6 @@ export type ApiHandler = (call: ApiCall) => ApiReply | Promise<ApiReply>;
 const ok = (body: { [key: string]: unknown }, status = 200): ApiReply => ({ status, body });
 const fail = (status: number, error: string): ApiReply => ({ status, body: { error } });
 
-/** The body's fields, or a 400 naming the first field that is not accepted (never its value). */
-function onlyFields(body: { [key: string]: unknown }, allowed: string[], required: string[]): ApiReply | undefined {
-  for (const k of Object.keys(body)) {
-    if (allowed.indexOf(k) < 0) return fail(400, `Bad request: unknown field; the fields are ${allowed.join(", ")}.`);
-  }
-  for (const k of required) if (body[k] === undefined) return fail(400, `Bad request: '${k}' is required.`);
-  return undefined;
-}
-
 /** Every owner API endpoint; the skills endpoints only when a skills store exists. */
 export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   const routes: Array<Route<ApiHandler>> = [
@@ -91,7 +86,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
           ? ok({ name: params.name, set: false })
           : fail(404, `Not found: the secrets are ${SECRET_NAMES.join(", ")}.`),
     },
-    { method: "GET", pattern: "/api/clients", handler: () => ok({ clients: deps.clients.list() }) },
+    { method: "GET", pattern: "/api/clients", handler: () => ok({ clients: deps.clients.list().map(clientJson) }) },
     { method: "POST", pattern: "/api/clients", handler: ({ body }) => createClient(deps, body) },
     { method: "DELETE", pattern: "/api/clients/:name", handler: ({ params }) => revokeClient(deps, params.name) },
     { method: "GET", pattern: "/api/providers/priority", handler: () => ok({ priority: deps.priority.get() }) },
@@ -145,27 +140,42 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   if (deps.skills) routes.push(...skillRoutes(deps.skills, deps.log));
   routes.push(...routineRoutes(deps.routines, deps.alerts, deps.log));
   routes.push(...downloadRoutes(deps.downloads, deps.log));
+  routes.push(...controlRoutes(deps));
   routes.push(...otaRoutes(deps.ota, deps.log));
   routes.push(...nostrRoutes(deps.nostr, deps.log));
   return routes;
 }
 
 function createClient(deps: OwnerApiDeps, body: { [key: string]: unknown }): ApiReply {
-  const bad = onlyFields(body, ["name", "role", "ns"], ["name", "role"]);
+  const bad = onlyFields(body, ["name", "role", "ns", "names", "shares_owner_ns"], ["name", "role"]);
   if (bad) return bad;
-  const { name, role } = body;
+  const { name, role, names } = body;
   const ns = body.ns === undefined ? name : body.ns;
   if (typeof name !== "string" || !CLIENT_NAME_PATTERN.test(name))
     return fail(400, "Bad request: name is 1-32 of a-z 0-9 . _ - starting with a letter or digit.");
   if (role !== "admin" && role !== "user" && role !== "guest") return fail(400, "Bad request: role is admin, user or guest.");
   if (typeof ns !== "string" || !PERSON_ID_PATTERN.test(ns))
     return fail(400, "Bad request: ns is 1-49 of a-z 0-9 . _ - (it may start with -).");
+  if (names !== undefined && names !== "dotted" && names !== "plain") return fail(400, "Bad request: names is dotted or plain.");
+  const shared = body.shares_owner_ns;
+  if (shared !== undefined && typeof shared !== "boolean") return fail(400, "Bad request: shares_owner_ns is true or false.");
+  // A non-admin token in the owner's namespace reads and writes the owner's memory: only on an explicit yes.
+  const intoOwnerNs = role !== "admin" && ns === OWNER_PERSON_ID;
+  if (intoOwnerNs && shared !== true)
+    return fail(400, `Bad request: a ${role} client in the owner's namespace needs shares_owner_ns: true.`);
+  if (!intoOwnerNs && shared === true)
+    return fail(400, "Bad request: shares_owner_ns applies only to a user or guest client with ns owner.");
   const existing = deps.clients.list();
   if (existing.some((c) => c.name === name)) return fail(409, "Conflict: a client with that name exists.");
   if (existing.length >= MAX_CLIENTS) return fail(409, `Conflict: at most ${MAX_CLIENTS} clients; revoke one first.`);
-  const token = deps.clients.create(name, role, ns);
-  deps.log.info(`owner api: client ${name} created (${role})`);
-  return ok({ name, role, ns, token, note: "The token is shown this once; store it now." }, 201);
+  const token = deps.clients.create(name, role, ns, { names: names ?? "dotted", sharesOwnerNs: intoOwnerNs });
+  deps.log.info(`owner api: client ${name} created (${role}${intoOwnerNs ? ", owner's namespace" : ""})`);
+  const view = clientJson(deps.clients.list().find((c) => c.name === name)!);
+  return ok({ ...view, token, note: "The token is shown this once; store it now." }, 201);
+}
+
+function clientJson(c: McpClient): { [key: string]: unknown } {
+  return { name: c.name, role: c.role, ns: c.ns, created: c.created, names: c.names, shares_owner_ns: c.sharesOwnerNs };
 }
 
 function revokeClient(deps: OwnerApiDeps, name: string): ApiReply {
@@ -242,7 +252,9 @@ function knobSpecJson(key: string): { [key: string]: unknown } {
 function skillRoutes(skills: SkillApprovals, log: Log): Array<Route<ApiHandler>> {
   const decide =
     (verb: "approve" | "reject") =>
-    ({ params }: ApiCall): ApiReply => {
+    ({ params, body }: ApiCall): ApiReply => {
+      const extra = noFields(body);
+      if (extra) return extra;
       if (!skills.listPending().some((s) => s.id === params.id)) return fail(404, "Not found: no pending skill with that id.");
       let result: unknown;
       let why = `the skill could not be ${verb === "approve" ? "approved" : "rejected"}.`;

@@ -5,6 +5,7 @@ import { errorTag } from "../errors";
 import type { OwnerAlert } from "../agents/alerts";
 import type { RoutineRecord } from "../agents/routines";
 import type { Log } from "../ports";
+import { noFields } from "./owner-fields";
 import type { ApiCall, ApiHandler, ApiReply } from "./owner-routes";
 import type { Route } from "./router";
 
@@ -28,7 +29,9 @@ export function routineRoutes(routines: RoutineApprovals | undefined, alerts: Al
   if (routines) {
     const act =
       (verb: "approve" | "reject" | "cancel", missing: string, done: string) =>
-      ({ params }: ApiCall): ApiReply => {
+      ({ params, body }: ApiCall): ApiReply => {
+        const extra = noFields(body);
+        if (extra) return extra;
         let r: RoutineRecord;
         try {
           r = routines[verb](params.id);

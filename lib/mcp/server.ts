@@ -5,6 +5,7 @@ import type { ToolRegistry } from "../registry/registry";
 import type { ToolSpec } from "../registry/types";
 import { clipForMessage } from "../util/text";
 import { decodeCursor, encodeCursor } from "./cursor";
+import { canonicalToolName, styledSpecs } from "./tool-names";
 import {
   classify,
   errorResponse,
@@ -145,7 +146,7 @@ export class McpServer {
   }
 
   private listTools(params: Result, principal: Principal): Result {
-    const specs = this.registry.toolSpecsFor(principal);
+    const specs = styledSpecs(this.registry.toolSpecsFor(principal), principal.names);
     const key = listingKey(specs);
     let offset = 0;
     if (params.cursor !== undefined) {
@@ -166,8 +167,11 @@ export class McpServer {
     if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
       throw new RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object");
     }
+    // Every tool answers to its plain spelling too (docs_search), whatever the client's listing style.
+    const canonical = canonicalToolName(name, this.registry);
+    if (canonical === undefined) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${clipForMessage(name)}`);
     try {
-      const r = await this.registry.dispatch(name, args, principal);
+      const r = await this.registry.dispatch(canonical, args, principal);
       const result: Result = { content: [{ type: "text", text: r.text }], isError: r.isError === true };
       if (r.structured && !r.isError) result.structuredContent = r.structured;
       return result;

@@ -6,7 +6,8 @@ import { ARCHIVE_MAX_RESULTS, RECALL_CANDIDATES_MIN, RESTORE_IMPORTANCE_MIN } fr
 import type { ArchivedEntry, MemoryArchive } from "./archive";
 import type { MemoryEngine } from "./engine";
 import { MAX_TOP_K } from "./kernel-ts";
-import { cosineFromDot, int8Norm } from "./quantize";
+import { rowScale } from "./quantize";
+import { cosines } from "./similarity";
 import { clampTtl, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
 import { FLAG_PERMANENT } from "./vector-store";
 import { findContent, formatId, parseId } from "./writes";
@@ -28,8 +29,8 @@ export function listArchive(engine: MemoryEngine, p: Principal, limit: number): 
 
 /**
  * The caller's archived entries most similar to `query` (those made by the
- * current embedder): like memory.search, the kernel fetches candidates by int8
- * dot product and they are ranked by cosine, from the dot and each stored row's norm.
+ * current embedder): like memory.search, the kernel fetches candidates by scaled
+ * int8 dot product and they are ranked by cosine with the query's float vector.
  */
 export async function searchArchive(engine: MemoryEngine, p: Principal, query: string, n: number): Promise<string> {
   engine.prepare();
@@ -38,18 +39,21 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
   const dims = engine.deps.embedder.dims;
   const comparable = ownEntries(engine, p).filter((e) => e.embedderId === engine.deps.embedder.id);
   if (comparable.length === 0) return "The archive holds none of your memories to search.";
-  const queryRow = await engine.embedQuery(q);
+  const vector = await engine.embedQuery(q);
   const rows = new Int8Array(comparable.length * dims);
+  const scales = new Float32Array(comparable.length);
   comparable.forEach((e, i) => {
     rows.set(e.row, i * dims);
+    scales[i] = rowScale(e.norm);
   });
   const k = Math.min(comparable.length, MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, n));
-  const { indices, scores } = engine.deps.kernels.topK(rows, dims, comparable.length, queryRow, k);
-  const queryNorm = int8Norm(queryRow, 0, dims);
+  const { kernels } = engine.deps;
+  const { indices } = kernels.topK(rows, dims, comparable.length, vector.row, k, undefined, scales);
+  const similarities = cosines(kernels, rows, dims, scales, indices, vector);
   const hits: Array<{ entry: ArchivedEntry; similarity: number }> = [];
   for (let i = 0; i < indices.length; i++) {
     const entry = comparable[indices[i]];
-    const similarity = cosineFromDot(scores[i], queryNorm, entry.norm);
+    const similarity = similarities[i];
     if (similarity >= engine.config.relevance_threshold) hits.push({ entry, similarity });
   }
   if (hits.length === 0) return "No archived memories match.";

@@ -39,6 +39,11 @@ export const RECENCY_FLOOR = 0.35;
 export const PINNED_RECENCY_MIN = 0.75;
 /** Candidates fetched from the kernel per search, before re-scoring. */
 export const RECALL_CANDIDATES_MIN = 32;
+/** Candidates the lexical index adds to the kernel's (hybrid recall, lexical.ts). */
+export const LEXICAL_CANDIDATES = 16;
+/** Distinct terms indexed per entry, and taken from a query. */
+export const LEXICAL_MAX_TERMS_PER_ENTRY = 64;
+export const LEXICAL_MAX_QUERY_TERMS = 32;
 /** At most this many candidates take part in duplicate collapse and MMR. */
 export const RECALL_POOL_MAX = 24;
 /** Candidates whose score is within this of the best count as near-tied (MMR applies among them). */

@@ -12,6 +12,7 @@ export interface MemConfig {
   max_vectors: number;
   recency_half_life_hours: number;
   mmr_lambda: number;
+  lexical_weight: number;
 }
 
 export type KnobName = keyof MemConfig;
@@ -53,6 +54,14 @@ export const MEM_CONFIG_KNOBS: readonly Knob[] = [
     integer: false,
     default: 0.7,
     help: "relevance vs. diversity among near-tied results (1 = relevance only)",
+  },
+  {
+    name: "lexical_weight",
+    min: 0,
+    max: 1,
+    integer: false,
+    default: 0.6,
+    help: "how far a search's word matches lift a result toward full relevance (0 = embeddings only)",
   },
 ];
 

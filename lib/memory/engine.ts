@@ -10,9 +10,10 @@ import { loadMemConfig, type MemConfig } from "./config";
 import type { Embedder } from "./embedder";
 import { forget, type Removed } from "./forgetting";
 import { MemoryArchive } from "./archive";
-import { normalizeL2, quantizeInt8, quantizeQueryInt8 } from "./quantize";
+import { normalizeL2, quantizeInt8 } from "./quantize";
+import type { QueryVector } from "./similarity";
 import { Scratchpad } from "./scratchpad";
-import { VectorFileError } from "./vector-file";
+import { VECTOR_FILE_VERSION, VectorFileError } from "./vector-file";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, VectorFiles } from "./vector-files";
 import { VectorStore } from "./vector-store";
 
@@ -101,7 +102,7 @@ export class MemoryEngine {
     );
   }
 
-  /** Embeds one text as a row to store (round(v x 127)) for the current embedder. */
+  /** Embeds one text as a row to store (quantizeInt8: its own scale, the whole int8 range). */
   async embedRow(text: string): Promise<Int8Array> {
     return (await this.embedRows([text]))[0];
   }
@@ -111,15 +112,10 @@ export class MemoryEngine {
     return (await this.embedUnit(texts)).map((v) => quantizeTo(v, quantizeInt8));
   }
 
-  /** Embeds one text as a query row (quantizeQueryInt8): compared with stored rows, never stored. */
-  async embedQuery(text: string): Promise<Int8Array> {
-    return quantizeTo((await this.embedUnit([text]))[0], quantizeQueryInt8);
-  }
-
-  /** One embedding of `text` as both a row to store and a query row (a write checks for near-duplicates first). */
-  async embedRowAndQuery(text: string): Promise<{ row: Int8Array; query: Int8Array }> {
-    const v = (await this.embedUnit([text]))[0];
-    return { row: quantizeTo(v, quantizeInt8), query: quantizeTo(v, quantizeQueryInt8) };
+  /** Embeds one text as a query: its int8 row for the kernel scan and its unit vector for the re-rank (the row is also what a write stores). */
+  async embedQuery(text: string): Promise<QueryVector> {
+    const unit = (await this.embedUnit([text]))[0];
+    return { row: quantizeTo(unit, quantizeInt8), unit };
   }
 
   /** The current embedder's vectors for `texts`, checked and L2-normalized. */
@@ -224,9 +220,21 @@ export class MemoryEngine {
           `memory: ${VECTOR_JOURNAL_PATH} ends in a torn or damaged record; dropped its last ${journal!.length - file.journal.bytes} bytes`,
         );
       log.info(`memory: loaded ${file.store.count} memories (${file.embedderId})`);
+      if (file.version < VECTOR_FILE_VERSION) this.migrate(file.version);
     } catch (e) {
       if (!(e instanceof VectorFileError)) throw e;
       this.setAside(e.message, journal !== undefined);
+    }
+  }
+
+  /** Rewrites a store read from an older format in the current one (its rows stay as they are: vector-file.ts). */
+  private migrate(from: number): void {
+    this.dirty = true;
+    try {
+      this.save();
+      this.deps.log.info(`memory: ${VECTOR_FILE_PATH} rewritten from format ${from} to ${VECTOR_FILE_VERSION}`);
+    } catch {
+      this.deps.log.warn(`memory: ${VECTOR_FILE_PATH} is in format ${from}; rewriting it failed and is retried on the next call`);
     }
   }
 

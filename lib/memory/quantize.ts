@@ -1,6 +1,5 @@
-// Float embeddings to int8 rows. Stored rows: L2-normalize, scale by 127,
-// round, clamp. Queries (only compared, never stored) use the whole int8 range
-// instead: see quantizeQueryInt8.
+// Float embeddings to int8 rows: L2-normalize, then scale each row (stored or
+// query) to the whole int8 range, round, clamp.
 
 /** Scales `v` to unit length in place; false when it is all zeros (or not finite). */
 export function normalizeL2(v: Float32Array): boolean {
@@ -12,25 +11,17 @@ export function normalizeL2(v: Float32Array): boolean {
   return true;
 }
 
-/** Writes round(v * 127), clamped to [-127, 127], into `out` at `offset`. `v` must be normalized. */
-export function quantizeInt8(v: Float32Array, out: Int8Array, offset = 0): void {
-  for (let i = 0; i < v.length; i++) {
-    const q = Math.round(v[i] * 127);
-    out[offset + i] = q > 127 ? 127 : q < -127 ? -127 : q;
-  }
-}
-
 /**
- * A query row: `v` scaled so its largest |component| becomes 127, rounded,
- * clamped. A unit vector's components use only about +-30 of the +-127 levels
- * at x127; stretching the query to the full range costs nothing and keeps the
- * ranking (every stored row's dot is multiplied by the same factor), while it
- * cuts the query's share of the rounding error. Only for rows that are compared
- * and never stored: cosines against it come from its own int8 norm
- * (cosineFromDot), so they stay on the stored rows' scale. `v` must be
- * normalized (not all zeros).
+ * Writes `v` scaled so its largest |component| becomes 127, rounded and
+ * clamped, into `out` at `offset`: every row (stored or query) gets its own
+ * scale and uses the whole int8 range. A 256-dimension unit vector's components
+ * average about +-0.06, so round(v x 127) used only about 4 bits of the range;
+ * per-row scaling brings the rounding error down by the stretch (about 2 to 5).
+ * The scale itself is not kept: the row's int8 norm gives the cosine
+ * (cosineFromDot), and 1 / norm is the per-row factor the kernel ranks by
+ * (VectorStore.scales). `v` must not be all zeros.
  */
-export function quantizeQueryInt8(v: Float32Array, out: Int8Array, offset = 0): void {
+export function quantizeInt8(v: Float32Array, out: Int8Array, offset = 0): void {
   let maxAbs = 0;
   for (let i = 0; i < v.length; i++) {
     const a = v[i] < 0 ? -v[i] : v[i];
@@ -41,6 +32,11 @@ export function quantizeQueryInt8(v: Float32Array, out: Int8Array, offset = 0): 
     const q = Math.round(v[i] * scale);
     out[offset + i] = q > 127 ? 127 : q < -127 ? -127 : q;
   }
+}
+
+/** The kernel's per-row factor for a row of int8 norm `norm`: dot x it is the cosine times the query's norm. */
+export function rowScale(norm: number): number {
+  return norm > 0 ? 1 / norm : 0;
 }
 
 /** Euclidean length of one int8 row. */

@@ -22,7 +22,10 @@ export function recallScore(similarity: number, recencyValue: number, importance
 
 export interface Hit {
   slot: number;
+  /** What the threshold tests and the answer shows (memory.search: the cosine fused with the word match). */
   similarity: number;
+  /** The cosine alone, when `similarity` is fused. */
+  cosine?: number;
   score: number;
 }
 

@@ -1,26 +1,40 @@
-import { HaloError } from "../errors";
-// memory.search: one masked kernel scan over the caller's entries, re-scored
+// memory.search: hybrid recall. One masked kernel scan over the caller's
+// entries and the lexical index (lexical.ts) give the candidates; each gets a
+// relevance that fuses its cosine with its word-match score, then is re-scored
 // by recency and importance, de-duplicated, diversified, formatted.
+import { HaloError } from "../errors";
 import type { Principal } from "../registry/principal";
 import { utf8Length } from "../util/utf8";
-import { MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "./bounds";
+import { LEXICAL_CANDIDATES, MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "./bounds";
 import type { MemoryEngine } from "./engine";
 import { MAX_TOP_K } from "./kernel-ts";
-import { cosineFromDot, int8Norm } from "./quantize";
 import { diversify, formatHits, pairwiseSimilarity, recallScore, recency, type Hit } from "./recall";
+import { cosines } from "./similarity";
 import { FLAG_PINNED } from "./vector-store";
 
 /**
  * How many candidates the kernel returns for `n` results (at least
- * RECALL_CANDIDATES_MIN). Ranking them by cosine, which divides by each stored
- * row's own int8 norm, is the re-rank that lifts int8 recall@10 against exact
- * float search (docs/memory-kernel.md).
+ * RECALL_CANDIDATES_MIN). Ranking them by the cosine with the query's float
+ * vector (similarity.ts) is the re-rank that lifts int8 recall@10 against
+ * exact float search (docs/memory-kernel.md).
  */
 const CANDIDATES_PER_RESULT = 4;
 
 export interface SearchAnswer {
   text: string;
-  hits: Array<{ id: number; similarity: number; content: string }>;
+  /** similarity: the cosine; relevance: the cosine fused with the word match (what the text shows and the threshold tests). */
+  hits: Array<{ id: number; similarity: number; relevance: number; content: string }>;
+}
+
+/**
+ * Lifts a cosine toward 1 by a lexical score in [0, 1]: relevance =
+ * similarity + (1 - similarity) x weight x lexical. With no word in common it
+ * is the cosine; an exact match of every query word with weight 0.6 gives at
+ * least 0.6 whatever the embedder says.
+ */
+export function fuseRelevance(similarity: number, lexical: number, weight: number): number {
+  const s = similarity > 0 ? similarity : 0;
+  return s + (1 - s) * weight * lexical;
 }
 
 export async function searchMemory(engine: MemoryEngine, p: Principal, query: string, n?: number): Promise<SearchAnswer> {
@@ -33,23 +47,37 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   engine.requireLoaded();
   engine.requireCurrentEmbedder();
   if (!engine.store.maskOf(p.ns)) return { text: "No memories stored yet.", hits: [] };
-  const queryRow = await engine.embedQuery(q);
+  const vector = await engine.embedQuery(q);
   engine.requireCurrentEmbedder();
   const { store, config } = engine;
   const mask = store.maskOf(p.ns);
   if (!mask) return { text: "No memories stored yet.", hits: [] };
   const now = engine.now();
   const k = Math.min(store.countIn(p.ns), MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, count * CANDIDATES_PER_RESULT));
-  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, queryRow, k, mask);
-  const queryNorm = int8Norm(queryRow, 0, queryRow.length);
+  const { kernels } = engine.deps;
+  const { indices } = kernels.topK(store.vectors, store.dims, store.count, vector.row, k, mask, store.scales);
+  const lexical = new Map<number, number>();
+  const extra: number[] = [];
+  if (config.lexical_weight > 0) {
+    for (const hit of store.lexicon.search(p.ns, q, LEXICAL_CANDIDATES)) {
+      const slot = store.slotOf(p.ns, hit.id);
+      lexical.set(slot, hit.score);
+      if (indices.indexOf(slot) < 0) extra.push(slot);
+    }
+  }
+  const slots = Int32Array.from([...indices, ...extra]);
+  const similarities = new Float64Array(slots.length);
+  similarities.set(cosines(kernels, store.vectors, store.dims, store.scales, indices, vector));
+  if (extra.length > 0)
+    similarities.set(cosines(kernels, store.vectors, store.dims, store.scales, slots.subarray(indices.length), vector), indices.length);
   const hits: Hit[] = [];
-  for (let i = 0; i < indices.length; i++) {
-    const slot = indices[i];
-    const similarity = cosineFromDot(scores[i], queryNorm, store.norms[slot]);
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i];
+    const similarity = fuseRelevance(similarities[i], lexical.get(slot) ?? 0, config.lexical_weight);
     if (similarity < config.relevance_threshold) continue;
     const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
     const r = recency(now - store.created[slot], config.recency_half_life_hours, pinned);
-    hits.push({ slot, similarity, score: recallScore(similarity, r, store.importance[slot]) });
+    hits.push({ slot, similarity, cosine: similarities[i], score: recallScore(similarity, r, store.importance[slot]) });
   }
   if (hits.length === 0) return { text: "No memories match.", hits: [] };
   hits.sort((a, b) => b.score - a.score);
@@ -66,6 +94,11 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   if (shownHits.length > 0) engine.markSoftDirty();
   return {
     text: utf8Length(text) > 0 ? text : "No memories match.",
-    hits: shownHits.map((h) => ({ id: store.ids[h.slot], similarity: h.similarity, content: store.content[h.slot] })),
+    hits: shownHits.map((h) => ({
+      id: store.ids[h.slot],
+      similarity: h.cosine ?? h.similarity,
+      relevance: h.similarity,
+      content: store.content[h.slot],
+    })),
   };
 }

@@ -11,7 +11,15 @@ import { MAX_EMBEDDING_DIMS, MAX_VECTORS_LIMIT } from "./bounds";
 import { entryBound, readEntry, writeEntry } from "./entry-codec";
 import { VectorStore } from "./vector-store";
 
-export const VECTOR_FILE_VERSION = 1;
+/**
+ * 2: rows are scaled per row to the whole int8 range (quantize.ts). 1 (wave 1):
+ * rows were round(v x 127). Both have the same layout, and a version-1 row is
+ * still a valid row (its own norm gives its scale), so a version-1 file loads
+ * as it is and the next save writes version 2: nothing to convert, nothing lost.
+ */
+export const VECTOR_FILE_VERSION = 2;
+/** The oldest version a boot still reads. */
+export const VECTOR_FILE_OLDEST_VERSION = 1;
 const MAGIC = [0x48, 0x41, 0x4c, 0x4f, 0x56, 0x45, 0x43, 0x00];
 const HEADER_BYTES = 32;
 /** Where the checksum sits, and its size: the journal names its snapshot by these bytes and the file's length. */
@@ -52,6 +60,8 @@ export function encodeVectorFile(store: VectorStore, embedderId: string, maintai
 }
 
 export interface DecodedVectorFile {
+  /** The format version read (an older one is rewritten by the next save). */
+  version: number;
   embedderId: string;
   store: VectorStore;
   /** When forgetting last ran (ms), 0 if never. */
@@ -71,7 +81,7 @@ export function decodeVectorFile(bytes: Uint8Array, digest: Digest, capacity: nu
   const dims = view.getUint16(10, true);
   const count = view.getUint32(12, true);
   const bodyBytes = view.getUint32(16, true);
-  if (version !== VECTOR_FILE_VERSION) throw new VectorFileError(`unknown format version ${version}`);
+  if (version < VECTOR_FILE_OLDEST_VERSION || version > VECTOR_FILE_VERSION) throw new VectorFileError(`unknown format version ${version}`);
   if (dims === 0 || dims > MAX_EMBEDDING_DIMS) throw new VectorFileError(`bad dimensions ${dims}`);
   if (count > MAX_VECTORS_LIMIT) throw new VectorFileError(`too many entries (${count})`);
   if (bodyBytes !== bytes.length - HEADER_BYTES)
@@ -96,5 +106,5 @@ export function decodeVectorFile(bytes: Uint8Array, digest: Digest, capacity: nu
     at = entry.next;
   }
   if (at !== bytes.length) throw new VectorFileError("bytes after the last entry");
-  return { embedderId, store, maintainedAt: view.getUint32(28, true) * 1000 };
+  return { version, embedderId, store, maintainedAt: view.getUint32(28, true) * 1000 };
 }

@@ -7,7 +7,7 @@
 import type { Digest, Storage } from "../ports";
 import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "./bounds";
 import { OP_MAINTAIN } from "./store-changes";
-import { decodeVectorFile, encodeVectorFile, type DecodedVectorFile } from "./vector-file";
+import { decodeVectorFile, encodeVectorFile, VECTOR_FILE_VERSION, type DecodedVectorFile } from "./vector-file";
 import { baseOf, encodeBase, encodeCommit, replayJournal, type JournalBase, type JournalReplay } from "./vector-journal";
 import type { VectorStore } from "./vector-store";
 
@@ -57,6 +57,8 @@ export class VectorFiles {
     const replay = replayJournal(journal ?? new Uint8Array(0), this.base, file.store, this.digest);
     file.store.changes.clear(); // what the card already holds
     this.journal = replay.state === "ok" ? "open" : replay.state === "torn" ? "compact" : replay.state === "stale" ? "stale" : "absent";
+    // An older format is rewritten whole by the next save, never extended.
+    if (file.version < VECTOR_FILE_VERSION) this.journal = "compact";
     this.commits = replay.commits;
     this.journalBytes = replay.bytes;
     this.passes = replay.passes;

@@ -2,7 +2,8 @@
 // arrays for the metadata, not one object per vector. Slots are dense
 // (0..count-1): a removal moves the last entry into the hole.
 import { MEMORY_MAX_NAMESPACES } from "./bounds";
-import { int8Norm } from "./quantize";
+import { LexicalIndex } from "./lexical";
+import { int8Norm, rowScale } from "./quantize";
 import { StoreChanges } from "./store-changes";
 
 export const FLAG_PINNED = 1;
@@ -27,6 +28,8 @@ export class VectorStore {
   count = 0;
   vectors: Int8Array;
   norms: Float32Array;
+  /** Per row, 1 / its int8 norm: the kernel ranks by dot x scale, the cosine up to the query's norm. */
+  scales: Float32Array;
   importance: Float32Array;
   created: Float64Array;
   lastRecalled: Float64Array;
@@ -43,6 +46,8 @@ export class VectorStore {
   private masks: Uint8Array[] = [];
   private readonly slotById: Array<Map<number, number>> = [];
   private readonly nsCounts: number[] = [];
+  /** The stored texts' inverted index, per namespace (hybrid recall). */
+  readonly lexicon = new LexicalIndex();
   /** Changes since the store was last persisted (add and remove record themselves; field writes call touch). */
   readonly changes = new StoreChanges();
 
@@ -51,6 +56,7 @@ export class VectorStore {
     this.capacity = capacity;
     this.vectors = new Int8Array(capacity * dims);
     this.norms = new Float32Array(capacity);
+    this.scales = new Float32Array(capacity);
     this.importance = new Float32Array(capacity);
     this.created = new Float64Array(capacity);
     this.lastRecalled = new Float64Array(capacity);
@@ -68,7 +74,9 @@ export class VectorStore {
     const ns = this.nsIndexFor(meta.ns);
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
+    this.scales[slot] = rowScale(this.norms[slot]);
     this.setMeta(slot, meta, ns);
+    this.lexicon.add(meta.ns, meta.id, meta.content);
     if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row);
     return slot;
   }
@@ -82,6 +90,11 @@ export class VectorStore {
   replace(slot: number, meta: EntryMeta, row: Int8Array, norm: number): void {
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm;
+    this.scales[slot] = rowScale(norm);
+    if (meta.content !== this.content[slot]) {
+      this.lexicon.remove(meta.ns, meta.id, this.content[slot]);
+      this.lexicon.add(meta.ns, meta.id, meta.content);
+    }
     this.writeFields(slot, meta);
   }
 
@@ -90,6 +103,7 @@ export class VectorStore {
     const last = this.count - 1;
     const ns = this.nsIndex[slot];
     this.changes.remove(this.namespaces[ns], this.ids[slot]);
+    this.lexicon.remove(this.namespaces[ns], this.ids[slot], this.content[slot]);
     this.masks[ns][slot] = 0;
     this.slotById[ns].delete(this.ids[slot]);
     this.nsCounts[ns]--;
@@ -98,6 +112,7 @@ export class VectorStore {
       const movedNs = this.nsIndex[last];
       this.vectors.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
       this.norms[slot] = this.norms[last];
+      this.scales[slot] = this.scales[last];
       this.masks[movedNs][last] = 0;
       this.slotById[movedNs].delete(moved.id);
       this.nsCounts[movedNs]--;
@@ -160,6 +175,7 @@ export class VectorStore {
     };
     this.vectors = copy(this.vectors, capacity * this.dims);
     this.norms = copy(this.norms, capacity);
+    this.scales = copy(this.scales, capacity);
     this.importance = copy(this.importance, capacity);
     this.created = copy(this.created, capacity);
     this.lastRecalled = copy(this.lastRecalled, capacity);

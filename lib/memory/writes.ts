@@ -14,7 +14,7 @@ import {
 } from "./bounds";
 import type { MemoryEngine } from "./engine";
 import { evictionCandidate } from "./forgetting";
-import { cosineFromDot, int8Norm } from "./quantize";
+import { cosines, type QueryVector } from "./similarity";
 import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
 import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
 
@@ -48,7 +48,8 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
   const importance = checkImportance(args.importance);
   engine.requireWritable();
   engine.requireCurrentEmbedder();
-  const { row, query } = await engine.embedRowAndQuery(content);
+  const query = await engine.embedQuery(content);
+  const row = query.row;
   engine.requireWritable();
   engine.requireCurrentEmbedder();
   const { store } = engine;
@@ -80,7 +81,7 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
   };
   engine.store.add(meta, row);
   engine.save();
-  const notes = ttlNote + (evicted > 0 ? ` Evicted ${evicted} lower-value memory to make room.` : "");
+  const notes = ttlNote + evicted.map(describeEviction).join("");
   return `Remembered (id ${formatId(meta.id)}, ttl ${TTL_CLASSES[ttl]}).${notes}${engine.persistenceNote()}`;
 }
 
@@ -222,14 +223,15 @@ function requireSlotById(engine: MemoryEngine, ns: string, text: string): { id: 
   return { id, slot };
 }
 
-/** The caller's entry most similar to the query row `query` when at least `minSimilarity`, else -1 (one masked topK). */
-export function nearestSlot(engine: MemoryEngine, ns: string, query: Int8Array, minSimilarity: number): number {
+/** The caller's entry most similar to `query` when at least `minSimilarity`, else -1 (one masked topK). */
+export function nearestSlot(engine: MemoryEngine, ns: string, query: QueryVector, minSimilarity: number): number {
   const { store } = engine;
+  const { kernels } = engine.deps;
   const mask = store.maskOf(ns);
   if (!mask) return -1;
-  const { indices, scores } = engine.deps.kernels.topK(store.vectors, store.dims, store.count, query, 1, mask);
+  const { indices } = kernels.topK(store.vectors, store.dims, store.count, query.row, 1, mask, store.scales);
   if (indices.length === 0) return -1;
-  return cosineFromDot(scores[0], int8Norm(query, 0, query.length), store.norms[indices[0]]) >= minSimilarity ? indices[0] : -1;
+  return cosines(kernels, store.vectors, store.dims, store.scales, indices, query)[0] >= minSimilarity ? indices[0] : -1;
 }
 
 function pinnedCount(engine: MemoryEngine, ns: string): number {
@@ -240,24 +242,39 @@ function pinnedCount(engine: MemoryEngine, ns: string): number {
   return n;
 }
 
-/** Frees a slot for one more of `p`'s entries: the person's quota first, then the store's capacity. */
-function makeRoom(engine: MemoryEngine, p: Principal): number {
+/** A memory evicted to make room: the caller's own (id and content), or another person's (nothing about it). */
+export type Eviction = { mine: true; id: number; content: string } | { mine: false };
+
+/** Characters of an evicted memory's content a write's answer quotes. */
+const EVICTED_SNIPPET_CHARS = 80;
+
+function describeEviction(e: Eviction): string {
+  if (!e.mine) return " Evicted a lower-value memory of another person to make room.";
+  const text = e.content.replace(/\s+/g, " ");
+  const quoted = text.length > EVICTED_SNIPPET_CHARS ? text.slice(0, EVICTED_SNIPPET_CHARS - 3) + "..." : text;
+  return ` Evicted your lower-value memory ${formatId(e.id)} ("${quoted}") to make room.`;
+}
+
+/** Frees a slot for one more of `p`'s entries: the person's quota first, then the store's capacity. Says which entries went. */
+function makeRoom(engine: MemoryEngine, p: Principal): Eviction[] {
   const { store } = engine;
   const now = engine.now();
-  let evicted = 0;
+  const evicted: Eviction[] = [];
+  const evict = (slot: number): void => {
+    evicted.push(store.nsOf(slot) === p.ns ? { mine: true, id: store.ids[slot], content: store.content[slot] } : { mine: false });
+    store.remove(slot);
+  };
   if (store.countIn(p.ns) >= p.quota.vectors) {
     const victim = evictionCandidate(store, now, p.ns, p.quota.pins);
     if (victim < 0)
       throw new HaloError("quota", `your ${p.quota.vectors} memories are all pinned or permanent; unpin or delete some first.`);
-    store.remove(victim);
-    evicted++;
+    evict(victim);
   }
   if (store.count >= engine.config.max_vectors) {
     let victim = evictionCandidate(store, now);
     if (victim < 0) victim = evictionCandidate(store, now, p.ns, p.quota.pins);
     if (victim < 0) throw new HaloError("full", "the memory store is full of pinned and permanent entries.");
-    store.remove(victim);
-    evicted++;
+    evict(victim);
   }
   engine.ensureCapacity();
   return evicted;

@@ -5,12 +5,24 @@ import { isRole, type Role } from "../registry/principal";
 import { constantTimeEqual, fromHex, toHex } from "../util/hash";
 import { encodeUtf8 } from "../util/utf8";
 
+/** How a client's tools/list spells tool names: the catalog's dotted names, or dots as underscores (`docs_search`). */
+export type NameStyle = "dotted" | "plain";
+
 /** One MCP client: a name, the role its token grants, the namespace it acts in. */
 export interface McpClient {
   name: string;
   role: Role;
   ns: string;
   created: number;
+  names: NameStyle;
+  /** A non-admin client acting in the owner's namespace; the owner said so explicitly when creating it. */
+  sharesOwnerNs: boolean;
+}
+
+/** Choices made when a client is created; both default to the safe side. */
+export interface ClientOptions {
+  names?: NameStyle;
+  sharesOwnerNs?: boolean;
 }
 
 interface StoredClient extends McpClient {
@@ -46,7 +58,7 @@ export class ClientTokens {
   }
 
   list(): McpClient[] {
-    return Array.from(this.clients.values(), ({ name, role, ns, created }) => ({ name, role, ns, created }));
+    return Array.from(this.clients.values(), publicView);
   }
 
   hasAdmin(): boolean {
@@ -55,7 +67,7 @@ export class ClientTokens {
   }
 
   /** Creates a client and returns its token; the token is shown this once and never again. */
-  create(name: string, role: Role, ns: string): string {
+  create(name: string, role: Role, ns: string, options: ClientOptions = {}): string {
     if (!CLIENT_NAME_PATTERN.test(name)) throw new Error("client name must be 1-32 of a-z 0-9 . _ - starting with a letter or digit");
     if (role === "unknown") throw new Error("a client needs a role other than unknown");
     if (this.clients.has(name)) throw new Error("a client with that name exists");
@@ -63,7 +75,15 @@ export class ClientTokens {
     const bytes = new Uint8Array(32);
     this.random.fill(bytes);
     const token = TOKEN_PREFIX + toHex(bytes);
-    const client: StoredClient = { name, role, ns, created: this.now(), hash: toHex(this.hash(token)) };
+    const client: StoredClient = {
+      name,
+      role,
+      ns,
+      created: this.now(),
+      names: options.names ?? "dotted",
+      sharesOwnerNs: role !== "admin" && options.sharesOwnerNs === true,
+      hash: toHex(this.hash(token)),
+    };
     this.settings.set(KEY_PREFIX + name, toJson(client));
     this.clients.set(name, client);
     return token;
@@ -87,7 +107,7 @@ export class ClientTokens {
       if (constantTimeEqual(presented, fromHex(c.hash)) && !match) match = c;
     }
     if (!match) return undefined;
-    return { name: match.name, role: match.role, ns: match.ns, created: match.created };
+    return publicView(match);
   }
 
   private hash(token: string): Uint8Array {
@@ -110,10 +130,16 @@ function parseStored(text: string | undefined): StoredClient | undefined {
       /^[0-9a-f]{64}$/.test(v.hash) &&
       typeof v.created === "number"
     ) {
-      return { name: v.name, role: v.role, ns: v.ns, created: v.created, hash: v.hash };
+      // Records from before name styles and the owner-namespace flag read as dotted and not shared.
+      const names: NameStyle = v.names === "plain" ? "plain" : "dotted";
+      return { name: v.name, role: v.role, ns: v.ns, created: v.created, names, sharesOwnerNs: v.sharesOwnerNs === true, hash: v.hash };
     }
   } catch {
     // fall through: unreadable
   }
   return undefined;
+}
+
+function publicView(c: StoredClient): McpClient {
+  return { name: c.name, role: c.role, ns: c.ns, created: c.created, names: c.names, sharesOwnerNs: c.sharesOwnerNs };
 }

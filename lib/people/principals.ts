@@ -27,6 +27,7 @@ export function derivePrincipal(deps: PrincipalDeps, source: PrincipalSource, id
     if (!client) return makePrincipal(identity, "unknown", "mcp", scheduled);
     const p = makePrincipal(client.ns, client.role, "mcp", scheduled);
     p.quota = effectiveQuota(client.role, overridesOf(deps.people.get(client.ns)));
+    if (client.names === "plain") p.names = "plain";
     return p;
   }
   if (source === "chat" && !deps.chats.has(identity)) return makePrincipal(identity, "unknown", "turn", scheduled);

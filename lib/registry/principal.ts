@@ -19,6 +19,8 @@ export interface Principal {
   via: Via;
   /** True in a scheduled (unattended) turn. */
   scheduled: boolean;
+  /** MCP clients only: "plain" lists tool names with underscores for dots (lib/mcp/tool-names.ts). */
+  names?: "dotted" | "plain";
 }
 
 const ROLE_QUOTAS: Record<Role, Quota> = {

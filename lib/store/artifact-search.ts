@@ -1,7 +1,8 @@
 // files.search ranking: BM25 (term frequency, saturated and length-normalised,
-// weighted by how rare a term is) over the documents a caller may read.
-// Counting uses the engine's native lowerCase/indexOf, not per-byte JS loops,
-// and only one document's text is held at a time.
+// weighted by how rare a term is) over the documents a caller may read. The
+// counts come from the inverted index (search-index.ts) or, as the reference
+// and for terms the index cannot count, from a scan that uses the engine's
+// native lowerCase/indexOf and holds one document's text at a time.
 import { DOCS_SNIPPET_CHARS, FILES_SEARCH_MAX_HITS } from "../limits";
 import { clipForMessage, snippetAround } from "../util/text";
 import type { ArtifactRecord } from "./artifact-index";
@@ -26,33 +27,59 @@ const B = 0.75;
 /** Occurrences of one term counted per document; more add nothing to BM25's saturated score. */
 const MAX_COUNT = 1000;
 
-export function searchArtifacts(records: ArtifactRecord[], terms: string[], read: SearchTextReader): SearchHit[] {
+/** Per record and term, the count of word starts (records.length x terms.length), each record's length, and which records were read. */
+export interface TermTable {
+  counts: Uint16Array;
+  lengths: Float64Array;
+  present: Uint8Array;
+}
+
+/** The scan: reads every record's text and counts the terms in it. */
+export function scanTerms(records: ArtifactRecord[], terms: string[], read: SearchTextReader): TermTable {
   const t = terms.length;
-  if (t === 0 || records.length === 0) return [];
-  const counts = new Uint16Array(records.length * t);
-  const lengths = new Float64Array(records.length);
-  const df = new Uint32Array(t);
-  let totalLength = 0;
-  let readable = 0;
+  const table: TermTable = {
+    counts: new Uint16Array(records.length * t),
+    lengths: new Float64Array(records.length),
+    present: new Uint8Array(records.length),
+  };
   for (let i = 0; i < records.length; i++) {
     const text = read(records[i]);
     if (text === undefined) continue;
     const name = text.name.toLowerCase();
     const body = text.body.toLowerCase();
-    lengths[i] = name.length + body.length;
+    table.lengths[i] = name.length + body.length;
+    table.present[i] = 1;
+    for (let j = 0; j < t; j++)
+      table.counts[i * t + j] = Math.min(MAX_COUNT, countWordStarts(name, terms[j]) + countWordStarts(body, terms[j]));
+  }
+  return table;
+}
+
+/** files.search by scanning every record (the reference the index must agree with). */
+export function searchArtifacts(records: ArtifactRecord[], terms: string[], read: SearchTextReader): SearchHit[] {
+  if (terms.length === 0 || records.length === 0) return [];
+  return rankArtifacts(records, terms, scanTerms(records, terms, read), read);
+}
+
+/** BM25 over the records the table says were read; `read` is used only for the hits' snippets. */
+export function rankArtifacts(records: ArtifactRecord[], terms: string[], table: TermTable, read: SearchTextReader): SearchHit[] {
+  const t = terms.length;
+  const { counts, lengths, present } = table;
+  const df = new Uint32Array(t);
+  let totalLength = 0;
+  let readable = 0;
+  for (let i = 0; i < records.length; i++) {
+    if (!present[i]) continue;
     totalLength += lengths[i];
     readable++;
-    for (let j = 0; j < t; j++) {
-      const n = Math.min(MAX_COUNT, countWordStarts(name, terms[j]) + countWordStarts(body, terms[j]));
-      counts[i * t + j] = n;
-      if (n > 0) df[j]++;
-    }
+    for (let j = 0; j < t; j++) if (counts[i * t + j] > 0) df[j]++;
   }
   if (readable === 0) return [];
   const avg = totalLength / readable || 1;
   const idf = Array.from(df, (d) => Math.log(1 + (readable - d + 0.5) / (d + 0.5)));
   const scored: Array<{ index: number; score: number }> = [];
   for (let i = 0; i < records.length; i++) {
+    if (!present[i]) continue;
     let score = 0;
     for (let j = 0; j < t; j++) {
       const tf = counts[i * t + j];

@@ -2,16 +2,16 @@ import { HaloError } from "../errors";
 // The durable artifact store on the SD card: files/<project>/<name>, one owner
 // per file, private unless shared read-only. Every method takes the caller's
 // Principal; a file the caller may not see is reported exactly like a miss.
-import { ARTIFACTS_MAX_COUNT, FILES_SEARCH_DOC_BYTES } from "../limits";
+import { ARTIFACTS_MAX_COUNT } from "../limits";
 import type { Clock, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import { clipForMessage } from "../util/text";
-import { decodeUtf8 } from "../util/utf8";
 import { ArtifactIndex, artifactKey, artifactPath, FILES_DIR, type ArtifactRecord } from "./artifact-index";
 import { contentMatchesName, FETCH_EXTENSIONS, kindOf, nameProblem, projectProblem, SAVE_EXTENSIONS } from "./artifact-names";
-import { searchArtifacts, type SearchHit } from "./artifact-search";
+import type { SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
 import { CARD_ABSENT_SENTENCE, onCard } from "./card";
+import { FilesSearch } from "./files-search";
 
 export type { ArtifactRecord } from "./artifact-index";
 
@@ -45,6 +45,7 @@ export function fileNotFound(project: string, name: string): HaloError {
 
 export class ArtifactStore {
   private readonly index = new ArtifactIndex();
+  private readonly searcher = new FilesSearch();
 
   constructor(
     private readonly storage: Storage | undefined,
@@ -100,6 +101,7 @@ export class ArtifactStore {
       if (options.quarantine) record.quarantine = options.quarantine;
       card.writeAtomic(artifactPath(record), bytes);
       this.index.put(card, record);
+      this.searcher.saved(card, record, bytes);
       return { record, replaced: !!existing };
     });
   }
@@ -153,21 +155,25 @@ export class ArtifactStore {
     });
   }
 
-  /** Term-frequency search over the files `p` may read. */
+  /** BM25 search over the files `p` may read (files-search.ts). */
   search(p: Principal, terms: string[], project?: string): SearchHit[] {
     if (project !== undefined) checkProject(project);
     return this.withIndex((card) => {
       const records = this.visibleTo(p, project).filter((r) => !r.quarantine);
-      return searchArtifacts(records, terms, (r) => {
-        if (r.kind !== "text") return { name: r.name, body: r.note || "" };
-        const bytes = card.read(artifactPath(r));
-        if (!bytes) return undefined;
-        return {
-          name: r.name,
-          body: decodeUtf8(bytes.length > FILES_SEARCH_DOC_BYTES ? bytes.subarray(0, FILES_SEARCH_DOC_BYTES) : bytes),
-        };
-      });
+      return this.storage ? this.searcher.search(card, records, terms) : this.searcher.scan(undefined, records, terms);
     });
+  }
+
+  /** The same search without the index, reading every file (benchmarks and tests compare the two). */
+  scan(p: Principal, terms: string[], project?: string): SearchHit[] {
+    if (project !== undefined) checkProject(project);
+    return this.withIndex((card) =>
+      this.searcher.scan(
+        card,
+        this.visibleTo(p, project).filter((r) => !r.quarantine),
+        terms,
+      ),
+    );
   }
 
   /** files.share: only a file's owner changes its sharing; guests cannot share. */
@@ -231,6 +237,7 @@ export class ArtifactStore {
   private withIndex<T>(fn: (card: Storage) => T): T {
     if (this.storage && !this.storage.present()) {
       this.index.forget(); // the card may come back as a different card
+      this.searcher.forget();
       throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
     }
     return onCard(this.storage, (card) => {
@@ -238,18 +245,22 @@ export class ArtifactStore {
         this.index.sync(card);
         return fn(card);
       } catch (e) {
-        if (!(e instanceof HaloError)) this.index.forget();
+        if (!(e instanceof HaloError)) {
+          this.index.forget();
+          this.searcher.forget();
+        }
         throw e;
       }
     });
   }
 
+  /** Sorted by project, then name ignoring case (each name lower-cased once, not per comparison). */
   private visibleTo(p: Principal, project?: string): ArtifactRecord[] {
-    const out: ArtifactRecord[] = [];
-    for (const r of this.index.all()) if ((project === undefined || r.project === project) && visible(r, p)) out.push(r);
-    return out.sort((a, b) =>
-      a.project < b.project ? -1 : a.project > b.project ? 1 : a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1,
-    );
+    const out: Array<{ r: ArtifactRecord; name: string }> = [];
+    for (const r of this.index.all())
+      if ((project === undefined || r.project === project) && visible(r, p)) out.push({ r, name: r.name.toLowerCase() });
+    out.sort((a, b) => (a.r.project < b.r.project ? -1 : a.r.project > b.r.project ? 1 : a.name < b.name ? -1 : 1));
+    return out.map((x) => x.r);
   }
 
   private findVisible(p: Principal, project: string, name: string): ArtifactRecord {
@@ -275,6 +286,7 @@ export class ArtifactStore {
   private drop(card: Storage, record: ArtifactRecord): void {
     card.remove(artifactPath(record));
     this.index.delete(card, artifactKey(record.project, record.name));
+    this.searcher.dropped(card, record);
     if (card.list(`${FILES_DIR}/${record.project}`).length === 0) card.remove(`${FILES_DIR}/${record.project}`);
   }
 

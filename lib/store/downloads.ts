@@ -4,7 +4,7 @@ import { HaloError } from "../errors";
 // policy and the per-file cap are owner settings no tool can write; approving
 // a link ("ask") and a scan verdict ("scan") arrive through the owner's API.
 import { FILES_FETCH_DEFAULT_MAX_BYTES, FILES_FETCH_MAX_BYTES_LIMIT } from "../limits";
-import type { Clock, HttpClient, Random, Settings } from "../ports";
+import type { Clock, HttpClient, Random, Resolver, Settings } from "../ports";
 import type { Principal } from "../registry/principal";
 import { toHex } from "../util/hash";
 import { clipForMessage } from "../util/text";
@@ -51,6 +51,8 @@ export interface DownloadDeps {
   settings: Settings;
   random: Random;
   clock: Clock;
+  /** Resolves host names so every address is checked before connecting (Ports.resolver). */
+  resolver?: Resolver;
 }
 
 export interface DownloadOptions {
@@ -58,6 +60,8 @@ export interface DownloadOptions {
   maxRedirects?: number;
   /** Test only: allow http:// URLs and local-network hosts. buildCore never sets it. */
   insecureForTests?: boolean;
+  /** Test only: origins exempt from the address checks (a local server that redirects inward). */
+  exemptOriginsForTests?: string[];
 }
 
 export class Downloads {
@@ -96,7 +100,7 @@ export class Downloads {
     }
     const problem = projectProblem(project) || nameProblem(name, FETCH_EXTENSIONS);
     if (problem) throw new HaloError("invalid", problem, problem);
-    const target = checkFetchUrl(url, !!this.options.insecureForTests);
+    const target = checkFetchUrl(url, !!this.options.insecureForTests, this.options.exemptOriginsForTests);
     if (typeof target === "string") throw new HaloError("invalid", target, `invalid url: ${target}.`);
     const counts = this.counts();
     if (policy === "ask" && counts.awaiting >= FETCH_MAX_AWAITING) {
@@ -190,13 +194,15 @@ export class Downloads {
   private async run(job: FetchJob, quarantine: boolean): Promise<void> {
     const { maxBytes } = this.policy();
     try {
-      const start = checkFetchUrl(job.url, !!this.options.insecureForTests);
+      const start = checkFetchUrl(job.url, !!this.options.insecureForTests, this.options.exemptOriginsForTests);
       if (typeof start === "string") throw new Error(start);
       const { bytes, url } = await fetchFollowingRedirects(this.deps.http, this.deps.clock, start, {
         maxBytes,
         timeoutMs: this.options.timeoutMs ?? FETCH_TIMEOUT_MS,
         maxRedirects: this.options.maxRedirects ?? FETCH_MAX_REDIRECTS,
         insecure: !!this.options.insecureForTests,
+        exemptOrigins: this.options.exemptOriginsForTests,
+        resolver: this.deps.resolver,
       });
       this.store.save(job.principal, job.project, job.name, bytes, {
         note: `downloaded from ${url.host}`,

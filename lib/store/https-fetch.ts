@@ -1,9 +1,12 @@
 // One download for files.fetch: follows redirects itself (the HttpClient port
-// never does), re-checking every hop's URL, and refuses bodies past the cap or
-// whose Content-Length does not match what arrived.
-import type { Clock, HttpClient, HttpClientResponse } from "../ports";
-import { clipForMessage } from "../util/text";
-import { formatHttpUrl, isLocalHost, parseHttpUrl, resolveLocation, type HttpUrl } from "../util/url";
+// never does), re-checking every hop, and refuses bodies past the cap or whose
+// Content-Length does not match what arrived. Each hop's host is read as the
+// HTTP client reads it, names are resolved, every address is checked, and the
+// connection is pinned to a checked address, so neither a numeric trick nor a
+// name that resolves (or re-resolves) inward reaches the device or the LAN.
+import type { Clock, HttpClient, HttpClientResponse, Resolver } from "../ports";
+import { formatAddress, isPublicAddress, parseHostAddress, parseResolvedAddress } from "../util/ip-address";
+import { formatHttpUrl, parseHttpUrl, resolveLocation, type HttpUrl } from "../util/url";
 
 export interface FetchRules {
   maxBytes: number;
@@ -12,20 +15,60 @@ export interface FetchRules {
   maxRedirects: number;
   /** Test only: accept http:// and hosts on the local network. */
   insecure: boolean;
+  /** Test only: origins ("http://127.0.0.1:4711") exempt from the scheme and address checks; every other hop is checked. */
+  exemptOrigins?: string[];
+  /** Resolves host names; without one a name cannot be checked and is refused. */
+  resolver?: Resolver;
 }
 
 /** A download that failed: the message is one sentence for the caller. */
 export class FetchFailure extends Error {}
 
-const REDIRECTS = [301, 302, 303, 307, 308];
+/** The one refusal for every address that is not on the public internet, however it was written or reached. */
+export const BLOCKED_ADDRESS = "addresses on the local network or the device itself are not allowed";
 
-/** The URL as a download target, or a sentence saying why it is not allowed. */
-export function checkFetchUrl(text: string, insecure: boolean): HttpUrl | string {
+const REDIRECTS = [301, 302, 303, 307, 308];
+/** Names that are the device or its LAN whatever a resolver says. */
+const LOCAL_NAME = /(^|\.)(localhost|local|internal|home\.arpa)\.?$/;
+
+/** The URL as a download target, or a sentence saying why it is not allowed (names are checked again when resolved). */
+export function checkFetchUrl(text: string, insecure: boolean, exemptOrigins: string[] = []): HttpUrl | string {
   const url = parseHttpUrl(text);
   if (typeof url === "string") return url;
-  if (url.scheme !== "https" && !insecure) return "only https URLs are allowed";
-  if (isLocalHost(url.host) && !insecure) return "addresses on the local network or the device itself are not allowed";
+  if (insecure || isExempt(url, exemptOrigins)) return url;
+  if (url.scheme !== "https") return "only https URLs are allowed";
+  const address = parseHostAddress(url.host);
+  if (!address) return "the URL's host name is not valid";
+  if (address.kind === "name" ? LOCAL_NAME.test(address.name) : !isPublicAddress(address)) return BLOCKED_ADDRESS;
   return url;
+}
+
+/** The checked address to connect to for `url`, or undefined to let the client resolve (insecure or exempt). */
+async function pinAddress(url: HttpUrl, rules: FetchRules): Promise<string | undefined> {
+  if (rules.insecure || isExempt(url, rules.exemptOrigins ?? [])) return undefined;
+  const address = parseHostAddress(url.host);
+  if (!address) throw new FetchFailure("the URL's host name is not valid");
+  if (address.kind !== "name") {
+    if (!isPublicAddress(address)) throw new FetchFailure(BLOCKED_ADDRESS);
+    return formatAddress(address);
+  }
+  if (LOCAL_NAME.test(address.name)) throw new FetchFailure(BLOCKED_ADDRESS);
+  if (!rules.resolver) throw new FetchFailure("host names cannot be checked on this device; use the address");
+  let found: string[];
+  try {
+    found = await rules.resolver.resolve(address.name.replace(/\.$/, ""));
+  } catch {
+    throw new FetchFailure("the host name could not be resolved");
+  }
+  if (found.length === 0) throw new FetchFailure("the host name could not be resolved");
+  // Every address is checked: a client may pick any of them, and a name with one inward address is refused whole.
+  const parsed = found.map(parseResolvedAddress);
+  for (const a of parsed) if (!a || !isPublicAddress(a)) throw new FetchFailure(BLOCKED_ADDRESS);
+  return formatAddress(parsed[0]!);
+}
+
+function isExempt(url: HttpUrl, origins: string[]): boolean {
+  return origins.indexOf(`${url.scheme}://${url.host}${url.port === undefined ? "" : ":" + url.port}`) >= 0;
 }
 
 export async function fetchFollowingRedirects(
@@ -37,6 +80,7 @@ export async function fetchFollowingRedirects(
   const deadline = clock.now() + rules.timeoutMs;
   let url = start;
   for (let hop = 0; ; hop++) {
+    const address = await pinAddress(url, rules);
     const remaining = Math.max(1, deadline - clock.now());
     let res: HttpClientResponse;
     try {
@@ -46,15 +90,16 @@ export async function fetchFollowingRedirects(
         headers: { accept: "*/*", "user-agent": "halo-files-fetch" },
         timeoutMs: Math.min(remaining, rules.timeoutMs),
         maxResponseBytes: rules.maxBytes,
+        address,
       });
     } catch (e) {
-      throw new FetchFailure(`the download failed: ${clipForMessage(e instanceof Error ? e.message : "network error", 100)}`);
+      throw new FetchFailure(`the download failed: ${failureSentence(e, rules.maxBytes)}`);
     }
     if (REDIRECTS.indexOf(res.status) >= 0) {
       if (hop >= rules.maxRedirects) throw new FetchFailure(`the download was redirected more than ${rules.maxRedirects} times`);
       const next = resolveLocation(url, res.headers.location || "");
       if (typeof next === "string") throw new FetchFailure(`a redirect was refused: ${next}`);
-      const allowed = checkFetchUrl(formatHttpUrl(next), rules.insecure);
+      const allowed = checkFetchUrl(formatHttpUrl(next), rules.insecure, rules.exemptOrigins);
       if (typeof allowed === "string") throw new FetchFailure(`a redirect was refused: ${allowed}`);
       url = allowed;
       continue;
@@ -71,4 +116,12 @@ export async function fetchFollowingRedirects(
     if (res.body.length > rules.maxBytes) throw new FetchFailure(`the file is larger than the ${rules.maxBytes}-byte cap`);
     return { bytes: res.body, url };
   }
+}
+
+// The client's own wording would tell a refused port from a TLS failure or a reset: only the kind is passed on.
+function failureSentence(e: unknown, maxBytes: number): string {
+  const code = (e as { code?: unknown }).code;
+  if (code === "timeout") return "no complete answer came in time";
+  if (code === "too-large") return `the response is larger than ${maxBytes} bytes`;
+  return "the connection failed";
 }

@@ -28,13 +28,13 @@ export interface FilesSubsystemOptions {
 }
 
 /** The ports the file stores are built from. */
-export type FilesPorts = Pick<Ports, "storage" | "clock" | "http" | "settings" | "random" | "messenger">;
+export type FilesPorts = Pick<Ports, "storage" | "clock" | "http" | "resolver" | "settings" | "random" | "messenger">;
 
 export function buildFilesSubsystem(registry: ToolRegistry, ports: FilesPorts, options: FilesSubsystemOptions): FilesSubsystem {
   const artifacts = new ArtifactStore(ports.storage, ports.clock);
   const downloads = new Downloads(
     artifacts,
-    { http: ports.http, settings: ports.settings, random: ports.random, clock: ports.clock },
+    { http: ports.http, resolver: ports.resolver, settings: ports.settings, random: ports.random, clock: ports.clock },
     options.downloads,
   );
   const images = new ImageClient(ports.http, options.image, options.imageTimeoutMs);

@@ -15,6 +15,8 @@ import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import { projectProblem } from "../store/artifact-names";
+import type { Principal } from "../registry/principal";
+import { CREDIT_REFUSAL } from "../turn/credit";
 import { PROVIDER_IDS, PROVIDER_LABELS } from "../turn/providers/types";
 
 export interface SessionToolDeps {
@@ -22,6 +24,8 @@ export interface SessionToolDeps {
   /** Attachments are read from here (the artifact store). */
   documents?: BriefDocuments;
   skills?: BriefSkills;
+  /** Whether the caller may spend provider credit (lib/turn/credit.ts); absent: everyone may. */
+  mayUseCredit?(principal: Principal): boolean;
 }
 
 /** The default name and project of a sub-agent's saved results. */
@@ -75,6 +79,7 @@ export function registerSessionTools(registry: ToolRegistry, deps: SessionToolDe
       },
       handler: (args, ctx): ToolResult => {
         const p = ctx.principal;
+        if (deps.mayUseCredit && !deps.mayUseCredit(p)) throw new HaloError("not-allowed", CREDIT_REFUSAL);
         if (args.task.trim() === "") throw new HaloError("invalid-arguments", "the task is empty.");
         const project = args.project ?? SUBAGENT_DEFAULT_PROJECT;
         const problem = projectProblem(project);

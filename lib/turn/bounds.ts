@@ -1,5 +1,6 @@
 // Every bound of the orchestrator turn, named once: the contract, the prompt,
 // the tool loop and the conversation state read them from here.
+import { SUBAGENT_TASK_MAX_CHARS } from "../agents/bounds";
 
 /** The answer's required strings (UTF-8 bytes). A longer reply is cut and the cut reported. */
 export const REPLY_MAX_BYTES = 8 * 1024;
@@ -11,8 +12,8 @@ export const MEM_QUERY_MAX_ITEMS = 4;
 export const SESSION_OPS_MAX_ITEMS = 4;
 /** Documents one spawn op may attach. */
 export const SESSION_ATTACH_MAX = 4;
-/** Longest sub-agent task (characters) and the short fields of a session op. */
-export const SESSION_TASK_MAX_CHARS = 4000;
+/** Longest sub-agent task (characters): the same cap as session.spawn's, whichever starts the task. Then the short fields of a session op. */
+export const SESSION_TASK_MAX_CHARS = SUBAGENT_TASK_MAX_CHARS;
 export const SESSION_FIELD_MAX_CHARS = 128;
 /** Problems (dropped items, cut fields) reported per answer. */
 export const CONTRACT_MAX_PROBLEMS = 16;

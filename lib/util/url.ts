@@ -79,35 +79,3 @@ function removeDotSegments(path: string): string {
   });
   return "/" + out.join("/");
 }
-
-/**
- * True for hosts on the device's own network or the device itself: loopback,
- * private and link-local IPv4 ranges, local IPv6 literals, `localhost`, `.local`.
- * Names that resolve to such addresses cannot be caught without a resolver.
- */
-export function isLocalHost(host: string): boolean {
-  const name = host.endsWith(".") ? host.slice(0, -1) : host;
-  if (name === "localhost" || name.endsWith(".localhost") || name.endsWith(".local")) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(name);
-  if (v4) {
-    const a = Number(v4[1]);
-    const b = Number(v4[2]);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b < 128) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b < 32) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  // Numeric host forms (a bare number, hex) that some resolvers read as IPv4.
-  if (/^(\d+|0x[0-9a-f]+)(\.(\d+|0x[0-9a-f]+)){0,2}$/.test(name)) return true;
-  if (IPV6_LITERAL.test(name)) {
-    const ip = name.slice(1, -1);
-    return ip === "::" || ip === "::1" || /^f[cd]/.test(ip) || /^fe[89ab]/.test(ip) || ip.startsWith("::ffff:");
-  }
-  return false;
-}

@@ -1,7 +1,8 @@
 /*
- * The int8 vector kernel: top-k rows of a flat int8 store by dot product with
- * a query. The contract (arguments, errors, tie order) is the one of
- * lib/memory/kernel-ts.ts; docs/memory-kernel.md describes both.
+ * The int8 vector kernels: top-k rows of a flat int8 store by dot product with
+ * a query, optionally times a per-row scale, and the float dot products of a
+ * few rows for a re-rank. The contract (arguments, errors, tie order) is the
+ * one of lib/memory/kernel-ts.ts; docs/memory-kernel.md describes both.
  *
  * The scan is a portable C loop over 16-byte blocks with int32 sums (gcc -O2
  * vectorizes it on x86; on the ESP32-S3 it is plain scalar code). On x86 hosts
@@ -43,19 +44,26 @@ VECTOR_INLINE int32_t vectorDotPortable(const int8_t *row, const int8_t *query, 
 }
 
 /* Scans the rows in index order, keeping the best k in insertion-sorted
-   arrays. A newcomer only passes strictly lower scores, so equal scores keep
-   the lower index first. Returns how many entries were filled. */
+   arrays. A row's score is its dot product, times its scale when scales are
+   given (in doubles, as JavaScript computes it; a NaN score skips the row). A
+   newcomer only passes strictly lower scores, so equal scores keep the lower
+   index first. Returns how many entries were filled. */
 VECTOR_INLINE int vectorScan(VectorDot dot, const int8_t *store, int dims, int count, const int8_t *query,
-	const uint8_t *mask, int k, int32_t *indices, int32_t *scores)
+	const uint8_t *mask, const float *scales, int k, int32_t *indices, double *scores)
 {
 	const int8_t *row = store;
 	int found = 0, i, at;
-	int32_t worst = 0, sum;
+	double worst = 0, sum;
 
 	for (i = 0; i < count; i++, row += dims) {
 		if (mask && !mask[i])
 			continue;
-		sum = dot(row, query, dims);
+		sum = (double)dot(row, query, dims);
+		if (scales) {
+			sum *= (double)scales[i];
+			if (sum != sum)
+				continue;
+		}
 		if ((found == k) && (sum <= worst))
 			continue;
 		at = (found < k) ? found++ : k - 1;
@@ -72,9 +80,9 @@ VECTOR_INLINE int vectorScan(VectorDot dot, const int8_t *store, int dims, int c
 }
 
 static int vectorScanPortable(const int8_t *store, int dims, int count, const int8_t *query,
-	const uint8_t *mask, int k, int32_t *indices, int32_t *scores)
+	const uint8_t *mask, const float *scales, int k, int32_t *indices, double *scores)
 {
-	return vectorScan(vectorDotPortable, store, dims, count, query, mask, k, indices, scores);
+	return vectorScan(vectorDotPortable, store, dims, count, query, mask, scales, k, indices, scores);
 }
 
 #ifdef VECTOR_AVX2
@@ -100,14 +108,14 @@ __attribute__((target("avx2"))) VECTOR_INLINE int32_t vectorDotAVX2(const int8_t
 }
 
 __attribute__((target("avx2"))) static int vectorScanAVX2(const int8_t *store, int dims, int count,
-	const int8_t *query, const uint8_t *mask, int k, int32_t *indices, int32_t *scores)
+	const int8_t *query, const uint8_t *mask, const float *scales, int k, int32_t *indices, double *scores)
 {
-	return vectorScan(vectorDotAVX2, store, dims, count, query, mask, k, indices, scores);
+	return vectorScan(vectorDotAVX2, store, dims, count, query, mask, scales, k, indices, scores);
 }
 #endif
 
 typedef int (*VectorScanner)(const int8_t *store, int dims, int count, const int8_t *query,
-	const uint8_t *mask, int k, int32_t *indices, int32_t *scores);
+	const uint8_t *mask, const float *scales, int k, int32_t *indices, double *scores);
 
 typedef struct {
 	const char *name;
@@ -177,26 +185,55 @@ static xsUnsignedValue vectorLength(xsMachine *the, xsSlot *slot)
 	return length;
 }
 
-/* Sets result[id] to a new Int32Array holding `values` (uses xsVar(1) and xsVar(2)). */
-static void vectorSetInt32Array(xsMachine *the, xsIdentifier id, const int32_t *values, int count)
+/* The bytes of a typed array of any element size (xsmcGetBufferReadable takes only 1-byte elements):
+   puts its ArrayBuffer in `buffer`, its byte offset in *offset and returns its byte length. The
+   figures come from the view's getters, so they are checked against the buffer's real length. */
+static xsUnsignedValue vectorView(xsMachine *the, xsSlot *slot, xsSlot *buffer, xsUnsignedValue *offset)
 {
-	xsmcSetArrayBuffer(xsVar(1), (void *)values, count * sizeof(int32_t));
-	xsmcNew(xsVar(2), xsGlobal, xsID_Int32Array, &xsVar(1), NULL);
-	xsmcSet(xsResult, id, xsVar(2));
+	xsUnsignedValue length, bufferLength;
+	void *data;
+	xsmcGet(*buffer, *slot, xsID_byteLength);
+	length = (xsUnsignedValue)xsmcToInteger(*buffer);
+	xsmcGet(*buffer, *slot, xsID_byteOffset);
+	*offset = (xsUnsignedValue)xsmcToInteger(*buffer);
+	xsmcGet(*buffer, *slot, xsID_buffer);
+	xsmcGetBufferReadable(*buffer, &data, &bufferLength);
+	if ((*offset > bufferLength) || (length > bufferLength - *offset))
+		xsRangeError("bad view");
+	return length;
 }
 
-/* topk(store: Int8Array, dims, count, query: Int8Array, k, mask?: Uint8Array): { indices, scores } */
+/* The data of a view whose ArrayBuffer vectorView put in `buffer`. */
+static void *vectorViewData(xsMachine *the, xsSlot *buffer, xsUnsignedValue offset)
+{
+	void *data;
+	xsUnsignedValue length;
+	xsmcGetBufferReadable(*buffer, &data, &length);
+	return (uint8_t *)data + offset;
+}
+
+/* Sets `target` to a new typed array (constructor `type`) holding a copy of `bytes` (uses xsVar(1)). */
+static void vectorNewArray(xsMachine *the, xsSlot *target, xsIdentifier type, const void *bytes, int length)
+{
+	xsmcSetArrayBuffer(xsVar(1), (void *)bytes, length);
+	xsmcNew(*target, xsGlobal, type, &xsVar(1), NULL);
+}
+
+/* topk(store: Int8Array, dims, count, query: Int8Array, k, mask?: Uint8Array, scales?: Float32Array): { indices, scores } */
 void xs_vector_topk(xsMachine *the)
 {
 	int argc = xsmcArgc;
-	int32_t indices[VECTOR_MAX_TOP_K], scores[VECTOR_MAX_TOP_K];
+	int32_t indices[VECTOR_MAX_TOP_K];
+	double scores[VECTOR_MAX_TOP_K];
 	int32_t dims, count, k, found;
 	int hasMask = (argc > 5) && (xsmcTypeOf(xsArg(5)) != xsUndefinedType);
-	xsUnsignedValue length, rows;
+	int hasScales = (argc > 6) && (xsmcTypeOf(xsArg(6)) != xsUndefinedType);
+	xsUnsignedValue length, rows, scalesOffset = 0;
 	int8_t *store, *query;
 	uint8_t *mask = NULL;
+	float *scales = NULL;
 
-	xsmcVars(4);
+	xsmcVars(5);
 	xsmcSetUndefined(xsVar(3)); /* stands for missing arguments, so they fail like undefined ones */
 	#define vectorArg(INDEX) (((INDEX) < argc) ? &xsArg(INDEX) : &xsVar(3))
 	if (!vectorIsA(the, vectorArg(0), xsID_Int8Array))
@@ -222,17 +259,77 @@ void xs_vector_topk(xsMachine *the)
 		if (vectorLength(the, &xsArg(5)) < (xsUnsignedValue)count)
 			xsRangeError("bad mask");
 	}
+	if (hasScales) {
+		if (!vectorIsA(the, &xsArg(6), xsID_Float32Array))
+			xsTypeError("bad scales");
+		if (vectorView(the, &xsArg(6), &xsVar(4), &scalesOffset) / sizeof(float) < (xsUnsignedValue)count)
+			xsRangeError("bad scales");
+	}
 
 	/* Nothing allocates from here to the end of the scan, so these pointers stay valid. */
 	xsmcGetBufferReadable(xsArg(0), (void **)&store, &length);
 	xsmcGetBufferReadable(xsArg(3), (void **)&query, &length);
 	if (hasMask)
 		xsmcGetBufferReadable(xsArg(5), (void **)&mask, &length);
-	found = vectorBestPath()->scan(store, dims, count, query, mask, k, indices, scores);
+	if (hasScales)
+		scales = (float *)vectorViewData(the, &xsVar(4), scalesOffset);
+	found = vectorBestPath()->scan(store, dims, count, query, mask, scales, k, indices, scores);
 
 	xsmcSetNewObject(xsResult);
-	vectorSetInt32Array(the, xsID_indices, indices, found);
-	vectorSetInt32Array(the, xsID_scores, scores, found);
+	vectorNewArray(the, &xsVar(2), xsID_Int32Array, indices, found * sizeof(int32_t));
+	xsmcSet(xsResult, xsID_indices, xsVar(2));
+	vectorNewArray(the, &xsVar(2), xsID_Float64Array, scores, found * sizeof(double));
+	xsmcSet(xsResult, xsID_scores, xsVar(2));
+}
+
+/* dots(store: Int8Array, dims, rows: Int32Array, query: Float32Array): Float64Array. The sums run in
+   doubles in index order, as the TypeScript kernel's do, so both give the same bits. */
+void xs_vector_dots(xsMachine *the)
+{
+	int argc = xsmcArgc;
+	double sums[VECTOR_MAX_TOP_K];
+	int32_t dims, count, r, j, *rows;
+	xsUnsignedValue length, storeRows, rowsOffset, queryOffset;
+	int8_t *store, *row;
+	float *query;
+
+	xsmcVars(6);
+	xsmcSetUndefined(xsVar(3));
+	#define vectorArg(INDEX) (((INDEX) < argc) ? &xsArg(INDEX) : &xsVar(3))
+	if (!vectorIsA(the, vectorArg(0), xsID_Int8Array))
+		xsTypeError("bad store");
+	dims = vectorInteger(the, vectorArg(1), 1, VECTOR_MAX_DIMS);
+	if (dims < 0)
+		xsRangeError("bad dims");
+	if (!vectorIsA(the, vectorArg(2), xsID_Int32Array))
+		xsTypeError("bad rows");
+	count = (int32_t)(vectorView(the, &xsArg(2), &xsVar(4), &rowsOffset) / sizeof(int32_t));
+	if (count > VECTOR_MAX_TOP_K)
+		xsRangeError("bad rows");
+	storeRows = vectorLength(the, &xsArg(0)) / (xsUnsignedValue)dims;
+	rows = (int32_t *)vectorViewData(the, &xsVar(4), rowsOffset);
+	for (r = 0; r < count; r++) {
+		if ((rows[r] < 0) || ((xsUnsignedValue)rows[r] >= storeRows))
+			xsRangeError("bad rows");
+	}
+	if (!vectorIsA(the, vectorArg(3), xsID_Float32Array))
+		xsTypeError("bad query");
+	if (vectorView(the, &xsArg(3), &xsVar(5), &queryOffset) != (xsUnsignedValue)dims * sizeof(float))
+		xsRangeError("bad query");
+	#undef vectorArg
+
+	/* Nothing allocates from here to the end of the sums, so these pointers stay valid. */
+	xsmcGetBufferReadable(xsArg(0), (void **)&store, &length);
+	rows = (int32_t *)vectorViewData(the, &xsVar(4), rowsOffset);
+	query = (float *)vectorViewData(the, &xsVar(5), queryOffset);
+	for (r = 0; r < count; r++) {
+		double sum = 0;
+		row = store + (size_t)rows[r] * dims;
+		for (j = 0; j < dims; j++)
+			sum += (double)row[j] * (double)query[j];
+		sums[r] = sum;
+	}
+	vectorNewArray(the, &xsResult, xsID_Float64Array, sums, count * sizeof(double));
 }
 
 /* path(name?: string): string — the scan in use ("portable", "avx2"); a name

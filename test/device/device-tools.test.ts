@@ -44,12 +44,21 @@ describe("device.status", () => {
     assert.match(r.text, /^LED ring: 24 pixels, showing off$/m);
     assert.match(r.text, /^Memory: your memories 0 of 5000; your pinned memories 0 of 200/m);
     assert.match(r.text, /^File store: your files 0; /m);
+    assert.match(r.text, /^Embedder: offline-hash-v1\/256; no memories yet$/m);
+    assert.match(r.text, /^Provider models: openai \S+ \(default\); anthropic \S+ \(default\); mistral \S+ \(default\)$/m);
     assert.match(
       r.text,
       /^Sub-agents: sub-agents running 0 of 4; sub-agents queued 0 of 12; your sub-agents 0; routines 0 of 16; wakeups armed 0 of 4; scheduled turns today 0 of 24$/m,
     );
     assert.match(r.text, /^Token usage and budget: turns since boot 0; tokens since boot 0$/m);
-    assert.doesNotMatch(r.text, /priority|allow-list/i, "provider routing and the allow-list stay on the human-web-only rail");
+    // The order of names as the owner set it, and how many chats are allowed: never which chats.
+    assert.match(r.text, new RegExp(`^Provider priority: ${core.priority.get().join(" > ")}$`, "m"));
+    core.chats.replace(["12345", "67890"]);
+    const after = (await core.registry.dispatch("device.status", {}, admin)).text;
+    assert.match(after, /^Chat allow-list: 2 chats$/m);
+    assert.doesNotMatch(after, /12345|67890/);
+    const user = (await core.registry.dispatch("device.status", {}, principal("user"))).text;
+    assert.match(user, /^Provider priority: set by the owner \(shown to admins\)$/m);
     assert.match(r.text, /^Secrets: openai not set, anthropic set, mistral not set, tavily not set, telegram not set$/m);
     assert.match(r.text, /^- ledBrightness: 96 \(default\)$/m);
     assert.doesNotMatch(

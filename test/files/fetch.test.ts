@@ -110,7 +110,7 @@ describe("files.fetch", () => {
       details.push(job.detail);
     }
     assert.match(details[0]!, /^the download failed: the connection failed/);
-    assert.equal(details[1], "the download failed: no complete answer within 400 ms");
+    assert.equal(details[1], "the download failed: no complete answer came in time");
     assert.equal(details[2], "the download failed: the response is larger than 1000 bytes");
     assert.equal(details[3], "the download failed: the response is larger than 1000 bytes");
     assert.equal(details[4], "the server answered HTTP 404");
@@ -251,12 +251,15 @@ describe("files.fetch URL rules in production (no test-only http)", () => {
   /** An HttpClient port that answers from a table of URLs, recording what was asked. */
   function tableClient(
     table: Record<string, { status: number; headers?: Record<string, string>; body?: string }>,
-  ): HttpClient & { asked: string[] } {
+  ): HttpClient & { asked: string[]; pinned: Array<string | undefined> } {
     const asked: string[] = [];
+    const pinned: Array<string | undefined> = [];
     return {
       asked,
+      pinned,
       async request(req: HttpClientRequest) {
         asked.push(req.url);
+        pinned.push(req.address);
         const hit = table[req.url];
         if (!hit) throw new Error("unexpected request");
         return { status: hit.status, headers: hit.headers ?? {}, body: new TextEncoder().encode(hit.body ?? "") };
@@ -272,7 +275,9 @@ describe("files.fetch URL rules in production (no test-only http)", () => {
       "https://files.example/e.md": { status: 200, headers: { "content-length": "2" }, body: "ok" },
     });
     const h = filesHarness();
-    const downloads = new Downloads(h.artifacts, { http, settings: h.ports.settings, random: h.ports.random, clock: h.clock });
+    // The names files.example has in this test's DNS: the download connects to the checked address.
+    const resolver = { resolve: async (name: string) => (name === "files.example" ? ["93.184.215.14"] : []) };
+    const downloads = new Downloads(h.artifacts, { http, resolver, settings: h.ports.settings, random: h.ports.random, clock: h.clock });
     downloads.setPolicy("full");
     for (const bad of [
       "http://files.example/a.md",
@@ -309,5 +314,6 @@ describe("files.fetch URL rules in production (no test-only http)", () => {
       "https://files.example/d.md",
       "https://files.example/e.md",
     ]);
+    assert.deepEqual(new Set(http.pinned), new Set(["93.184.215.14"]));
   });
 });

@@ -75,7 +75,7 @@ describe("artifact store tools", () => {
       const s = await h.call("artifact.save", { project: "p", name: "x.txt", text: bad }, owner);
       assert.equal(s.text, "binary: the text contains control characters (such as NUL); artifact.save stores text only.");
     }
-    assert.deepEqual(h.storage.list("files"), [".index", "img"]);
+    assert.deepEqual(h.storage.list("files"), [".index", ".sx", "img"]);
     const tabs = await h.call("artifact.save", { project: "p", name: "ok.csv", text: "a\tb\r\nc\td\n" }, owner);
     assert.equal(tabs.isError, undefined);
   });

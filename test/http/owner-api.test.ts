@@ -110,6 +110,165 @@ describe("owner API (transport-free)", () => {
     assert.equal((await api("GET", "/api/clients")).status, 401);
   });
 
+  it("clients: a name style per client, and the owner's namespace only on an explicit flag", async () => {
+    const plain = await api("POST", "/api/clients", { name: "agent", role: "user", ns: "alice", names: "plain" });
+    assert.equal(plain.status, 201);
+    assert.equal(plain.json.names, "plain");
+    assert.equal(halo.core.clients.verify(plain.json.token)?.names, "plain");
+    const refused = await api("POST", "/api/clients", { name: "phone", role: "user", ns: "owner" });
+    assert.equal(refused.status, 400);
+    assert.match(refused.json.error, /shares_owner_ns: true/);
+    for (const body of [
+      { name: "x", role: "user", names: "snake" },
+      { name: "x", role: "user", ns: "owner", shares_owner_ns: "yes" },
+      { name: "x", role: "user", ns: "alice", shares_owner_ns: true },
+      { name: "x", role: "admin", shares_owner_ns: true },
+    ]) {
+      assert.equal((await api("POST", "/api/clients", body)).status, 400, JSON.stringify(body));
+    }
+    const shared = await api("POST", "/api/clients", { name: "phone", role: "user", ns: "owner", shares_owner_ns: true });
+    assert.equal(shared.status, 201);
+    const list = (await api("GET", "/api/clients")).json.clients;
+    assert.deepEqual(
+      list.map((c: any) => [c.name, c.ns, c.names, c.shares_owner_ns]),
+      [
+        ["owner", "owner", "dotted", false],
+        ["agent", "alice", "plain", false],
+        ["phone", "owner", "dotted", true],
+      ],
+    );
+    // The listing style reaches /mcp: the plain client lists docs_search.
+    const listed = await halo.handleHttp({
+      method: "POST",
+      path: "/mcp",
+      headers: { authorization: `Bearer ${plain.json.token}`, "content-type": "application/json" },
+      body: encodeUtf8(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })),
+    });
+    assert.ok(JSON.parse(String(listed.body)).result.tools.some((t: any) => t.name === "docs_search"));
+  });
+
+  it("tells a wrong or revoked token apart from a missing one, on /api, /api/chat and /mcp", async () => {
+    const created = await api("POST", "/api/clients", { name: "gone", role: "admin" });
+    await api("DELETE", "/api/clients/gone");
+    for (const path of ["/api/clients", "/api/chat", "/mcp"]) {
+      for (const [authorization, expected] of [
+        [undefined, /send Authorization: Bearer/],
+        [`Bearer ${created.json.token}`, /unknown or revoked token/],
+        ["Bearer halo_wrong", /unknown or revoked token/],
+      ] as Array<[string | undefined, RegExp]>) {
+        const headers: Record<string, string> = { "content-type": "application/json" };
+        if (authorization) headers.authorization = authorization;
+        const get = path === "/api/clients";
+        const res = await halo.handleHttp({ method: get ? "GET" : "POST", path, headers, body: get ? undefined : encodeUtf8("{}") });
+        assert.equal(res.status, 401, path);
+        assert.equal(res.headers["content-type"], "application/json");
+        const json = JSON.parse(String(res.body));
+        assert.match(json.error?.message ?? json.error, expected, `${path} ${authorization}`);
+        assert.doesNotMatch(String(res.body), /halo_wrong|gone/);
+      }
+    }
+  });
+
+  it("approve and reject take no body fields", async () => {
+    const owner = {
+      ns: "owner",
+      role: "admin" as const,
+      quota: halo.core.people.get("owner")!.quota,
+      via: "turn" as const,
+      scheduled: false,
+    };
+    await halo.core.registry.dispatch("skill.save", { id: "keep-me", md: "# keep-me\n\nSteps." }, owner);
+    for (const path of [
+      "/api/skills/keep-me/approve",
+      "/api/skills/keep-me/reject",
+      "/api/routines/r00000000/approve",
+      "/api/downloads/f00000000/reject",
+    ]) {
+      const r = await api("POST", path, { zzz: 1 });
+      assert.equal(r.status, 400, path);
+      assert.match(r.json.error, /takes no body fields/);
+    }
+    assert.deepEqual(
+      (await api("GET", "/api/skills/pending")).json.pending.map((s: any) => s.id),
+      ["keep-me"],
+      "nothing was decided",
+    );
+  });
+
+  it("deletes any person's file and any stored skill capsule; built-ins stay", async () => {
+    const alice = {
+      ns: "alice",
+      role: "user" as const,
+      quota: halo.core.people.get("owner")!.quota,
+      via: "mcp" as const,
+      scheduled: false,
+    };
+    const saved = await halo.core.registry.dispatch("artifact.save", { project: "notes", name: "plan.md", text: "# plan" }, alice);
+    assert.equal(saved.isError, undefined, saved.text);
+    const del = await api("DELETE", "/api/files/alice/notes/plan.md");
+    assert.deepEqual([del.status, del.json], [200, { deleted: { ns: "alice", project: "notes", name: "plan.md" } }]);
+    assert.equal((await halo.core.registry.dispatch("files.stat", { project: "notes", name: "plan.md" }, alice)).isError, true);
+    assert.equal((await api("DELETE", "/api/files/alice/notes/plan.md")).status, 404);
+    assert.equal((await api("DELETE", "/api/files/Not%20A%20Namespace/notes/plan.md")).status, 404);
+
+    halo.core.skills.saveByOwner("my-routine", "# My routine\n\nSteps.");
+    assert.deepEqual((await api("DELETE", "/api/skills/my-routine")).json, { deleted: "my-routine" });
+    assert.equal(halo.core.skills.get("my-routine"), undefined);
+    assert.equal((await api("DELETE", "/api/skills/my-routine")).status, 404);
+    const builtin = halo.core.skills.list().skills[0].id;
+    const reserved = await api("DELETE", `/api/skills/${builtin}`);
+    assert.equal(reserved.status, 409);
+    assert.match(reserved.json.error, /reserved: .* is a built-in capsule/);
+    assert.equal((await api("DELETE", "/api/skills/Bad%20Id")).status, 400);
+    assert.ok(halo.core.skills.get(builtin));
+  });
+
+  it("embedder: locked while memories exist, switched only together with the re-embed", async () => {
+    const owner = {
+      ns: "owner",
+      role: "admin" as const,
+      quota: halo.core.people.get("owner")!.quota,
+      via: "mcp" as const,
+      scheduled: false,
+    };
+    const empty = (await api("GET", "/api/embedder")).json;
+    assert.deepEqual([empty.setting, empty.vectors, empty.locked], [{ provider: "offline", dims: 256 }, 0, false]);
+    // With no memories the choice is free.
+    assert.equal((await api("PUT", "/api/embedder", { provider: "offline", dims: 192 })).status, 200);
+    for (const content of ["The boat is moored at pier seven", "Sailing lessons start in June"]) {
+      const w = await halo.core.registry.dispatch("memory.write", { content }, owner);
+      assert.equal(w.isError, undefined, w.text);
+    }
+    const locked = await api("PUT", "/api/embedder", { provider: "offline", dims: 128 });
+    assert.equal(locked.status, 409);
+    assert.match(locked.json.error, /locked: 2 memories hold vectors from .*\/192; .*reembed: true/);
+    assert.equal(halo.core.memory.deps.embedder.dims, 192, "nothing changed");
+    for (const body of [
+      { provider: "cohere" },
+      { provider: "offline", dims: 3 },
+      { provider: "openai", dims: 256 },
+      { provider: "offline", reembed: "yes" },
+      { provider: "offline", colour: 1 },
+    ]) {
+      assert.equal((await api("PUT", "/api/embedder", body)).status, 400, JSON.stringify(body));
+    }
+    const noKey = await api("PUT", "/api/embedder", {
+      provider: "openai",
+      dims: 256,
+      model: "m",
+      base_url: "https://e.example/v1",
+      reembed: true,
+    });
+    assert.equal(noKey.status, 409);
+    assert.match(noKey.json.error, /needs the openai key/);
+    const switched = await api("PUT", "/api/embedder", { provider: "offline", dims: 128, reembed: true });
+    assert.equal(switched.status, 200, switched.body);
+    assert.match(switched.json.result, /^Re-embedded 2 memories with .*\/128\.$/);
+    assert.deepEqual([switched.json.setting, switched.json.vectors], [{ provider: "offline", dims: 128 }, 2]);
+    const found = await halo.core.registry.dispatch("memory.search", { query: "where is the boat moored" }, owner);
+    assert.match(found.text, /pier seven/);
+  });
+
   it("provider priority and the chat allow-list", async () => {
     assert.deepEqual((await api("GET", "/api/providers/priority")).json, { priority: ["openai", "anthropic", "mistral"] });
     assert.deepEqual((await api("PUT", "/api/providers/priority", { priority: ["anthropic"] })).json, { priority: ["anthropic"] });

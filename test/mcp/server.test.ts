@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { TOOLS_PAGE_SIZE } from "../../lib/limits.ts";
 import { McpServer } from "../../lib/mcp/server.ts";
+import { PLAIN_TOOL_NAME_PATTERN, plainToolName } from "../../lib/mcp/tool-names.ts";
 import { deviceRegistry, principal } from "../support/registry.ts";
 
 const META = {
@@ -62,6 +64,43 @@ describe("McpServer, initialize era", () => {
       const { response } = await call(s, "tools/list", { cursor: bad });
       assert.equal((response as any).error.code, -32602, String(bad));
     }
+  });
+
+  it("holds the whole catalog on one page by default, up to TOOLS_PAGE_SIZE (at least 64, and more than the device has)", async () => {
+    assert.ok(TOOLS_PAGE_SIZE >= 64);
+    const all = deviceRegistry().registry.toolSpecsFor(principal());
+    assert.ok(all.length <= TOOLS_PAGE_SIZE, "the catalog fits one page");
+    const { response } = await call(server(), "tools/list", {});
+    const result = (response as any).result;
+    assert.equal(result.tools.length, all.length);
+    assert.equal(result.nextCursor, undefined);
+    assert.equal((server(10_000) as any).pageSize, TOOLS_PAGE_SIZE, "a bigger page is clamped to the bound; cursors page past it");
+  });
+
+  it("lists plain names for a plain-style principal; every tool answers to its plain spelling", async () => {
+    const s = server();
+    const plain = { ...principal(), names: "plain" as const };
+    const listed = ((await call(s, "tools/list", {}, "legacy", plain)).response as any).result.tools.map((t: any) => t.name);
+    const dotted = deviceRegistry()
+      .registry.toolSpecsFor(principal())
+      .map((t) => t.name);
+    assert.deepEqual(listed, dotted.map(plainToolName));
+    assert.equal(new Set(listed).size, listed.length, "no two tools share a plain spelling");
+    for (const n of listed) assert.match(n, PLAIN_TOOL_NAME_PATTERN);
+    for (const p of [principal(), plain]) {
+      const r = ((await call(s, "tools/call", { name: "docs_search", arguments: { query: "token" } }, "legacy", p)).response as any).result;
+      assert.equal(r.isError, false);
+      assert.equal(
+        ((await call(s, "tools/call", { name: "docs.search", arguments: { query: "token" } }, "legacy", p)).response as any).result.isError,
+        false,
+      );
+    }
+    // A plain spelling reaches only the tool it stands for; hidden tools stay refused under either name.
+    const guest = { ...principal("guest"), names: "plain" as const };
+    const hidden = ((await call(s, "tools/call", { name: "tenant_list", arguments: {} }, "legacy", guest)).response as any).result;
+    assert.equal(hidden.isError, true);
+    assert.match(hidden.content[0].text, /^admin-only/);
+    assert.equal(((await call(s, "tools/call", { name: "docs_search_", arguments: {} })).response as any).error.code, -32602);
   });
 
   it("calls tools: content, structuredContent, isError, unknown tool", async () => {

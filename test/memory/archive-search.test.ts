@@ -19,7 +19,7 @@ describe("memory.archive search", () => {
   it("orders by cosine from the dot and the stored row norm, not by the raw int8 dot", async () => {
     const rig = memoryRig();
     const query = "where is the garden shed key";
-    const q = await rig.engine.embedQuery(query);
+    const q = (await rig.engine.embedQuery(query)).row;
     // "close" points the query's way at half the length; "loud" has the larger dot product but a wider angle.
     const close = Int8Array.from(q, (x) => Math.round(x / 2));
     const loud = Int8Array.from(q, (x) => Math.max(-127, Math.min(127, x + 50 * Math.sign(x))) + (x === 0 ? 40 : 0));

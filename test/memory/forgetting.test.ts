@@ -133,10 +133,22 @@ describe("memory forgetting", () => {
     for (let i = 0; i < 98; i++) await write(rig, { content: `ordinary fact ${i} about thing${i}`, importance: 0.5 });
     rig.clock.advance(11 * HOUR); // the session note has 1/12 of its TTL left: 0.9 x 0.083 < 0.5 x 0.99
     const r = await write(rig, { content: "The newest fact pushes one out", importance: 0.5 });
-    assert.match(r, /Evicted 1 lower-value memory to make room/);
+    assert.match(r, /Evicted your lower-value memory [0-9a-f]{8} \("Nearly expired session note"\) to make room\./);
     assert.equal(slotOf(rig, "Nearly expired session note"), -1);
     assert.ok(rig.engine.store.flags[slotOf(rig, "Pinned trivia of little importance")] & FLAG_PINNED);
     assert.equal(rig.engine.store.count, 100);
+  });
+
+  it("an eviction of another person's memory says so without naming it", async () => {
+    const rig = memoryRig();
+    updateConfig(rig.engine, { max_vectors: 100 });
+    const zoe = makePrincipal("zoë", "user", "mcp");
+    await writeMemory(rig.engine, zoe, { content: "Zoë's secret surprise party plan", importance: 0 });
+    for (let i = 0; i < 99; i++) await write(rig, { content: `owner fact ${i} about gadget${i}`, importance: 0.9 });
+    const r = await write(rig, { content: "The owner's hundred and first fact", importance: 0.9 });
+    assert.match(r, /Evicted a lower-value memory of another person to make room\.$/);
+    assert.doesNotMatch(r, /surprise|party|Zoë/);
+    assert.equal(rig.engine.store.countIn("zoë"), 0);
   });
 
   it("without an SD card an expired entry is dropped (there is no archive)", async () => {

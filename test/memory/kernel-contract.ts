@@ -1,6 +1,7 @@
-// The contract suite of the int8 kernel (Kernels.topK), run against every
-// implementation: the TypeScript kernel on Node and on XS, the C kernel on XS
-// (each of its scan paths). It imports nothing of Node, so the XS host runs it.
+// The contract suite of the int8 kernels (Kernels.topK, unscaled and scaled per
+// row, and Kernels.dots), run against every implementation: the TypeScript
+// kernels on Node and on XS, the C kernels on XS (each of its scan paths). It
+// imports nothing of Node, so the XS host runs it.
 //
 // Each case turns into one canonical outcome line: "ok <indices>|<scores>" or
 // "<ErrorName>:<message>". A case passes when its outcome equals the expected
@@ -27,20 +28,27 @@ export interface ContractReport {
   digest: string;
 }
 
-/** store, dims, count, query, k, mask: deliberately loose, for the bad-argument cases. */
+/** topK: store, dims, count, query, k, mask, scales; dots: store, dims, rows, query. Deliberately loose, for the bad-argument cases. */
 type Args = unknown[];
 
 interface Case {
   name: string;
+  /** Which kernel the case calls (topK when absent). */
+  fn?: "dots";
   args: Args;
   /** The literal outcome, or undefined to compute it with the naive oracle. */
   expected?: string;
 }
 
-function outcomeOf(kernels: Kernels, args: Args): string {
+function outcomeOf(kernels: Kernels, c: Case): string {
   try {
-    const r = (kernels.topK as (...a: unknown[]) => { indices: unknown; scores: unknown })(...args);
-    if (!(r.indices instanceof Int32Array) || !(r.scores instanceof Int32Array)) return "bad result types";
+    if (c.fn === "dots") {
+      const d = (kernels.dots as (...a: unknown[]) => unknown)(...c.args);
+      if (!(d instanceof Float64Array)) return "bad result type";
+      return `ok ${Array.from(d).join(",")}`;
+    }
+    const r = (kernels.topK as (...a: unknown[]) => { indices: unknown; scores: unknown })(...c.args);
+    if (!(r.indices instanceof Int32Array) || !(r.scores instanceof Float64Array)) return "bad result types";
     if (r.indices.length !== r.scores.length) return "bad result lengths";
     return `ok ${Array.from(r.indices).join(",")}|${Array.from(r.scores).join(",")}`;
   } catch (error) {
@@ -51,12 +59,22 @@ function outcomeOf(kernels: Kernels, args: Args): string {
 }
 
 /** The reference: every score, sorted by score (high first) then index (low first). */
-function naiveTopK(store: Int8Array, dims: number, count: number, query: Int8Array, k: number, mask?: Uint8Array): string {
+function naiveTopK(
+  store: Int8Array,
+  dims: number,
+  count: number,
+  query: Int8Array,
+  k: number,
+  mask?: Uint8Array,
+  scales?: Float32Array,
+): string {
   const rows: Array<[number, number]> = [];
   for (let i = 0; i < count; i++) {
     if (mask && mask[i] === 0) continue;
     let sum = 0;
     for (let j = 0; j < dims; j++) sum += store[i * dims + j] * query[j];
+    if (scales) sum *= scales[i];
+    if (Number.isNaN(sum)) continue;
     rows.push([sum, i]);
   }
   rows.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
@@ -105,13 +123,32 @@ function handCases(): Case[] {
   ];
 }
 
-function randomCase(name: string, seed: number, dims: number, count: number, k: number, keepPercent?: number, view = false): Case {
+/** Per-row scales as the store keeps them (1 / int8 norm), from `prng` with some rows far off the rest. */
+function scalesOf(prng: Prng, count: number): Float32Array {
+  const scales = new Float32Array(count);
+  for (let i = 0; i < count; i++) scales[i] = (prng.int(1, 1000) / 997) * (prng.int(0, 9) === 0 ? 50 : 0.01);
+  return scales;
+}
+
+function randomCase(
+  name: string,
+  seed: number,
+  dims: number,
+  count: number,
+  k: number,
+  keepPercent?: number,
+  view = false,
+  scaled = false,
+): Case {
   const prng = mulberry32(seed);
   // A view at an odd byte offset: implementations must honour byteOffset.
   const store = view ? randomInt8(prng, count * dims + 5).subarray(5) : randomInt8(prng, count * dims);
   const query = randomInt8(prng, dims);
   const mask = keepPercent === undefined ? undefined : maskOf(prng, count, keepPercent);
-  return { name: `random: ${name}`, args: mask ? [store, dims, count, query, k, mask] : [store, dims, count, query, k] };
+  const args: Args = [store, dims, count, query, k, mask];
+  if (scaled) args.push(scalesOf(prng, count));
+  else if (!mask) args.pop();
+  return { name: `random: ${name}`, args };
 }
 
 function randomCases(): Case[] {
@@ -127,7 +164,72 @@ function randomCases(): Case[] {
   cases.push(randomCase("mostly masked, fewer rows than k", seed++, 40, 200, 30, 5));
   cases.push(randomCase("odd-offset views", seed++, 33, 120, 12, undefined, true));
   cases.push(randomCase("max dims", seed++, KERNEL_MAX_DIMS, 12, 5));
+  for (const dims of [1, 17, 33, 256, 1000]) cases.push(randomCase(`scaled, dims ${dims}`, seed++, dims, 60, 10, undefined, false, true));
+  cases.push(randomCase("scaled, half masked", seed++, 96, 400, 20, 50, false, true));
+  cases.push(randomCase("scaled, odd-offset views, k=MAX_TOP_K", seed++, 65, 300, MAX_TOP_K, undefined, true, true));
   return cases;
+}
+
+/** Scaled scans: hand-worked scores, NaN and infinite scales, ties after scaling. */
+function scaledCases(): Case[] {
+  const tiny = new Int8Array([1, 2, 3, -1, 0, 1, 3, 2, 1, 0, 0, 0]);
+  const ones = new Int8Array([1, 1, 1]);
+  const f32 = (...v: number[]): Float32Array => Float32Array.from(v);
+  return [
+    { name: "scaled: the scale reorders", args: [tiny, 3, 4, ones, 4, undefined, f32(0.5, 1, 2, 1)], expected: "ok 2,0,1,3|12,3,0,0" },
+    { name: "scaled: a NaN scale skips the row", args: [tiny, 3, 4, ones, 4, undefined, f32(NaN, 1, 1, 1)], expected: "ok 2,1,3|6,0,0" },
+    {
+      name: "scaled: an infinite scale times 0 is NaN",
+      args: [tiny, 3, 4, ones, 4, undefined, f32(1, Infinity, 1, 1)],
+      expected: "ok 0,2,3|6,6,0",
+    },
+    { name: "scaled: infinity ranks first", args: [tiny, 3, 4, ones, 2, undefined, f32(1, 1, Infinity, 1)], expected: "ok 2,0|Infinity,6" },
+    { name: "scaled: negative scales flip", args: [tiny, 3, 4, ones, 4, undefined, f32(-1, 1, -0.5, 1)], expected: "ok 1,3,2,0|0,0,-3,-6" },
+    {
+      name: "scaled: with a mask",
+      args: [tiny, 3, 4, ones, 4, new Uint8Array([1, 0, 1, 0]), f32(0.25, 9, 0.25, 9)],
+      expected: "ok 0,2|1.5,1.5",
+    },
+    { name: "scaled: a longer scales array", args: [tiny, 3, 2, ones, 4, undefined, f32(1, 1, 99, 99, 99)], expected: "ok 0,1|6,0" },
+  ];
+}
+
+/** Kernels.dots: float query against listed rows, summed in index order. */
+function dotsCases(): Case[] {
+  const prng = mulberry32(4242);
+  const dims = 67;
+  const store = randomInt8(prng, 50 * dims + 3).subarray(3);
+  const query = new Float32Array(dims);
+  for (let j = 0; j < dims; j++) query[j] = prng.gaussian() / 8;
+  const rows = Int32Array.from({ length: MAX_TOP_K }, () => prng.int(0, 49));
+  const dots = (name: string, args: Args, expected?: string): Case => ({ name: `dots: ${name}`, fn: "dots", args, expected });
+  const tiny = new Int8Array([1, 2, 3, -1, 0, 1]);
+  const q3 = Float32Array.from([0.5, -0.25, 2]);
+  return [
+    dots("hand", [tiny, 3, Int32Array.from([1, 0, 1]), q3], "ok 1.5,6,1.5"),
+    dots("no rows", [tiny, 3, new Int32Array(0), q3], "ok "),
+    dots("random rows of an odd-offset view", [store, dims, rows, query]),
+    dots("store not Int8Array", [new Uint8Array(6), 3, Int32Array.from([0]), q3], "TypeError:bad store"),
+    dots("dims 0", [tiny, 0, Int32Array.from([0]), q3], "RangeError:bad dims"),
+    dots("rows not Int32Array", [tiny, 3, [0], q3], "TypeError:bad rows"),
+    dots("too many rows", [tiny, 3, new Int32Array(MAX_TOP_K + 1), q3], "RangeError:bad rows"),
+    dots("row past the store", [tiny, 3, Int32Array.from([0, 2]), q3], "RangeError:bad rows"),
+    dots("negative row", [tiny, 3, Int32Array.from([-1]), q3], "RangeError:bad rows"),
+    dots("query not Float32Array", [tiny, 3, Int32Array.from([0]), new Float64Array(3)], "TypeError:bad query"),
+    dots("query too short", [tiny, 3, Int32Array.from([0]), new Float32Array(2)], "RangeError:bad query"),
+    dots("query missing", [tiny, 3, Int32Array.from([0])], "TypeError:bad query"),
+  ];
+}
+
+/** The reference for dots: the same sum in index order. */
+function naiveDots(store: Int8Array, dims: number, rows: Int32Array, query: Float32Array): string {
+  const out: number[] = [];
+  for (const r of rows) {
+    let sum = 0;
+    for (let j = 0; j < dims; j++) sum += store[r * dims + j] * query[j];
+    out.push(sum);
+  }
+  return `ok ${out.join(",")}`;
 }
 
 /** Few distinct rows repeated, so most scores tie: the lower index must come first. */
@@ -187,17 +289,25 @@ function errorCases(): Case[] {
     bad("mask too short", [store, 8, 4, q8, 1, new Uint8Array(3)], "RangeError:bad mask"),
     bad("the first bad argument wins", [store, 0, -1, new Uint8Array(1), 0, null], "RangeError:bad dims"),
     bad("bad k before bad mask", [store, 8, 4, q8, 0, null], "RangeError:bad k"),
+    bad("scales a Float64Array", [store, 8, 4, q8, 1, undefined, new Float64Array(4)], "TypeError:bad scales"),
+    bad("scales null", [store, 8, 4, q8, 1, undefined, null], "TypeError:bad scales"),
+    bad("scales too short", [store, 8, 4, q8, 1, undefined, new Float32Array(3)], "RangeError:bad scales"),
+    bad("bad mask before bad scales", [store, 8, 4, q8, 1, new Uint8Array(3), null], "RangeError:bad mask"),
   ];
 }
 
 /** Runs every case against `kernels`; never throws for a failing case. */
 export function runKernelContract(kernels: Kernels): ContractReport {
-  const cases = [...handCases(), ...randomCases(), ...tieCases(), ...errorCases()];
+  const cases = [...handCases(), ...randomCases(), ...tieCases(), ...scaledCases(), ...dotsCases(), ...errorCases()];
   const results: CaseResult[] = [];
   const failures: string[] = [];
   for (const c of cases) {
-    const outcome = outcomeOf(kernels, c.args);
-    const expected = c.expected ?? naiveTopK(...(c.args as [Int8Array, number, number, Int8Array, number, Uint8Array?]));
+    const outcome = outcomeOf(kernels, c);
+    const expected =
+      c.expected ??
+      (c.fn === "dots"
+        ? naiveDots(...(c.args as [Int8Array, number, Int32Array, Float32Array]))
+        : naiveTopK(...(c.args as [Int8Array, number, number, Int8Array, number, Uint8Array?, Float32Array?])));
     const ok = outcome === expected;
     results.push({ name: c.name, outcome, expected, ok, digest: djb2Hex(outcome) });
     if (!ok) failures.push(`${c.name}: got ${outcome.slice(0, 200)} expected ${expected.slice(0, 200)}`);

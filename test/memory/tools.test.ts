@@ -101,11 +101,14 @@ describe("memory tools", () => {
     // guest quota: 100 vectors, 5 pins
     for (let i = 0; i < 98; i++) await call(rig, "memory.write", { content: `guest fact number ${i} zebra${i}`, importance: 0.9 }, guest);
     assert.equal(rig.core.memory.store.countIn("gus"), 100);
-    assert.match(await call(rig, "memory.write", { content: "lowly note xylophone", importance: 0 }, guest), /Evicted 1/);
+    assert.match(
+      await call(rig, "memory.write", { content: "lowly note xylophone", importance: 0 }, guest),
+      /Evicted your lower-value memory [0-9a-f]{8} \("Guest wants the guest room"\) to make room\./,
+    );
     const low = idOf(await call(rig, "memory.write", { content: "lowly note xylophone", importance: 0 }, guest));
     assert.equal(rig.core.memory.store.countIn("gus"), 100);
     const evicting = await call(rig, "memory.write", { content: "one more important fact quokka", importance: 1 }, guest);
-    assert.match(evicting, /Evicted 1 lower-value memory/);
+    assert.match(evicting, new RegExp(`Evicted your lower-value memory ${low} \\("lowly note xylophone"\\)`));
     assert.equal(rig.core.memory.store.countIn("gus"), 100);
     assert.match(await refusal(rig, "memory.pin", { action: "delete", id: low }, guest), /^not-found:/, "the lowest-value entry went");
     assert.equal(rig.core.memory.store.countIn("owner"), 1, "the owner's memory is untouched");

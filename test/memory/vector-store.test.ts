@@ -74,12 +74,12 @@ describe("VectorStore", () => {
     assert.equal(store.vectors.length, 4 * DIMS);
   });
 
-  it("quantizes a normalized vector to round(v x 127), clamped", () => {
+  it("quantizes a normalized vector with its own scale: the largest component to 127", () => {
     const v = Float32Array.from([3, 4, 0, 0]);
     assert.ok(normalizeL2(v));
     const out = new Int8Array(4);
     quantizeInt8(v, out);
-    assert.deepEqual(Array.from(out), [76, 102, 0, 0]);
+    assert.deepEqual(Array.from(out), [95, 127, 0, 0]); // round(0.6 x 127 / 0.8) = 95
     const over = new Int8Array(2);
     quantizeInt8(Float32Array.from([1.5, -1.5]), over);
     assert.deepEqual(Array.from(over), [127, -127]);

@@ -17,7 +17,7 @@ describe("MCP client tokens", () => {
     const t1 = a.create("laptop", "user", "alice");
     const t2 = a.create("ci-bot", "guest", "ci");
     assert.notEqual(t1, t2);
-    assert.deepEqual(a.verify(t1), { name: "laptop", role: "user", ns: "alice", created: 1000 });
+    assert.deepEqual(a.verify(t1), { name: "laptop", role: "user", ns: "alice", created: 1000, names: "dotted", sharesOwnerNs: false });
     const b = tokens(dir); // a restart
     assert.equal(b.verify(t2)?.name, "ci-bot");
     assert.equal(b.verify(t1.slice(0, -1) + (t1.endsWith("0") ? "1" : "0")), undefined);

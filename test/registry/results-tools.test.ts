@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { RESULTS_RING_MAX_ENTRIES } from "../../lib/limits.ts";
+import { RESULTS_RING_MAX_BYTES, RESULTS_RING_MAX_ENTRIES, RESULTS_RING_MAX_NAMESPACES } from "../../lib/limits.ts";
 import { ResultsRing } from "../../lib/store/results-ring.ts";
 import { deviceRegistry, principal } from "../support/registry.ts";
 
@@ -57,5 +57,25 @@ describe("results.get and results.list", () => {
     const kept = ring.get("a", huge)!;
     assert.equal(kept.cut, true);
     assert.ok(kept.bytes <= 64 * 1024);
+  });
+
+  it("keeps one ring per namespace: a flood from one never evicts another's tags", () => {
+    const ring = new ResultsRing();
+    const alice = ring.put("alice", "k", "n", "alice's result");
+    for (let i = 0; i < RESULTS_RING_MAX_ENTRIES * 4; i++) ring.put("mallory", "k", "n", "m".repeat(32 * 1024));
+    assert.equal(ring.get("alice", alice)?.text, "alice's result");
+    assert.equal(ring.get("mallory", alice), undefined, "a tag reads only in its own namespace");
+    assert.ok(ring.list("mallory").reduce((n, e) => n + e.bytes, 0) <= RESULTS_RING_MAX_BYTES);
+  });
+
+  it("bounds the namespaces: a new one replaces the one idle longest", () => {
+    const ring = new ResultsRing();
+    const first = ring.put("ns0", "k", "n", "zero");
+    for (let i = 1; i < RESULTS_RING_MAX_NAMESPACES; i++) ring.put(`ns${i}`, "k", "n", `v${i}`);
+    ring.put("ns0", "k", "n", "zero again"); // ns0 is now the most recent; ns1 the idlest
+    ring.put("newcomer", "k", "n", "new");
+    assert.equal(ring.get("ns0", first)?.text, "zero");
+    assert.equal(ring.list("ns1").length, 0);
+    assert.equal(ring.list("newcomer").length, 1);
   });
 });

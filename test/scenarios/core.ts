@@ -57,7 +57,7 @@ export async function runCoreScenario(ports: Ports = portablePorts()): Promise<s
     "modern",
   );
 
-  const ownerClient = { name: "owner", role: "admin" as const, ns: "owner", created: 0 };
+  const ownerClient = { name: "owner", role: "admin" as const, ns: "owner", created: 0, names: "dotted" as const, sharesOwnerNs: false };
   const hosts = new HostPolicy({ addresses: () => [], deviceName: () => "halo", settings: ports.settings });
   const pipeline = new HttpPipeline(
     [

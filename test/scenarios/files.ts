@@ -54,6 +54,8 @@ export async function runFilesScenario(): Promise<string[]> {
     log: { info: () => undefined, warn: () => undefined },
     settings,
     http: scriptedHttp,
+    // files.example stands for a site on the internet: its name resolves to a public address.
+    resolver: { resolve: () => Promise.resolve(["93.184.215.14"]) },
     storage,
     kernels: tsKernels,
     ...NO_BOARD,

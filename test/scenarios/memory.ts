@@ -38,6 +38,7 @@ function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Set
     log: { info: () => undefined, warn: () => undefined },
     settings,
     http: { request: () => Promise.reject(new Error("no network in this scenario")) },
+    resolver: undefined,
     storage,
     kernels: tsKernels,
     ...NO_BOARD,

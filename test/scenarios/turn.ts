@@ -120,6 +120,7 @@ export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episo
     log: { info: () => undefined, warn: () => undefined },
     settings: memorySettings(),
     http: { request: () => Promise.reject(new Error("no network in this scenario")) },
+    resolver: undefined,
     storage: memoryStorage(),
     kernels: tsKernels,
     ...NO_BOARD,

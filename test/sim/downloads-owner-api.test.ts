@@ -34,7 +34,9 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
       request: (req) =>
         nodeHttpClient.request({ ...req, url: req.url.startsWith(FILE_HOST) ? local + req.url.slice(FILE_HOST.length) : req.url }),
     };
-    sim = await startTestSim({ portOverrides: { http, log } });
+    // The file host's name resolves to a public address (it stands for a site on the internet); the request goes to the local server.
+    const resolver = { resolve: async () => ["93.184.215.14"] };
+    sim = await startTestSim({ portOverrides: { http, resolver, log } });
     member = (await ownerApi(sim, "POST", "/api/clients", { name: "laptop", role: "user", ns: "mia" })).json.token;
     guest = (await ownerApi(sim, "POST", "/api/clients", { name: "kiosk", role: "guest", ns: "gus" })).json.token;
   });

@@ -40,6 +40,7 @@ export function portablePorts(): Ports {
     log: { info: (m) => void lines.push(m), warn: (m) => void lines.push(m) },
     settings: memorySettings(),
     http: { request: () => Promise.reject(new Error("no network in portable scenarios")) },
+    resolver: undefined,
     storage: memoryStorage(),
     kernels: tsKernels,
     ...NO_BOARD,

@@ -2,6 +2,8 @@
 // a local OpenAI stand-in; and `npm run chat` (tools/chat.mjs) against it.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { optionsFromEnv } from "../../hosts/sim/start.ts";
 import { NO_PROVIDER_KEY_REPLY } from "../../lib/turn/engine.ts";
@@ -31,10 +33,15 @@ async function chat(
 }
 
 /** Runs tools/chat.mjs with `stdin` and returns what it printed. */
-function runChatClient(sim: TestSim, args: string[], stdin: string): Promise<{ code: number | null; out: string }> {
+function runChatClient(
+  sim: TestSim,
+  args: string[],
+  stdin: string,
+  env: Record<string, string> = { HALO_URL: sim.url },
+): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, ["tools/chat.mjs", ...args], {
-      env: { ...process.env, HALO_URL: sim.url, HALO_DATA: sim.dataDir, HALO_TOKEN: "" },
+      env: { ...process.env, HALO_URL: "", HALO_PORT: "", HALO_HOST: "", HALO_DATA: sim.dataDir, HALO_TOKEN: "", ...env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";
@@ -144,6 +151,29 @@ describe("POST /api/chat on the simulator", () => {
     const lines = await runChatClient(sim, [], "first line\n/quit\n");
     assert.equal(lines.code, 0, lines.out);
     assert.match(lines.out, /halo> first line reply\n {2}\(asks\) more\?/);
+  });
+
+  it("finds the simulator by HALO_PORT, and exits non-zero when refused or unreachable", async () => {
+    openai.reply(openAiAnswer(answer({ reply: "found by port" })));
+    const port = new URL(sim.url).port;
+    const byPort = await runChatClient(sim, ["hello"], "", { HALO_PORT: port, HALO_HOST: "127.0.0.1" });
+    assert.equal(byPort.code, 0, byPort.out);
+    assert.match(byPort.out, /^halo> found by port$/m);
+    const refused = await runChatClient(sim, ["hello"], "", { HALO_PORT: port, HALO_TOKEN: "halo_not_a_client" });
+    assert.equal(refused.code, 1, refused.out);
+    assert.match(refused.out, /HTTP 401: Unauthorized: unknown or revoked token/);
+    const refusedLines = await runChatClient(sim, [], "hello\nsecond\n", { HALO_PORT: port, HALO_TOKEN: "halo_not_a_client" });
+    assert.equal(refusedLines.code, 1, refusedLines.out);
+    const closed = await new Promise<number>((ok) => {
+      const probe = createServer();
+      probe.listen(0, "127.0.0.1", () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => ok(p));
+      });
+    });
+    const unreachable = await runChatClient(sim, ["hello"], "", { HALO_PORT: String(closed) });
+    assert.equal(unreachable.code, 1, unreachable.out);
+    assert.match(unreachable.out, /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   });
 });
 

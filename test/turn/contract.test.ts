@@ -1,9 +1,11 @@
 // The turn contract's schema (strict-mode shape) and its parser: required strings, tolerant arrays, caps.
 import assert from "node:assert/strict";
+import { SUBAGENT_TASK_MAX_CHARS } from "../../lib/agents/bounds.ts";
 import { MAX_DEVICE_ACTIONS } from "../../lib/device/actions.ts";
 import { MEM_QUERY_MAX_ITEMS, MEM_WRITE_MAX_ITEMS, REPLY_MAX_BYTES, SESSION_OPS_MAX_ITEMS } from "../../lib/turn/bounds.ts";
 import { parseTurnAnswer, TURN_ANSWER, TURN_ANSWER_SCHEMA, type TurnAnswer } from "../../lib/turn/contract.ts";
 import { deviceElement } from "../../lib/turn/device-form.ts";
+import { deviceRegistry } from "../support/registry.ts";
 import { answer } from "./support.ts";
 
 function parsed(value: unknown): { answer: TurnAnswer; problems: string[] } {
@@ -216,5 +218,18 @@ describe("turn contract: device[] elements into the validator's form", () => {
   it("passes non-objects and the validator's own form through", () => {
     assert.equal(deviceElement("reboot"), "reboot");
     assert.deepEqual(deviceElement({ config: { ledBrightness: 5 } }), { config: { ledBrightness: 5 } });
+  });
+
+  it("caps a sub-agent task exactly as session.spawn does, whichever starts it", () => {
+    const spawnSchema = deviceRegistry()
+      .registry.all()
+      .find((t) => t.name === "session.spawn")!.inputSchema as any;
+    assert.equal(spawnSchema.properties.task.maxLength, SUBAGENT_TASK_MAX_CHARS);
+    const longest = "t".repeat(SUBAGENT_TASK_MAX_CHARS);
+    const ok = parsed(answer({ session_ops: [{ op: "spawn", task: longest }] }));
+    assert.equal(ok.answer.sessionOps.length, 1);
+    const over = parsed(answer({ session_ops: [{ op: "spawn", task: longest + "t" }] }));
+    assert.equal(over.answer.sessionOps.length, 0);
+    assert.ok(over.problems.some((p) => p.includes(`1-${SUBAGENT_TASK_MAX_CHARS} characters`)));
   });
 });

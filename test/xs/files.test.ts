@@ -22,6 +22,6 @@ describe("files and skills on XS", () => {
       /owner image\.generate \{"prompt":"an otter in a hat","name":"otter"\} => Saved the image as images\/otter\.png \(70 bytes\)/,
     );
     assert.match(text, /gus skill\.list \{\} => [\s\S]*- otter-facts: Otter facts \(agent, approved\)/);
-    assert.match(text, /^card files \| files \.index images kim trip web$/m);
+    assert.match(text, /^card files \| files \.index \.sx images kim trip web$/m);
   });
 });

@@ -6,7 +6,8 @@
 import { Request } from "http";
 import SecureSocket from "securesocket";
 import Timer, { type TimerId } from "timer";
-import type { HttpClient, HttpClientErrorCode, HttpClientRequest, HttpClientResponse } from "../../../lib/ports";
+import Net from "net";
+import type { HttpClient, HttpClientErrorCode, HttpClientRequest, HttpClientResponse, Resolver } from "../../../lib/ports";
 import { encodeUtf8 } from "../../../lib/util/utf8";
 
 /** scheme, host (name or [IPv6]), port, path+query; a fragment is dropped. */
@@ -118,6 +119,8 @@ export const moddableHttpClient: HttpClient = {
       try {
         request = new Request({
           host,
+          // A pinned address (files.fetch checked it) is connected to; the host stays the Host header and TLS name.
+          ...(req.address !== undefined ? { address: req.address } : {}),
           port,
           path: m[4] === undefined ? "/" : m[4].startsWith("?") ? "/" + m[4] : m[4],
           method: req.method,
@@ -157,6 +160,15 @@ export const moddableHttpClient: HttpClient = {
         }
         return undefined;
       };
+    });
+  },
+};
+
+/** Net.resolve gives one address a name has: that is the one the Request would connect to. */
+export const moddableResolver: Resolver = {
+  resolve(name) {
+    return new Promise((resolve, reject) => {
+      Net.resolve(name, (_name, address) => (address ? resolve([address]) : reject(new Error("the name does not resolve"))));
     });
   },
 };

@@ -5,7 +5,7 @@ import type { DeviceConfig } from "../config";
 import { cardStorage } from "./card";
 import { deviceClock } from "./clock";
 import { deviceDigest } from "./digest";
-import { moddableHttpClient } from "./http-client";
+import { moddableHttpClient, moddableResolver } from "./http-client";
 import { digitalButton } from "./button";
 import { neopixelLed } from "./led";
 import { i2sAudioIn } from "./audio-in";
@@ -30,6 +30,7 @@ export function devicePorts(config: DeviceConfig): Ports {
     log,
     settings: preferenceSettings,
     http: moddableHttpClient,
+    resolver: moddableResolver,
     // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
     kernels: nativeKernels,
     webSocket: moddableWebSocket,

@@ -1,7 +1,9 @@
 // HttpClient port over node:http/https: no redirects followed, a deadline, a response size cap.
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { HttpClient, HttpClientErrorCode, HttpClientResponse } from "../../../lib/ports.ts";
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import type { HttpClient, HttpClientErrorCode, HttpClientResponse, Resolver } from "../../../lib/ports.ts";
 
 /** An Error carrying the port's rejection code. */
 function failure(code: HttpClientErrorCode, message: string): Error {
@@ -26,7 +28,13 @@ export const nodeHttpClient: HttpClient = {
       const body = typeof req.body === "string" ? Buffer.from(req.body) : req.body ? Buffer.from(req.body) : undefined;
       const headers: Record<string, string> = { ...(req.headers || {}) };
       if (body) headers["content-length"] = String(body.length);
-      const outgoing = send(url, { method: req.method, headers }, (res) => {
+      // A pinned address is connected to as it is; the URL's host stays the Host header and the TLS name.
+      const pinned = req.address;
+      const lookup = pinned
+        ? (_host: string, options: { all?: boolean }, done: (...args: unknown[]) => void): void =>
+            options.all ? done(null, [{ address: pinned, family: isIP(pinned) }]) : done(null, pinned, isIP(pinned))
+        : undefined;
+      const outgoing = send(url, { method: req.method, headers, ...(lookup ? { lookup: lookup as never } : {}) }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
@@ -59,5 +67,13 @@ export const nodeHttpClient: HttpClient = {
       if (body) outgoing.write(body);
       outgoing.end();
     });
+  },
+};
+
+/** Resolves as node:http does (getaddrinfo: the hosts file, then DNS), every address. */
+export const nodeResolver: Resolver = {
+  async resolve(name) {
+    const found = await dnsLookup(name, { all: true, verbatim: true });
+    return found.map((a) => a.address);
   },
 };

@@ -1,7 +1,7 @@
 import { tsKernels } from "../../../lib/memory/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
-import { nodeHttpClient } from "./http-client.ts";
+import { nodeHttpClient, nodeResolver } from "./http-client.ts";
 import { folderStorage } from "./folder-storage.ts";
 import { memoryStorage } from "./memory-storage.ts";
 import { memorySettings } from "./memory-settings.ts";
@@ -32,6 +32,7 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     log,
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
+    resolver: nodeResolver,
     // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
     kernels: tsKernels,
     webSocket: wsClient,
@@ -58,6 +59,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     log,
     settings: memorySettings(),
     http: nodeHttpClient,
+    resolver: nodeResolver,
     kernels: tsKernels,
     webSocket: wsClient,
     storage: memoryStorage(),

@@ -11,6 +11,8 @@ export interface MemoryStorage extends RemovableStorage {
 export function memoryStorage(capacityBytes = 64 * 1024 * 1024, faults: StorageFaults = {}): MemoryStorage {
   const files = new Map<string, Uint8Array>();
   const mtimes = new Map<string, number>();
+  /** The appended file whose buffer has spare room after it (only this module's own buffers grow in place). */
+  const spare = new Map<string, Uint8Array>();
   let present = true;
   let used = 0;
   const card = (): void => {
@@ -40,6 +42,7 @@ export function memoryStorage(capacityBytes = 64 * 1024 * 1024, faults: StorageF
     used -= old.length;
     files.delete(path);
     mtimes.delete(path);
+    spare.delete(path);
   };
   return {
     files,
@@ -73,10 +76,17 @@ export function memoryStorage(capacityBytes = 64 * 1024 * 1024, faults: StorageF
       checkStoragePath(path);
       checkPlace(path);
       const old = files.get(path) ?? new Uint8Array(0);
-      const next = new Uint8Array(old.length + data.length);
-      next.set(old);
+      // Room to grow in place (doubling), so many small appends cost linear time.
+      const room = old.buffer.byteLength - old.byteOffset - old.length;
+      let next: Uint8Array;
+      if (room >= data.length && spare.get(path) === old) next = new Uint8Array(old.buffer, old.byteOffset, old.length + data.length);
+      else {
+        next = new Uint8Array(new ArrayBuffer(Math.max(64, 2 * (old.length + data.length))), 0, old.length + data.length);
+        next.set(old);
+      }
       next.set(data, old.length);
       put(path, next);
+      spare.set(path, next);
     },
     rename(from, to) {
       card();

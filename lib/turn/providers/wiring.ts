@@ -3,6 +3,7 @@
 // turn engine and the sub-agents share the one router, so one governor sees
 // every call.
 import { BudgetGovernor } from "../budget";
+import { ProviderModels } from "../provider-models";
 import type { Ports } from "../../ports";
 import { ProviderRouter } from "./router";
 import type { ProviderId } from "./types";
@@ -19,9 +20,16 @@ export interface RouterWiring {
   sleep?(ms: number): Promise<void>;
 }
 
-export function buildProviderRouter(w: RouterWiring): { router: ProviderRouter; budget: BudgetGovernor } {
+export function buildProviderRouter(w: RouterWiring): { router: ProviderRouter; budget: BudgetGovernor; models: ProviderModels } {
   const { ports } = w;
   const budget = new BudgetGovernor(ports.settings, ports.clock, { log: ports.log, utcOffsetMinutes: w.utcOffsetMinutes });
+  const models = new ProviderModels({
+    settings: ports.settings,
+    http: ports.http,
+    log: ports.log,
+    getSecret: (name) => w.getSecret(name),
+    baseUrl: (name) => w.baseUrls?.[name],
+  });
   const router = new ProviderRouter({
     http: ports.http,
     clock: ports.clock,
@@ -29,9 +37,10 @@ export function buildProviderRouter(w: RouterWiring): { router: ProviderRouter; 
     sleep: w.sleep ?? (() => Promise.resolve()),
     getSecret: (name) => w.getSecret(name),
     priority: () => w.priority(),
+    model: (id) => models.get(id),
     baseUrls: { openai: w.baseUrls?.openai, anthropic: w.baseUrls?.anthropic, mistral: w.baseUrls?.mistral },
     budget,
     log: ports.log,
   });
-  return { router, budget };
+  return { router, budget, models };
 }

@@ -1,0 +1,47 @@
+// The owner controls over spend, models and stored things: budget ceilings
+// and rates, the model per provider, deleting a file or a skill capsule, and
+// the memory embedder. Each endpoint group lives in its own file; this one
+// names what they need from the core and registers those that exist.
+import type { ConfigStore } from "../device/config";
+import type { MemoryEngine } from "../memory/engine";
+import type { HttpClient, Log } from "../ports";
+import type { BudgetGovernor } from "../turn/budget";
+import type { ProviderModels } from "../turn/provider-models";
+import { budgetRoutes } from "./owner-budget";
+import { embedderRoutes } from "./owner-embedder";
+import { deletionRoutes, type FileRemover } from "./owner-files";
+import { modelRoutes } from "./owner-models";
+import type { ApiHandler } from "./owner-routes";
+import type { Route } from "./router";
+
+export interface OwnerControlDeps {
+  config: ConfigStore;
+  log: Log;
+  secrets: { getSecret(name: string): string | undefined };
+  /** Ceilings, rates and the reset day of provider spend (lib/http/owner-budget.ts). */
+  budget?: BudgetGovernor;
+  /** The orchestrator's model and each provider's (lib/http/owner-models.ts). */
+  models?: ProviderModels;
+  /** The file store: the owner deletes any person's file (lib/http/owner-files.ts). */
+  artifacts?: FileRemover;
+  /** Skill capsules: the owner deletes any stored one. */
+  skills?: { removeByOwner?(id: string): void };
+  /** The memory engine: the embedder switch (lib/http/owner-embedder.ts). */
+  memory?: MemoryEngine;
+  /** The outbound HTTP the embedder uses (the core's ports). */
+  ports?: { http: HttpClient };
+}
+
+export function controlRoutes(deps: OwnerControlDeps): Array<Route<ApiHandler>> {
+  const skills = deps.skills;
+  const skillRemover = skills?.removeByOwner ? { removeByOwner: (id: string) => skills.removeByOwner!(id) } : undefined;
+  const routes = [
+    ...budgetRoutes(deps.budget, deps.log),
+    ...modelRoutes(deps.models, deps.config, deps.log),
+    ...deletionRoutes(deps.artifacts, skillRemover, deps.log),
+  ];
+  const { ports, secrets } = deps;
+  if (ports)
+    routes.push(...embedderRoutes({ memory: deps.memory, http: ports.http, getSecret: (n) => secrets.getSecret(n), log: deps.log }));
+  return routes;
+}

@@ -1,0 +1,69 @@
+// The owner's embedder switch. The choice is locked while memories exist:
+// vectors from two embedders cannot be compared, so a change with memories
+// stored happens only together with a re-embed of all of them (all or
+// nothing: on any failure the old setting, embedder and vectors stay).
+// Refusals are HaloErrors: invalid, conflict (locked), not-configured (no key), failed.
+import { HaloError } from "../errors";
+import { toJson } from "../util/json";
+import type { Log, Settings } from "../ports";
+import { reembed } from "./config-ops";
+import type { Embedder } from "./embedder";
+import { EMBEDDER_SETTINGS_KEY, readEmbedderSettings, type EmbedderSettings } from "./embedder-select";
+import type { MemoryEngine } from "./engine";
+
+/** The stored choice, the embedder in use, and how many memories hold its vectors. */
+export function embedderView(engine: MemoryEngine, log: Log): { setting: EmbedderSettings; active: string; vectors: number } {
+  return { setting: readEmbedderSettings(engine.deps.settings, log), active: engine.deps.embedder.id, vectors: engine.store.count };
+}
+
+/**
+ * Stores `wanted` ({provider, dims, model, base_url} as in Settings) and switches
+ * the engine to the embedder `build` makes from it. With memories stored this
+ * needs `reembedNow`; the answer says what was done.
+ */
+export async function changeEmbedder(
+  engine: MemoryEngine,
+  wanted: { [key: string]: unknown },
+  build: (setting: EmbedderSettings) => Embedder | undefined,
+  reembedNow: boolean,
+): Promise<string> {
+  const text = toJson(wanted);
+  const problems: string[] = [];
+  // Checked by the same reader the next boot uses: one that only holds the candidate.
+  const candidate: Settings = { get: () => text, set: () => undefined, remove: () => undefined, keys: () => [] };
+  const parsed = readEmbedderSettings(candidate, { info: () => undefined, warn: (m: string) => void problems.push(m) });
+  if (problems.length > 0)
+    throw new HaloError("invalid", "not a valid embedder: provider offline {dims} or openai {dims, model, base_url}.");
+  engine.prepare();
+  const count = engine.store.count;
+  if (count > 0 && !reembedNow) {
+    throw new HaloError(
+      "conflict",
+      `locked: ${count} memories hold vectors from ${engine.deps.embedder.id}; change the embedder together with a re-embed of them (reembed: true).`,
+    );
+  }
+  const settings = engine.deps.settings;
+  const before = settings.get(EMBEDDER_SETTINGS_KEY);
+  const previous = engine.deps.embedder;
+  // Stored first: `build` reads the setting as the next boot will.
+  settings.set(EMBEDDER_SETTINGS_KEY, text);
+  const next = build(parsed);
+  if (!next) {
+    restore();
+    throw new HaloError("not-configured", "the openai embedder needs the openai key; set it first.");
+  }
+  engine.deps.embedder = next;
+  if (count === 0) return `Embedder set to ${engine.deps.embedder.id}; no memories needed re-embedding.`;
+  try {
+    return await reembed(engine);
+  } catch (e) {
+    restore();
+    throw new HaloError("failed", `the re-embed failed, nothing changed: ${e instanceof Error ? e.message : "unknown error"}`);
+  }
+
+  function restore(): void {
+    if (before === undefined) settings.remove(EMBEDDER_SETTINGS_KEY);
+    else settings.set(EMBEDDER_SETTINGS_KEY, before);
+    engine.deps.embedder = previous;
+  }
+}
