@@ -92,17 +92,31 @@ describe("the owner's web page in Chromium", function () {
     await page.locator("#key-openai-status").locator("xpath=ancestor::form").getByRole("button", { name: "Check" }).click();
     await page.waitForFunction(() => /^auth: /.test((globalThis as any).document.getElementById("key-openai-check")?.textContent ?? ""));
     assert.ok(!(await page.content()).includes("sk-web-ui-KEY"), "no key is ever on the page");
+    // Budgets and rates, the model a provider is asked for, the embedder in use.
+    const budget = page.locator('[data-budget="anthropic"]');
+    await budget.getByLabel("anthropic ceiling in dollars").fill("7.5");
+    await budget.getByRole("button", { name: "Save anthropic budget" }).click();
+    await page.locator("#toast").getByText("anthropic budget saved").waitFor();
+    const saved = (await ownerApi(sim, "GET", "/api/budget")).json.providers.find((p: any) => p.provider === "anthropic");
+    assert.equal(saved.usd_ceiling, 7.5);
+    await page.getByLabel(/^mistral model/).fill("mistral-large-latest");
+    await page.getByRole("button", { name: "Save mistral model" }).click();
+    await page.locator("#toast").getByText("mistral model saved").waitFor();
+    const models = (await ownerApi(sim, "GET", "/api/models")).json.providers.find((p: any) => p.provider === "mistral");
+    assert.equal(models.model, "mistral-large-latest");
+    await page.getByText(/In use: offline/).waitFor();
     await checkSection("setup");
   });
 
   it("People and clients: creates a client (token shown once), signs in as it, and a revoked token gets the clear screen", async () => {
     await open("people");
     await page.getByLabel("Name", { exact: true }).fill("tablet");
+    await page.getByLabel("Tool names in its tools/list").selectOption("plain");
     await page.getByRole("button", { name: "Create client" }).click();
     const token = (await page.locator("#new-token").textContent())!.trim();
     assert.match(token, /^halo_/);
     assert.equal((await ownerApi(sim, "GET", "/api/whoami", undefined, { authorization: `Bearer ${token}` })).json.name, "tablet");
-    await page.locator('tr[data-client="tablet"]').waitFor();
+    await page.locator('tr[data-client="tablet"]').getByText("plain").waitFor();
     await checkSection("people");
     await page.getByRole("button", { name: "Revoke tablet" }).click();
     await page.locator('tr[data-client="tablet"]').waitFor({ state: "detached" });

@@ -9,6 +9,7 @@ interface Client {
   role: string;
   ns: string;
   created: number;
+  names?: string;
 }
 
 export const peopleSection: Section = async (root) => {
@@ -31,9 +32,14 @@ export const peopleSection: Section = async (root) => {
       h("h3", { id: "new-client-title" }, "New client token"),
       form(
         async (f) => {
-          const body: { [k: string]: string } = { name: value(f, "name").trim(), role: value(f, "role") };
+          const body: { [k: string]: string | boolean } = {
+            name: value(f, "name").trim(),
+            role: value(f, "role"),
+            names: value(f, "names"),
+          };
           const ns = value(f, "ns").trim();
           if (ns) body.ns = ns;
+          if ((f.elements.namedItem("shares") as HTMLInputElement).checked) body.shares_owner_ns = true;
           const r = await post("/api/clients", body);
           if (!r.ok) return toast(errorText(r));
           clear(created, tokenOnce(r.json.name, r.json.token));
@@ -52,6 +58,16 @@ export const peopleSection: Section = async (root) => {
           ),
         ),
         field("Person it acts as (default: the name)", h("input", { name: "ns" })),
+        field(
+          "Tool names in its tools/list",
+          h(
+            "select",
+            { name: "names" },
+            h("option", { value: "dotted" }, "dotted (docs.search)"),
+            h("option", { value: "plain" }, "plain (docs_search)"),
+          ),
+        ),
+        field("It may share the owner's memory and files (acts as owner)", h("input", { type: "checkbox", name: "shares" })),
         h("div", { class: "row" }, h("button", { type: "submit" }, "Create client")),
       ),
       created,
@@ -90,7 +106,16 @@ function clientTable(list: Client[], refresh: () => Promise<void>): HTMLElement 
     h(
       "thead",
       {},
-      h("tr", {}, h("th", {}, "Name"), h("th", {}, "Role"), h("th", {}, "Person"), h("th", {}, "Created"), h("th", {}, "Action")),
+      h(
+        "tr",
+        {},
+        h("th", {}, "Name"),
+        h("th", {}, "Role"),
+        h("th", {}, "Person"),
+        h("th", {}, "Tool names"),
+        h("th", {}, "Created"),
+        h("th", {}, "Action"),
+      ),
     ),
     h(
       "tbody",
@@ -102,6 +127,7 @@ function clientTable(list: Client[], refresh: () => Promise<void>): HTMLElement 
           h("td", {}, c.name),
           h("td", {}, c.role),
           h("td", {}, c.ns),
+          h("td", {}, c.names ?? "dotted"),
           h("td", {}, when(c.created)),
           h(
             "td",

@@ -3,13 +3,17 @@
 import { del, errorText, get, post, put } from "../api";
 import { button, clear, field, form, h, toast, value } from "../dom";
 import type { Section } from "../main";
+import { budgetPanel, embedderPanel, modelsPanel } from "./setup-controls";
 
 export const setupSection: Section = async (root) => {
-  const [secrets, priority, chats, config] = await Promise.all([
+  const [secrets, priority, chats, config, budget, models, embedder] = await Promise.all([
     get("/api/secrets"),
     get("/api/providers/priority"),
     get("/api/chats"),
     get("/api/config"),
+    budgetPanel(),
+    modelsPanel(),
+    embedderPanel(),
   ]);
   const keys = h("div");
   const drawKeys = (list: Array<{ name: string; set: boolean }>): void => clear(keys, ...list.map((s) => keyRow(s, refreshKeys)));
@@ -48,6 +52,9 @@ export const setupSection: Section = async (root) => {
         h("div", { class: "row" }, h("button", { type: "submit" }, "Save priority")),
       ),
     ),
+    models,
+    budget,
+    embedder,
     h(
       "section",
       { "aria-labelledby": "chats-title" },
