@@ -1327,7 +1327,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "web-ui#size-and-build",
    "file": "web-ui",
    "title": "Size and build",
-   "body": "`web/` holds the page: `index.html`, `app.css` and plain TypeScript with the DOM (`web/src/`, no UI\nlibrary). `npm run gen` (tools/gen/web-assets.ts) bundles and minifies it with esbuild, gzips each asset\nonce and writes `lib/generated/web-assets.ts`: the bytes as base64 with an ETag from their SHA-256, so the\ndevice and the simulator serve the same bytes (`lib/http/static-assets.ts`: gzip when the browser accepts\nit, 304 for a matching `If-None-Match`). A test fails when the generated module is stale. Every asset\ntogether must stay at most 100 KB gzipped; `npm run bench` prints `web-assets-kb-gz` (9.3 KB today). The bytes are decoded from the module's strings at each\nrequest, so on the device the page stays in flash and no copy is kept in RAM between requests."
+   "body": "`web/` holds the page: `index.html`, `app.css` and plain TypeScript with the DOM (`web/src/`, no UI\nlibrary). `npm run gen` (tools/gen/web-assets.ts) bundles and minifies it with esbuild, gzips each asset\nonce and writes `lib/generated/web-assets.ts`: the bytes as base64 with an ETag from their SHA-256, so the\ndevice and the simulator serve the same bytes (`lib/http/static-assets.ts`: gzip when the browser accepts\nit, 304 for a matching `If-None-Match`). A test fails when the generated module is stale. Every asset\ntogether must stay at most 100 KB gzipped; `npm run bench` prints `web-assets-kb-gz` (10.9 KB today). The bytes are decoded from the module's strings at each\nrequest, so on the device the page stays in flash and no copy is kept in RAM between requests."
   },
   {
    "id": "web-ui#tests",
