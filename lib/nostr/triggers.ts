@@ -64,7 +64,8 @@ export type FireOutcome = "started" | "busy" | "budget";
 export class SkillTriggers {
   private readonly status = new Map<string, TriggerStatus>();
   private readonly subFires = new Map<string, number[]>();
-  private readonly subscribed = new Set<string>();
+  /** Subscription names open, with the time (s) from which their events count. */
+  private readonly subscribed = new Map<string, number>();
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: SkillTriggerDeps) {}
@@ -123,7 +124,7 @@ export class SkillTriggers {
     const { pool } = this.deps.nostr;
     if (!pool) return;
     const wanted = new Map(this.deps.nostr.skills.approved("subscription").map((s) => [`skill-${s.id}`, s]));
-    for (const name of Array.from(this.subscribed)) {
+    for (const name of Array.from(this.subscribed.keys())) {
       if (wanted.has(name)) continue;
       pool.update(name, { enabled: false });
       this.subscribed.delete(name);
@@ -131,9 +132,10 @@ export class SkillTriggers {
     for (const [name, skill] of wanted) {
       if (this.subscribed.has(name)) continue;
       try {
-        // Only events from now on: a relay's stored history never fires a skill.
-        pool.subscribe(name, [{ ...relayFilterOf(skill.pattern), since: this.deps.nostr.nowSeconds() }], (e) => this.onEvent(skill, e));
-        this.subscribed.add(name);
+        // Only events from now on: a relay's stored history never fires a skill (checked again per event).
+        const since = this.deps.nostr.nowSeconds();
+        pool.subscribe(name, [{ ...relayFilterOf(skill.pattern), since }], (e) => this.onEvent(skill, e));
+        this.subscribed.set(name, since);
       } catch (e) {
         this.deps.log.warn(`nostr: the subscription of skill ${skill.d} was not opened (${e instanceof Error ? e.message : "error"})`);
       }
@@ -144,6 +146,7 @@ export class SkillTriggers {
   private onEvent(skill: AdoptedSkill, e: NostrEvent): void {
     const { nostr } = this.deps;
     const st = this.statusOf(skill);
+    if (e.created_at < (this.subscribed.get(`skill-${skill.id}`) ?? Infinity)) return;
     if (!nostr.skills.approved("subscription").some((s) => s.id === skill.id)) return;
     const tier = nostr.tierOf(e.pubkey);
     const principal = tier === "stranger" || nostr.isBlocked(e.pubkey) ? undefined : this.deps.principalFor(tier, e.pubkey);

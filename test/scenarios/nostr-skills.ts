@@ -117,7 +117,7 @@ export async function runNostrSkillsScenario(): Promise<string[]> {
     governor,
     now: () => now,
     offsetMinutes: () => 0,
-    ownerPrincipal: () => makePrincipal("owner", "admin", "web"),
+    ownerPrincipal: () => makePrincipal("owner", "admin", "turn"),
     principalFor: () => undefined,
     log: { info: () => undefined, warn: (m) => void warnings.push(m) },
   });
