@@ -10,6 +10,7 @@
 import { formatLocalTime, nextRunAfter, type Schedule } from "../agents/schedule";
 import type { Log } from "../ports";
 import type { Principal } from "../registry/principal";
+import { toJson } from "../util/json";
 import { clipForMessage } from "../util/text";
 import type { NostrEvent } from "./event";
 import { relayFilterOf, scheduleOf, toolsOf, withSkills, type AdoptedSkill } from "./skills";
@@ -99,7 +100,7 @@ export class SkillTriggers {
   webhook(id: string, body: unknown): FireOutcome | "not-found" {
     const skill = this.deps.nostr.skills.approved("webhook").find((s) => s.id === id);
     if (!skill) return "not-found";
-    return this.fireAsOwner(skill, "webhook", `a webhook call with the body ${JSON.stringify(body)}`, 0);
+    return this.fireAsOwner(skill, "webhook", `a webhook call with the body ${toJson(body)}`, 0);
   }
 
   /** After a DM turn that used these skills: the skills chained to them. */
