@@ -6,7 +6,7 @@ import { ARTIFACTS_MAX_COUNT } from "../limits";
 import type { Clock, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import { clipForMessage } from "../util/text";
-import { ArtifactIndex, artifactKey, artifactPath, FILES_DIR, type ArtifactRecord } from "./artifact-index";
+import { ArtifactIndex, artifactKey, artifactPath, type ArtifactRecord } from "./artifact-index";
 import { contentMatchesName, FETCH_EXTENSIONS, kindOf, nameProblem, projectProblem, SAVE_EXTENSIONS } from "./artifact-names";
 import type { SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
@@ -94,13 +94,13 @@ export class ArtifactStore {
         kind: kindOf(name),
         size: bytes.length,
         created: existing ? existing.created : now,
-        updated: now,
+        // Never the old version's time: files.search takes (updated, size) for the version it indexed.
+        updated: existing ? Math.max(now, existing.updated + 1) : now,
         shared: existing ? existing.shared && !options.quarantine : false,
       };
       if (options.note) record.note = options.note.slice(0, NOTE_MAX_CHARS);
       if (options.quarantine) record.quarantine = options.quarantine;
-      card.writeAtomic(artifactPath(record), bytes);
-      this.index.put(card, record);
+      this.index.write(card, record, bytes, existing ? "overwrite" : "new");
       this.searcher.saved(card, record, bytes);
       return { record, replaced: !!existing };
     });
@@ -284,10 +284,8 @@ export class ArtifactStore {
   }
 
   private drop(card: Storage, record: ArtifactRecord): void {
-    card.remove(artifactPath(record));
-    this.index.delete(card, artifactKey(record.project, record.name));
+    this.index.remove(card, record);
     this.searcher.dropped(card, record);
-    if (card.list(`${FILES_DIR}/${record.project}`).length === 0) card.remove(`${FILES_DIR}/${record.project}`);
   }
 
   private usedBy(ns: string): number {
