@@ -170,9 +170,10 @@ export class ArtifactIndex {
       if (!torn) this.append(card, { t: "moved" });
     } else if (last && last.t === "del" && typeof last.k === "string" && typeof last.n === "string") {
       const project = last.k.slice(0, last.k.indexOf("/"));
-      if (pathOf(project, last.n) && artifactKey(project, last.n) === last.k) removeFile(card, project, last.n);
+      const path = pathOf(project, last.n);
+      if (path && artifactKey(project, last.n) === last.k && card.stat(path)) removeFile(card, project, last.n);
     }
-    card.remove(STAGED_PATH);
+    if (card.stat(STAGED_PATH)) card.remove(STAGED_PATH);
     // A torn tail (power cut or pulled card mid-append) is dropped by rewriting the live records.
     if (torn) this.compact(card);
   }
