@@ -135,7 +135,9 @@ function pullAfterWrites(inner: MemoryStorage, writes: number): Storage & { disa
     if (left-- === 0) inner.pull();
   };
   return {
-    disarm: () => void (left = -1),
+    disarm: () => {
+      left = -1;
+    },
     present: () => inner.present(),
     read: (path) => inner.read(path),
     writeAtomic: (path, data) => (step(), inner.writeAtomic(path, data)),
