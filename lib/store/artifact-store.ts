@@ -7,7 +7,7 @@ import type { Clock, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import { clipForMessage } from "../util/text";
 import { ArtifactIndex, artifactKey, artifactPath, type ArtifactRecord } from "./artifact-index";
-import { contentMatchesName, FETCH_EXTENSIONS, kindOf, nameProblem, projectProblem, SAVE_EXTENSIONS } from "./artifact-names";
+import { checkNames, checkProject, contentMatchesName, FETCH_EXTENSIONS, kindOf, SAVE_EXTENSIONS } from "./artifact-names";
 import type { SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
 import { CARD_ABSENT_SENTENCE, onCard } from "./card";
@@ -295,15 +295,4 @@ export class ArtifactStore {
 
 function visible(record: ArtifactRecord, p: Principal): boolean {
   return record.owner === p.ns || (record.shared && !record.quarantine);
-}
-
-function checkProject(project: string): void {
-  const problem = projectProblem(project);
-  if (problem) throw new HaloError("invalid", problem, problem);
-}
-
-function checkNames(project: string, name: string, extensions: readonly string[]): void {
-  checkProject(project);
-  const problem = nameProblem(name, extensions);
-  if (problem) throw new HaloError("invalid", problem, problem);
 }
