@@ -40,7 +40,7 @@ export interface ArtifactRecord {
 export const FILES_DIR = "files";
 const INDEX_PATH = "files/.index";
 /** Where a save's content waits for its record (the store runs one save at a time). */
-export const STAGED_PATH = "files/.staged";
+const STAGED_PATH = "files/.staged";
 /** The log is rewritten compactly once it holds this many more lines than live records. */
 const COMPACT_SLACK_LINES = 256;
 
