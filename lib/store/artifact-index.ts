@@ -2,9 +2,20 @@
 // sharing and quarantine. It lives on the card as an append-only record log
 // (files/.index) and in memory as a Map; one stat per operation notices a
 // reinserted or swapped card and reloads.
+//
+// A file and its record change together, whatever step a power cut or a pulled
+// card stops them at. A save writes the content whole to files/.staged, appends
+// its record marked staged (the commit), renames files/.staged over the file and
+// appends a "moved" line. A delete appends its "del" line (the commit), then
+// removes the file. Loading the log finishes what its last line began: a staged
+// record's content still waiting is moved into place, a deleted file still on
+// the card is removed, and a staged file no record names (a save cut before its
+// commit) is dropped. So a reader sees the old file with its old record or the
+// new file with its new record, never one with the other's size or time.
 import type { Storage } from "../ports";
 import { decodeUtf8, encodeUtf8, utf8Length } from "../util/utf8";
-import type { ArtifactKind } from "./artifact-names";
+import { CARD_PULLED_SENTENCE, PartialWrite } from "./card";
+import { FETCH_EXTENSIONS, nameProblem, projectProblem, type ArtifactKind } from "./artifact-names";
 import { decodeRecords, encodeRecord } from "./record-log";
 
 export interface ArtifactRecord {
@@ -28,6 +39,8 @@ export interface ArtifactRecord {
 
 export const FILES_DIR = "files";
 const INDEX_PATH = "files/.index";
+/** Where a save's content waits for its record (the store runs one save at a time). */
+const STAGED_PATH = "files/.staged";
 /** The log is rewritten compactly once it holds this many more lines than live records. */
 const COMPACT_SLACK_LINES = 256;
 
@@ -39,7 +52,27 @@ export function artifactPath(record: { project: string; name: string }): string 
   return `${FILES_DIR}/${record.project}/${record.name}`;
 }
 
-type LogEntry = { t: "put"; r: ArtifactRecord } | { t: "del"; k: string };
+/** A put with `s` is a save's commit (its content waits at STAGED_PATH until "moved"); a del's `n` names the file removed after it. */
+type LogEntry = { t: "put"; r: ArtifactRecord; s?: 1 } | { t: "moved" } | { t: "del"; k: string; n?: string };
+
+/** What a save or delete is changing; a pulled card's refusal says what each step leaves. */
+export type FileChange = "new" | "overwrite" | "delete";
+type Step = "staging" | "recording" | "recorded";
+
+const PULLED = "the SD card was removed during the operation; ";
+const PULLED_SENTENCES: { [step in Step]: { [change in FileChange]: string } } = {
+  staging: { new: PULLED + "the file was not saved.", overwrite: CARD_PULLED_SENTENCE, delete: CARD_PULLED_SENTENCE },
+  recording: {
+    new: PULLED + "the file is either saved whole or not at all.",
+    overwrite: PULLED + "the file holds either its previous version or the new one, never a mix.",
+    delete: PULLED + "the file is either deleted or intact.",
+  },
+  recorded: {
+    new: PULLED + "the file was saved and is in place once the card is back.",
+    overwrite: PULLED + "the new version was saved and is in place once the card is back.",
+    delete: PULLED + "the file was deleted.",
+  },
+};
 
 export class ArtifactIndex {
   private readonly records = new Map<string, ArtifactRecord>();
@@ -57,16 +90,17 @@ export class ArtifactIndex {
     this.clear();
     this.logLines = 0;
     let torn = false;
+    let last: LogEntry | undefined;
     if (size > 0) {
       const bytes = card.read(INDEX_PATH);
       const decoded = decodeRecords(bytes ? decodeUtf8(bytes) : "");
       torn = decoded.torn;
       for (const entry of decoded.records) this.apply(entry);
       this.logLines = decoded.records.length;
+      last = decoded.records[decoded.records.length - 1] as LogEntry | undefined;
     }
     this.logBytes = size;
-    // A torn tail (power cut or pulled card mid-append) is dropped by rewriting the live records.
-    if (torn) this.compact(card);
+    this.finish(card, last, torn);
   }
 
   /** Drops what is in memory: the next sync reads the card again. */
@@ -93,17 +127,59 @@ export class ArtifactIndex {
     return this.bytesByOwner.get(owner) ?? 0;
   }
 
+  /** Changes a record only (sharing, quarantine): one appended line. */
   put(card: Storage, record: ArtifactRecord): void {
     this.append(card, { t: "put", r: record });
     this.set(record);
   }
 
-  delete(card: Storage, key: string): void {
-    this.append(card, { t: "del", k: key });
-    this.unset(key);
+  /** Saves `bytes` as `record`'s file (see the header); a failure is a PartialWrite. */
+  write(card: Storage, record: ArtifactRecord, bytes: Uint8Array, change: FileChange): void {
+    let step: Step = "staging";
+    try {
+      card.writeAtomic(STAGED_PATH, bytes);
+      step = "recording";
+      this.append(card, { t: "put", r: record, s: 1 }, false);
+      this.set(record);
+      step = "recorded";
+      card.rename(STAGED_PATH, artifactPath(record));
+      this.append(card, { t: "moved" });
+    } catch (e) {
+      throw new PartialWrite(e, PULLED_SENTENCES[step][change]);
+    }
   }
 
-  private append(card: Storage, entry: LogEntry): void {
+  /** Deletes `record` and its file (see the header); a failure is a PartialWrite. */
+  remove(card: Storage, record: ArtifactRecord): void {
+    let step: Step = "recording";
+    try {
+      const key = artifactKey(record.project, record.name);
+      this.append(card, { t: "del", k: key, n: record.name });
+      this.unset(key);
+      step = "recorded";
+      removeFile(card, record.project, record.name);
+    } catch (e) {
+      throw new PartialWrite(e, PULLED_SENTENCES[step].delete);
+    }
+  }
+
+  /** Completes the save or delete the log's last line began, drops a stray staged file, then a torn tail. */
+  private finish(card: Storage, last: LogEntry | undefined, torn: boolean): void {
+    if (last && last.t === "put" && last.s === 1 && isRecord(last.r) && pathOf(last.r.project, last.r.name)) {
+      if (card.stat(STAGED_PATH)) card.rename(STAGED_PATH, artifactPath(last.r));
+      if (!torn) this.append(card, { t: "moved" });
+    } else if (last && last.t === "del" && typeof last.k === "string" && typeof last.n === "string") {
+      const project = last.k.slice(0, last.k.indexOf("/"));
+      const path = pathOf(project, last.n);
+      if (path && artifactKey(project, last.n) === last.k && card.stat(path)) removeFile(card, project, last.n);
+    }
+    if (card.stat(STAGED_PATH)) card.remove(STAGED_PATH);
+    // A torn tail (power cut or pulled card mid-append) is dropped by rewriting the live records.
+    if (torn) this.compact(card);
+  }
+
+  /** Appends a line; `compactable` is false while a save's content waits at STAGED_PATH (a compacted log would lose the mark). */
+  private append(card: Storage, entry: LogEntry, compactable = true): void {
     const line = encodeRecord(entry);
     try {
       card.append(INDEX_PATH, encodeUtf8(line));
@@ -113,7 +189,7 @@ export class ArtifactIndex {
     }
     this.logBytes += utf8Length(line);
     this.logLines++;
-    if (this.logLines > 2 * this.records.size + COMPACT_SLACK_LINES) this.compact(card);
+    if (compactable && this.logLines > 2 * this.records.size + COMPACT_SLACK_LINES) this.compact(card);
   }
 
   private compact(card: Storage): void {
@@ -149,6 +225,18 @@ export class ArtifactIndex {
     this.records.clear();
     this.bytesByOwner.clear();
   }
+}
+
+/** The file path of a project and name read from the log, when both are valid names. */
+function pathOf(project: string, name: string): string | undefined {
+  if (typeof project !== "string" || typeof name !== "string") return undefined;
+  return projectProblem(project) || nameProblem(name, FETCH_EXTENSIONS) ? undefined : artifactPath({ project, name });
+}
+
+/** Removes a file, and its project's folder once empty. */
+function removeFile(card: Storage, project: string, name: string): void {
+  card.remove(artifactPath({ project, name }));
+  if (card.list(`${FILES_DIR}/${project}`).length === 0) card.remove(`${FILES_DIR}/${project}`);
 }
 
 function isRecord(r: unknown): r is ArtifactRecord {

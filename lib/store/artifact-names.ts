@@ -1,6 +1,7 @@
 // Project and file names of the artifact store: what is allowed, and the kind
 // of file an extension means. Names become SD-card paths (FAT), so anything
 // that could escape the store or confuse the card is refused here.
+import { HaloError } from "../errors";
 import { ARTIFACT_NAME_MAX_CHARS, ARTIFACT_PROJECT_MAX_CHARS } from "../limits";
 
 export type ArtifactKind = "text" | "image" | "audio" | "document";
@@ -120,4 +121,17 @@ export function contentMatchesName(name: string, bytes: Uint8Array): boolean {
     default:
       return bytes.indexOf(0) < 0;
   }
+}
+
+/** Throws an "invalid" refusal naming what is wrong with `project`. */
+export function checkProject(project: string): void {
+  const problem = projectProblem(project);
+  if (problem) throw new HaloError("invalid", problem, problem);
+}
+
+/** Throws an "invalid" refusal naming what is wrong with `project` or `name` (one of `extensions`). */
+export function checkNames(project: string, name: string, extensions: readonly string[]): void {
+  checkProject(project);
+  const problem = nameProblem(name, extensions);
+  if (problem) throw new HaloError("invalid", problem, problem);
 }

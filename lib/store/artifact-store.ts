@@ -6,8 +6,8 @@ import { ARTIFACTS_MAX_COUNT } from "../limits";
 import type { Clock, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import { clipForMessage } from "../util/text";
-import { ArtifactIndex, artifactKey, artifactPath, FILES_DIR, type ArtifactRecord } from "./artifact-index";
-import { contentMatchesName, FETCH_EXTENSIONS, kindOf, nameProblem, projectProblem, SAVE_EXTENSIONS } from "./artifact-names";
+import { ArtifactIndex, artifactKey, artifactPath, type ArtifactRecord } from "./artifact-index";
+import { checkNames, checkProject, contentMatchesName, FETCH_EXTENSIONS, kindOf, SAVE_EXTENSIONS } from "./artifact-names";
 import type { SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
 import { CARD_ABSENT_SENTENCE, onCard } from "./card";
@@ -94,13 +94,13 @@ export class ArtifactStore {
         kind: kindOf(name),
         size: bytes.length,
         created: existing ? existing.created : now,
-        updated: now,
+        // Never the old version's time: files.search takes (updated, size) for the version it indexed.
+        updated: existing ? Math.max(now, existing.updated + 1) : now,
         shared: existing ? existing.shared && !options.quarantine : false,
       };
       if (options.note) record.note = options.note.slice(0, NOTE_MAX_CHARS);
       if (options.quarantine) record.quarantine = options.quarantine;
-      card.writeAtomic(artifactPath(record), bytes);
-      this.index.put(card, record);
+      this.index.write(card, record, bytes, existing ? "overwrite" : "new");
       this.searcher.saved(card, record, bytes);
       return { record, replaced: !!existing };
     });
@@ -284,10 +284,8 @@ export class ArtifactStore {
   }
 
   private drop(card: Storage, record: ArtifactRecord): void {
-    card.remove(artifactPath(record));
-    this.index.delete(card, artifactKey(record.project, record.name));
+    this.index.remove(card, record);
     this.searcher.dropped(card, record);
-    if (card.list(`${FILES_DIR}/${record.project}`).length === 0) card.remove(`${FILES_DIR}/${record.project}`);
   }
 
   private usedBy(ns: string): number {
@@ -297,15 +295,4 @@ export class ArtifactStore {
 
 function visible(record: ArtifactRecord, p: Principal): boolean {
   return record.owner === p.ns || (record.shared && !record.quarantine);
-}
-
-function checkProject(project: string): void {
-  const problem = projectProblem(project);
-  if (problem) throw new HaloError("invalid", problem, problem);
-}
-
-function checkNames(project: string, name: string, extensions: readonly string[]): void {
-  checkProject(project);
-  const problem = nameProblem(name, extensions);
-  if (problem) throw new HaloError("invalid", problem, problem);
 }

@@ -9,6 +9,16 @@ export const NO_STORAGE_SENTENCE = "this device has no SD card storage.";
 export const CARD_ABSENT_SENTENCE = "the SD card is not inserted; insert it and try again.";
 export const CARD_PULLED_SENTENCE = "the SD card was removed during the operation; the previous version of the file is intact.";
 
+/** A multi-step write that failed partway, carrying what a pulled card leaves behind at that step. */
+export class PartialWrite extends Error {
+  constructor(
+    cause: unknown,
+    readonly pulledSentence: string,
+  ) {
+    super(cause instanceof Error ? cause.message : "");
+  }
+}
+
 /** The storage, or a HaloError when there is none or the card is out. */
 export function requireCard(storage: Storage | undefined): Storage {
   if (!storage) throw new HaloError("no-card", NO_STORAGE_SENTENCE);
@@ -32,7 +42,7 @@ export function onCard<T>(storage: Storage | undefined, operation: (card: Storag
 
 export function cardError(card: Storage, e: unknown): Error {
   if (e instanceof HaloError) return e;
-  if (!safePresent(card)) return new HaloError("no-card", CARD_PULLED_SENTENCE);
+  if (!safePresent(card)) return new HaloError("no-card", e instanceof PartialWrite ? e.pulledSentence : CARD_PULLED_SENTENCE);
   const detail = e instanceof Error && e.message ? clipForMessage(e.message, 80) : "unknown failure";
   return new HaloError("storage-error", `the SD card operation failed (${detail}).`);
 }
