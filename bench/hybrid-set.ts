@@ -8,9 +8,9 @@
 // embedder; test/memory/hybrid.test.ts runs it too.
 import { memorySettings } from "../hosts/sim/ports/memory-settings.ts";
 import { MemoryEngine } from "../lib/memory/engine.ts";
-import { hashingEmbedder } from "../lib/memory/hashing-embedder.ts";
-import { tsKernels } from "../lib/memory/kernel-ts.ts";
-import { searchMemory } from "../lib/memory/search.ts";
+import { hashingEmbedder } from "../lib/memory/embedders/hashing.ts";
+import { tsKernels } from "../lib/memory/store/kernel-ts.ts";
+import { searchMemory } from "../lib/memory/recall/search.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
 import { buildEmbedderCorpus } from "./embedder-corpus.ts";

@@ -2,7 +2,7 @@ import { HaloError } from "../errors";
 // memory.config: view and update the knobs, and the explicit re-embed path.
 import { describeMemConfig, knobError, MEM_CONFIG_KNOBS, saveMemConfig, type KnobName, type MemConfig } from "./config";
 import type { MemoryEngine } from "./engine";
-import { VectorStore } from "./vector-store";
+import { VectorStore } from "./store/vector-store";
 
 export function viewConfig(engine: MemoryEngine): string {
   const { store, deps, storeEmbedderId } = engine;

@@ -7,17 +7,17 @@ import type { Clock, Digest, Kernels, Log, Settings, Storage } from "../ports";
 import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
 import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS } from "./bounds";
 import { loadMemConfig, type MemConfig } from "./config";
-import type { Embedder } from "./embedder";
-import { forget, type Removed } from "./forgetting";
-import { MemoryArchive } from "./archive";
-import { normalizeL2, quantizeInt8 } from "./quantize";
-import type { QueryVector } from "./similarity";
+import type { Embedder } from "./embedders/embedder";
+import { forget, type Removed } from "./forgetting/forgetting";
+import { MemoryArchive } from "./forgetting/archive";
+import { normalizeL2, quantizeInt8 } from "./store/quantize";
+import type { QueryVector } from "./recall/similarity";
 import { Scratchpad } from "./scratchpad";
-import { VECTOR_FILE_VERSION, VectorFileError } from "./vector-file";
-import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, VectorFiles } from "./vector-files";
-import { VectorStore } from "./vector-store";
+import { VECTOR_FILE_VERSION, VectorFileError } from "./store/vector-file";
+import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, VectorFiles } from "./store/vector-files";
+import { VectorStore } from "./store/vector-store";
 
-export { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "./vector-files";
+export { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "./store/vector-files";
 
 export interface MemoryDeps {
   clock: Clock;

@@ -13,10 +13,10 @@ import {
   UPDATE_MIN_SIMILARITY,
 } from "./bounds";
 import type { MemoryEngine } from "./engine";
-import { evictionCandidate } from "./forgetting";
-import { cosines, type QueryVector } from "./similarity";
-import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
-import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
+import { evictionCandidate } from "./forgetting/forgetting";
+import { cosines, type QueryVector } from "./recall/similarity";
+import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./forgetting/ttl";
+import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./store/vector-store";
 
 export interface WriteArgs {
   content: string;

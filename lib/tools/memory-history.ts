@@ -10,9 +10,9 @@ import {
   MEMORY_QUERY_MAX_CHARS,
   SEARCH_MAX_RESULTS,
 } from "../memory/bounds";
-import { listArchive, restoreArchived, searchArchive } from "../memory/archive-ops";
+import { listArchive, restoreArchived, searchArchive } from "../memory/forgetting/archive-ops";
 import type { MemoryEngine } from "../memory/engine";
-import type { EpisodicStore } from "../memory/episodic";
+import type { EpisodicStore } from "../memory/episodic/episodic";
 import {
   EPISODIC_KINDS,
   formatPosition,
@@ -20,8 +20,8 @@ import {
   POSITION_PATTERN,
   type EpisodicKind,
   type EpisodicRow,
-} from "../memory/episodic-format";
-import type { TtlClass } from "../memory/ttl";
+} from "../memory/episodic/format";
+import type { TtlClass } from "../memory/forgetting/ttl";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";

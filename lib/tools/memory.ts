@@ -15,8 +15,8 @@ import { MEM_CONFIG_KNOBS } from "../memory/config";
 import { reembed, updateConfig, viewConfig } from "../memory/config-ops";
 import type { MemoryEngine } from "../memory/engine";
 import { SCRATCHPAD_TIERS, type ScratchpadTier } from "../memory/scratchpad";
-import { searchMemory } from "../memory/search";
-import { TTL_CLASSES } from "../memory/ttl";
+import { searchMemory } from "../memory/recall/search";
+import { TTL_CLASSES } from "../memory/forgetting/ttl";
 import { ID_PATTERN, pinMemory, updateMemory, writeMemory, type UpdateArgs, type WriteArgs } from "../memory/writes";
 
 export const CONTENT = { type: "string", minLength: 1, maxLength: MEMORY_CONTENT_MAX_BYTES };

@@ -1,8 +1,8 @@
 // memory.archive search re-ranks like memory.search: the kernel fetches
 // candidates by int8 dot product, the answer is ordered by cosine.
 import assert from "node:assert/strict";
-import { searchArchive } from "../../lib/memory/archive-ops.ts";
-import type { EntryMeta } from "../../lib/memory/vector-store.ts";
+import { searchArchive } from "../../lib/memory/forgetting/archive-ops.ts";
+import type { EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig } from "../support/memory.ts";
 

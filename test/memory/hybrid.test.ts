@@ -3,8 +3,8 @@
 // name or number of a stored fact is found whatever the embedder makes of it.
 import assert from "node:assert/strict";
 import { hybridHitAt5, HYBRID_PAIRS } from "../../bench/hybrid-set.ts";
-import { LexicalIndex, terms } from "../../lib/memory/lexical.ts";
-import { fuseRelevance, searchMemory } from "../../lib/memory/search.ts";
+import { LexicalIndex, terms } from "../../lib/memory/recall/lexical.ts";
+import { fuseRelevance, searchMemory } from "../../lib/memory/recall/search.ts";
 import { pinMemory, updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig } from "../support/memory.ts";

@@ -1,8 +1,8 @@
 // The live memory: one flat Int8Array of capacity x dims plus parallel typed
 // arrays for the metadata, not one object per vector. Slots are dense
 // (0..count-1): a removal moves the last entry into the hole.
-import { MEMORY_MAX_NAMESPACES } from "./bounds";
-import { LexicalIndex } from "./lexical";
+import { MEMORY_MAX_NAMESPACES } from "../bounds";
+import { LexicalIndex } from "../recall/lexical";
 import { int8Norm, rowScale } from "./quantize";
 import { StoreChanges } from "./store-changes";
 

@@ -3,13 +3,13 @@
 // stored happens only together with a re-embed of all of them (all or
 // nothing: on any failure the old setting, embedder and vectors stay).
 // Refusals are HaloErrors: invalid, conflict (locked), not-configured (no key), failed.
-import { HaloError } from "../errors";
-import { toJson } from "../util/json";
-import type { Log, Settings } from "../ports";
-import { reembed } from "./config-ops";
+import { HaloError } from "../../errors";
+import { toJson } from "../../util/json";
+import type { Log, Settings } from "../../ports";
+import { reembed } from "../config-ops";
 import type { Embedder } from "./embedder";
-import { EMBEDDER_SETTINGS_KEY, readEmbedderSettings, type EmbedderSettings } from "./embedder-select";
-import type { MemoryEngine } from "./engine";
+import { EMBEDDER_SETTINGS_KEY, readEmbedderSettings, type EmbedderSettings } from "./select";
+import type { MemoryEngine } from "../engine";
 
 /** The stored choice, the embedder in use, and how many memories hold its vectors. */
 export function embedderView(engine: MemoryEngine, log: Log): { setting: EmbedderSettings; active: string; vectors: number } {

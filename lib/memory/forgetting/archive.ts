@@ -7,13 +7,13 @@
 //
 // Before its first append in a session the file is read once; a torn tail or an
 // oversized file is then rewritten (temp + rename) with only the live entries.
-import type { Log, Storage } from "../ports";
-import { djb2Bytes } from "../util/hash";
-import { decodeUtf8, encodeUtf8 } from "../util/utf8";
-import { ARCHIVE_MAX_BYTES, MAX_EMBEDDING_DIMS } from "./bounds";
-import { entryBound, readEntry, writeEntry } from "./entry-codec";
-import { int8Norm } from "./quantize";
-import type { EntryMeta } from "./vector-store";
+import type { Log, Storage } from "../../ports";
+import { djb2Bytes } from "../../util/hash";
+import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
+import { ARCHIVE_MAX_BYTES, MAX_EMBEDDING_DIMS } from "../bounds";
+import { entryBound, readEntry, writeEntry } from "../store/entry-codec";
+import { int8Norm } from "../store/quantize";
+import type { EntryMeta } from "../store/vector-store";
 
 export const ARCHIVE_PATH = "memory/archive.bin";
 const MAGIC = [0x48, 0x41, 0x52, 0x31];

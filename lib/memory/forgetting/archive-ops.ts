@@ -1,16 +1,16 @@
-import { HaloError } from "../errors";
+import { HaloError } from "../../errors";
 // memory.archive: list, search and restore the caller's expired memories.
-import type { Principal } from "../registry/principal";
-import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
-import { ARCHIVE_MAX_RESULTS, RECALL_CANDIDATES_MIN, RESTORE_IMPORTANCE_MIN } from "./bounds";
+import type { Principal } from "../../registry/principal";
+import { CARD_ABSENT_SENTENCE, cardError } from "../../store/card";
+import { ARCHIVE_MAX_RESULTS, RECALL_CANDIDATES_MIN, RESTORE_IMPORTANCE_MIN } from "../bounds";
 import type { ArchivedEntry, MemoryArchive } from "./archive";
-import type { MemoryEngine } from "./engine";
-import { MAX_TOP_K } from "./kernel-ts";
-import { rowScale } from "./quantize";
-import { cosines } from "./similarity";
+import type { MemoryEngine } from "../engine";
+import { MAX_TOP_K } from "../store/kernel-ts";
+import { rowScale } from "../store/quantize";
+import { cosines } from "../recall/similarity";
 import { clampTtl, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
-import { FLAG_PERMANENT } from "./vector-store";
-import { findContent, formatId, parseId } from "./writes";
+import { FLAG_PERMANENT } from "../store/vector-store";
+import { findContent, formatId, parseId } from "../writes";
 
 const SNIPPET_CHARS = 160;
 

@@ -2,15 +2,15 @@
 // entries and the lexical index (lexical.ts) give the candidates; each gets a
 // relevance that fuses its cosine with its word-match score, then is re-scored
 // by recency and importance, de-duplicated, diversified, formatted.
-import { HaloError } from "../errors";
-import type { Principal } from "../registry/principal";
-import { utf8Length } from "../util/utf8";
-import { LEXICAL_CANDIDATES, MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "./bounds";
-import type { MemoryEngine } from "./engine";
-import { MAX_TOP_K } from "./kernel-ts";
+import { HaloError } from "../../errors";
+import type { Principal } from "../../registry/principal";
+import { utf8Length } from "../../util/utf8";
+import { LEXICAL_CANDIDATES, MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "../bounds";
+import type { MemoryEngine } from "../engine";
+import { MAX_TOP_K } from "../store/kernel-ts";
 import { diversify, formatHits, pairwiseSimilarity, recallScore, recency, type Hit } from "./recall";
 import { cosines } from "./similarity";
-import { FLAG_PINNED } from "./vector-store";
+import { FLAG_PINNED } from "../store/vector-store";
 
 /**
  * How many candidates the kernel returns for `n` results (at least
