@@ -68,7 +68,7 @@ export async function measureMemory(kernels: Kernels, timer: () => number, sampl
       row,
     );
   }
-  engine.replaceStore(store, embedder.id);
+  await engine.transact("exclusive", (tx) => tx.replaceStore(store, embedder.id), { embedder: false });
   const search: number[] = [];
   const write: number[] = [];
   const boot: number[] = [];

@@ -175,7 +175,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     providerOrder: (): string[] => priority.get(),
     allowedChats: (): number => chats.list().length,
     providerModels: (): string[] => models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`),
-    embedder: (): { id: string; vectors: number } => ({ id: memory.deps.embedder.id, vectors: memory.store.count }),
+    embedder: (): { id: string; vectors: number } => ({ id: memory.embedder.id, vectors: memory.store.count }),
   };
   // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
   const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });

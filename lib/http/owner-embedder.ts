@@ -46,7 +46,7 @@ export function embedderRoutes(deps: EmbedderDeps): Array<Route<ApiHandler>> {
             (setting) =>
               setting.provider === "openai" && !deps.getSecret(EMBEDDER_SECRET_NAME)
                 ? undefined
-                : selectEmbedder(memory.deps.settings, deps.getSecret, deps.http, deps.log),
+                : selectEmbedder(memory.settings, deps.getSecret, deps.http, deps.log),
             reembed === true,
           );
           deps.log.info("owner api: embedder changed");

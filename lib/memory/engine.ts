@@ -1,23 +1,25 @@
 import { HaloError } from "../errors";
 // The memory engine: the live vector store and its file, the config, the
-// scratchpad and the archive, with the housekeeping every call shares (load
-// when the card appears, forgetting when due, saving). The operations are in
-// writes.ts, search.ts and archive-ops.ts.
+// scratchpad and the archive. Every operation (writes.ts, recall/search.ts,
+// forgetting/archive-ops.ts, config-ops.ts) runs inside transact(): the checks
+// once, writes one at a time, the re-checks after an await in one place
+// (transaction.ts), and the save of what changed at the end.
 import type { Clock, Digest, Kernels, Log, Settings, Storage } from "../ports";
 import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
 import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS } from "./bounds";
 import { loadMemConfig, type MemConfig } from "./config";
+import { embedQuery, embedRows } from "./embedders/embed";
 import type { Embedder } from "./embedders/embedder";
 import { forget, type Removed } from "./forgetting/forgetting";
 import { MemoryArchive } from "./forgetting/archive";
-import { normalizeL2, quantizeInt8 } from "./store/quantize";
-import type { QueryVector } from "./recall/similarity";
 import { Scratchpad } from "./scratchpad";
 import { VECTOR_FILE_VERSION, VectorFileError } from "./store/vector-file";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, VectorFiles } from "./store/vector-files";
 import { VectorStore } from "./store/vector-store";
+import type { MemoryTx, TxKind, TxNeeds } from "./transaction";
 
 export { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "./store/vector-files";
+export type { MemoryTx, TxKind, TxNeeds } from "./transaction";
 
 export interface MemoryDeps {
   clock: Clock;
@@ -30,19 +32,29 @@ export interface MemoryDeps {
   storage?: Storage;
 }
 
+/** The store as status gauges, the turn and tests read it (changes go through transact). */
+export type StoreView = Readonly<VectorStore>;
+
+const BUSY_SENTENCE = "memory is being re-embedded; try again in a moment.";
+
 export class MemoryEngine {
-  readonly deps: MemoryDeps;
-  store: VectorStore;
-  config: MemConfig;
-  /** The embedder the stored vectors were made with (differs from deps.embedder until a re-embed). */
-  storeEmbedderId: string;
   readonly scratchpad: Scratchpad;
+  private readonly deps: MemoryDeps;
+  private embedderNow: Embedder;
+  private liveStore: VectorStore;
+  private liveConfig: MemConfig;
+  /** The embedder the stored vectors were made with (differs from the current one until a re-embed). */
+  private storeEmbedder: string;
+  /** The SD archive of expired entries (a device with a card slot). */
   readonly archive: MemoryArchive | undefined;
   private readonly files: VectorFiles | undefined;
   private loaded = false;
   /** Why nothing may be saved (a damaged file that could not be moved aside). */
   private blocked: string | undefined;
+  /** An exclusive transaction (re-embed) runs: every other one is refused. */
   private busy = false;
+  /** The write transaction in flight (others wait for it). */
+  private writing: Promise<void> | undefined;
   private lastMaintain: number;
   /** RAM holds acknowledged changes the card lacks (a save failed). */
   private dirty = false;
@@ -51,9 +63,10 @@ export class MemoryEngine {
 
   constructor(deps: MemoryDeps) {
     this.deps = deps;
-    this.config = loadMemConfig(deps.settings, deps.log);
-    this.store = new VectorStore(deps.embedder.dims, this.config.max_vectors);
-    this.storeEmbedderId = deps.embedder.id;
+    this.embedderNow = deps.embedder;
+    this.liveConfig = loadMemConfig(deps.settings, deps.log);
+    this.liveStore = new VectorStore(deps.embedder.dims, this.liveConfig.max_vectors);
+    this.storeEmbedder = deps.embedder.id;
     this.scratchpad = new Scratchpad(deps.settings, deps.log);
     this.archive = deps.storage ? new MemoryArchive(deps.storage, deps.log) : undefined;
     this.files = deps.storage ? new VectorFiles(deps.storage, deps.digest) : undefined;
@@ -61,99 +74,220 @@ export class MemoryEngine {
     this.load();
   }
 
+  /** The live store, read-only (status gauges, the turn, tests). */
+  get store(): StoreView {
+    return this.liveStore;
+  }
+
+  get config(): Readonly<MemConfig> {
+    return this.liveConfig;
+  }
+
+  /** The embedder the stored vectors were made with. */
+  get storeEmbedderId(): string {
+    return this.storeEmbedder;
+  }
+
+  /** The embedder new vectors are made with. */
+  get embedder(): Embedder {
+    return this.embedderNow;
+  }
+
+  get settings(): Settings {
+    return this.deps.settings;
+  }
+
+  /** The SD card, when the device has a slot. */
+  get storage(): Storage | undefined {
+    return this.deps.storage;
+  }
+
   now(): number {
     return this.deps.clock.now();
   }
 
-  /** Start of every operation: load when the card came back, forget when due, save what is pending. */
-  prepare(): void {
-    if (this.busy) throw new HaloError("busy", "memory is being re-embedded; try again in a moment.");
+  /**
+   * Runs `work` against a consistent store: refuses while a re-embed runs, does
+   * the housekeeping and the checks `needs` names once, waits for the write in
+   * flight (write and exclusive), and at the end of a write saves what changed.
+   * `work` may await (embedding): the tx's embed methods re-check the needs after.
+   */
+  async transact<T>(kind: TxKind, work: (tx: MemoryTx) => T | Promise<T>, needs: TxNeeds = {}): Promise<T> {
+    if (this.busy) throw new HaloError("busy", BUSY_SENTENCE);
+    if (kind === "read") return this.begin(kind, needs, work);
+    while (this.writing) {
+      await this.writing;
+      if (this.busy) throw new HaloError("busy", BUSY_SENTENCE);
+    }
+    let done!: () => void;
+    this.writing = new Promise<void>((ok) => (done = ok));
+    try {
+      return await this.begin(kind, needs, work);
+    } finally {
+      this.writing = undefined;
+      done();
+    }
+  }
+
+  /**
+   * A transaction that never awaits (pin, delete, config, archive list): it runs at
+   * once, with the same checks and save as transact, between the awaits of others,
+   * which re-check after each await.
+   */
+  transactNow<T>(kind: "read" | "write", work: (tx: MemoryTx) => T, needs: TxNeeds = {}): T {
+    if (this.busy) throw new HaloError("busy", BUSY_SENTENCE);
+    return this.begin(kind, needs, work);
+  }
+
+  /** Switches to another embedder (the owner API; a re-embed follows when memories exist). */
+  useEmbedder(embedder: Embedder): void {
+    this.embedderNow = embedder;
+  }
+
+  private begin<T>(kind: TxKind, needs: TxNeeds, work: (tx: MemoryTx) => T): T {
+    if (needs.housekeeping !== false) this.housekeeping();
+    const check = (): void => this.check(kind, needs);
+    check();
+    const startStore = this.liveStore;
+    let savedAt = startStore.version;
+    const commit = (): void => {
+      this.save();
+      savedAt = this.liveStore.version;
+    };
+    const saveIfChanged = (): void => {
+      if (kind !== "read" && this.liveStore === startStore && startStore.version !== savedAt) this.save();
+    };
+    if (kind === "exclusive") this.busy = true;
+    let result: T;
+    try {
+      result = work(this.txFor(check, commit));
+    } catch (e) {
+      if (kind === "exclusive") this.busy = false;
+      throw e;
+    }
+    if (!(result instanceof Promise)) {
+      if (kind === "exclusive") this.busy = false;
+      saveIfChanged();
+      return result;
+    }
+    return result.then(
+      (value) => {
+        if (kind === "exclusive") this.busy = false;
+        saveIfChanged();
+        return value;
+      },
+      (e: unknown) => {
+        if (kind === "exclusive") this.busy = false;
+        throw e;
+      },
+    ) as T;
+  }
+
+  private check(kind: TxKind, needs: TxNeeds): void {
+    if (needs.writable ?? kind !== "read") this.requireWritable();
+    if (needs.loaded ?? kind === "read") this.requireLoaded();
+    if (needs.embedder ?? true) this.requireCurrentEmbedder();
+  }
+
+  private txFor(check: () => void, commit: () => void): MemoryTx {
+    // The tx is a view (its getters have their own `this`); the engine keeps the state.
+    const engine = this;
+    const embedded = async <R>(make: () => Promise<R>): Promise<R> => {
+      const value = await make();
+      check();
+      return value;
+    };
+    return {
+      get store(): VectorStore {
+        return engine.liveStore;
+      },
+      get config(): Readonly<MemConfig> {
+        return engine.liveConfig;
+      },
+      get embedder(): Embedder {
+        return engine.embedderNow;
+      },
+      get storeEmbedderId(): string {
+        return engine.storeEmbedder;
+      },
+      kernels: engine.deps.kernels,
+      log: engine.deps.log,
+      storage: engine.deps.storage,
+      now: (): number => engine.now(),
+      embedQuery: (text) => embedded(() => embedQuery(engine.embedderNow, text)),
+      embedRow: (text) => embedded(async () => (await embedRows(engine.embedderNow, [text]))[0]),
+      embedRows: (texts) => embedded(() => embedRows(engine.embedderNow, texts)),
+      ensureCapacity: (): void => {
+        const store = engine.liveStore;
+        if (store.count >= store.capacity && store.capacity < engine.liveConfig.max_vectors) store.resize(engine.liveConfig.max_vectors);
+      },
+      commit,
+      markSoftDirty: (): void => engine.markSoftDirty(),
+      persistenceNote: (): string => (engine.deps.storage ? "" : " (kept in RAM only: this device has no SD card)"),
+      archive: (): MemoryArchive => {
+        const storage = engine.deps.storage;
+        if (!engine.archive || !storage?.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
+        return engine.archive;
+      },
+      setConfig: (next: MemConfig): void => {
+        engine.liveConfig = next;
+        if (engine.liveStore.capacity !== next.max_vectors) engine.liveStore.resize(next.max_vectors);
+      },
+      replaceStore: (store: VectorStore, embedderId: string): void => {
+        engine.liveStore = store;
+        engine.storeEmbedder = embedderId;
+        engine.save();
+      },
+    };
+  }
+
+  /** Load when the card came back, forget when due, save what is pending. */
+  private housekeeping(): void {
     if (!this.loaded) this.load();
     this.maintainIfDue();
     this.flushIfDue();
   }
 
-  /** Refuses (HaloError) when the card holding the memories was never read (absent since boot). */
-  requireLoaded(): void {
+  private requireLoaded(): void {
     if (!this.loaded) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
   }
 
-  /** Refuses (HaloError) when a change could not be saved. */
-  requireWritable(): void {
-    if (this.busy) throw new HaloError("busy", "memory is being re-embedded; try again in a moment.");
+  private requireWritable(): void {
     const storage = this.deps.storage;
     if (storage && !storage.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
     if (!this.loaded) throw new HaloError("unavailable", "the memory file could not be read from the SD card.");
     if (this.blocked) throw new HaloError("unavailable", `${this.blocked}.`);
   }
 
-  /** Refuses (HaloError) when the stored vectors come from another embedder than the current one. */
-  requireCurrentEmbedder(): void {
-    const current = this.deps.embedder;
-    if (this.storeEmbedderId === current.id) return;
-    if (this.store.count === 0) {
-      this.store = new VectorStore(current.dims, this.config.max_vectors);
-      this.storeEmbedderId = current.id;
+  /** Refuses when the stored vectors come from another embedder than the current one; an empty store takes the current one. */
+  private requireCurrentEmbedder(): void {
+    const current = this.embedderNow;
+    if (this.storeEmbedder === current.id) return;
+    if (this.liveStore.count === 0) {
+      this.liveStore = new VectorStore(current.dims, this.liveConfig.max_vectors);
+      this.storeEmbedder = current.id;
       return;
     }
     throw new HaloError(
       "unavailable",
-      `the embedding model changed (stored ${this.storeEmbedderId}, now ${current.id}); an admin re-embeds with memory.config action reembed.`,
+      `the embedding model changed (stored ${this.storeEmbedder}, now ${current.id}); an admin re-embeds with memory.config action reembed.`,
     );
-  }
-
-  /** Embeds one text as a row to store (quantizeInt8: its own scale, the whole int8 range). */
-  async embedRow(text: string): Promise<Int8Array> {
-    return (await this.embedRows([text]))[0];
-  }
-
-  /** Rows to store, one per text. */
-  async embedRows(texts: string[]): Promise<Int8Array[]> {
-    return (await this.embedUnit(texts)).map((v) => quantizeTo(v, quantizeInt8));
-  }
-
-  /** Embeds one text as a query: its int8 row for the kernel scan and its unit vector for the re-rank (the row is also what a write stores). */
-  async embedQuery(text: string): Promise<QueryVector> {
-    const unit = (await this.embedUnit([text]))[0];
-    return { row: quantizeTo(unit, quantizeInt8), unit };
-  }
-
-  /** The current embedder's vectors for `texts`, checked and L2-normalized. */
-  private async embedUnit(texts: string[]): Promise<Float32Array[]> {
-    const { embedder } = this.deps;
-    let vectors: Float32Array[];
-    try {
-      vectors = await embedder.embed(texts);
-    } catch (e) {
-      throw new HaloError("unavailable", `embedding failed: ${e instanceof Error ? e.message : "unknown error"}`);
-    }
-    return vectors.map((v) => {
-      if (!v || v.length !== embedder.dims) throw new HaloError("unavailable", "the embedder returned a vector of the wrong size.");
-      if (!normalizeL2(v)) throw new HaloError("invalid-arguments", "the text has nothing to embed (no words).");
-      return v;
-    });
-  }
-
-  /** Makes sure one more entry fits in the arrays (grows up to max_vectors). */
-  ensureCapacity(): void {
-    if (this.store.count >= this.store.capacity && this.store.capacity < this.config.max_vectors)
-      this.store.resize(this.config.max_vectors);
   }
 
   /**
    * Saves the store's changes now (a journal commit, or a whole snapshot: vector-files.ts). Throws a
    * HaloError when the card refuses; the change stays in RAM and is saved later.
    */
-  save(): void {
+  private save(): void {
     const { storage } = this.deps;
     const files = this.files;
     if (!storage || !files) {
-      this.store.changes.clear();
+      this.liveStore.changes.clear();
       return;
     }
     if (this.blocked) throw new HaloError("unavailable", `${this.blocked}.`);
     try {
-      files.save(this.store, this.storeEmbedderId, this.lastMaintain);
+      files.save(this.liveStore, this.storeEmbedder, this.lastMaintain);
     } catch (e) {
       this.dirty = true;
       throw cardError(storage, e);
@@ -162,32 +296,8 @@ export class MemoryEngine {
     this.softDirtySince = 0;
   }
 
-  /** Recall boosts and decay: saved with the next change, or after RECALL_FLUSH_INTERVAL_MS. */
-  markSoftDirty(): void {
+  private markSoftDirty(): void {
     if (this.softDirtySince === 0) this.softDirtySince = this.now();
-  }
-
-  /** A note for results when nothing is persisted at all. */
-  persistenceNote(): string {
-    return this.deps.storage ? "" : " (kept in RAM only: this device has no SD card)";
-  }
-
-  /** Runs `work` with every other operation refused (re-embedding). */
-  async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.busy) throw new HaloError("busy", "memory is being re-embedded; try again in a moment.");
-    this.busy = true;
-    try {
-      return await work();
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /** Replaces the store (re-embed, capacity change) and saves it. */
-  replaceStore(store: VectorStore, embedderId: string): void {
-    this.store = store;
-    this.storeEmbedderId = embedderId;
-    this.save();
   }
 
   private load(): void {
@@ -208,12 +318,12 @@ export class MemoryEngine {
     }
     this.loaded = true;
     try {
-      const file = files.open(snapshot, journal, this.config.max_vectors);
+      const file = files.open(snapshot, journal, this.liveConfig.max_vectors);
       if (journal && journal.length > 0 && (!file || file.journal.state === "stale"))
         log.info(`memory: ${VECTOR_JOURNAL_PATH} belongs to an earlier snapshot; ignored`);
       if (!file) return;
-      this.store = file.store;
-      this.storeEmbedderId = file.embedderId;
+      this.liveStore = file.store;
+      this.storeEmbedder = file.embedderId;
       if (file.maintainedAt > 0) this.lastMaintain = file.maintainedAt;
       if (file.journal.state === "torn")
         log.warn(
@@ -258,8 +368,8 @@ export class MemoryEngine {
   private maintainIfDue(): void {
     const now = this.now();
     if (now - this.lastMaintain < MAINTAIN_INTERVAL_MS) return;
-    this.store.changes.maintain(now, this.lastMaintain, this.config.decay_factor);
-    const report = forget(this.store, now, this.lastMaintain, this.config.decay_factor);
+    this.liveStore.changes.maintain(now, this.lastMaintain, this.liveConfig.decay_factor);
+    const report = forget(this.liveStore, now, this.lastMaintain, this.liveConfig.decay_factor);
     this.lastMaintain = now;
     if (report.expired.length > 0) this.archiveExpired(report.expired, now);
     if (report.expired.length > 0 || report.pruned > 0) this.dirty = true;
@@ -273,7 +383,7 @@ export class MemoryEngine {
       return;
     }
     try {
-      this.archive.add(expired, this.storeEmbedderId, now);
+      this.archive.add(expired, this.storeEmbedder, now);
       log.info(`memory: ${expired.length} memories reached their TTL and moved to the archive`);
     } catch {
       log.warn(`memory: ${expired.length} expired memories could not be archived and were dropped`);
@@ -290,10 +400,4 @@ export class MemoryEngine {
       this.deps.log.warn("memory: a pending save failed; it is retried on the next call");
     }
   }
-}
-
-function quantizeTo(v: Float32Array, quantize: (v: Float32Array, out: Int8Array) => void): Int8Array {
-  const row = new Int8Array(v.length);
-  quantize(v, row);
-  return row;
 }

@@ -65,7 +65,7 @@ describe("memory crash safety", () => {
     await write("first fact about apples")(engine);
     await write("second fact about pears")(engine);
   };
-  const reembedWith = (dims: number) => (engine: MemoryEngine) => reembed(engineOn(engine.deps.storage!, dims));
+  const reembedWith = (dims: number) => (engine: MemoryEngine) => reembed(engineOn(engine.storage!, dims));
   const cases: CrashCase[] = [
     {
       name: "the first snapshot",
@@ -111,7 +111,7 @@ describe("memory crash safety", () => {
       embedder: 32,
       setup: async (engine) => {
         await writeTwo(engine);
-        const cut = reembed(engineOn(cutAfterWrites(engine.deps.storage as MemoryStorage, 1), 32));
+        const cut = reembed(engineOn(cutAfterWrites(engine.storage as MemoryStorage, 1), 32));
         await assert.rejects(cut, /no-card|power cut/);
       },
       change: write("third fact about plums"),

@@ -145,7 +145,7 @@ describe("OpenAI-compatible embedder", () => {
     );
     const rig = memoryCore({ settings, core: { getSecret: (name) => (name === EMBEDDER_SECRET_NAME ? KEY : undefined) } });
     const { registry, memory } = rig.core;
-    assert.equal(memory.deps.embedder.id, "text-embedding-3-small/64");
+    assert.equal(memory.embedder.id, "text-embedding-3-small/64");
     const owner = makePrincipal("owner", "admin", "turn");
     server.reply(embeddingsReply, embeddingsReply);
     assert.match((await registry.dispatch("memory.write", { content: "The red bicycle is in the shed" }, owner)).text, /^Remembered/);

@@ -95,7 +95,7 @@ describe("memory vector journal", () => {
     const { store } = rig.engine;
     const copy = new VectorStore(store.dims, store.capacity);
     for (let s = 0; s < store.count; s++) copy.add(store.metaAt(s), store.row(s), store.norms[s]);
-    rig.engine.replaceStore(copy, rig.engine.storeEmbedderId);
+    await rig.engine.transact("exclusive", (tx) => tx.replaceStore(copy, tx.storeEmbedderId), { embedder: false });
     assert.equal(rig.storage.files.has(VECTOR_JOURNAL_PATH), false, "all of it in the snapshot");
     for (const journal of [false, true]) {
       const snapshot = rig.storage.files.get(VECTOR_FILE_PATH)!;

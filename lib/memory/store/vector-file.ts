@@ -34,7 +34,7 @@ export class VectorFileError extends Error {
   }
 }
 
-export function encodeVectorFile(store: VectorStore, embedderId: string, maintainedAt: number, digest: Digest): Uint8Array {
+export function encodeVectorFile(store: Readonly<VectorStore>, embedderId: string, maintainedAt: number, digest: Digest): Uint8Array {
   const id = encodeUtf8(embedderId);
   if (id.length > 255) throw new Error("embedder id too long");
   let bound = HEADER_BYTES + 1 + id.length;
