@@ -17,6 +17,7 @@ const OPTIONAL = [
   ["bench/voice.mjs", "runVoiceBench"],
   ["bench/ota.mjs", "runOtaBench"],
   ["bench/nostr.mjs", "runNostrBench"],
+  ["bench/web.mjs", "runWebBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

@@ -8,8 +8,14 @@ import { hostAndOrigin, refuseTokenInUrl } from "./http/middleware";
 import { ownerApiRoutes } from "./http/owner-api";
 import { hostRoutes } from "./http/owner-hosts";
 import { HttpPipeline, type Middleware, type RouteSpec } from "./http/pipeline";
+import { filesApiRoutes } from "./http/files-api";
+import { ObservedLed, ringEventsRoute } from "./http/ring-events";
+import { secretCheckRoute } from "./http/secret-check";
+import { assetRoutes } from "./http/static-assets";
 import { statusPage } from "./http/status-page";
 import { updatesPage } from "./http/updates-page";
+import { webApiRoutes, webPageRoutes } from "./http/web-api";
+import { webAssets } from "./generated/web-assets";
 import type { HttpRequest, HttpResponse } from "./http/types";
 import { mcpRoute } from "./mcp/http";
 import { McpServer } from "./mcp/server";
@@ -63,7 +69,9 @@ export interface Halo {
 
 export function createHalo(options: HaloOptions): Halo {
   const { ports, firmwareVersion } = options;
-  const core = buildCore(ports, undefined, options.core);
+  // The ring as the web page's preview sees it: every pattern shown is also an event (lib/http/ring-events.ts).
+  const led = ports.led ? new ObservedLed(ports.led) : undefined;
+  const core = buildCore(led ? { ...ports, led } : ports, undefined, options.core);
   // The boot is the first row of the device's timeline (session "system"); a missing card only skips it.
   recordDeviceEvent(new EpisodicJournal(core.episodic, ports.log), bootEventText(firmwareVersion, ports.system));
   const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
@@ -87,9 +95,14 @@ export function createHalo(options: HaloOptions): Halo {
       { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
       guards,
     ),
+    ...webApiRoutes(core, verifyToken, guards),
+    ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
+    ...filesApiRoutes({ artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name) }, verifyToken, guards),
+    secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
+    ...webPageRoutes(assetRoutes(webAssets()), guards),
     {
       method: "GET",
-      pattern: "/",
+      pattern: "/status",
       maxBody: 0,
       errors: "api",
       use: guards,

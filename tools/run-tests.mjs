@@ -5,9 +5,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Mocha from "mocha";
 
-const TSCONFIGS = ["tsconfig.lib.json", "tsconfig.json", "hosts/device/tsconfig.json"];
+const TSCONFIGS = ["tsconfig.lib.json", "tsconfig.json", "hosts/device/tsconfig.json", "web/tsconfig.json"];
 /** The folders Prettier checks: the same as `npm run format` writes. */
-const FORMATTED = ["lib", "hosts", "test", "tools", "bench", "modules"];
+const FORMATTED = ["lib", "hosts", "test", "tools", "bench", "modules", "web"];
 /** The checks besides the type checks; each one's failure is counted and named in the summary. */
 const CHECKS = [
   {

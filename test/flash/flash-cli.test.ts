@@ -101,9 +101,13 @@ describe("npm run flash", function () {
     assert.deepEqual(board.flash.subarray(0x10000, 0x10000 + app.length), app);
   });
 
-  it("reports a network the board could not join", async () => {
-    const { error } = await run({ refuseSsid: "nowhere" }, { wifi: { ssid: "nowhere", password: "x" } });
+  it("reports a network the board could not join, and credentials the device refuses to try", async () => {
+    const { error } = await run({ refuseSsid: "nowhere" }, { wifi: { ssid: "nowhere", password: "long enough" } });
     assert.equal(error, "the board reports: unable to connect to the network");
+    // Halo's Improv service (lib/net/improv.ts) refuses a WPA2 password under 8 characters before trying it.
+    const short = await run({}, { wifi: { ssid: "home", password: "x" } });
+    assert.equal(short.error, "the board reports: invalid RPC packet");
+    assert.equal(short.board.wifi, undefined);
   });
 
   it("flashes a factory image alone, without Wi-Fi", async () => {

@@ -7,10 +7,12 @@ describe("Improv serial frames", () => {
     const f = encodeRpc(0x01, encodeStrings(["MyWirelessAP", "mysecurepassword"]));
     assert.equal(new TextDecoder().decode(f.subarray(0, 6)), "IMPROV");
     assert.deepEqual(Array.from(f.subarray(6, 12)), [1, 0x03, 0x20, 0x01, 0x1e, 0x0c]);
+    // The sum of every byte before it, then the newline Improv peers end a packet with.
     assert.equal(
-      f[f.length - 1],
-      f.subarray(0, f.length - 1).reduce((s, b) => (s + b) & 0xff, 0),
+      f[f.length - 2],
+      f.subarray(0, f.length - 2).reduce((s, b) => (s + b) & 0xff, 0),
     );
+    assert.equal(f[f.length - 1], 0x0a);
   });
 
   it("finds frames among log lines and across split reads", () => {
@@ -34,10 +36,10 @@ describe("Improv serial frames", () => {
 
   it("drops a frame with a bad checksum or another version, and refuses oversized parts", () => {
     const bad = encodeFrame(0x01, new Uint8Array([0x02]));
-    bad[bad.length - 1] ^= 1;
+    bad[bad.length - 2] ^= 1;
     const other = encodeFrame(0x01, new Uint8Array([0x02]));
     other[6] = 2;
-    other[other.length - 1] = other.subarray(0, other.length - 1).reduce((s, x) => (s + x) & 0xff, 0);
+    other[other.length - 2] = other.subarray(0, other.length - 2).reduce((s, x) => (s + x) & 0xff, 0);
     const good = encodeFrame(0x02, new Uint8Array([0x03]));
     assert.deepEqual(
       new ImprovReader().push(new Uint8Array([...bad, ...other, ...good])).map((f) => f.type),

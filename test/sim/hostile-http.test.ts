@@ -117,10 +117,11 @@ describe("simulator /mcp under hostile input", () => {
     assert.doesNotMatch(await res.text(), new RegExp(sim.token));
   });
 
-  it("serves the status page and 404s elsewhere", async () => {
-    const page = await fetch(`${sim.url}/`);
+  it("serves the web page, the status page and 404s elsewhere", async () => {
+    const page = await fetch(`${sim.url}/status`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<span id="tool-count">\d+<\/span> tools/);
+    assert.match(await (await fetch(`${sim.url}/`)).text(), /<script src="\/app\.js" defer>/);
     assert.equal((await fetch(`${sim.url}/nope`)).status, 404);
   });
 });

@@ -95,7 +95,7 @@ describe("simulator owner API over a socket", () => {
       status: 415,
       error: /application\/json/,
     },
-    { name: "an unknown endpoint", method: "GET", path: "/api/tools", status: 404, error: /no such endpoint/ },
+    { name: "an unknown endpoint", method: "GET", path: "/api/no-such-thing", status: 404, error: /no such endpoint/ },
     { name: "the bare /api", method: "GET", path: "/api", status: 404, error: /no such endpoint/ },
     {
       name: "a traversal path",

@@ -43,4 +43,6 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/models",
   "/api/embedder",
   "/api/ota",
+  "/api/tools",
+  "/api/whoami",
 ];

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { inflateSync } from "node:zlib";
 import { readAppVersion } from "../../hosts/sim/ports/ota-image.ts";
-import { decodeStrings, encodeFrame, encodeStrings, ImprovReader, ImprovType } from "../../tools/flash/improv.ts";
+import { type ImprovDevice, ImprovService } from "../../lib/net/improv.ts";
+import { ImprovReader } from "../../lib/net/improv-frame.ts";
 import type { PtyPair } from "./pty.ts";
 
 export const FLASH_BYTES = 16 * 1024 * 1024;
@@ -73,7 +74,8 @@ export class RomLoaderStandIn {
   private escaped = false;
   private write: { offset: number; blockSize: number; blocks: number; compressed: number[][]; size: number } | undefined;
   private wroteFlash = false;
-  private readonly improv = new ImprovReader();
+  private app: ImprovService | undefined;
+  private readonly improvSeen = new ImprovReader();
 
   constructor(
     private readonly pty: PtyPair,
@@ -96,7 +98,7 @@ export class RomLoaderStandIn {
   private receive(bytes: Uint8Array): void {
     if (this.options.silent) return;
     if (this.options.noise && this.ops.length === 0 && this.badFrames === 0 && !this.frame) this.pty.write(BOOT_TEXT);
-    for (const f of this.improv.push(bytes)) this.onImprov(f.type, f.data);
+    this.onImprovBytes(bytes);
     if (this.mode === "app") return;
     for (const b of bytes) {
       if (b === 0xc0) {
@@ -212,47 +214,35 @@ export class RomLoaderStandIn {
     this.flash.set(plain.subarray(0, Math.min(plain.length, FLASH_BYTES - w.offset)), w.offset);
   }
 
-  private sendImprov(type: number, data: number[] | Uint8Array): void {
-    this.pty.write(encodeFrame(type, new Uint8Array(data)));
-  }
-
-  private onImprov(type: number, data: Uint8Array): void {
+  // After a flash, the "booted app" answers Improv with Halo's own service (lib/net/improv.ts), the code the
+  // device runs on its console: the flasher is tested against the real device side, not a copy of it.
+  private onImprovBytes(bytes: Uint8Array): void {
     if (this.mode !== "app") {
-      if (!this.wroteFlash || "problem" in readAppVersion(this.flash.subarray(0x10000, 0x10000 + 4096))) return; // nothing bootable: silence
+      // The app boots when an Improv packet arrives after a flash (the flasher resets the board first).
+      if (this.improvSeen.push(bytes).length === 0) return;
+      const version = readAppVersion(this.flash.subarray(0x10000, 0x10000 + 4096));
+      if (!this.wroteFlash || "problem" in version) return; // nothing bootable: silence
       this.mode = "app";
       this.pty.write(new TextEncoder().encode("I (312) halo: booting\r\n")); // a log line among the frames
+      this.app = new ImprovService(this.appDevice(version.version), (frame) => this.pty.write(frame));
     }
-    if (type !== ImprovType.Rpc || data.length < 2 || data[1] !== data.length - 2) return this.sendImprov(ImprovType.ErrorState, [0x01]);
-    const command = data[0];
-    const body = data.subarray(2);
+    void this.app?.receive(bytes);
+  }
+
+  private appDevice(version: string): ImprovDevice {
     const url = this.options.url ?? "http://halo.local/";
-    if (command === 0x02) {
-      this.sendImprov(ImprovType.CurrentState, [this.wifi ? 0x04 : 0x02]);
-      return;
-    }
-    if (command === 0x03) {
-      const version = readAppVersion(this.flash.subarray(0x10000, 0x10000 + 4096));
-      const strings = encodeStrings(["Halo", "version" in version ? version.version : "?", "ESP32-S3", "Halo"]);
-      this.sendImprov(ImprovType.RpcResult, [0x03, strings.length, ...strings]);
-      return;
-    }
-    if (command === 0x01) {
-      let ssid: string;
-      let password: string;
-      try {
-        [ssid, password] = decodeStrings(body);
-      } catch {
-        return this.sendImprov(ImprovType.ErrorState, [0x01]);
-      }
-      this.sendImprov(ImprovType.ErrorState, [0x00]);
-      this.sendImprov(ImprovType.CurrentState, [0x03]);
-      if (ssid === this.options.refuseSsid) return this.sendImprov(ImprovType.ErrorState, [0x03]);
-      this.wifi = { ssid, password: password ?? "" };
-      this.sendImprov(ImprovType.CurrentState, [0x04]);
-      const strings = encodeStrings([url]);
-      this.sendImprov(ImprovType.RpcResult, [0x01, strings.length, ...strings]);
-      return;
-    }
-    this.sendImprov(ImprovType.ErrorState, [0x02]);
+    return {
+      firmwareName: "Halo",
+      firmwareVersion: version,
+      hardware: "ESP32-S3",
+      deviceName: () => "Halo",
+      hostname: () => "halo",
+      network: () => ({ online: this.wifi !== undefined, wifi: this.wifi !== undefined, urls: [url] }),
+      join: async (join) => {
+        if (join.ssid === this.options.refuseSsid) return false;
+        this.wifi = { ssid: join.ssid, password: join.password };
+        return true;
+      },
+    };
   }
 }

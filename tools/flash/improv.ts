@@ -1,10 +1,9 @@
+import { encodeImprov, IMPROV_DATA_MAX, ImprovReader as DeviceImprovReader } from "../../lib/net/improv-frame.ts";
 // Improv Wi-Fi over serial (improv-wifi.com/serial): frames are "IMPROV",
 // version 1, type, length, data, and a checksum byte (the sum of every byte
 // before it). The flasher sends RPC commands; the board answers with its
 // state, errors and RPC results.
 
-export const IMPROV_HEADER = new TextEncoder().encode("IMPROV");
-export const IMPROV_VERSION = 1;
 export enum ImprovType {
   CurrentState = 0x01,
   ErrorState = 0x02,
@@ -31,18 +30,10 @@ export interface ImprovFrame {
   data: Uint8Array;
 }
 
+/** One frame (the device's own codec, lib/net/improv-frame.ts, so both sides share it). */
 export function encodeFrame(type: number, data: Uint8Array): Uint8Array {
-  if (data.length > 255) throw new Error("an Improv frame carries at most 255 bytes");
-  const out = new Uint8Array(IMPROV_HEADER.length + 4 + data.length);
-  out.set(IMPROV_HEADER, 0);
-  out[6] = IMPROV_VERSION;
-  out[7] = type;
-  out[8] = data.length;
-  out.set(data, 9);
-  let sum = 0;
-  for (let i = 0; i < out.length - 1; i++) sum = (sum + out[i]) & 0xff;
-  out[out.length - 1] = sum;
-  return out;
+  if (data.length > IMPROV_DATA_MAX) throw new Error(`an Improv frame carries at most ${IMPROV_DATA_MAX} bytes`);
+  return encodeImprov(type, data);
 }
 
 /** An RPC command frame: command, data length, data. */
@@ -81,45 +72,11 @@ export function decodeStrings(data: Uint8Array): string[] {
 
 /** Finds frames in a byte stream that may also carry log lines; frames with a bad checksum are dropped. */
 export class ImprovReader {
-  private buffer = new Uint8Array(0);
+  private readonly reader = new DeviceImprovReader();
 
   push(bytes: Uint8Array): ImprovFrame[] {
-    const joined = new Uint8Array(this.buffer.length + bytes.length);
-    joined.set(this.buffer, 0);
-    joined.set(bytes, this.buffer.length);
     const frames: ImprovFrame[] = [];
-    let at = 0;
-    for (;;) {
-      const start = indexOfHeader(joined, at);
-      if (start < 0) {
-        at = Math.max(at, joined.length - (IMPROV_HEADER.length - 1)); // a header may be split across reads
-        break;
-      }
-      if (joined.length < start + 9) {
-        at = start;
-        break;
-      }
-      const length = joined[start + 8];
-      const end = start + 9 + length + 1;
-      if (joined.length < end) {
-        at = start;
-        break;
-      }
-      let sum = 0;
-      for (let i = start; i < end - 1; i++) sum = (sum + joined[i]) & 0xff;
-      if (joined[start + 6] === IMPROV_VERSION && sum === joined[end - 1])
-        frames.push({ type: joined[start + 7], data: joined.slice(start + 9, end - 1) });
-      at = sum === joined[end - 1] ? end : start + 1;
-    }
-    this.buffer = joined.slice(at);
+    for (const read of this.reader.push(bytes)) if (read.ok) frames.push({ type: read.packet.type, data: read.packet.data });
     return frames;
   }
-}
-
-function indexOfHeader(bytes: Uint8Array, from: number): number {
-  outer: for (let i = from; i + IMPROV_HEADER.length <= bytes.length; i++) {
-    for (let j = 0; j < IMPROV_HEADER.length; j++) if (bytes[i + j] !== IMPROV_HEADER[j]) continue outer;
-    return i;
-  }
-  return -1;
 }

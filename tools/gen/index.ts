@@ -5,11 +5,13 @@ import { DOCS_PACK_PATH, generateDocsPack } from "./docs-pack.ts";
 import { generateNpmModules, NPM_MODULES_PATH } from "./npm-modules.ts";
 import { generatePreload, PRELOAD_PATH } from "./preload.ts";
 import { generateValidators, VALIDATORS_PATH } from "./validators.ts";
+import { generateWebAssets, WEB_ASSETS_PATH } from "./web-assets.ts";
 
 export const GENERATORS: Array<{ path: string; generate: () => string }> = [
   { path: VALIDATORS_PATH, generate: generateValidators },
   { path: CATALOG_PATH, generate: generateCatalog },
   { path: DOCS_PACK_PATH, generate: generateDocsPack },
+  { path: WEB_ASSETS_PATH, generate: generateWebAssets },
   { path: PRELOAD_PATH, generate: generatePreload },
   { path: NPM_MODULES_PATH, generate: generateNpmModules },
 ];

@@ -52,7 +52,8 @@ export function generateNpmModules(): string {
     const [name, path] = queue.shift()!;
     if (modules[name] !== undefined) continue;
     if (!existsSync(path)) throw new Error(`${name}: ${path} is missing`);
-    modules[name] = `./${path.replace(/\.(m?js)$/, "")}`;
+    // Paths are relative to this manifest, which lives in hosts/device/.
+    modules[name] = `../../${path.replace(/\.(m?js)$/, "")}`;
     for (const s of importsOf(readFileSync(path, "utf8"))) {
       if (s.startsWith(".")) queue.push([posix.join(posix.dirname(name), s), posix.join(dirname(path), s)]);
       else queue.push([s, resolveBare(s)]);

@@ -1,0 +1,307 @@
+// The owner's web page in a real Chromium against the running simulator: sign
+// in, each section's main action end to end, a screenshot of each section and
+// axe-core with no serious or critical violation. Providers are local stand-ins.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { encodeWav } from "../../lib/voice/wav.ts";
+import { launchBrowser, screenshot, seriousViolations, type TestBrowser } from "../support/browser.ts";
+import { ownerApi } from "../support/owner-api.ts";
+import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
+import { replyPcm, say, scene } from "../support/speech.ts";
+import { VoiceServer } from "../support/voice-server.ts";
+import { answer, openAiAnswer, openAiTools, person } from "../turn/support.ts";
+
+const call = (name: string, args: object) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+
+describe("the owner's web page in Chromium", function () {
+  this.timeout(90000);
+  let stand: VoiceServer;
+  let sim: TestSim;
+  let b: TestBrowser;
+  let page: Page;
+  let tmp: string;
+  const errors: string[] = [];
+  const urls: string[] = [];
+
+  before(async function () {
+    // A machine without Chromium installs it from Debian here (minutes on a slow mirror).
+    this.timeout(600000);
+    tmp = mkdtempSync(join(tmpdir(), "halo-web-ui-"));
+    const s = scene(say("what is the weather"), 300, 2500, 100);
+    const wav = join(tmp, "mic.wav");
+    writeFileSync(wav, encodeWav({ sampleRate: 16000, samples: s.samples }));
+    stand = await VoiceServer.start();
+    sim = await startTestSim({
+      baseUrls: { openai: stand.url },
+      initialSecrets: { openai: "sk-web-ui-KEY" },
+      portOverrides: { log: memoryLog() },
+    });
+    b = await launchBrowser({ micWav: wav });
+    page = b.page;
+    page.setDefaultTimeout(10000);
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => void (m.type() === "error" && /Content Security Policy/.test(m.text()) && errors.push(m.text())));
+    page.on("dialog", (d) => void d.accept());
+    page.on("request", (r) => urls.push(r.url()));
+  });
+  after(async () => {
+    await b?.close();
+    await sim?.stop();
+    await stand?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function open(section: string): Promise<void> {
+    const target = `${sim.url}/#${section}`;
+    // The same URL again changes no hash: reload so the section is drawn afresh.
+    if (page.url() === target) await page.reload();
+    else await page.goto(target);
+    await page.waitForSelector(`[data-section="${section}"]`);
+  }
+
+  async function checkSection(section: string): Promise<void> {
+    await screenshot(page, section);
+    assert.deepEqual(await seriousViolations(page), [], `axe on ${section}`);
+  }
+
+  it("refuses a wrong token with a clear screen, then signs in with the owner's", async () => {
+    await page.goto(`${sim.url}/`);
+    await page.getByLabel("Client token").fill("halo_wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Token not accepted" }).waitFor();
+    await checkSection("signin");
+    await page.getByLabel("Client token").fill(sim.token);
+    await page.keyboard.press("Enter");
+    await page.getByText("owner (admin)").waitFor();
+    assert.equal(await page.evaluate(() => (globalThis as any).localStorage.getItem("halo.token")), sim.token);
+    assert.deepEqual(await b.context.cookies(), []);
+  });
+
+  it("Setup: sets a key and shows it set, checks a key against the provider", async () => {
+    await open("setup");
+    await page.getByLabel("New mistral key").fill("sk-mistral-from-page");
+    await page.locator("#key-mistral-status").locator("xpath=ancestor::form").getByRole("button", { name: "Save" }).click();
+    await page.waitForFunction(() => (globalThis as any).document.getElementById("key-mistral-status")?.textContent === "set");
+    assert.equal(sim.halo.core.secrets.getSecret("mistral"), "sk-mistral-from-page");
+    stand.llm.reply({ status: 401, body: { error: { message: "bad key" } } });
+    await page.locator("#key-openai-status").locator("xpath=ancestor::form").getByRole("button", { name: "Check" }).click();
+    await page.waitForFunction(() => /^auth: /.test((globalThis as any).document.getElementById("key-openai-check")?.textContent ?? ""));
+    assert.ok(!(await page.content()).includes("sk-web-ui-KEY"), "no key is ever on the page");
+    // Budgets and rates, the model a provider is asked for, the embedder in use.
+    const budget = page.locator('[data-budget="anthropic"]');
+    await budget.getByLabel("anthropic ceiling in dollars").fill("7.5");
+    await budget.getByRole("button", { name: "Save anthropic budget" }).click();
+    await page.locator("#toast").getByText("anthropic budget saved").waitFor();
+    const saved = (await ownerApi(sim, "GET", "/api/budget")).json.providers.find((p: any) => p.provider === "anthropic");
+    assert.equal(saved.usd_ceiling, 7.5);
+    await page.getByLabel(/^mistral model/).fill("mistral-large-latest");
+    await page.getByRole("button", { name: "Save mistral model" }).click();
+    await page.locator("#toast").getByText("mistral model saved").waitFor();
+    const models = (await ownerApi(sim, "GET", "/api/models")).json.providers.find((p: any) => p.provider === "mistral");
+    assert.equal(models.model, "mistral-large-latest");
+    await page.getByText(/In use: offline/).waitFor();
+    await checkSection("setup");
+  });
+
+  it("People and clients: creates a client (token shown once), signs in as it, and a revoked token gets the clear screen", async () => {
+    await open("people");
+    await page.getByLabel("Name", { exact: true }).fill("tablet");
+    await page.getByLabel("Tool names in its tools/list").selectOption("plain");
+    await page.getByRole("button", { name: "Create client" }).click();
+    const token = (await page.locator("#new-token").textContent())!.trim();
+    assert.match(token, /^halo_/);
+    assert.equal((await ownerApi(sim, "GET", "/api/whoami", undefined, { authorization: `Bearer ${token}` })).json.name, "tablet");
+    await page.locator('tr[data-client="tablet"]').getByText("plain").waitFor();
+    await checkSection("people");
+    await page.getByRole("button", { name: "Revoke tablet" }).click();
+    await page.locator('tr[data-client="tablet"]').waitFor({ state: "detached" });
+    assert.equal((await ownerApi(sim, "GET", "/api/whoami", undefined, { authorization: `Bearer ${token}` })).status, 401);
+    // A member signs in with a token the owner then revokes: the page says so.
+    const member = (await ownerApi(sim, "POST", "/api/clients", { name: "kid", role: "user" })).json.token;
+    await page.evaluate((t) => (globalThis as any).localStorage.setItem("halo.token", t), member);
+    await page.goto(`${sim.url}/#device`);
+    await page.reload();
+    await page.getByText("kid (user)").waitFor();
+    assert.equal(await page.getByRole("link", { name: "Setup" }).count(), 0, "a member sees no owner sections");
+    await ownerApi(sim, "DELETE", "/api/clients/kid");
+    await page.getByRole("link", { name: "Chat" }).click();
+    await page.getByRole("heading", { name: "Token not accepted" }).waitFor();
+    await page.getByLabel("Client token").fill(sim.token);
+    await page.keyboard.press("Enter");
+    await page.getByText("owner (admin)").waitFor();
+  });
+
+  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine and a skill from Nostr", async () => {
+    sim.halo.core.skills.saveByAgent("weekly-report", "# Weekly report\n\nEvery Monday, sum up the week's notes.\n");
+    await open("tools");
+    await page.locator("nav .badge").waitFor();
+    assert.equal(await page.locator("nav .badge").textContent(), "1");
+    await open("approvals");
+    const card = page.locator('[data-skill="weekly-report"]');
+    await card.getByText("sum up the week's notes").waitFor();
+    await checkSection("approvals");
+    await card.getByRole("button", { name: "Approve" }).click();
+    await card.waitFor({ state: "detached" });
+    assert.deepEqual(sim.halo.core.skills.listPending(), []);
+    await page.locator("nav .badge").waitFor({ state: "detached" });
+    const routine = sim.halo.core.routines.create("owner", {
+      name: "Morning brief",
+      prompt: "Sum up the news.",
+      schedule: { kind: "daily", at: "07:30" },
+    });
+    await open("approvals");
+    await page.locator(`[data-routine="${routine.id}"]`).getByRole("button", { name: "Approve" }).click();
+    await page.locator(`[data-routine="${routine.id}"]`).waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.routines.get(routine.id)!.approved, true);
+    const adopted = sim.halo.core.nostr.skills.adopt({
+      id: "0123456789abcdef",
+      address: `31123:${"a".repeat(64)}:tea`,
+      author: "a".repeat(64),
+      d: "tea",
+      description: "Brew tea reminders",
+      content: "When asked about tea, say to brew it for three minutes.",
+      requiresTools: [],
+      approved: false,
+    });
+    await open("approvals");
+    const nostrCard = page.locator(`[data-nostr-skill="${adopted.id}"]`);
+    await nostrCard.getByText("three minutes").waitFor();
+    await nostrCard.getByRole("button", { name: "Approve" }).click();
+    await nostrCard.waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.nostr.skills.list()[0].approved, true);
+  });
+
+  it("Tools: lists every registered tool", async () => {
+    await open("tools");
+    assert.equal(await page.locator("[data-tool]").count(), sim.halo.core.registry.all().length);
+    await page.getByLabel("Filter").fill("memory.pin");
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll("[data-tool]").length === 1);
+    await checkSection("tools");
+  });
+
+  it("Memory and files: pins and deletes a memory, reads and deletes a file", async () => {
+    assert.equal((await postMcp(sim, call("memory.write", { content: "The owner's bicycle is blue." }))).status, 200);
+    sim.halo.core.artifacts.saveText(person("admin"), "notes", "todo.md", "- buy bread\n- fix the bicycle\n");
+    await open("memory");
+    await page.getByLabel("Search memories").fill("bicycle colour");
+    await page.getByRole("button", { name: "Search" }).click();
+    const memory = page.locator('[data-memory="The owner\'s bicycle is blue."]');
+    await memory.getByRole("button", { name: "Pin", exact: true }).click();
+    await page
+      .locator("#toast")
+      .getByText(/pinned/i)
+      .waitFor();
+    await memory.getByRole("button", { name: "Delete" }).click();
+    await page
+      .locator("#toast")
+      .getByText(/deleted/i)
+      .waitFor();
+    await page.getByText(/No memories/).waitFor();
+    await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Read" }).click();
+    await page.locator("#file-text").getByText("fix the bicycle").waitFor();
+    await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Delete" }).click();
+    await page.locator('[data-file="notes/todo.md"]').waitFor({ state: "detached" });
+    assert.deepEqual(sim.halo.core.artifacts.list(person("admin")), []);
+    await page.getByRole("button", { name: "Show history" }).click();
+    await page.waitForFunction(() => ((globalThis as any).document.getElementById("history")?.textContent ?? "").length > 0);
+    await checkSection("memory");
+  });
+
+  it("Chat: a typed turn shows its reply and tool calls", async () => {
+    stand.llm.reply(openAiTools(["docs_search", '{"query":"ring"}']), openAiAnswer(answer({ reply: "The ring shows the state." })));
+    await open("chat");
+    await page.getByLabel("Message").fill("what does the ring do?");
+    await page.keyboard.press("Enter");
+    await page.getByText("The ring shows the state.").waitFor();
+    assert.match((await page.locator(".tool-calls").textContent())!, /docs\.search round 1, ok/);
+    await checkSection("chat");
+  });
+
+  it("Chat: the talk button records the microphone, sends a WAV to /api/voice and plays the answer", async () => {
+    stand.transcripts.push("what is the weather");
+    stand.llm.reply(openAiAnswer(answer({ reply: "Sunny all day." })));
+    stand.speech.push({ pcm: replyPcm(500) });
+    await open("chat");
+    await page.getByRole("button", { name: "Talk" }).click();
+    await page.getByRole("button", { name: "Stop and send" }).waitFor();
+    await page.waitForTimeout(1500);
+    await page.getByRole("button", { name: "Stop and send" }).click();
+    await page.getByText("Sunny all day.").waitFor({ timeout: 20000 });
+    await page.getByText("what is the weather").waitFor();
+    await page.locator("#voice-reply").waitFor({ state: "attached" });
+    const up = stand.uploads.at(-1)!;
+    assert.ok(up.wav && up.wav.durationMs > 500, "the upload carries the recorded audio");
+  });
+
+  it("Device: shows status, health and update state, and the ring preview changes during a turn", async () => {
+    await open("device");
+    await page.locator("svg.ring[data-pattern]").waitFor();
+    const framesBefore = Number((await page.locator("svg.ring").getAttribute("data-frames")) ?? 0);
+    stand.llm.reply(
+      openAiAnswer(
+        answer({
+          reply: "Green it is.",
+          device: [
+            {
+              led: { mode: "solid", r: 0, g: 255, b: 0, brightness: null },
+              lights: null,
+              config: null,
+              orch_model: null,
+              reboot: null,
+              tts: null,
+            },
+          ],
+        }),
+      ),
+    );
+    const turn = await ownerApi(sim, "POST", "/api/chat", { text: "make the ring green" });
+    assert.equal(turn.status, 200, turn.text);
+    await page.locator('svg.ring[data-pattern="solid 0,255,0"]').waitFor();
+    // The status ring drew the turn (thinking, replying, done) while it ran.
+    await page.waitForFunction(
+      (n) => Number((globalThis as any).document.querySelector("svg.ring").getAttribute("data-frames")) >= n + 2,
+      framesBefore,
+    );
+    assert.equal(await page.locator("svg.ring circle").count(), sim.halo.core.ports.led!.pixels);
+    assert.match((await page.locator("#device-status").textContent())!, /irmware/);
+    assert.ok(((await page.locator("#device-health").textContent()) ?? "").length > 0);
+    await checkSection("device");
+  });
+
+  it("fits a phone's width and works with the keyboard alone", async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await open("setup");
+    assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 375), "no sideways scrolling");
+    await screenshot(page, "phone-setup");
+    await page.locator(".skip").focus();
+    let reached = false;
+    for (let i = 0; i < 20 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => (globalThis as any).document.activeElement?.textContent === "Memory and files");
+    }
+    assert.ok(reached, "the section links are reached with Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('[data-section="memory"]');
+    await page.keyboard.press("Tab");
+    assert.equal(
+      await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute("name")),
+      "query",
+      "focus moves into the section",
+    );
+    await page.setViewportSize({ width: 1100, height: 900 });
+  });
+
+  it("signs out, and no token ever went into a URL", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    assert.equal(await page.evaluate(() => (globalThis as any).localStorage.getItem("halo.token")), null);
+    assert.ok(urls.length > 10);
+    assert.ok(urls.every((u) => !u.includes(sim.token) && !/token=/.test(u)));
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,56 @@
+// Press-to-talk from the browser: the microphone through Web Audio into 16-bit
+// mono PCM, packed as a WAV file for POST /api/voice (which resamples it).
+
+export interface Recording {
+  stop(): Promise<Blob>;
+}
+
+/** The processor's block size (samples); a power of two as ScriptProcessorNode requires. */
+const BLOCK = 4096;
+
+export async function startRecording(): Promise<Recording> {
+  const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+  const ctx = new AudioContext();
+  const source = ctx.createMediaStreamSource(stream);
+  const node = ctx.createScriptProcessor(BLOCK, 1, 1);
+  const blocks: Float32Array[] = [];
+  node.onaudioprocess = (ev) => blocks.push(new Float32Array(ev.inputBuffer.getChannelData(0)));
+  source.connect(node);
+  node.connect(ctx.destination);
+  return {
+    async stop(): Promise<Blob> {
+      node.disconnect();
+      source.disconnect();
+      for (const t of stream.getTracks()) t.stop();
+      const rate = ctx.sampleRate;
+      await ctx.close();
+      return encodeWav(blocks, rate);
+    },
+  };
+}
+
+export function encodeWav(blocks: Float32Array[], rate: number): Blob {
+  const count = blocks.reduce((n, b) => n + b.length, 0);
+  const buf = new ArrayBuffer(44 + count * 2);
+  const v = new DataView(buf);
+  const text = (at: number, s: string): void => {
+    for (let i = 0; i < s.length; i++) v.setUint8(at + i, s.charCodeAt(i));
+  };
+  text(0, "RIFF");
+  v.setUint32(4, 36 + count * 2, true);
+  text(8, "WAVEfmt ");
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 2, true);
+  v.setUint16(32, 2, true);
+  v.setUint16(34, 16, true);
+  text(36, "data");
+  v.setUint32(40, count * 2, true);
+  let o = 44;
+  for (const b of blocks) {
+    for (let i = 0; i < b.length; i++, o += 2) v.setInt16(o, Math.max(-1, Math.min(1, b[i])) * 0x7fff, true);
+  }
+  return new Blob([buf], { type: "audio/wav" });
+}
