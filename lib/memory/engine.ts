@@ -13,8 +13,9 @@ import type { Embedder } from "./embedders/embedder";
 import { forget, type Removed } from "./forgetting/forgetting";
 import { MemoryArchive } from "./forgetting/archive";
 import { Scratchpad } from "./scratchpad";
-import { VECTOR_FILE_VERSION, VectorFileError } from "./store/vector-file";
-import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, VectorFiles } from "./store/vector-files";
+import { readVectorFiles } from "./store/boot-read";
+import { VECTOR_FILE_VERSION } from "./store/vector-file";
+import { VECTOR_FILE_PATH, VectorFiles } from "./store/vector-files";
 import { VectorStore } from "./store/vector-store";
 import type { MemoryTx, TxKind, TxNeeds } from "./transaction";
 
@@ -307,34 +308,16 @@ export class MemoryEngine {
       this.loaded = true;
       return;
     }
-    let snapshot: Uint8Array | undefined;
-    let journal: Uint8Array | undefined;
-    try {
-      if (!storage.present()) return;
-      snapshot = storage.read(VECTOR_FILE_PATH);
-      journal = storage.read(VECTOR_JOURNAL_PATH);
-    } catch {
-      return;
-    }
+    const read = readVectorFiles(storage, files, log, this.liveConfig.max_vectors, this.now());
+    if (read.state === "unread") return;
     this.loaded = true;
-    try {
-      const file = files.open(snapshot, journal, this.liveConfig.max_vectors);
-      if (journal && journal.length > 0 && (!file || file.journal.state === "stale"))
-        log.info(`memory: ${VECTOR_JOURNAL_PATH} belongs to an earlier snapshot; ignored`);
-      if (!file) return;
-      this.liveStore = file.store;
-      this.storeEmbedder = file.embedderId;
-      if (file.maintainedAt > 0) this.lastMaintain = file.maintainedAt;
-      if (file.journal.state === "torn")
-        log.warn(
-          `memory: ${VECTOR_JOURNAL_PATH} ends in a torn or damaged record; dropped its last ${journal!.length - file.journal.bytes} bytes`,
-        );
-      log.info(`memory: loaded ${file.store.count} memories (${file.embedderId})`);
-      if (file.version < VECTOR_FILE_VERSION) this.migrate(file.version);
-    } catch (e) {
-      if (!(e instanceof VectorFileError)) throw e;
-      this.setAside(e.message, journal !== undefined);
-    }
+    if (read.blocked) this.blocked = read.blocked;
+    const file = read.file;
+    if (!file) return;
+    this.liveStore = file.store;
+    this.storeEmbedder = file.embedderId;
+    if (file.maintainedAt > 0) this.lastMaintain = file.maintainedAt;
+    if (file.version < VECTOR_FILE_VERSION) this.migrate(file.version);
   }
 
   /** Rewrites a store read from an older format in the current one (its rows stay as they are: vector-file.ts). */
@@ -345,23 +328,6 @@ export class MemoryEngine {
       this.deps.log.info(`memory: ${VECTOR_FILE_PATH} rewritten from format ${from} to ${VECTOR_FILE_VERSION}`);
     } catch {
       this.deps.log.warn(`memory: ${VECTOR_FILE_PATH} is in format ${from}; rewriting it failed and is retried on the next call`);
-    }
-  }
-
-  /** Moves a damaged snapshot (and the journal that extends it) aside; never overwrites them. */
-  private setAside(why: string, withJournal: boolean): void {
-    const { storage, log } = this.deps;
-    const suffix = `.bad-${Math.floor(this.now() / 1000)}`;
-    const aside = VECTOR_FILE_PATH + suffix;
-    try {
-      // The journal first: a snapshot left behind alone is set aside again on the next boot.
-      if (withJournal) storage!.rename(VECTOR_JOURNAL_PATH, VECTOR_JOURNAL_PATH + suffix);
-      storage!.rename(VECTOR_FILE_PATH, aside);
-      this.files!.reset();
-      log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${why}); kept aside as ${aside}; starting with an empty store`);
-    } catch {
-      this.blocked = `the memory file is damaged (${why}) and could not be moved aside`;
-      log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${why}) and could not be moved aside; memory is read-only`);
     }
   }
 
