@@ -8,16 +8,15 @@ import type { Clock, Digest, Kernels, Log, Settings, Storage } from "../ports";
 import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
 import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS } from "./bounds";
 import { loadMemConfig, type MemConfig } from "./config";
-import { embedQuery, embedRows } from "./embedders/embed";
 import type { Embedder } from "./embedders/embedder";
-import { forget, type Removed } from "./forgetting/forgetting";
-import { MemoryArchive } from "./forgetting/archive";
+import { forget } from "./forgetting/forgetting";
+import { archiveExpired, MemoryArchive } from "./forgetting/archive";
 import { Scratchpad } from "./scratchpad";
 import { readVectorFiles } from "./store/boot-read";
 import { VECTOR_FILE_VERSION } from "./store/vector-file";
 import { VECTOR_FILE_PATH, VectorFiles } from "./store/vector-files";
 import { VectorStore } from "./store/vector-store";
-import type { MemoryTx, TxKind, TxNeeds } from "./transaction";
+import { openTx, type MemoryTx, type TxKind, type TxNeeds, type TxState } from "./transaction";
 
 export { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "./store/vector-files";
 export type { MemoryTx, TxKind, TxNeeds } from "./transaction";
@@ -41,11 +40,8 @@ const BUSY_SENTENCE = "memory is being re-embedded; try again in a moment.";
 export class MemoryEngine {
   readonly scratchpad: Scratchpad;
   private readonly deps: MemoryDeps;
-  private embedderNow: Embedder;
-  private liveStore: VectorStore;
-  private liveConfig: MemConfig;
-  /** The embedder the stored vectors were made with (differs from the current one until a re-embed). */
-  private storeEmbedder: string;
+  /** The store, the knobs and the embedders, as transactions see them (transaction.ts). */
+  private readonly state: TxState;
   /** The SD archive of expired entries (a device with a card slot). */
   readonly archive: MemoryArchive | undefined;
   private readonly files: VectorFiles | undefined;
@@ -64,10 +60,13 @@ export class MemoryEngine {
 
   constructor(deps: MemoryDeps) {
     this.deps = deps;
-    this.embedderNow = deps.embedder;
-    this.liveConfig = loadMemConfig(deps.settings, deps.log);
-    this.liveStore = new VectorStore(deps.embedder.dims, this.liveConfig.max_vectors);
-    this.storeEmbedder = deps.embedder.id;
+    const config = loadMemConfig(deps.settings, deps.log);
+    this.state = {
+      store: new VectorStore(deps.embedder.dims, config.max_vectors),
+      config,
+      embedder: deps.embedder,
+      storeEmbedderId: deps.embedder.id,
+    };
     this.scratchpad = new Scratchpad(deps.settings, deps.log);
     this.archive = deps.storage ? new MemoryArchive(deps.storage, deps.log) : undefined;
     this.files = deps.storage ? new VectorFiles(deps.storage, deps.digest) : undefined;
@@ -77,21 +76,21 @@ export class MemoryEngine {
 
   /** The live store, read-only (status gauges, the turn, tests). */
   get store(): StoreView {
-    return this.liveStore;
+    return this.state.store;
   }
 
   get config(): Readonly<MemConfig> {
-    return this.liveConfig;
+    return this.state.config;
   }
 
   /** The embedder the stored vectors were made with. */
   get storeEmbedderId(): string {
-    return this.storeEmbedder;
+    return this.state.storeEmbedderId;
   }
 
   /** The embedder new vectors are made with. */
   get embedder(): Embedder {
-    return this.embedderNow;
+    return this.state.embedder;
   }
 
   get settings(): Settings {
@@ -103,7 +102,7 @@ export class MemoryEngine {
     return this.deps.storage;
   }
 
-  now(): number {
+  private now(): number {
     return this.deps.clock.now();
   }
 
@@ -130,11 +129,7 @@ export class MemoryEngine {
     }
   }
 
-  /**
-   * A transaction that never awaits (pin, delete, config, archive list): it runs at
-   * once, with the same checks and save as transact, between the awaits of others,
-   * which re-check after each await.
-   */
+  /** A transaction that never awaits (pin, config, archive list): it runs at once, between the awaits of others (they re-check). */
   transactNow<T>(kind: "read" | "write", work: (tx: MemoryTx) => T, needs: TxNeeds = {}): T {
     if (this.busy) throw new HaloError("busy", BUSY_SENTENCE);
     return this.begin(kind, needs, work);
@@ -142,45 +137,43 @@ export class MemoryEngine {
 
   /** Switches to another embedder (the owner API; a re-embed follows when memories exist). */
   useEmbedder(embedder: Embedder): void {
-    this.embedderNow = embedder;
+    this.state.embedder = embedder;
   }
 
   private begin<T>(kind: TxKind, needs: TxNeeds, work: (tx: MemoryTx) => T): T {
     if (needs.housekeeping !== false) this.housekeeping();
     const check = (): void => this.check(kind, needs);
     check();
-    const startStore = this.liveStore;
+    const startStore = this.state.store;
     let savedAt = startStore.version;
     const commit = (): void => {
       this.save();
-      savedAt = this.liveStore.version;
+      savedAt = this.state.store.version;
     };
     const saveIfChanged = (): void => {
-      if (kind !== "read" && this.liveStore === startStore && startStore.version !== savedAt) this.save();
+      if (kind !== "read" && this.state.store === startStore && startStore.version !== savedAt) this.save();
     };
-    if (kind === "exclusive") this.busy = true;
+    const services = { deps: this.deps, archive: this.archive, check, commit, markSoftDirty: () => this.markSoftDirty() };
+    const exclusive = kind === "exclusive";
+    const release = (): void => {
+      if (exclusive) this.busy = false;
+    };
+    if (exclusive) this.busy = true;
     let result: T;
     try {
-      result = work(this.txFor(check, commit));
+      result = work(openTx(this.state, services));
     } catch (e) {
-      if (kind === "exclusive") this.busy = false;
+      release();
       throw e;
     }
     if (!(result instanceof Promise)) {
-      if (kind === "exclusive") this.busy = false;
+      release();
       saveIfChanged();
       return result;
     }
     return result.then(
-      (value) => {
-        if (kind === "exclusive") this.busy = false;
-        saveIfChanged();
-        return value;
-      },
-      (e: unknown) => {
-        if (kind === "exclusive") this.busy = false;
-        throw e;
-      },
+      (value) => (release(), saveIfChanged(), value),
+      (e: unknown) => (release(), Promise.reject(e)),
     ) as T;
   }
 
@@ -188,58 +181,6 @@ export class MemoryEngine {
     if (needs.writable ?? kind !== "read") this.requireWritable();
     if (needs.loaded ?? kind === "read") this.requireLoaded();
     if (needs.embedder ?? true) this.requireCurrentEmbedder();
-  }
-
-  private txFor(check: () => void, commit: () => void): MemoryTx {
-    // The tx is a view (its getters have their own `this`); the engine keeps the state.
-    const engine = this;
-    const embedded = async <R>(make: () => Promise<R>): Promise<R> => {
-      const value = await make();
-      check();
-      return value;
-    };
-    return {
-      get store(): VectorStore {
-        return engine.liveStore;
-      },
-      get config(): Readonly<MemConfig> {
-        return engine.liveConfig;
-      },
-      get embedder(): Embedder {
-        return engine.embedderNow;
-      },
-      get storeEmbedderId(): string {
-        return engine.storeEmbedder;
-      },
-      kernels: engine.deps.kernels,
-      log: engine.deps.log,
-      storage: engine.deps.storage,
-      now: (): number => engine.now(),
-      embedQuery: (text) => embedded(() => embedQuery(engine.embedderNow, text)),
-      embedRow: (text) => embedded(async () => (await embedRows(engine.embedderNow, [text]))[0]),
-      embedRows: (texts) => embedded(() => embedRows(engine.embedderNow, texts)),
-      ensureCapacity: (): void => {
-        const store = engine.liveStore;
-        if (store.count >= store.capacity && store.capacity < engine.liveConfig.max_vectors) store.resize(engine.liveConfig.max_vectors);
-      },
-      commit,
-      markSoftDirty: (): void => engine.markSoftDirty(),
-      persistenceNote: (): string => (engine.deps.storage ? "" : " (kept in RAM only: this device has no SD card)"),
-      archive: (): MemoryArchive => {
-        const storage = engine.deps.storage;
-        if (!engine.archive || !storage?.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
-        return engine.archive;
-      },
-      setConfig: (next: MemConfig): void => {
-        engine.liveConfig = next;
-        if (engine.liveStore.capacity !== next.max_vectors) engine.liveStore.resize(next.max_vectors);
-      },
-      replaceStore: (store: VectorStore, embedderId: string): void => {
-        engine.liveStore = store;
-        engine.storeEmbedder = embedderId;
-        engine.save();
-      },
-    };
   }
 
   /** Load when the card came back, forget when due, save what is pending. */
@@ -262,16 +203,16 @@ export class MemoryEngine {
 
   /** Refuses when the stored vectors come from another embedder than the current one; an empty store takes the current one. */
   private requireCurrentEmbedder(): void {
-    const current = this.embedderNow;
-    if (this.storeEmbedder === current.id) return;
-    if (this.liveStore.count === 0) {
-      this.liveStore = new VectorStore(current.dims, this.liveConfig.max_vectors);
-      this.storeEmbedder = current.id;
+    const current = this.state.embedder;
+    if (this.state.storeEmbedderId === current.id) return;
+    if (this.state.store.count === 0) {
+      this.state.store = new VectorStore(current.dims, this.state.config.max_vectors);
+      this.state.storeEmbedderId = current.id;
       return;
     }
     throw new HaloError(
       "unavailable",
-      `the embedding model changed (stored ${this.storeEmbedder}, now ${current.id}); an admin re-embeds with memory.config action reembed.`,
+      `the embedding model changed (stored ${this.state.storeEmbedderId}, now ${current.id}); an admin re-embeds with memory.config action reembed.`,
     );
   }
 
@@ -283,12 +224,12 @@ export class MemoryEngine {
     const { storage } = this.deps;
     const files = this.files;
     if (!storage || !files) {
-      this.liveStore.changes.clear();
+      this.state.store.changes.clear();
       return;
     }
     if (this.blocked) throw new HaloError("unavailable", `${this.blocked}.`);
     try {
-      files.save(this.liveStore, this.storeEmbedder, this.lastMaintain);
+      files.save(this.state.store, this.state.storeEmbedderId, this.lastMaintain);
     } catch (e) {
       this.dirty = true;
       throw cardError(storage, e);
@@ -308,14 +249,14 @@ export class MemoryEngine {
       this.loaded = true;
       return;
     }
-    const read = readVectorFiles(storage, files, log, this.liveConfig.max_vectors, this.now());
+    const read = readVectorFiles(storage, files, log, this.state.config.max_vectors, this.now());
     if (read.state === "unread") return;
     this.loaded = true;
     if (read.blocked) this.blocked = read.blocked;
     const file = read.file;
     if (!file) return;
-    this.liveStore = file.store;
-    this.storeEmbedder = file.embedderId;
+    this.state.store = file.store;
+    this.state.storeEmbedderId = file.embedderId;
     if (file.maintainedAt > 0) this.lastMaintain = file.maintainedAt;
     if (file.version < VECTOR_FILE_VERSION) this.migrate(file.version);
   }
@@ -334,26 +275,13 @@ export class MemoryEngine {
   private maintainIfDue(): void {
     const now = this.now();
     if (now - this.lastMaintain < MAINTAIN_INTERVAL_MS) return;
-    this.liveStore.changes.maintain(now, this.lastMaintain, this.liveConfig.decay_factor);
-    const report = forget(this.liveStore, now, this.lastMaintain, this.liveConfig.decay_factor);
+    this.state.store.changes.maintain(now, this.lastMaintain, this.state.config.decay_factor);
+    const report = forget(this.state.store, now, this.lastMaintain, this.state.config.decay_factor);
     this.lastMaintain = now;
-    if (report.expired.length > 0) this.archiveExpired(report.expired, now);
+    if (report.expired.length > 0)
+      archiveExpired(this.archive, this.deps.storage, this.deps.log, report.expired, this.state.storeEmbedderId, now);
     if (report.expired.length > 0 || report.pruned > 0) this.dirty = true;
     else this.markSoftDirty();
-  }
-
-  private archiveExpired(expired: Removed[], now: number): void {
-    const { storage, log } = this.deps;
-    if (!this.archive || !storage?.present()) {
-      log.info(`memory: ${expired.length} memories reached their TTL and were dropped (no SD archive)`);
-      return;
-    }
-    try {
-      this.archive.add(expired, this.storeEmbedder, now);
-      log.info(`memory: ${expired.length} memories reached their TTL and moved to the archive`);
-    } catch {
-      log.warn(`memory: ${expired.length} expired memories could not be archived and were dropped`);
-    }
   }
 
   private flushIfDue(): void {

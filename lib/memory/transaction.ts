@@ -3,8 +3,11 @@
 // awaits; every embed method re-checks, after its await, what the transaction
 // was opened with (the card, the file, the embedder), so operations never
 // repeat those checks themselves.
-import type { Kernels, Log, Storage } from "../ports";
+import { HaloError } from "../errors";
+import type { Clock, Kernels, Log, Storage } from "../ports";
+import { CARD_ABSENT_SENTENCE } from "../store/card";
 import type { MemConfig } from "./config";
+import { embedQuery, embedRows } from "./embedders/embed";
 import type { Embedder } from "./embedders/embedder";
 import type { MemoryArchive } from "./forgetting/archive";
 import type { QueryVector } from "./recall/similarity";
@@ -59,4 +62,75 @@ export interface MemoryTx {
   setConfig(next: MemConfig): void;
   /** Replaces the store (re-embed) and saves it. */
   replaceStore(store: VectorStore, embedderId: string): void;
+}
+
+/** The engine's mutable state; only the engine and its transactions hold it. */
+export interface TxState {
+  store: VectorStore;
+  config: MemConfig;
+  /** The embedder new vectors are made with. */
+  embedder: Embedder;
+  /** The embedder the stored vectors were made with (differs from `embedder` until a re-embed). */
+  storeEmbedderId: string;
+}
+
+/** What the engine lends a transaction besides its state. */
+export interface TxServices {
+  deps: { clock: Clock; kernels: Kernels; log: Log; storage?: Storage };
+  archive: MemoryArchive | undefined;
+  /** Re-checks the transaction's needs (after an await). */
+  check(): void;
+  commit(): void;
+  markSoftDirty(): void;
+}
+
+/** The view one transaction gets of the engine's state. */
+export function openTx(state: TxState, services: TxServices): MemoryTx {
+  const { deps, check } = services;
+  const embedded = async <R>(make: () => Promise<R>): Promise<R> => {
+    const value = await make();
+    check();
+    return value;
+  };
+  return {
+    get store(): VectorStore {
+      return state.store;
+    },
+    get config(): Readonly<MemConfig> {
+      return state.config;
+    },
+    get embedder(): Embedder {
+      return state.embedder;
+    },
+    get storeEmbedderId(): string {
+      return state.storeEmbedderId;
+    },
+    kernels: deps.kernels,
+    log: deps.log,
+    storage: deps.storage,
+    now: (): number => deps.clock.now(),
+    embedQuery: (text) => embedded(() => embedQuery(state.embedder, text)),
+    embedRow: (text) => embedded(async () => (await embedRows(state.embedder, [text]))[0]),
+    embedRows: (texts) => embedded(() => embedRows(state.embedder, texts)),
+    ensureCapacity: (): void => {
+      const { store, config } = state;
+      if (store.count >= store.capacity && store.capacity < config.max_vectors) store.resize(config.max_vectors);
+    },
+    commit: services.commit,
+    markSoftDirty: services.markSoftDirty,
+    persistenceNote: (): string => (deps.storage ? "" : " (kept in RAM only: this device has no SD card)"),
+    archive: (): MemoryArchive => {
+      if (!services.archive || !deps.storage?.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
+      return services.archive;
+    },
+    setConfig: (next: MemConfig): void => {
+      state.config = next;
+      if (state.store.capacity !== next.max_vectors) state.store.resize(next.max_vectors);
+    },
+    replaceStore: (store: VectorStore, embedderId: string): void => {
+      state.store = store;
+      state.storeEmbedderId = embedderId;
+      services.commit();
+    },
+  };
 }
