@@ -1,8 +1,9 @@
 // The npm modules lib/ imports, mapped for the Moddable build. mcconfig finds
 // modules by the names its manifest gives them; npm packages import each other
 // and their own files by specifiers ending in ".js", so every file reached from
-// lib/'s bare imports is named here exactly as it is imported. One name maps
-// to one file: a package's own nested copy of a dependency is not used.
+// lib/'s bare imports is named here as XS looks it up: the specifier as it is
+// imported, less a ".js" ending (XS drops it before finding a module). One
+// name maps to one file: a package's own nested copy of a dependency is not used.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 
@@ -49,7 +50,8 @@ export function generateNpmModules(): string {
     for (const s of importsOf(readFileSync(file, "utf8"))) if (!s.startsWith(".")) queue.push([s, resolveBare(s)]);
   }
   while (queue.length > 0) {
-    const [name, path] = queue.shift()!;
+    const [specifier, path] = queue.shift()!;
+    const name = specifier.replace(/\.m?js$/, "");
     if (modules[name] !== undefined) continue;
     if (!existsSync(path)) throw new Error(`${name}: ${path} is missing`);
     // Paths are relative to this manifest, which lives in hosts/device/.
