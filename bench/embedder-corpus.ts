@@ -1,7 +1,7 @@
 // The "embedder" recall set of bench/vector.mjs: short facts of the kind a
 // person tells the device, built deterministically from word lists, and
 // queries that ask for one of them in other words. The bench embeds both with
-// the device's default offline embedder (lib/memory/hashing-embedder.ts).
+// the device's default offline embedder (lib/memory/embedders/hashing.ts).
 //
 // Facts: CORPUS_FACTS distinct sentences, each one of FACT_KINDS templates
 // (where a thing was left, where a relative lives, an appointment, a code, a

@@ -7,10 +7,11 @@
 // memory-hit-at-5-vector-only (lexical_weight 0) on it with the offline
 // embedder; test/memory/hybrid.test.ts runs it too.
 import { memorySettings } from "../hosts/sim/ports/memory-settings.ts";
+import { updateConfig } from "../lib/memory/config-ops.ts";
 import { MemoryEngine } from "../lib/memory/engine.ts";
-import { hashingEmbedder } from "../lib/memory/hashing-embedder.ts";
-import { tsKernels } from "../lib/memory/kernel-ts.ts";
-import { searchMemory } from "../lib/memory/search.ts";
+import { hashingEmbedder } from "../lib/memory/embedders/hashing.ts";
+import { tsKernels } from "../lib/memory/store/kernel-ts.ts";
+import { searchMemory } from "../lib/memory/recall/search.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
 import { buildEmbedderCorpus } from "./embedder-corpus.ts";
@@ -82,7 +83,7 @@ export async function hybridHitAt5(lexicalWeight: number): Promise<{ hitAt5: num
     kernels: tsKernels,
     embedder: hashingEmbedder(256),
   });
-  engine.config = { ...engine.config, lexical_weight: lexicalWeight };
+  updateConfig(engine, { lexical_weight: lexicalWeight });
   const owner = makePrincipal("owner", "admin", "turn");
   const { facts, pairs } = hybridSet();
   for (const content of facts) await writeMemory(engine, owner, { content });

@@ -7,10 +7,10 @@
 import { memorySettings } from "../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
 import { MemoryEngine, type MemoryDeps } from "../lib/memory/engine.ts";
-import { hashingEmbedder } from "../lib/memory/hashing-embedder.ts";
-import { normalizeL2, quantizeInt8 } from "../lib/memory/quantize.ts";
-import { searchMemory } from "../lib/memory/search.ts";
-import { VectorStore } from "../lib/memory/vector-store.ts";
+import { hashingEmbedder } from "../lib/memory/embedders/hashing.ts";
+import { normalizeL2, quantizeInt8 } from "../lib/memory/store/quantize.ts";
+import { searchMemory } from "../lib/memory/recall/search.ts";
+import { VectorStore } from "../lib/memory/store/vector-store.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
 import type { Kernels } from "../lib/ports.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
@@ -68,7 +68,7 @@ export async function measureMemory(kernels: Kernels, timer: () => number, sampl
       row,
     );
   }
-  engine.replaceStore(store, embedder.id);
+  await engine.transact("exclusive", (tx) => tx.replaceStore(store, embedder.id), { embedder: false });
   const search: number[] = [];
   const write: number[] = [];
   const boot: number[] = [];

@@ -19,7 +19,7 @@ import { runOnXs } from "../hosts/xs/run.mjs";
 
 export async function runMemoryBench() {
   const { measureMemory } = await tsImport("./memory-bench.ts", import.meta.url);
-  const { tsKernels } = await tsImport("../lib/memory/kernel-ts.ts", import.meta.url);
+  const { tsKernels } = await tsImport("../lib/memory/store/kernel-ts.ts", import.meta.url);
   const node = await measureMemory(tsKernels, () => performance.now(), 9);
   const r = await runOnXs("bench/memory.xs.ts", { timeoutMs: 600_000 });
   const m = /^MEMORY-XS (.*)$/m.exec(r.stdout);

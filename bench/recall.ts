@@ -5,7 +5,7 @@
 //             dims, each a uniformly chosen centre plus N(0,1) noise per component (two members of a
 //             cluster have cosine ~0.5, of different clusters ~0); 100 queries drawn the same way.
 //   embedder  what the device stores: the 20,000 facts and 500 questions of bench/embedder-corpus.ts,
-//             embedded at 256 dims by the default offline embedder (lib/memory/hashing-embedder.ts).
+//             embedded at 256 dims by the default offline embedder (lib/memory/embedders/hashing.ts).
 //
 // Both sides start from the same L2-normalised Float32Array vectors. The float side ranks by exact
 // cosine (dot of unit vectors, summed in doubles). The int8 side quantizes stored rows and queries
@@ -21,9 +21,9 @@
 // word and trigram features give exact ties there for about a sixth of the queries. `strict` also
 // reports |int8 top-10 ∩ float top-10 (ties to the lower index)| / 10.
 import type { Kernels } from "../lib/ports.ts";
-import { hashText } from "../lib/memory/hashing-embedder.ts";
-import { tsKernels } from "../lib/memory/kernel-ts.ts";
-import { int8Norm, normalizeL2, quantizeInt8, rowScale } from "../lib/memory/quantize.ts";
+import { hashText } from "../lib/memory/embedders/hashing.ts";
+import { tsKernels } from "../lib/memory/store/kernel-ts.ts";
+import { int8Norm, normalizeL2, quantizeInt8, rowScale } from "../lib/memory/store/quantize.ts";
 import { mulberry32 } from "../test/support/prng.ts";
 import { buildEmbedderCorpus, CORPUS_FACTS } from "./embedder-corpus.ts";
 

@@ -27,9 +27,9 @@
 //     dims, each a uniformly chosen centre plus N(0,1) noise; 100 queries drawn the same way.
 //   embedder: 20,000 distinct short facts and 500 paraphrased questions about seeded facts, built
 //     from word lists by bench/embedder-corpus.ts (seed 2026), embedded by the device's default
-//     offline embedder (lib/memory/hashing-embedder.ts, 256 dims).
+//     offline embedder (lib/memory/embedders/hashing.ts, 256 dims).
 // Both sides L2-normalise the same vectors; f32 ranks by exact cosine. int8 scales every row and
-// the query so its largest |component| is 127 (lib/memory/quantize.ts, as the memory engine does),
+// the query so its largest |component| is 127 (lib/memory/store/quantize.ts, as the memory engine does),
 // then ranks with tsKernels.topK by dot x 1 / row norm (C and TS give identical results:
 // test/xs/kernel.test.ts). recall@10 = mean over queries of the share of the int8 top 10 whose
 // exact cosine is at least the exact 10th best (rows tied with the 10th are equally right).
@@ -63,7 +63,7 @@ async function xsFigures() {
 }
 
 async function nodeSearchMs() {
-  const { tsKernels } = await load("../lib/memory/kernel-ts.ts");
+  const { tsKernels } = await load("../lib/memory/store/kernel-ts.ts");
   const { mulberry32, randomInt8 } = await load("../test/support/prng.ts");
   const prng = mulberry32(20240601);
   const store = randomInt8(prng, ROWS * DIMS);

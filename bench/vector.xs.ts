@@ -5,8 +5,8 @@
 // by the float query (Kernels.dots, bench/recall.ts) and a memcpy of the same
 // 20,000 rows, all with hostNow() on the XS host. Prints one line:
 // VECTOR-XS {json}.
-import { tsKernels } from "../lib/memory/kernel-ts.ts";
-import { int8Norm, rowScale } from "../lib/memory/quantize.ts";
+import { tsKernels } from "../lib/memory/store/kernel-ts.ts";
+import { int8Norm, rowScale } from "../lib/memory/store/quantize.ts";
 import { nativeKernels } from "../modules/vector/vector.ts";
 import { mulberry32, randomInt8 } from "../test/support/prng.ts";
 import { byFloatQuery, RECALL_K, RERANK_CANDIDATES, rerankBy } from "./recall.ts";

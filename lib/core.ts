@@ -35,9 +35,9 @@ import type { SecretStore } from "./device/secrets";
 import type { ChatAllowList } from "./people/chat-allowlist";
 import type { ClientTokens } from "./people/clients";
 import type { PeopleStore } from "./people/people";
-import type { SecretReader } from "./memory/embedder-select";
+import type { SecretReader } from "./memory/embedders/select";
 import type { MemoryEngine } from "./memory/engine";
-import type { EpisodicStore } from "./memory/episodic";
+import type { EpisodicStore } from "./memory/episodic/episodic";
 import type { Ports } from "./ports";
 import { ToolRegistry } from "./registry/registry";
 import type { CompiledValidator } from "./registry/types";
@@ -175,7 +175,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     providerOrder: (): string[] => priority.get(),
     allowedChats: (): number => chats.list().length,
     providerModels: (): string[] => models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`),
-    embedder: (): { id: string; vectors: number } => ({ id: memory.deps.embedder.id, vectors: memory.store.count }),
+    embedder: (): { id: string; vectors: number } => ({ id: memory.embedder.id, vectors: memory.store.count }),
   };
   // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
   const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });

@@ -20,7 +20,7 @@ import { webAssets } from "./generated/web-assets";
 import type { HttpRequest, HttpResponse } from "./http/types";
 import { mcpRoute } from "./mcp/http";
 import { McpServer } from "./mcp/server";
-import { EpisodicJournal } from "./memory/episodic-journal";
+import { EpisodicJournal } from "./memory/episodic/journal";
 import { derivePrincipal } from "./people/principals";
 import type { Ports } from "./ports";
 import { RING_FRAME_MS } from "./device/ring/runner";

@@ -1,7 +1,7 @@
 // The device's own timeline in the episodic history: rows in session "system"
 // under the namespace no person can take (SYSTEM_NS), which admins read with
 // memory.episodic. Only cheap, rare events are recorded here (a boot).
-import type { EpisodicJournal } from "../memory/episodic-journal";
+import type { EpisodicJournal } from "../memory/episodic/journal";
 import type { System } from "../ports";
 import { SYSTEM_NS } from "../tools/memory-history";
 import { clipForMessage } from "../util/text";

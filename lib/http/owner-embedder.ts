@@ -1,9 +1,9 @@
 // Owner API endpoints for the memory embedder: which one is stored and in
 // use, how many memories hold its vectors, and the switch (locked while
-// memories exist unless it comes with the re-embed; lib/memory/embedder-change.ts).
+// memories exist unless it comes with the re-embed; lib/memory/embedders/change.ts).
 import { HaloError } from "../errors";
-import { changeEmbedder, embedderView } from "../memory/embedder-change";
-import { EMBEDDER_SECRET_NAME, selectEmbedder } from "../memory/embedder-select";
+import { changeEmbedder, embedderView } from "../memory/embedders/change";
+import { EMBEDDER_SECRET_NAME, selectEmbedder } from "../memory/embedders/select";
 import type { MemoryEngine } from "../memory/engine";
 import type { HttpClient, Log } from "../ports";
 import { onlyFields } from "./owner-fields";
@@ -46,7 +46,7 @@ export function embedderRoutes(deps: EmbedderDeps): Array<Route<ApiHandler>> {
             (setting) =>
               setting.provider === "openai" && !deps.getSecret(EMBEDDER_SECRET_NAME)
                 ? undefined
-                : selectEmbedder(memory.deps.settings, deps.getSecret, deps.http, deps.log),
+                : selectEmbedder(memory.settings, deps.getSecret, deps.http, deps.log),
             reembed === true,
           );
           deps.log.info("owner api: embedder changed");

@@ -1,8 +1,8 @@
 // Assembles the memory engine from the ports: the core calls this once.
 import type { Ports } from "../ports";
-import { selectEmbedder, type SecretReader } from "./embedder-select";
+import { selectEmbedder, type SecretReader } from "./embedders/select";
 import { MemoryEngine } from "./engine";
-import { EpisodicStore } from "./episodic";
+import { EpisodicStore } from "./episodic/episodic";
 
 /** The ports memory is built from. */
 export type MemoryPorts = Pick<Ports, "clock" | "log" | "settings" | "digest" | "kernels" | "http" | "storage">;

@@ -1,7 +1,7 @@
 // What device.status and system.health report about memory.
 import type { Gauge, UsageSource } from "../device/introspection";
 import type { MemoryEngine } from "./engine";
-import { FLAG_PINNED } from "./vector-store";
+import { FLAG_PINNED } from "./store/vector-store";
 
 export function memoryUsageSource(engine: MemoryEngine): UsageSource {
   return {

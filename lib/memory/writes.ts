@@ -12,11 +12,11 @@ import {
   NEAR_DUPLICATE_DISTANCE,
   UPDATE_MIN_SIMILARITY,
 } from "./bounds";
-import type { MemoryEngine } from "./engine";
-import { evictionCandidate } from "./forgetting";
-import { cosines, type QueryVector } from "./similarity";
-import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
-import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
+import type { MemoryEngine, MemoryTx, StoreView } from "./engine";
+import { evictionCandidate } from "./forgetting/forgetting";
+import { cosines, type QueryVector } from "./recall/similarity";
+import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./forgetting/ttl";
+import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta, type VectorStore } from "./store/vector-store";
 
 export interface WriteArgs {
   content: string;
@@ -43,94 +43,84 @@ export function parseId(text: string): number | undefined {
 
 /** Stores a fact; the same or a near-identical fact raises the existing entry's importance instead. */
 export async function writeMemory(engine: MemoryEngine, p: Principal, args: WriteArgs): Promise<string> {
-  engine.prepare();
   const content = checkContent(args.content);
   const importance = checkImportance(args.importance);
-  engine.requireWritable();
-  engine.requireCurrentEmbedder();
-  const query = await engine.embedQuery(content);
-  const row = query.row;
-  engine.requireWritable();
-  engine.requireCurrentEmbedder();
-  const { store } = engine;
-  const now = engine.now();
-  const { ttl, note: ttlNote } = chooseTtl(args, p);
-  const same = findContent(engine, p.ns, content);
-  const near = same.slot >= 0 ? same.slot : nearestSlot(engine, p.ns, query, 1 - NEAR_DUPLICATE_DISTANCE);
-  if (near >= 0) {
-    const raised = Math.min(1, Math.max(store.importance[near] + DUPLICATE_IMPORTANCE_BOOST, importance ?? 0));
-    store.importance[near] = raised;
-    store.lastRecalled[near] = now;
-    if (ttl > store.ttlClass[near]) setTtl(engine, near, ttl);
-    store.touch(near);
-    engine.save();
-    const what = same.slot >= 0 ? "Already remembered" : "A near-identical memory exists";
-    return `${what} (id ${formatId(store.ids[near])}); importance raised to ${raised.toFixed(2)}.${engine.persistenceNote()}`;
-  }
-  const evicted = makeRoom(engine, p);
-  const meta: EntryMeta = {
-    id: same.id,
-    ns: p.ns,
-    content,
-    source: args.source ?? "self",
-    importance: importance ?? DEFAULT_IMPORTANCE,
-    created: now,
-    lastRecalled: now,
-    flags: ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0,
-    ttlClass: ttl,
-  };
-  engine.store.add(meta, row);
-  engine.save();
-  const notes = ttlNote + evicted.map(describeEviction).join("");
-  return `Remembered (id ${formatId(meta.id)}, ttl ${TTL_CLASSES[ttl]}).${notes}${engine.persistenceNote()}`;
+  return engine.transact("write", async (tx) => {
+    const query = await tx.embedQuery(content);
+    const { store } = tx;
+    const now = tx.now();
+    const { ttl, note: ttlNote } = chooseTtl(args, p);
+    const same = findContent(store, p.ns, content);
+    const near = same.slot >= 0 ? same.slot : nearestSlot(tx, p.ns, query, 1 - NEAR_DUPLICATE_DISTANCE);
+    if (near >= 0) {
+      const raised = Math.min(1, Math.max(store.importance[near] + DUPLICATE_IMPORTANCE_BOOST, importance ?? 0));
+      store.importance[near] = raised;
+      store.lastRecalled[near] = now;
+      if (ttl > store.ttlClass[near]) setTtl(store, near, ttl);
+      store.touch(near);
+      const what = same.slot >= 0 ? "Already remembered" : "A near-identical memory exists";
+      return `${what} (id ${formatId(store.ids[near])}); importance raised to ${raised.toFixed(2)}.${tx.persistenceNote()}`;
+    }
+    const evicted = makeRoom(tx, p);
+    const meta: EntryMeta = {
+      id: same.id,
+      ns: p.ns,
+      content,
+      source: args.source ?? "self",
+      importance: importance ?? DEFAULT_IMPORTANCE,
+      created: now,
+      lastRecalled: now,
+      flags: ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0,
+      ttlClass: ttl,
+    };
+    store.add(meta, query.row);
+    const notes = ttlNote + evicted.map(describeEviction).join("");
+    return `Remembered (id ${formatId(meta.id)}, ttl ${TTL_CLASSES[ttl]}).${notes}${tx.persistenceNote()}`;
+  });
 }
 
 /** Replaces a changed fact: finds the stale entry (by id, exact content, or closest match) and stores the new content. */
 export async function updateMemory(engine: MemoryEngine, p: Principal, args: UpdateArgs): Promise<string> {
-  engine.prepare();
   const content = checkContent(args.content);
   const importance = checkImportance(args.importance);
   if ((args.id === undefined) === (args.old === undefined)) throw new HaloError("invalid-arguments", "give either 'old' or 'id'.");
-  engine.requireWritable();
-  engine.requireCurrentEmbedder();
-  let targetId: number;
-  if (args.id !== undefined) {
-    targetId = requireSlotById(engine, p.ns, args.id).id;
-  } else {
-    const old = args.old!.trim();
-    const exact = findContent(engine, p.ns, old);
-    if (exact.slot >= 0) targetId = exact.id;
-    else {
-      const slot = nearestSlot(engine, p.ns, await engine.embedQuery(old), UPDATE_MIN_SIMILARITY);
-      if (slot < 0) throw new HaloError("not-found", "no memory close enough to 'old' to replace.");
-      targetId = engine.store.ids[slot];
+  return engine.transact("write", async (tx) => {
+    let targetId: number;
+    if (args.id !== undefined) {
+      targetId = requireSlotById(tx.store, p.ns, args.id).id;
+    } else {
+      const old = args.old!.trim();
+      const exact = findContent(tx.store, p.ns, old);
+      if (exact.slot >= 0) targetId = exact.id;
+      else {
+        const slot = nearestSlot(tx, p.ns, await tx.embedQuery(old), UPDATE_MIN_SIMILARITY);
+        if (slot < 0) throw new HaloError("not-found", "no memory close enough to 'old' to replace.");
+        targetId = tx.store.ids[slot];
+      }
     }
-  }
-  const row = await engine.embedRow(content);
-  engine.requireWritable();
-  engine.requireCurrentEmbedder();
-  const { store } = engine;
-  const target = store.slotOf(p.ns, targetId);
-  if (target < 0) throw new HaloError("not-found", "the memory to replace is gone.");
-  const old = store.metaAt(target);
-  const { ttl, note } = args.ttl !== undefined || args.permanent !== undefined ? chooseTtl(args, p) : { ttl: old.ttlClass, note: "" };
-  store.remove(target);
-  const same = findContent(engine, p.ns, content);
-  const now = engine.now();
-  if (same.slot >= 0) {
-    store.importance[same.slot] = Math.min(1, Math.max(store.importance[same.slot], importance ?? old.importance));
-    store.lastRecalled[same.slot] = now;
-    store.touch(same.slot);
-  } else {
-    engine.ensureCapacity();
-    const flags = (old.flags & FLAG_PINNED) | (ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0);
-    store.add(
-      { ...old, id: same.id, content, importance: importance ?? old.importance, created: now, lastRecalled: now, flags, ttlClass: ttl },
-      row,
-    );
-  }
-  engine.save();
-  return `Updated: replaced id ${formatId(old.id)} with id ${formatId(same.id)}.${note}${engine.persistenceNote()}`;
+    const row = await tx.embedRow(content);
+    const { store } = tx;
+    const target = store.slotOf(p.ns, targetId);
+    if (target < 0) throw new HaloError("not-found", "the memory to replace is gone.");
+    const old = store.metaAt(target);
+    const { ttl, note } = args.ttl !== undefined || args.permanent !== undefined ? chooseTtl(args, p) : { ttl: old.ttlClass, note: "" };
+    store.remove(target);
+    const same = findContent(store, p.ns, content);
+    const now = tx.now();
+    if (same.slot >= 0) {
+      store.importance[same.slot] = Math.min(1, Math.max(store.importance[same.slot], importance ?? old.importance));
+      store.lastRecalled[same.slot] = now;
+      store.touch(same.slot);
+    } else {
+      tx.ensureCapacity();
+      const flags = (old.flags & FLAG_PINNED) | (ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0);
+      store.add(
+        { ...old, id: same.id, content, importance: importance ?? old.importance, created: now, lastRecalled: now, flags, ttlClass: ttl },
+        row,
+      );
+    }
+    return `Updated: replaced id ${formatId(old.id)} with id ${formatId(same.id)}.${note}${tx.persistenceNote()}`;
+  });
 }
 
 /** pin, unpin or delete one of the caller's entries, named by id or exact content. */
@@ -140,39 +130,39 @@ export function pinMemory(
   action: "pin" | "unpin" | "delete",
   target: { id?: string; content?: string },
 ): string {
-  engine.prepare();
   if ((target.id === undefined) === (target.content === undefined))
     throw new HaloError("invalid-arguments", "give either 'content' or 'id'.");
-  engine.requireWritable();
-  const { store } = engine;
-  let slot: number;
-  if (target.id !== undefined) slot = requireSlotById(engine, p.ns, target.id).slot;
-  else {
-    slot = findContent(engine, p.ns, target.content!.trim()).slot;
-    if (slot < 0) throw new HaloError("not-found", "no memory with exactly that content.");
-  }
-  const id = formatId(store.ids[slot]);
-  if (action === "delete") {
-    store.remove(slot);
-    engine.save();
-    return `Deleted id ${id}.`;
-  }
-  const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
-  if (action === "unpin") {
-    if (!pinned) return `id ${id} was not pinned.`;
-    store.flags[slot] &= ~FLAG_PINNED;
-    store.touch(slot);
-    engine.save();
-    return `Unpinned id ${id}.`;
-  }
-  if (pinned) return `id ${id} is already pinned.`;
-  if (pinnedCount(engine, p.ns) >= p.quota.pins) {
-    throw new HaloError("quota", `you have ${p.quota.pins} pinned memories, the most your quota allows; unpin one first.`);
-  }
-  store.flags[slot] |= FLAG_PINNED;
-  store.touch(slot);
-  engine.save();
-  return `Pinned id ${id}: it will not be forgotten.`;
+  return engine.transactNow(
+    "write",
+    ({ store }) => {
+      let slot: number;
+      if (target.id !== undefined) slot = requireSlotById(store, p.ns, target.id).slot;
+      else {
+        slot = findContent(store, p.ns, target.content!.trim()).slot;
+        if (slot < 0) throw new HaloError("not-found", "no memory with exactly that content.");
+      }
+      const id = formatId(store.ids[slot]);
+      if (action === "delete") {
+        store.remove(slot);
+        return `Deleted id ${id}.`;
+      }
+      const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
+      if (action === "unpin") {
+        if (!pinned) return `id ${id} was not pinned.`;
+        store.flags[slot] &= ~FLAG_PINNED;
+        store.touch(slot);
+        return `Unpinned id ${id}.`;
+      }
+      if (pinned) return `id ${id} is already pinned.`;
+      if (pinnedCount(store, p.ns) >= p.quota.pins) {
+        throw new HaloError("quota", `you have ${p.quota.pins} pinned memories, the most your quota allows; unpin one first.`);
+      }
+      store.flags[slot] |= FLAG_PINNED;
+      store.touch(slot);
+      return `Pinned id ${id}: it will not be forgotten.`;
+    },
+    { embedder: false },
+  );
 }
 
 function checkContent(raw: string): string {
@@ -198,15 +188,13 @@ function chooseTtl(args: { ttl?: TtlClass; permanent?: boolean }, p: Principal):
   return { ttl, note: asked && ttl !== wanted ? ` TTL clamped to ${TTL_CLASSES[ttl]} by your quota.` : "" };
 }
 
-function setTtl(engine: MemoryEngine, slot: number, ttl: number): void {
-  const { store } = engine;
+function setTtl(store: VectorStore, slot: number, ttl: number): void {
   store.ttlClass[slot] = ttl;
   if (ttl === TTL_PERMANENT) store.flags[slot] |= FLAG_PERMANENT;
 }
 
 /** The content id `content` has (or would get) in `ns`, and its slot when stored. Colliding ids probe onward. */
-export function findContent(engine: MemoryEngine, ns: string, content: string): { id: number; slot: number } {
-  const { store } = engine;
+export function findContent(store: StoreView, ns: string, content: string): { id: number; slot: number } {
   let id = djb2(content);
   for (let i = 0; i < CONTENT_ID_PROBES; i++) {
     const slot = store.slotOf(ns, id);
@@ -216,17 +204,16 @@ export function findContent(engine: MemoryEngine, ns: string, content: string): 
   throw new HaloError("unavailable", "too many content id collisions; reword the fact.");
 }
 
-function requireSlotById(engine: MemoryEngine, ns: string, text: string): { id: number; slot: number } {
+function requireSlotById(store: StoreView, ns: string, text: string): { id: number; slot: number } {
   const id = parseId(text);
-  const slot = id === undefined ? -1 : engine.store.slotOf(ns, id);
+  const slot = id === undefined ? -1 : store.slotOf(ns, id);
   if (id === undefined || slot < 0) throw new HaloError("not-found", "no memory with that id.");
   return { id, slot };
 }
 
 /** The caller's entry most similar to `query` when at least `minSimilarity`, else -1 (one masked topK). */
-export function nearestSlot(engine: MemoryEngine, ns: string, query: QueryVector, minSimilarity: number): number {
-  const { store } = engine;
-  const { kernels } = engine.deps;
+export function nearestSlot(tx: MemoryTx, ns: string, query: QueryVector, minSimilarity: number): number {
+  const { store, kernels } = tx;
   const mask = store.maskOf(ns);
   if (!mask) return -1;
   const { indices } = kernels.topK(store.vectors, store.dims, store.count, query.row, 1, mask, store.scales);
@@ -234,8 +221,7 @@ export function nearestSlot(engine: MemoryEngine, ns: string, query: QueryVector
   return cosines(kernels, store.vectors, store.dims, store.scales, indices, query)[0] >= minSimilarity ? indices[0] : -1;
 }
 
-function pinnedCount(engine: MemoryEngine, ns: string): number {
-  const { store } = engine;
+function pinnedCount(store: StoreView, ns: string): number {
   const mask = store.maskOf(ns);
   let n = 0;
   if (mask) for (let slot = 0; slot < store.count; slot++) if (mask[slot] && store.flags[slot] & FLAG_PINNED) n++;
@@ -256,9 +242,9 @@ function describeEviction(e: Eviction): string {
 }
 
 /** Frees a slot for one more of `p`'s entries: the person's quota first, then the store's capacity. Says which entries went. */
-function makeRoom(engine: MemoryEngine, p: Principal): Eviction[] {
-  const { store } = engine;
-  const now = engine.now();
+function makeRoom(tx: MemoryTx, p: Principal): Eviction[] {
+  const { store } = tx;
+  const now = tx.now();
   const evicted: Eviction[] = [];
   const evict = (slot: number): void => {
     evicted.push(store.nsOf(slot) === p.ns ? { mine: true, id: store.ids[slot], content: store.content[slot] } : { mine: false });
@@ -270,12 +256,12 @@ function makeRoom(engine: MemoryEngine, p: Principal): Eviction[] {
       throw new HaloError("quota", `your ${p.quota.vectors} memories are all pinned or permanent; unpin or delete some first.`);
     evict(victim);
   }
-  if (store.count >= engine.config.max_vectors) {
+  if (store.count >= tx.config.max_vectors) {
     let victim = evictionCandidate(store, now);
     if (victim < 0) victim = evictionCandidate(store, now, p.ns, p.quota.pins);
     if (victim < 0) throw new HaloError("full", "the memory store is full of pinned and permanent entries.");
     evict(victim);
   }
-  engine.ensureCapacity();
+  tx.ensureCapacity();
   return evicted;
 }

@@ -5,7 +5,7 @@
 // the bounds are stated in descriptions and enforced by the parser (contract.ts).
 import { ACTION_KINDS, LED_MODES, MAX_DEVICE_ACTIONS, TTS_MAX_CHARS } from "../device/actions";
 import { PROVIDERS } from "../device/knobs";
-import { TTL_CLASSES } from "../memory/ttl";
+import { TTL_CLASSES } from "../memory/forgetting/ttl";
 import type { AnswerSchema, JsonSchema } from "./providers/types";
 import {
   ASK_MAX_BYTES,

@@ -5,7 +5,7 @@
 import { droppedReason, MAX_DEVICE_ACTIONS } from "../device/actions";
 import { PROVIDERS, type Provider } from "../device/knobs";
 import { MEMORY_CONTENT_MAX_BYTES, MEMORY_QUERY_MAX_CHARS, SCRATCHPAD_TIER_MAX_ITEMS, SEARCH_MAX_RESULTS } from "../memory/bounds";
-import { TTL_CLASSES, type TtlClass } from "../memory/ttl";
+import { TTL_CLASSES, type TtlClass } from "../memory/forgetting/ttl";
 import { truncateUtf8, utf8Length } from "../util/utf8";
 import {
   ASK_MAX_BYTES,

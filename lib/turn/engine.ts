@@ -4,7 +4,7 @@
 import { mayUseCredit } from "./credit";
 import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
-import { EpisodicJournal } from "../memory/episodic-journal";
+import { EpisodicJournal } from "../memory/episodic/journal";
 import type { Clock, Log } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";

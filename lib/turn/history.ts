@@ -3,7 +3,7 @@
 // call's output (with the results-ring tag when the model saw it cut), and the
 // model's reply, or one line saying why there is none. Writes go through the
 // EpisodicJournal, so a pulled card costs the history, never the turn.
-import type { EpisodicJournal } from "../memory/episodic-journal";
+import type { EpisodicJournal } from "../memory/episodic/journal";
 import type { Principal } from "../registry/principal";
 import { truncateUtf8 } from "../util/utf8";
 import { TOOL_OUTPUT_HISTORY_MAX_BYTES } from "./bounds";

@@ -2,7 +2,7 @@
  * The int8 vector kernels: top-k rows of a flat int8 store by dot product with
  * a query, optionally times a per-row scale, and the float dot products of a
  * few rows for a re-rank. The contract (arguments, errors, tie order) is the
- * one of lib/memory/kernel-ts.ts; docs/memory-kernel.md describes both.
+ * one of lib/memory/store/kernel-ts.ts; docs/memory-kernel.md describes both.
  *
  * The scan is a portable C loop over 16-byte blocks with int32 sums (gcc -O2
  * vectorizes it on x86; on the ESP32-S3 it is plain scalar code). On x86 hosts

@@ -9,7 +9,7 @@ declare function native(name: string): (...args: any[]) => any;
 const topk = native("xs_vector_topk");
 const dots = native("xs_vector_dots");
 
-/** The C kernels: same contract and results as tsKernels (lib/memory/kernel-ts.ts). */
+/** The C kernels: same contract and results as tsKernels (lib/memory/store/kernel-ts.ts). */
 export const nativeKernels: Kernels = {
   topK: (store, dims, count, query, k, mask, scales) => topk(store, dims, count, query, k, mask, scales),
   dots: (store, dims, rows, query) => dots(store, dims, rows, query),

@@ -242,7 +242,7 @@ describe("owner API (transport-free)", () => {
     const locked = await api("PUT", "/api/embedder", { provider: "offline", dims: 128 });
     assert.equal(locked.status, 409);
     assert.match(locked.json.error, /locked: 2 memories hold vectors from .*\/192; .*reembed: true/);
-    assert.equal(halo.core.memory.deps.embedder.dims, 192, "nothing changed");
+    assert.equal(halo.core.memory.embedder.dims, 192, "nothing changed");
     for (const body of [
       { provider: "cohere" },
       { provider: "offline", dims: 3 },

@@ -1,8 +1,9 @@
 // memory.archive search re-ranks like memory.search: the kernel fetches
 // candidates by int8 dot product, the answer is ordered by cosine.
 import assert from "node:assert/strict";
-import { searchArchive } from "../../lib/memory/archive-ops.ts";
-import type { EntryMeta } from "../../lib/memory/vector-store.ts";
+import { embedQuery } from "../../lib/memory/embedders/embed.ts";
+import { searchArchive } from "../../lib/memory/forgetting/archive-ops.ts";
+import type { EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig } from "../support/memory.ts";
 
@@ -19,7 +20,7 @@ describe("memory.archive search", () => {
   it("orders by cosine from the dot and the stored row norm, not by the raw int8 dot", async () => {
     const rig = memoryRig();
     const query = "where is the garden shed key";
-    const q = (await rig.engine.embedQuery(query)).row;
+    const q = (await embedQuery(rig.engine.embedder, query)).row;
     // "close" points the query's way at half the length; "loud" has the larger dot product but a wider angle.
     const close = Int8Array.from(q, (x) => Math.round(x / 2));
     const loud = Int8Array.from(q, (x) => Math.max(-127, Math.min(127, x + 50 * Math.sign(x))) + (x === 0 ? 40 : 0));
@@ -37,7 +38,7 @@ describe("memory.archive search", () => {
         { meta: meta(2, "close entry"), row: close },
         { meta: meta(3, "zoë's", "zoë"), row: close },
       ],
-      rig.engine.deps.embedder.id,
+      rig.engine.embedder.id,
       rig.clock.now(),
     );
     const best = await searchArchive(rig.engine, owner, query, 1);

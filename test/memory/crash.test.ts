@@ -7,13 +7,13 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { fakeClock, memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import type { MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { ARCHIVE_PATH, MemoryArchive } from "../../lib/memory/archive.ts";
+import { ARCHIVE_PATH, MemoryArchive } from "../../lib/memory/forgetting/archive.ts";
 import { reembed } from "../../lib/memory/config-ops.ts";
 import { MemoryEngine, VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type MemoryDeps } from "../../lib/memory/engine.ts";
-import { EpisodicStore } from "../../lib/memory/episodic.ts";
-import { hashingEmbedder } from "../../lib/memory/hashing-embedder.ts";
-import { tsKernels } from "../../lib/memory/kernel-ts.ts";
-import type { EntryMeta } from "../../lib/memory/vector-store.ts";
+import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
+import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
+import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
+import type { EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import type { Storage } from "../../lib/ports.ts";
@@ -65,7 +65,7 @@ describe("memory crash safety", () => {
     await write("first fact about apples")(engine);
     await write("second fact about pears")(engine);
   };
-  const reembedWith = (dims: number) => (engine: MemoryEngine) => reembed(engineOn(engine.deps.storage!, dims));
+  const reembedWith = (dims: number) => (engine: MemoryEngine) => reembed(engineOn(engine.storage!, dims));
   const cases: CrashCase[] = [
     {
       name: "the first snapshot",
@@ -111,7 +111,7 @@ describe("memory crash safety", () => {
       embedder: 32,
       setup: async (engine) => {
         await writeTwo(engine);
-        const cut = reembed(engineOn(cutAfterWrites(engine.deps.storage as MemoryStorage, 1), 32));
+        const cut = reembed(engineOn(cutAfterWrites(engine.storage as MemoryStorage, 1), 32));
         await assert.rejects(cut, /no-card|power cut/);
       },
       change: write("third fact about plums"),

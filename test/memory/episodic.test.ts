@@ -10,8 +10,8 @@ import {
   EPISODIC_QUERY_SCAN_PARTS,
   EPISODIC_RETENTION_DAYS,
 } from "../../lib/memory/bounds.ts";
-import { EPISODIC_DIR, EpisodicStore } from "../../lib/memory/episodic.ts";
-import type { EpisodicKind } from "../../lib/memory/episodic-format.ts";
+import { EPISODIC_DIR, EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
+import type { EpisodicKind } from "../../lib/memory/episodic/format.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { SYSTEM_NS } from "../../lib/tools/memory-history.ts";
 import type { Storage } from "../../lib/ports.ts";

@@ -1,11 +1,11 @@
 // Forgetting on a fake clock: TTL expiry into the SD archive, renewal on recall,
 // decay, pruning, eviction at capacity, restore.
 import assert from "node:assert/strict";
-import { listArchive, restoreArchived, searchArchive } from "../../lib/memory/archive-ops.ts";
+import { listArchive, restoreArchived, searchArchive } from "../../lib/memory/forgetting/archive-ops.ts";
 import { MAINTAIN_INTERVAL_MS, PRUNE_IMPORTANCE_FLOOR } from "../../lib/memory/bounds.ts";
 import { updateConfig } from "../../lib/memory/config-ops.ts";
-import { searchMemory } from "../../lib/memory/search.ts";
-import { FLAG_PINNED } from "../../lib/memory/vector-store.ts";
+import { searchMemory } from "../../lib/memory/recall/search.ts";
+import { FLAG_PINNED } from "../../lib/memory/store/vector-store.ts";
 import { pinMemory, writeMemory, type WriteArgs } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { DAY, HOUR, memoryRig, type MemoryRig } from "../support/memory.ts";

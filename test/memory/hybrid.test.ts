@@ -3,8 +3,9 @@
 // name or number of a stored fact is found whatever the embedder makes of it.
 import assert from "node:assert/strict";
 import { hybridHitAt5, HYBRID_PAIRS } from "../../bench/hybrid-set.ts";
-import { LexicalIndex, terms } from "../../lib/memory/lexical.ts";
-import { fuseRelevance, searchMemory } from "../../lib/memory/search.ts";
+import { updateConfig } from "../../lib/memory/config-ops.ts";
+import { LexicalIndex, terms } from "../../lib/memory/recall/lexical.ts";
+import { fuseRelevance, searchMemory } from "../../lib/memory/recall/search.ts";
 import { pinMemory, updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig } from "../support/memory.ts";
@@ -69,7 +70,7 @@ describe("hybrid recall in memory.search", () => {
   it("follows deletes, updates and namespaces, and survives a reboot", async () => {
     const rig = memoryRig();
     const { engine } = rig;
-    engine.config = { ...engine.config, relevance_threshold: 0.5 };
+    updateConfig(engine, { relevance_threshold: 0.5 });
     await writeMemory(engine, owner, { content: "The storage unit PIN is 4471" });
     await writeMemory(engine, owner, { content: "Thibault fixes bicycles on Saturdays" });
     await writeMemory(engine, zoe, { content: "Zoë keeps the Okonkwo rope in her car" });
@@ -81,7 +82,7 @@ describe("hybrid recall in memory.search", () => {
     pinMemory(engine, owner, "delete", { content: "Thibault fixes bicycles on Saturdays" });
     assert.equal((await searchMemory(engine, owner, "Thibault")).hits.length, 0);
     const again = rig.reboot();
-    again.config = engine.config;
+    updateConfig(again, { relevance_threshold: 0.5 });
     assert.equal((await searchMemory(again, owner, "5582")).hits[0].content, "The storage unit PIN is 5582");
     assert.equal((await searchMemory(again, owner, "Thibault")).hits.length, 0);
     assert.equal((await searchMemory(again, zoe, "Okonkwo")).hits.length, 1);
@@ -91,13 +92,13 @@ describe("hybrid recall in memory.search", () => {
     const { engine } = memoryRig();
     for (let i = 0; i < 12; i++)
       await writeMemory(engine, owner, { content: `Kombucha batch ${i} was bottled with ${"ginger ".repeat(i + 1)}` });
-    engine.config = { ...engine.config, max_context_bytes: 256 };
+    updateConfig(engine, { max_context_bytes: 256 });
     const capped = await searchMemory(engine, owner, "kombucha", 10);
     assert.ok(new TextEncoder().encode(capped.text).length <= 256);
     assert.ok(capped.hits.length >= 1 && capped.hits.length < 10);
-    engine.config = { ...engine.config, max_context_bytes: 8192, relevance_threshold: 0.99 };
+    updateConfig(engine, { max_context_bytes: 8192, relevance_threshold: 0.99 });
     assert.equal((await searchMemory(engine, owner, "kombucha")).text, "No memories match.");
-    engine.config = { ...engine.config, relevance_threshold: 0.3, lexical_weight: 0 };
+    updateConfig(engine, { relevance_threshold: 0.3, lexical_weight: 0 });
     const plain = await searchMemory(engine, owner, "kombucha", 3);
     for (const h of plain.hits) assert.equal(h.relevance, h.similarity, "weight 0: the cosine alone");
   });

@@ -13,9 +13,9 @@ import {
   RECALL_FLUSH_INTERVAL_MS,
 } from "../../lib/memory/bounds.ts";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type MemoryEngine } from "../../lib/memory/engine.ts";
-import { hashingEmbedder } from "../../lib/memory/hashing-embedder.ts";
-import { searchMemory } from "../../lib/memory/search.ts";
-import { VectorStore } from "../../lib/memory/vector-store.ts";
+import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
+import { searchMemory } from "../../lib/memory/recall/search.ts";
+import { VectorStore } from "../../lib/memory/store/vector-store.ts";
 import { pinMemory, updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { HOUR, memoryRig, type MemoryRig } from "../support/memory.ts";
@@ -95,7 +95,7 @@ describe("memory vector journal", () => {
     const { store } = rig.engine;
     const copy = new VectorStore(store.dims, store.capacity);
     for (let s = 0; s < store.count; s++) copy.add(store.metaAt(s), store.row(s), store.norms[s]);
-    rig.engine.replaceStore(copy, rig.engine.storeEmbedderId);
+    await rig.engine.transact("exclusive", (tx) => tx.replaceStore(copy, tx.storeEmbedderId), { embedder: false });
     assert.equal(rig.storage.files.has(VECTOR_JOURNAL_PATH), false, "all of it in the snapshot");
     for (const journal of [false, true]) {
       const snapshot = rig.storage.files.get(VECTOR_FILE_PATH)!;

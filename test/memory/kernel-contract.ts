@@ -7,7 +7,7 @@
 // "<ErrorName>:<message>". A case passes when its outcome equals the expected
 // one: a literal for hand-worked cases and errors, a naive full sort for the
 // seeded random ones. The digest of all outcomes lets engines be compared.
-import { KERNEL_MAX_DIMS, MAX_TOP_K } from "../../lib/memory/kernel-ts.ts";
+import { KERNEL_MAX_DIMS, MAX_TOP_K } from "../../lib/memory/store/kernel-ts.ts";
 import type { Kernels } from "../../lib/ports.ts";
 import { djb2Hex } from "../../lib/util/hash.ts";
 import { mulberry32, randomInt8, type Prng } from "../support/prng.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_TOP_K, tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { MAX_TOP_K, tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { mulberry32, randomInt8 } from "../support/prng.ts";
 import { runKernelContract } from "./kernel-contract.ts";
 

@@ -2,14 +2,14 @@
 // a journal extending it, made here with wave 1's writer, load without loss on
 // boot; the store is rewritten as format 2 at once and keeps every row as it was.
 import assert from "node:assert/strict";
-import { hashingEmbedder, hashText } from "../../lib/memory/hashing-embedder.ts";
-import { normalizeL2 } from "../../lib/memory/quantize.ts";
-import { searchMemory } from "../../lib/memory/search.ts";
-import { OP_REMOVE, OP_UPSERT, type StoreOp } from "../../lib/memory/store-changes.ts";
-import { CHECK_AT, CHECK_BYTES, encodeVectorFile } from "../../lib/memory/vector-file.ts";
-import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "../../lib/memory/vector-files.ts";
-import { baseOf, encodeBase, encodeCommit } from "../../lib/memory/vector-journal.ts";
-import { VectorStore, type EntryMeta } from "../../lib/memory/vector-store.ts";
+import { hashingEmbedder, hashText } from "../../lib/memory/embedders/hashing.ts";
+import { normalizeL2 } from "../../lib/memory/store/quantize.ts";
+import { searchMemory } from "../../lib/memory/recall/search.ts";
+import { OP_REMOVE, OP_UPSERT, type StoreOp } from "../../lib/memory/store/store-changes.ts";
+import { CHECK_AT, CHECK_BYTES, encodeVectorFile } from "../../lib/memory/store/vector-file.ts";
+import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "../../lib/memory/store/vector-files.ts";
+import { baseOf, encodeBase, encodeCommit } from "../../lib/memory/store/vector-journal.ts";
+import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { memoryRig } from "../support/memory.ts";

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "../../lib/memory/engine.ts";
-import { searchMemory } from "../../lib/memory/search.ts";
-import { decodeVectorFile, encodeVectorFile, VectorFileError } from "../../lib/memory/vector-file.ts";
+import { searchMemory } from "../../lib/memory/recall/search.ts";
+import { decodeVectorFile, encodeVectorFile, VectorFileError } from "../../lib/memory/store/vector-file.ts";
 import { pinMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig, type MemoryRig } from "../support/memory.ts";

@@ -1,8 +1,8 @@
 // Recall scoring: recency, the score formula, duplicate collapse, MMR, the byte cap.
 import assert from "node:assert/strict";
 import { updateConfig } from "../../lib/memory/config-ops.ts";
-import { diversify, formatHits, recallScore, recency, type Hit } from "../../lib/memory/recall.ts";
-import { searchMemory } from "../../lib/memory/search.ts";
+import { diversify, formatHits, recallScore, recency, type Hit } from "../../lib/memory/recall/recall.ts";
+import { searchMemory } from "../../lib/memory/recall/search.ts";
 import { pinMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { utf8Length } from "../../lib/util/utf8.ts";

@@ -2,11 +2,11 @@
 // need vectors refuse until an admin re-embeds, and re-embedding is all or nothing.
 import assert from "node:assert/strict";
 import { reembed, viewConfig } from "../../lib/memory/config-ops.ts";
-import type { Embedder } from "../../lib/memory/embedder.ts";
+import type { Embedder } from "../../lib/memory/embedders/embedder.ts";
 import { VECTOR_FILE_PATH } from "../../lib/memory/engine.ts";
-import { hashingEmbedder } from "../../lib/memory/hashing-embedder.ts";
-import { searchMemory } from "../../lib/memory/search.ts";
-import { FLAG_PINNED } from "../../lib/memory/vector-store.ts";
+import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
+import { searchMemory } from "../../lib/memory/recall/search.ts";
+import { FLAG_PINNED } from "../../lib/memory/store/vector-store.ts";
 import { pinMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig, type MemoryRig } from "../support/memory.ts";

@@ -4,9 +4,9 @@
 // with wave 1's round(v x 127) rows and int8 queries, or better.
 import assert from "node:assert/strict";
 import { NEAR_DUPLICATE_DISTANCE } from "../../lib/memory/bounds.ts";
-import { hashText } from "../../lib/memory/hashing-embedder.ts";
-import { cosineFromDot, int8Norm, normalizeL2, quantizeInt8 } from "../../lib/memory/quantize.ts";
-import { searchMemory } from "../../lib/memory/search.ts";
+import { hashText } from "../../lib/memory/embedders/hashing.ts";
+import { cosineFromDot, int8Norm, normalizeL2, quantizeInt8 } from "../../lib/memory/store/quantize.ts";
+import { searchMemory } from "../../lib/memory/recall/search.ts";
 import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { mulberry32 } from "../support/prng.ts";

@@ -1,8 +1,8 @@
 // The flat store: dense slots, per-namespace masks and id maps kept right through removals and growth.
 import assert from "node:assert/strict";
-import { quantizeInt8, normalizeL2 } from "../../lib/memory/quantize.ts";
-import { VectorStore, type EntryMeta } from "../../lib/memory/vector-store.ts";
-import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { quantizeInt8, normalizeL2 } from "../../lib/memory/store/quantize.ts";
+import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
+import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 
 const DIMS = 8;
 const meta = (id: number, ns: string): EntryMeta => ({

@@ -3,7 +3,7 @@
 // a pulled card (also mid-write), a reboot, a scan-quarantined download, an
 // image from a scripted provider, skills. It returns a transcript; the Node and
 // XS runs must match line for line. No Node imports.
-import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";

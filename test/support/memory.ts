@@ -8,8 +8,8 @@ import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { buildCore, type Core, type CoreOptions } from "../../lib/core.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import { MemoryEngine, type MemoryDeps } from "../../lib/memory/engine.ts";
-import { hashingEmbedder } from "../../lib/memory/hashing-embedder.ts";
-import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
+import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import type { Settings, Storage } from "../../lib/ports.ts";
 
 export const HOUR = 3600 * 1000;

@@ -1,7 +1,7 @@
 // Ports with no Node imports, for scenarios that run both on Node and on the XS test host.
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import type { Ports } from "../../lib/ports.ts";
 
 /** The board ports of a host that has none of them (scenarios on a bare engine). */

@@ -8,7 +8,7 @@ import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { createHalo } from "../../lib/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
-import type { EpisodicRow } from "../../lib/memory/episodic-format.ts";
+import type { EpisodicRow } from "../../lib/memory/episodic/format.ts";
 import type { Principal } from "../../lib/registry/principal.ts";
 import { TOOL_OUTPUT_HISTORY_MAX_BYTES } from "../../lib/turn/bounds.ts";
 import { answer, openAiAnswer, openAiTools, person, turnRig, type TurnRig } from "./support.ts";

@@ -7,7 +7,7 @@ import { UnknownToolError } from "../../lib/registry/errors.ts";
 import { ProviderError } from "../../lib/turn/providers/errors.ts";
 import { RouteError } from "../../lib/turn/providers/router.ts";
 import { TelegramError } from "../../lib/chat/telegram-errors.ts";
-import { VectorFileError } from "../../lib/memory/vector-file.ts";
+import { VectorFileError } from "../../lib/memory/store/vector-file.ts";
 
 Object.freeze(Error.prototype);
 const made: Array<[string, () => Error]> = [

@@ -3,7 +3,7 @@
 // case, errors included.
 import assert from "node:assert/strict";
 import { runOnXs } from "../../hosts/xs/run.mjs";
-import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { runKernelContract, type ContractReport } from "../memory/kernel-contract.ts";
 
 interface XsReport {

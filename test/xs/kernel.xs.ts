@@ -3,7 +3,7 @@
 // implementation:
 //   KERNEL {"impl":"ts"|"c-<path>","digest":..,"cases":[[name,digest,ok],..],"failures":[..]}
 // then END. test/xs/kernel.test.ts compares them with Node's run.
-import { tsKernels } from "../../lib/memory/kernel-ts.ts";
+import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { nativeKernels } from "../../modules/vector/vector.ts";
 import { runKernelContract } from "../memory/kernel-contract.ts";
 

@@ -1,4 +1,4 @@
-import { tsKernels } from "../../../lib/memory/kernel-ts.ts";
+import { tsKernels } from "../../../lib/memory/store/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
 import { nodeHttpClient, nodeResolver } from "./http-client.ts";

@@ -7,13 +7,14 @@
 //
 // Before its first append in a session the file is read once; a torn tail or an
 // oversized file is then rewritten (temp + rename) with only the live entries.
-import type { Log, Storage } from "../ports";
-import { djb2Bytes } from "../util/hash";
-import { decodeUtf8, encodeUtf8 } from "../util/utf8";
-import { ARCHIVE_MAX_BYTES, MAX_EMBEDDING_DIMS } from "./bounds";
-import { entryBound, readEntry, writeEntry } from "./entry-codec";
-import { int8Norm } from "./quantize";
-import type { EntryMeta } from "./vector-store";
+import type { Log, Storage } from "../../ports";
+import { djb2Bytes } from "../../util/hash";
+import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
+import { ARCHIVE_MAX_BYTES, MAX_EMBEDDING_DIMS } from "../bounds";
+import { entryBound, readEntry, writeEntry } from "../store/entry-codec";
+import { int8Norm } from "../store/quantize";
+import type { EntryMeta } from "../store/vector-store";
+import type { Removed } from "./forgetting";
 
 export const ARCHIVE_PATH = "memory/archive.bin";
 const MAGIC = [0x48, 0x41, 0x52, 0x31];
@@ -203,4 +204,25 @@ function readEntryPayload(bytes: Uint8Array, view: DataView, at: number, end: nu
   const row = new Int8Array(dims);
   row.set(new Int8Array(bytes.buffer, bytes.byteOffset + entry.rowOffset, dims));
   return { meta: entry.meta, row, norm: entry.norm, embedderId, archivedAt };
+}
+
+/** Moves entries that reached their TTL to the archive (dropped, with a log line, without a card or when it refuses). */
+export function archiveExpired(
+  archive: MemoryArchive | undefined,
+  storage: Storage | undefined,
+  log: Log,
+  expired: Removed[],
+  embedderId: string,
+  now: number,
+): void {
+  if (!archive || !storage?.present()) {
+    log.info(`memory: ${expired.length} memories reached their TTL and were dropped (no SD archive)`);
+    return;
+  }
+  try {
+    archive.add(expired, embedderId, now);
+    log.info(`memory: ${expired.length} memories reached their TTL and moved to the archive`);
+  } catch {
+    log.warn(`memory: ${expired.length} expired memories could not be archived and were dropped`);
+  }
 }

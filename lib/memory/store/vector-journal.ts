@@ -11,11 +11,11 @@
 // The first frame names the snapshot the journal extends; a journal naming
 // another snapshot (left over when a compaction was cut before it removed the
 // journal) is ignored. Replay stops at the first torn or damaged frame.
-import type { Digest } from "../ports";
-import { decodeUtf8, encodeUtf8 } from "../util/utf8";
-import { JOURNAL_MAX_COMMIT_OPS, MEMORY_NS_MAX_BYTES } from "./bounds";
+import type { Digest } from "../../ports";
+import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
+import { JOURNAL_MAX_COMMIT_OPS, MEMORY_NS_MAX_BYTES } from "../bounds";
 import { entryBound, readEntry, writeEntry } from "./entry-codec";
-import { forget } from "./forgetting";
+import { forget } from "../forgetting/forgetting";
 import { OP_MAINTAIN, OP_REMOVE, OP_UPSERT, type StoreOp } from "./store-changes";
 import { CHECK_AT, CHECK_BYTES } from "./vector-file";
 import type { VectorStore } from "./vector-store";

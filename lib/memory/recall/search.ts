@@ -2,15 +2,15 @@
 // entries and the lexical index (lexical.ts) give the candidates; each gets a
 // relevance that fuses its cosine with its word-match score, then is re-scored
 // by recency and importance, de-duplicated, diversified, formatted.
-import { HaloError } from "../errors";
-import type { Principal } from "../registry/principal";
-import { utf8Length } from "../util/utf8";
-import { LEXICAL_CANDIDATES, MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "./bounds";
-import type { MemoryEngine } from "./engine";
-import { MAX_TOP_K } from "./kernel-ts";
+import { HaloError } from "../../errors";
+import type { Principal } from "../../registry/principal";
+import { utf8Length } from "../../util/utf8";
+import { LEXICAL_CANDIDATES, MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "../bounds";
+import type { MemoryEngine, MemoryTx } from "../engine";
+import { MAX_TOP_K } from "../store/kernel-ts";
 import { diversify, formatHits, pairwiseSimilarity, recallScore, recency, type Hit } from "./recall";
-import { cosines } from "./similarity";
-import { FLAG_PINNED } from "./vector-store";
+import { cosines, type QueryVector } from "./similarity";
+import { FLAG_PINNED } from "../store/vector-store";
 
 /**
  * How many candidates the kernel returns for `n` results (at least
@@ -38,23 +38,24 @@ export function fuseRelevance(similarity: number, lexical: number, weight: numbe
 }
 
 export async function searchMemory(engine: MemoryEngine, p: Principal, query: string, n?: number): Promise<SearchAnswer> {
-  engine.prepare();
   const q = typeof query === "string" ? query.trim() : "";
   if (q === "") throw new HaloError("invalid-arguments", "'query' is empty.");
   if (q.length > MEMORY_QUERY_MAX_CHARS)
     throw new HaloError("invalid-arguments", `'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
-  const count = n ?? engine.config.retrieval_count;
-  engine.requireLoaded();
-  engine.requireCurrentEmbedder();
-  if (!engine.store.maskOf(p.ns)) return { text: "No memories stored yet.", hits: [] };
-  const vector = await engine.embedQuery(q);
-  engine.requireCurrentEmbedder();
-  const { store, config } = engine;
+  return engine.transact("read", async (tx) => {
+    if (!tx.store.maskOf(p.ns)) return { text: "No memories stored yet.", hits: [] };
+    const vector = await tx.embedQuery(q);
+    return rankAndBoost(tx, p, q, vector, n ?? tx.config.retrieval_count);
+  });
+}
+
+/** The search proper, on the store as it is after the query's embedding (no await from here on). */
+function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector, count: number): SearchAnswer {
+  const { store, config, kernels } = tx;
   const mask = store.maskOf(p.ns);
   if (!mask) return { text: "No memories stored yet.", hits: [] };
-  const now = engine.now();
+  const now = tx.now();
   const k = Math.min(store.countIn(p.ns), MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, count * CANDIDATES_PER_RESULT));
-  const { kernels } = engine.deps;
   const { indices } = kernels.topK(store.vectors, store.dims, store.count, vector.row, k, mask, store.scales);
   const lexical = new Map<number, number>();
   const extra: number[] = [];
@@ -82,7 +83,7 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   if (hits.length === 0) return { text: "No memories match.", hits: [] };
   hits.sort((a, b) => b.score - a.score);
   const pool = hits.slice(0, Math.max(count, Math.min(RECALL_POOL_MAX, count * 2)));
-  const chosen = diversify(pool, pairwiseSimilarity(store, engine.deps.kernels, pool), config.mmr_lambda, count);
+  const chosen = diversify(pool, pairwiseSimilarity(store, kernels, pool), config.mmr_lambda, count);
   const lines = chosen.map((h) => ({ similarity: h.similarity, content: store.content[h.slot] }));
   const { text, shown } = formatHits(lines, config.max_context_bytes);
   const shownHits = chosen.slice(0, shown);
@@ -91,7 +92,7 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
     store.lastRecalled[h.slot] = now;
     store.touch(h.slot);
   }
-  if (shownHits.length > 0) engine.markSoftDirty();
+  if (shownHits.length > 0) tx.markSoftDirty();
   return {
     text: utf8Length(text) > 0 ? text : "No memories match.",
     hits: shownHits.map((h) => ({

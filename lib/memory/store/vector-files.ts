@@ -4,8 +4,8 @@
 // (re-embed, new embedder) or the journal's tail is damaged, it writes a new
 // snapshot (temp + rename) and then removes the journal. A crash between the
 // two leaves a journal naming the old snapshot, which the next boot ignores.
-import type { Digest, Storage } from "../ports";
-import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "./bounds";
+import type { Digest, Storage } from "../../ports";
+import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "../bounds";
 import { OP_MAINTAIN } from "./store-changes";
 import { decodeVectorFile, encodeVectorFile, VECTOR_FILE_VERSION, type DecodedVectorFile } from "./vector-file";
 import { baseOf, encodeBase, encodeCommit, replayJournal, type JournalBase, type JournalReplay } from "./vector-journal";

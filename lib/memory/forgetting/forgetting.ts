@@ -1,8 +1,8 @@
 // Forgetting: TTL expiry, importance decay, pruning of faded entries, and the
 // choice of what to evict when the store (or a person's quota) is full.
-import { PRUNE_IMPORTANCE_FLOOR } from "./bounds";
+import { PRUNE_IMPORTANCE_FLOOR } from "../bounds";
 import { expiresAt, ttlFractionLeft } from "./ttl";
-import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta, type VectorStore } from "./vector-store";
+import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta, type VectorStore } from "../store/vector-store";
 
 const DAY_MS = 24 * 3600 * 1000;
 

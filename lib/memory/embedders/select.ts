@@ -1,11 +1,11 @@
 // Which embedder the core uses. The offline one by default; an OpenAI-compatible
 // service when the owner set it up (Settings `memory.embedder` plus a key from
 // the secrets reader). Only the owner API writes either: no tool does.
-import type { HttpClient, Log, Settings } from "../ports";
-import { DEFAULT_EMBEDDING_DIMS, MAX_EMBEDDING_DIMS } from "./bounds";
+import type { HttpClient, Log, Settings } from "../../ports";
+import { DEFAULT_EMBEDDING_DIMS, MAX_EMBEDDING_DIMS } from "../bounds";
 import type { Embedder } from "./embedder";
-import { hashingEmbedder } from "./hashing-embedder";
-import { openAiEmbedder } from "./openai-embedder";
+import { hashingEmbedder } from "./hashing";
+import { openAiEmbedder } from "./openai";
 
 /** Reads one secret by name; undefined when it is not set. Never logs it. */
 export type SecretReader = (name: string) => string | undefined;

@@ -1,8 +1,8 @@
 // The live memory: one flat Int8Array of capacity x dims plus parallel typed
 // arrays for the metadata, not one object per vector. Slots are dense
 // (0..count-1): a removal moves the last entry into the hole.
-import { MEMORY_MAX_NAMESPACES } from "./bounds";
-import { LexicalIndex } from "./lexical";
+import { MEMORY_MAX_NAMESPACES } from "../bounds";
+import { LexicalIndex } from "../recall/lexical";
 import { int8Norm, rowScale } from "./quantize";
 import { StoreChanges } from "./store-changes";
 
@@ -50,6 +50,8 @@ export class VectorStore {
   readonly lexicon = new LexicalIndex();
   /** Changes since the store was last persisted (add and remove record themselves; field writes call touch). */
   readonly changes = new StoreChanges();
+  /** Counts add, touch and remove calls: a write transaction saves when it moved (engine.ts). */
+  version = 0;
 
   constructor(dims: number, capacity: number) {
     this.dims = dims;
@@ -70,6 +72,7 @@ export class VectorStore {
   add(meta: EntryMeta, row: Int8Array, norm?: number): number {
     if (this.count >= this.capacity) throw new Error("the vector store is full");
     if (row.length !== this.dims) throw new Error("bad row length");
+    this.version++;
     const slot = this.count++;
     const ns = this.nsIndexFor(meta.ns);
     this.vectors.set(row, slot * this.dims);
@@ -83,6 +86,7 @@ export class VectorStore {
 
   /** Records that the entry at `slot` changed in place (importance, flags, TTL...): call after the change. */
   touch(slot: number): void {
+    this.version++;
     if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], this.row(slot));
   }
 
@@ -100,6 +104,7 @@ export class VectorStore {
 
   /** Removes the entry at `slot`; the last entry moves into it. */
   remove(slot: number): void {
+    this.version++;
     const last = this.count - 1;
     const ns = this.nsIndex[slot];
     this.changes.remove(this.namespaces[ns], this.ids[slot]);

@@ -2,7 +2,7 @@
 // dot product times each row's scale (1 / its int8 norm); the few candidates
 // it returns are then re-ranked by the dot of the query's float unit vector
 // with each row, times that scale: the cosine without the query's rounding error.
-import type { Kernels } from "../ports";
+import type { Kernels } from "../../ports";
 
 /** A query: its int8 row (for the kernel scan) and its L2-normalized float vector (for the re-rank). */
 export interface QueryVector {

@@ -1,7 +1,7 @@
 // The offline embedder: feature hashing of words and character trigrams. It
 // needs no key and no network, is deterministic on every engine, and is good
 // enough to find a stored fact by the words it shares with a query.
-import { djb2 } from "../util/hash";
+import { djb2 } from "../../util/hash";
 import type { Embedder } from "./embedder";
 
 export const HASHING_EMBEDDER_VERSION = "offline-hash-v1";

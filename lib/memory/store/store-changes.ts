@@ -4,7 +4,7 @@
 // removal moves the last slot into the hole). An upsert holds the entry as it
 // was at that moment; touching it again before any other kind of op just
 // refreshes that copy.
-import { JOURNAL_MAX_COMMIT_OPS } from "./bounds";
+import { JOURNAL_MAX_COMMIT_OPS } from "../bounds";
 import type { EntryMeta } from "./vector-store";
 
 export const OP_UPSERT = 1;

@@ -3,17 +3,17 @@
 // stored happens only together with a re-embed of all of them (all or
 // nothing: on any failure the old setting, embedder and vectors stay).
 // Refusals are HaloErrors: invalid, conflict (locked), not-configured (no key), failed.
-import { HaloError } from "../errors";
-import { toJson } from "../util/json";
-import type { Log, Settings } from "../ports";
-import { reembed } from "./config-ops";
+import { HaloError } from "../../errors";
+import { toJson } from "../../util/json";
+import type { Log, Settings } from "../../ports";
+import { reembed } from "../config-ops";
 import type { Embedder } from "./embedder";
-import { EMBEDDER_SETTINGS_KEY, readEmbedderSettings, type EmbedderSettings } from "./embedder-select";
-import type { MemoryEngine } from "./engine";
+import { EMBEDDER_SETTINGS_KEY, readEmbedderSettings, type EmbedderSettings } from "./select";
+import type { MemoryEngine } from "../engine";
 
 /** The stored choice, the embedder in use, and how many memories hold its vectors. */
 export function embedderView(engine: MemoryEngine, log: Log): { setting: EmbedderSettings; active: string; vectors: number } {
-  return { setting: readEmbedderSettings(engine.deps.settings, log), active: engine.deps.embedder.id, vectors: engine.store.count };
+  return { setting: readEmbedderSettings(engine.settings, log), active: engine.embedder.id, vectors: engine.store.count };
 }
 
 /**
@@ -34,17 +34,16 @@ export async function changeEmbedder(
   const parsed = readEmbedderSettings(candidate, { info: () => undefined, warn: (m: string) => void problems.push(m) });
   if (problems.length > 0)
     throw new HaloError("invalid", "not a valid embedder: provider offline {dims} or openai {dims, model, base_url}.");
-  engine.prepare();
-  const count = engine.store.count;
+  const count = engine.transactNow("read", (tx) => tx.store.count, { loaded: false, embedder: false });
   if (count > 0 && !reembedNow) {
     throw new HaloError(
       "conflict",
-      `locked: ${count} memories hold vectors from ${engine.deps.embedder.id}; change the embedder together with a re-embed of them (reembed: true).`,
+      `locked: ${count} memories hold vectors from ${engine.embedder.id}; change the embedder together with a re-embed of them (reembed: true).`,
     );
   }
-  const settings = engine.deps.settings;
+  const settings = engine.settings;
   const before = settings.get(EMBEDDER_SETTINGS_KEY);
-  const previous = engine.deps.embedder;
+  const previous = engine.embedder;
   // Stored first: `build` reads the setting as the next boot will.
   settings.set(EMBEDDER_SETTINGS_KEY, text);
   const next = build(parsed);
@@ -52,8 +51,8 @@ export async function changeEmbedder(
     restore();
     throw new HaloError("not-configured", "the openai embedder needs the openai key; set it first.");
   }
-  engine.deps.embedder = next;
-  if (count === 0) return `Embedder set to ${engine.deps.embedder.id}; no memories needed re-embedding.`;
+  engine.useEmbedder(next);
+  if (count === 0) return `Embedder set to ${next.id}; no memories needed re-embedding.`;
   try {
     return await reembed(engine);
   } catch (e) {
@@ -64,6 +63,6 @@ export async function changeEmbedder(
   function restore(): void {
     if (before === undefined) settings.remove(EMBEDDER_SETTINGS_KEY);
     else settings.set(EMBEDDER_SETTINGS_KEY, before);
-    engine.deps.embedder = previous;
+    engine.useEmbedder(previous);
   }
 }

@@ -1,4 +1,4 @@
-import { toJson } from "../util/json";
+import { toJson } from "../../util/json";
 // One episodic row as a line of a day-part file, and positions (row ids).
 //
 //   "\n" <json length> " " <djb2 of json, 8 hex> " " <json>
@@ -6,7 +6,7 @@ import { toJson } from "../util/json";
 // Each row starts with its own newline, so a row appended after a torn one
 // (power cut mid-append) still sits on a line of its own; a torn line fails
 // its length or checksum and is dropped, never read as data.
-import { djb2Hex } from "../util/hash";
+import { djb2Hex } from "../../util/hash";
 
 export const EPISODIC_KINDS = ["message", "tool_output", "llm_response", "file", "image", "audio", "transcript", "log"] as const;
 export type EpisodicKind = (typeof EPISODIC_KINDS)[number];

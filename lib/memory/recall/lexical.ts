@@ -8,7 +8,7 @@
 //   / sum over all query terms of idf(t),        idf(t) = ln(1 + (N - n + 0.5) / (n + 0.5))
 // so it lies in [0, 1]: 1 when every query term is in the fact at least once
 // at about the average length.
-import { LEXICAL_MAX_TERMS_PER_ENTRY, LEXICAL_MAX_QUERY_TERMS } from "./bounds";
+import { LEXICAL_MAX_TERMS_PER_ENTRY, LEXICAL_MAX_QUERY_TERMS } from "../bounds";
 
 const K1 = 1.2;
 const B = 0.75;

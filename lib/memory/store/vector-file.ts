@@ -1,13 +1,13 @@
-import { nameError } from "../errors";
+import { nameError } from "../../errors";
 // The vector file: a 32-byte header, the embedder id, then one record per entry.
 //
 //   0  "HALOVEC\0"         8  u16 version   10 u16 dims   12 u32 count
 //   16 u32 body bytes      20 8 bytes: start of sha256(file with these 8 bytes zeroed)
 //   28 u32 last maintenance pass (seconds since the epoch)
 //   32 body: u8 idLen, embedder id, records (entry-codec.ts)
-import type { Digest } from "../ports";
-import { decodeUtf8, encodeUtf8 } from "../util/utf8";
-import { MAX_EMBEDDING_DIMS, MAX_VECTORS_LIMIT } from "./bounds";
+import type { Digest } from "../../ports";
+import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
+import { MAX_EMBEDDING_DIMS, MAX_VECTORS_LIMIT } from "../bounds";
 import { entryBound, readEntry, writeEntry } from "./entry-codec";
 import { VectorStore } from "./vector-store";
 
@@ -34,7 +34,7 @@ export class VectorFileError extends Error {
   }
 }
 
-export function encodeVectorFile(store: VectorStore, embedderId: string, maintainedAt: number, digest: Digest): Uint8Array {
+export function encodeVectorFile(store: Readonly<VectorStore>, embedderId: string, maintainedAt: number, digest: Digest): Uint8Array {
   const id = encodeUtf8(embedderId);
   if (id.length > 255) throw new Error("embedder id too long");
   let bound = HEADER_BYTES + 1 + id.length;

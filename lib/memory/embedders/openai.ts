@@ -1,10 +1,10 @@
-import { toJson } from "../util/json";
+import { toJson } from "../../util/json";
 // An OpenAI-compatible /embeddings client over the HttpClient port:
 // POST {base}/embeddings {model, input, dimensions} -> {data: [{index, embedding}], model, usage}.
-import type { HttpClient } from "../ports";
-import { clipForMessage } from "../util/text";
-import { decodeUtf8 } from "../util/utf8";
-import { EMBED_BATCH_MAX, EMBED_TIMEOUT_MS, MAX_EMBEDDING_DIMS } from "./bounds";
+import type { HttpClient } from "../../ports";
+import { clipForMessage } from "../../util/text";
+import { decodeUtf8 } from "../../util/utf8";
+import { EMBED_BATCH_MAX, EMBED_TIMEOUT_MS, MAX_EMBEDDING_DIMS } from "../bounds";
 import type { Embedder } from "./embedder";
 
 export interface OpenAiEmbedderOptions {

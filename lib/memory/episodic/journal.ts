@@ -3,9 +3,9 @@
 // work itself: a failed append (card pulled, part full) never fails the caller.
 // It logs one short line when appends start failing and one when they work
 // again, so a missing card does not flood the log with a line per row.
-import type { Log } from "../ports";
-import { clipForMessage } from "../util/text";
-import type { EpisodicRecord } from "./episodic-format";
+import type { Log } from "../../ports";
+import { clipForMessage } from "../../util/text";
+import type { EpisodicRecord } from "./format";
 
 /** What the journal needs of the episodic store (EpisodicStore implements it). */
 export interface EpisodicAppender {

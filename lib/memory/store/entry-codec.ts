@@ -5,10 +5,10 @@
 //   u8 nsLen | u8 sourceLen | u16 contentLen | f32 row norm | ns | source | content | int8[dims]
 //
 // The row's norm is stored so a boot does not recompute it in a JS loop per entry.
-import { decodeUtf8 } from "../util/utf8";
-import { MEMORY_CONTENT_MAX_BYTES, MEMORY_NS_MAX_BYTES } from "./bounds";
+import { decodeUtf8 } from "../../util/utf8";
+import { MEMORY_CONTENT_MAX_BYTES, MEMORY_NS_MAX_BYTES } from "../bounds";
 import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
-import { TTL_CLASSES } from "./ttl";
+import { TTL_CLASSES } from "../forgetting/ttl";
 
 const FIXED_BYTES = 34;
 const SOURCE_MAX_BYTES = 255;

@@ -1,10 +1,10 @@
-import { HaloError } from "../errors";
+import { HaloError } from "../../errors";
 // The episodic store: append-only day-part files under memory/episodic/, a
 // bounded index of the newest rows read at boot, and paged queries that reach
 // older parts with a bounded cold scan per call.
-import type { Clock, Log, Storage } from "../ports";
-import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
-import { decodeUtf8, encodeUtf8, truncateUtf8 } from "../util/utf8";
+import type { Clock, Log, Storage } from "../../ports";
+import { CARD_ABSENT_SENTENCE, cardError } from "../../store/card";
+import { decodeUtf8, encodeUtf8, truncateUtf8 } from "../../util/utf8";
 import {
   EPISODIC_BOOT_SCAN_BYTES,
   EPISODIC_INDEX_MAX_ROWS,
@@ -15,7 +15,7 @@ import {
   EPISODIC_ROLE_MAX_CHARS,
   EPISODIC_SESSION_MAX_CHARS,
   EPISODIC_TEXT_MAX_BYTES,
-} from "./bounds";
+} from "../bounds";
 import {
   comparePositions,
   dayOf,
@@ -28,7 +28,7 @@ import {
   type EpisodicRecord,
   type EpisodicRow,
   type Position,
-} from "./episodic-format";
+} from "./format";
 
 export const EPISODIC_DIR = "memory/episodic";
 const DAY_MS = 24 * 3600 * 1000;

@@ -1,11 +1,11 @@
 // Recall scoring: score = similarity x recency x (0.5 + 0.5 x importance),
 // then near-duplicate collapse, MMR among near-tied hits, and the formatted,
 // byte-capped answer.
-import type { Kernels } from "../ports";
-import { truncateUtf8, utf8Length } from "../util/utf8";
-import { MMR_TIE_BAND, NEAR_DUPLICATE_DISTANCE, PINNED_RECENCY_MIN, RECENCY_FLOOR } from "./bounds";
-import { cosineFromDot } from "./quantize";
-import type { VectorStore } from "./vector-store";
+import type { Kernels } from "../../ports";
+import { truncateUtf8, utf8Length } from "../../util/utf8";
+import { MMR_TIE_BAND, NEAR_DUPLICATE_DISTANCE, PINNED_RECENCY_MIN, RECENCY_FLOOR } from "../bounds";
+import { cosineFromDot } from "../store/quantize";
+import type { VectorStore } from "../store/vector-store";
 
 const HOUR_MS = 3600 * 1000;
 

@@ -1,7 +1,7 @@
 // The int8 vector kernels in plain TypeScript: the reference for the C kernels
 // (modules/vector/vector.c) and the ones hosts without them use. Both follow
 // the contract in docs/memory-kernel.md and give identical results, errors included.
-import type { Kernels } from "../ports";
+import type { Kernels } from "../../ports";
 
 /** Most results one topK call returns. The C kernel has the same bound. */
 export const MAX_TOP_K = 64;

@@ -1,0 +1,53 @@
+// Reading the vector files when memory starts (or when the card comes back):
+// the snapshot with its journal replayed, the log lines about what was found,
+// and a damaged snapshot moved aside, never overwritten.
+import type { Log, Storage } from "../../ports";
+import { VectorFileError } from "./vector-file";
+import { type LoadedVectors, VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type VectorFiles } from "./vector-files";
+
+/** unread: the card is absent or refused (try again on the next call); read: `file` when there was one, `blocked` when saving must stop. */
+export type BootRead = { state: "unread" } | { state: "read"; file?: LoadedVectors; blocked?: string };
+
+export function readVectorFiles(storage: Storage, files: VectorFiles, log: Log, capacity: number, nowMs: number): BootRead {
+  let snapshot: Uint8Array | undefined;
+  let journal: Uint8Array | undefined;
+  try {
+    if (!storage.present()) return { state: "unread" };
+    snapshot = storage.read(VECTOR_FILE_PATH);
+    journal = storage.read(VECTOR_JOURNAL_PATH);
+  } catch {
+    return { state: "unread" };
+  }
+  try {
+    const file = files.open(snapshot, journal, capacity);
+    if (journal && journal.length > 0 && (!file || file.journal.state === "stale"))
+      log.info(`memory: ${VECTOR_JOURNAL_PATH} belongs to an earlier snapshot; ignored`);
+    if (!file) return { state: "read" };
+    if (file.journal.state === "torn")
+      log.warn(
+        `memory: ${VECTOR_JOURNAL_PATH} ends in a torn or damaged record; dropped its last ${journal!.length - file.journal.bytes} bytes`,
+      );
+    log.info(`memory: loaded ${file.store.count} memories (${file.embedderId})`);
+    return { state: "read", file };
+  } catch (e) {
+    if (!(e instanceof VectorFileError)) throw e;
+    return { state: "read", blocked: setAside(storage, files, log, e.message, journal !== undefined, nowMs) };
+  }
+}
+
+/** Moves a damaged snapshot (and the journal that extends it) aside; says why saving must stop when it can't. */
+function setAside(storage: Storage, files: VectorFiles, log: Log, why: string, withJournal: boolean, nowMs: number): string | undefined {
+  const suffix = `.bad-${Math.floor(nowMs / 1000)}`;
+  const aside = VECTOR_FILE_PATH + suffix;
+  try {
+    // The journal first: a snapshot left behind alone is set aside again on the next boot.
+    if (withJournal) storage.rename(VECTOR_JOURNAL_PATH, VECTOR_JOURNAL_PATH + suffix);
+    storage.rename(VECTOR_FILE_PATH, aside);
+    files.reset();
+    log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${why}); kept aside as ${aside}; starting with an empty store`);
+    return undefined;
+  } catch {
+    log.warn(`memory: ${VECTOR_FILE_PATH} is unreadable (${why}) and could not be moved aside; memory is read-only`);
+    return `the memory file is damaged (${why}) and could not be moved aside`;
+  }
+}
