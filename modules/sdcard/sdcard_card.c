@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #if SDCARD_POSIX
 	#include <sys/statvfs.h>
@@ -47,6 +48,23 @@ void xs_sdcard_mount(xsMachine *the)
 	if (xsmcTypeOf(xsVar(0)) != xsStringType)
 		xsRangeError("bad root");
 	xsmcToStringBuffer(xsVar(0), gSdCard.mount, SDCARD_MAX_MOUNT);
+	if (!gSdCard.mount[0])
+		xsRangeError("bad root");
+#if SDCARD_POSIX
+	/* A host folder may be named relative to the working folder (hosts/lin's data folder). */
+	if (gSdCard.mount[0] != '/') {
+		char relative[SDCARD_MAX_MOUNT];
+		size_t base;
+		strcpy(relative, gSdCard.mount);
+		if (!getcwd(gSdCard.mount, SDCARD_MAX_MOUNT))
+			xsRangeError("bad root");
+		base = strlen(gSdCard.mount);
+		if (base + 1 + strlen(relative) + 1 > SDCARD_MAX_MOUNT)
+			xsRangeError("bad root");
+		gSdCard.mount[base] = '/';
+		strcpy(gSdCard.mount + base + 1, relative);
+	}
+#endif
 	i = strlen(gSdCard.mount);
 	while ((i > 1) && (gSdCard.mount[i - 1] == '/'))
 		gSdCard.mount[--i] = 0;

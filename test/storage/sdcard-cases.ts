@@ -91,7 +91,10 @@ export const SDCARD_CASES: XsCase[] = [
       throws(() => card.seek(g, -1), /bad position/);
       card.close(g);
       card.unmount();
-      throws(() => card.mount({ root: "relative" }), /bad root/);
+      // A relative root is a folder under the working folder (the POSIX backend's lin data folder): absent here.
+      throws(() => card.mount({ root: "no-such-relative-folder" }), /ENODEV/);
+      throws(() => card.mount({ root: "" }), /bad root/);
+      throws(() => card.mount({ root: "x".repeat(150) }), /bad root/); // fits the buffer, not with the working folder before it
     },
   },
   {
