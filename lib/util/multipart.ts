@@ -1,3 +1,4 @@
+import { concatBytes } from "./bytes";
 // multipart/form-data bodies (RFC 7578) for file uploads over the HttpClient
 // port. The body is built once into one Uint8Array: the file bytes are copied
 // with a single native `set`, never walked in JS.
@@ -36,15 +37,7 @@ export function encodeMultipart(parts: MultipartPart[], boundary: string): Uint8
     }
   }
   chunks.push(encodeUtf8(`--${boundary}--\r\n`));
-  let size = 0;
-  for (const c of chunks) size += c.length;
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    body.set(c, at);
-    at += c.length;
-  }
-  return body;
+  return concatBytes(chunks);
 }
 
 /** A quoted header parameter cannot hold quotes, backslashes or line breaks. */

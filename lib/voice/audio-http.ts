@@ -1,3 +1,4 @@
+import { concatBytes } from "../util/bytes";
 // HTTP with bodies in pieces, for audio: the capture goes up while it is being
 // recorded (chunked transfer encoding) and speech comes down while it is being
 // made. A host that has no streaming client gets `bufferedAudioHttp`, which
@@ -45,7 +46,7 @@ export function bufferedAudioHttp(http: HttpClient): AudioHttp {
             method: req.method,
             url: req.url,
             headers: req.headers,
-            body: join(pieces),
+            body: concatBytes(pieces),
             timeoutMs: req.timeoutMs,
             maxResponseBytes: req.maxResponseBytes,
           });
@@ -62,16 +63,4 @@ export function bufferedAudioHttp(http: HttpClient): AudioHttp {
       };
     },
   };
-}
-
-export function join(pieces: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const p of pieces) size += p.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -5,7 +5,7 @@
 // wired to them. Used by the XS scenario and the XS benchmark.
 import type { HttpClientResponse } from "../../lib/ports.ts";
 import type { AudioHttp, AudioHttpRequest } from "../../lib/voice/audio-http.ts";
-import { join } from "../../lib/voice/audio-http.ts";
+import { concatBytes } from "../../lib/util/bytes.ts";
 import { MIC_SAMPLE_RATE } from "../../lib/voice/pcm.ts";
 import { mulberry32 } from "../support/prng.ts";
 import { decodeUtf8, encodeUtf8 } from "../../lib/util/utf8.ts";
@@ -46,7 +46,7 @@ export function scriptedAudioHttp(script: WireScript, log: WireLog, now: () => n
           pieces.push(chunk.slice());
         },
         async end(): Promise<HttpClientResponse> {
-          const body = join(pieces);
+          const body = concatBytes(pieces);
           log.requests.push({ url: req.url, contentType: req.headers["content-type"] ?? "", body, endedAt: now() });
           if (aborted) throw failure("the request was abandoned");
           if (req.url.endsWith("/audio/transcriptions")) {
