@@ -1,34 +1,23 @@
-// Encryption between two keys: NIP-44 v2 (nostr-tools) and the older NIP-04
+// Encryption between two keys: NIP-44 v2 (./nip44) and the older NIP-04
 // (AES-256-CBC over the ECDH x coordinate). Every nonce and IV comes from the
 // caller's random source, never from an ambient one.
 import { cbc } from "@noble/ciphers/aes.js";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { base64 } from "@scure/base";
-import { v2 as nip44 } from "nostr-tools/nip44";
+import { nip44Decrypt as decryptV2, nip44Encrypt as encryptV2 } from "./nip44";
+import { secp256k1 } from "./secp256k1";
+
+export { NIP44_PAYLOAD_MAX_CHARS, NIP44_PAYLOAD_MIN_CHARS, NIP44_PLAINTEXT_MAX_BYTES, nip44ConversationKey } from "./nip44";
 
 export type RandomBytes = (n: number) => Uint8Array;
 
-export function nip44ConversationKey(secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
-  return nip44.utils.getConversationKey(secretKey, pubkeyHex);
-}
-
-/** NIP-44 v2 carries 1 to 65,535 bytes of UTF-8 plaintext. */
-export const NIP44_PLAINTEXT_MAX_BYTES = 65535;
-
+/** NIP-44 v2 with a fresh 32-byte nonce from `random`; throws when the plaintext is empty or over 65,535 bytes. */
 export function nip44Encrypt(plaintext: string, conversationKey: Uint8Array, random: RandomBytes): string {
-  const bytes = new TextEncoder().encode(plaintext).length;
-  if (bytes < 1 || bytes > NIP44_PLAINTEXT_MAX_BYTES) throw new Error("invalid plaintext length");
-  return nip44.encrypt(plaintext, conversationKey, random(32));
+  return encryptV2(plaintext, conversationKey, random(32));
 }
-
-/** NIP-44 v2 payloads are 132 to 87,472 base64 characters; anything else is refused before decoding. */
-export const NIP44_PAYLOAD_MIN_CHARS = 132;
-export const NIP44_PAYLOAD_MAX_CHARS = 87472;
 
 /** Throws on a bad version, MAC, padding or length. */
 export function nip44Decrypt(payload: string, conversationKey: Uint8Array): string {
-  if (payload.length < NIP44_PAYLOAD_MIN_CHARS || payload.length > NIP44_PAYLOAD_MAX_CHARS) throw new Error("invalid payload length");
-  return nip44.decrypt(payload, conversationKey);
+  return decryptV2(payload, conversationKey);
 }
 
 function nip04Key(secretKey: Uint8Array, pubkeyHex: string): Uint8Array {

@@ -1,12 +1,12 @@
 // The device's Nostr key pair: made from the Random port on first boot and kept
 // in Settings beside the other secrets. The secret key never leaves this class;
 // the public key (hex or npub) is what anyone may read.
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { npubEncode } from "nostr-tools/nip19";
 import type { Log, Random, Settings } from "../ports";
 import { nip04Decrypt, nip04Encrypt, nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "./crypto";
 import { type EventTemplate, type NostrEvent, publicKeyOf, signEvent } from "./event";
+import { npubEncode } from "./nip19";
+import { secp256k1 } from "./secp256k1";
 
 /** The Settings key of the secret key: under `secret.`, which no tool or knob reads. */
 export const NOSTR_KEY_SETTING = "secret.nostr-key";

@@ -1,7 +1,7 @@
 // Reading a public key the way people write one: 64 hex characters, an npub, or a nostr: URI.
-import { decode } from "nostr-tools/nip19";
 import { HaloError } from "../errors";
 import { isHex64 } from "./event";
+import { decode } from "./nip19";
 
 export function parsePubkey(input: string): string {
   const text = input.trim().replace(/^nostr:/, "");

@@ -2,11 +2,11 @@ import { toJson } from "../util/json";
 // NIP-17 private DMs: a kind-14 rumor (unsigned), sealed (kind 13, NIP-44 by
 // the sender's key) and gift-wrapped (kind 1059, NIP-44 by a one-time key).
 // Timestamps of seal and wrap are back-dated at random within two days (NIP-59).
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { nip44ConversationKey, nip44Encrypt } from "./crypto";
 import { eventId, type NostrEvent, signEvent, tagValue, type UnsignedEvent, verifyEvent } from "./event";
 import type { NostrIdentity } from "./identity";
 import { NOSTR_GIFT_WRAP_LOOKBACK_S } from "./limits";
+import { secp256k1 } from "./secp256k1";
 
 export const KIND_SEAL = 13;
 export const KIND_PRIVATE_DM = 14;

@@ -1,12 +1,12 @@
 import { toJson } from "../util/json";
 // nostr.dm_send (NIP-04), nostr.dm_send_nip17 (gift-wrapped), nostr.encrypt and
 // nostr.decrypt (NIP-44 with the device's key), nostr.encode and nostr.decode (NIP-19).
-import { decode, naddrEncode, neventEncode, noteEncode, nprofileEncode, npubEncode } from "nostr-tools/nip19";
 import { sendDm } from "../chat/nostr-channel";
 import { HaloError } from "../errors";
 import { parsePubkey } from "../nostr/keys";
 import { NOSTR_DM_MAX_CHARS } from "../nostr/limits";
 import type { NostrSubsystem } from "../nostr/subsystem";
+import { decode, naddrEncode, neventEncode, noteEncode, nprofileEncode, npubEncode } from "../nostr/nip19";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolDefinition, ToolResult } from "../registry/types";

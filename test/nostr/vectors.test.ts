@@ -1,4 +1,4 @@
-// BIP-340 and NIP-44 vectors, forged events and DM round trips on Node and on the XS host, byte for byte.
+// BIP-340 and NIP-44 vectors, NIP-19 against nostr-tools, forged events and DM round trips on Node and on the XS host, byte for byte.
 import assert from "node:assert/strict";
 import { runNostrScenario } from "../scenarios/nostr.ts";
 import { compareOnXs } from "../support/xs-compare.ts";
@@ -9,6 +9,8 @@ describe("nostr crypto vectors on Node", () => {
     assert.equal(lines.filter((l) => l.startsWith("bip340 ") && l.includes(" verify ")).length, 19);
     assert.equal(lines.filter((l) => l.startsWith("nip44 payload ")).length, 10);
     assert.equal(lines.filter((l) => l.startsWith("forged ")).length, 10);
+    assert.equal(lines.filter((l) => l.startsWith("nip19 ") && !l.startsWith("nip19 refused")).length, 6);
+    assert.equal(lines.filter((l) => l.startsWith("nip19 refused: ")).length, 10);
   });
 });
 

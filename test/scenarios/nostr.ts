@@ -3,12 +3,14 @@
 // line is checked against the vector here (a mismatch throws), and the whole
 // transcript is compared between Node and the XS host.
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { decode, npubEncode } from "nostr-tools/nip19";
+import * as theirs from "nostr-tools/nip19";
 import { v2 } from "nostr-tools/nip44";
 import { nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "../../lib/nostr/crypto.ts";
 import { publicKeyOf, schnorrSign, schnorrVerify, verifyEvent } from "../../lib/nostr/event.ts";
 import { NostrIdentity } from "../../lib/nostr/identity.ts";
 import { parsePubkey } from "../../lib/nostr/keys.ts";
+import * as nip19 from "../../lib/nostr/nip19.ts";
+import { paddedLength } from "../../lib/nostr/nip44.ts";
 import { unwrapPrivateMessage, wrapPrivateMessage } from "../../lib/nostr/nip17.ts";
 import { BIP340_VECTORS } from "../nostr/fixtures/bip340-vectors.ts";
 import { NIP44_VECTORS } from "../nostr/fixtures/nip44-vectors.ts";
@@ -51,7 +53,8 @@ function nip44(out: string[]): void {
     check(key === v.conversation_key, `nip44 conversation key ${v.sec1}`);
     out.push(`nip44 ck ${key}`);
   }
-  for (const [len, padded] of valid.calc_padded_len) check(v2.utils.calcPaddedLen(len) === padded, `nip44 padded ${len}`);
+  for (const [len, padded] of valid.calc_padded_len)
+    check(paddedLength(len) === padded && v2.utils.calcPaddedLen(len) === padded, `nip44 padded ${len}`);
   out.push(`nip44 padded lengths ${valid.calc_padded_len.length}`);
   for (const v of valid.encrypt_decrypt) {
     const key = nip44ConversationKey(hexToBytes(v.sec1), publicKeyOf(hexToBytes(v.sec2)));
@@ -126,11 +129,64 @@ function events(out: string[]): void {
     "nip17 for someone else",
   );
   out.push(`nip17 wrap ${wrap.id} by one-time key ${wrap.pubkey !== me.pubkey}`);
-  const npub = npubEncode(me.pubkey);
+  const npub = theirs.npubEncode(me.pubkey);
   check(parsePubkey(npub) === me.pubkey && parsePubkey(`nostr:${npub}`) === me.pubkey, "npub parse");
-  const d = decode(npub);
-  check(d.type === "npub" && d.data === me.pubkey, "nip19 decode");
-  out.push(`nip19 ${npub}`);
+}
+
+// Halo's NIP-19 against nostr-tools' (an independent implementation), both ways, and hostile codes.
+function entities(out: string[]): void {
+  const pubkey = "7e7e9c42a91bfef19fa929e5fda1b72e0ebc1a4c1141673e2794234d86addf4e";
+  const id = "d78ba0d5dce22bfff9db0a9e996c9ef27e2c91051de0c4e1da340e0326b4941e";
+  const relays = ["wss://relay.example.com", "wss://ünïcode.example/ø"];
+  const encoded: Array<[string, string, string]> = [
+    ["npub", nip19.npubEncode(pubkey), theirs.npubEncode(pubkey)],
+    ["note", nip19.noteEncode(id), theirs.noteEncode(id)],
+    ["nprofile", nip19.nprofileEncode({ pubkey, relays }), theirs.nprofileEncode({ pubkey, relays })],
+    [
+      "nevent",
+      nip19.neventEncode({ id, relays, author: pubkey, kind: 30023 }),
+      theirs.neventEncode({ id, relays, author: pubkey, kind: 30023 }),
+    ],
+    ["nevent bare", nip19.neventEncode({ id }), theirs.neventEncode({ id })],
+    [
+      "naddr",
+      nip19.naddrEncode({ pubkey, kind: 31123, identifier: "my-skill ✓", relays }),
+      theirs.naddrEncode({ pubkey, kind: 31123, identifier: "my-skill ✓", relays }),
+    ],
+  ];
+  // TLV order is free (nostr-tools writes the highest type first), so each side decodes the other's code.
+  for (const [what, mine, other] of encoded) {
+    const decoded = toJsonText(nip19.decode(mine));
+    check(decoded === toJsonText(theirs.decode(mine)), `nip19 ${what}: nostr-tools reads Halo's code`);
+    check(decoded === toJsonText(nip19.decode(other)), `nip19 ${what}: Halo reads nostr-tools' code`);
+    if (what === "npub" || what === "note") check(mine === other, `nip19 encode ${what}`);
+    out.push(`nip19 ${what} ${mine} ${decoded}`);
+  }
+  const nsec = nip19.decode(theirs.nsecEncode(hexToBytes(id)));
+  check(nsec.type === "nsec" && bytesToHex(nsec.data) === id, "nip19 nsec");
+  const hostile: Array<[string, string]> = [
+    ["bad checksum", `${encoded[0][1].slice(0, -1)}${encoded[0][1].endsWith("q") ? "p" : "q"}`],
+    ["unknown prefix", theirs.encodeBytes("nfoo" as "npub", hexToBytes(pubkey))],
+    ["npub of 31 bytes", theirs.encodeBytes("npub", hexToBytes(pubkey).subarray(1))],
+    ["nprofile without a pubkey", theirs.encodeBytes("nprofile" as "npub", Uint8Array.of(1, 3, 97, 98, 99))],
+    ["truncated TLV", theirs.encodeBytes("nprofile" as "npub", Uint8Array.of(0, 32, 1, 2, 3))],
+    ["nevent kind of 3 bytes", theirs.encodeBytes("nevent" as "npub", Uint8Array.of(0, 32, ...hexToBytes(id), 3, 3, 0, 0, 1))],
+    ["naddr without a kind", theirs.encodeBytes("naddr" as "npub", Uint8Array.of(0, 1, 97, 2, 32, ...hexToBytes(pubkey)))],
+    ["relay not UTF-8", theirs.encodeBytes("nprofile" as "npub", Uint8Array.of(0, 32, ...hexToBytes(pubkey), 1, 2, 0xc3, 0x28))],
+    ["5,001 characters", `npub1${"q".repeat(4996)}`],
+    ["empty", ""],
+  ];
+  for (const [what, code] of hostile) {
+    check(
+      throws(() => nip19.decode(code)),
+      `nip19 refuses ${what}`,
+    );
+    out.push(`nip19 refused: ${what}`);
+  }
+}
+
+function toJsonText(x: unknown): string {
+  return JSON.stringify(x, (_k, v) => (Array.isArray(v) && v.length === 0 ? undefined : v));
 }
 
 export async function runNostrScenario(): Promise<string[]> {
@@ -138,5 +194,6 @@ export async function runNostrScenario(): Promise<string[]> {
   bip340(out);
   nip44(out);
   events(out);
+  entities(out);
   return out;
 }

@@ -1,0 +1,49 @@
+// The device's preload list (hosts/device/preload.json) holds every lib/ module. The XS linker runs
+// each preloaded module's body, and the npm modules they import, at build time, where no native
+// function exists: a module that makes a TextEncoder (or reaches crypto) as it loads cannot be
+// preloaded. This loads every npm module lib/ imports and every preloaded lib/ module in a Node
+// process with those natives removed; each must load.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { libModules } from "../support/lib-sources.ts";
+
+function load(specifiers: string[]): string[] {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "test/architecture/fixtures/load-without-natives.ts", ...specifiers], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim().split("\n");
+}
+
+describe("preloadable modules load without the host's natives", () => {
+  it("fails for a module that makes a TextEncoder as it loads (the check can fail)", () => {
+    assert.match(load(["nostr-tools/nip19"])[0], /^FAIL nostr-tools\/nip19: /);
+  });
+
+  it("loads every npm module lib/ imports", () => {
+    const mapped = JSON.parse(readFileSync("hosts/device/npm-modules.json", "utf8")).modules as Record<string, string>;
+    const files = Object.values(mapped).map((path) => pathToFileURL(resolve("hosts/device", `${path}.js`)).href);
+    assert.ok(files.length > 10, "the device maps the npm modules lib/ imports");
+    const lines = load(files);
+    assert.equal(lines.length, files.length);
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith("ok ")),
+      [],
+    );
+  });
+
+  it("loads every module on the device's preload list, which is all of lib/", () => {
+    const preload = JSON.parse(readFileSync("hosts/device/preload.json", "utf8")).preload as string[];
+    assert.deepEqual([...preload].sort(), libModules().map((f) => f.replace(/\.(ts|js)$/, "")).sort());
+    const lines = load(preload.map((m) => pathToFileURL(resolve(`${m}${m.startsWith("lib/generated/validators") ? ".js" : ".ts"}`)).href));
+    assert.equal(lines.length, preload.length);
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith("ok ")),
+      [],
+    );
+  });
+});
