@@ -126,7 +126,8 @@ function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Arra
   if (r >= P || s >= N) return false;
   const Fn = Point.Fn;
   const e = Fn.create(bytesToNumberBE(taggedHash(CHALLENGE, signature.subarray(0, 32), publicKey, message)));
-  const R = Point.BASE.multiplyUnsafe(s).add(pub.multiplyUnsafe(Fn.neg(e)));
+  // R = s·G - e·P, as one joint (Strauss-Shamir) multiplication.
+  const R = Point.BASE.mulAddUnsafe(s, pub, Fn.neg(e));
   if (R.is0() || !hasEvenY(R)) return false;
   return R.toAffine().x === r;
 }
