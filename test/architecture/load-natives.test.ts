@@ -38,7 +38,12 @@ describe("preloadable modules load without the host's natives", () => {
 
   it("loads every module on the device's preload list, which is all of lib/", () => {
     const preload = JSON.parse(readFileSync("hosts/device/preload.json", "utf8")).preload as string[];
-    assert.deepEqual([...preload].sort(), libModules().map((f) => f.replace(/\.(ts|js)$/, "")).sort());
+    assert.deepEqual(
+      [...preload].sort(),
+      libModules()
+        .map((f) => f.replace(/\.(ts|js)$/, ""))
+        .sort(),
+    );
     const lines = load(preload.map((m) => pathToFileURL(resolve(`${m}${m.startsWith("lib/generated/validators") ? ".js" : ".ts"}`)).href));
     assert.equal(lines.length, preload.length);
     assert.deepEqual(

@@ -1,13 +1,36 @@
-// toJson gives JSON.stringify's text for frozen (preloaded) objects as for any other.
+// toJson gives JSON.stringify's text whether or not a host says objects are in flash.
 import assert from "node:assert/strict";
+import { runOnXs } from "../../hosts/xs/run.mjs";
 import { toJson } from "../../lib/util/json.ts";
+import { jsonCases } from "./json-cases.ts";
 
 describe("toJson", () => {
-  it("writes the same text as JSON.stringify, frozen objects and arrays included", () => {
-    const schema = Object.freeze({ type: "object", properties: Object.freeze({ a: Object.freeze({ type: "string" }) }) });
-    const value = { tools: Object.freeze([schema, 1, "x", null]), at: new Date(0), n: 2 };
-    assert.equal(toJson(value), JSON.stringify(value));
-    assert.equal(toJson(value, 2), JSON.stringify(value, null, 2));
-    assert.equal(toJson("s"), '"s"');
+  it("writes the same text as JSON.stringify with no flash check (Node)", () => {
+    for (const [value, indent] of jsonCases()) assert.equal(toJson(value, indent), JSON.stringify(value, null, indent));
+  });
+
+  it("writes the same text when a host says every object is in flash, and copies only those", () => {
+    const seen: object[] = [];
+    const host = globalThis as { haloInFlash?: (value: object) => boolean };
+    host.haloInFlash = (value) => {
+      seen.push(value);
+      return true;
+    };
+    try {
+      for (const [value, indent] of jsonCases()) assert.equal(toJson(value, indent), JSON.stringify(value, null, indent));
+      assert.ok(seen.length > 10, "the check saw each object");
+    } finally {
+      delete host.haloInFlash;
+    }
+  });
+
+  it("on XS, the native flash check says no for objects in RAM, and toJson's text is unchanged with it", async () => {
+    const r = await runOnXs("test/util/json.xs.ts");
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.stdout.trim().split("\n"), [
+      "in flash: false false false false false",
+      "texts equal: true",
+      "objects checked: true",
+    ]);
   });
 });
