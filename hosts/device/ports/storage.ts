@@ -11,6 +11,7 @@ import type { ReplaceStep } from "../../../modules/sdcard/replace";
 import { errnoOf, SDCARD_MAX_PATH_BYTES } from "../../../modules/sdcard/common";
 import type { SdCard, SdMountOptions } from "../../../modules/sdcard/sdcard";
 import { CardMount } from "./card-mount";
+import { storageErrorSentence } from "../../../lib/store/storage-errors";
 
 export interface SdStorageOptions {
   card: SdCard;
@@ -27,19 +28,6 @@ export interface SdStorage extends Storage {
   readonly mount: CardMount;
 }
 
-const MESSAGES: { [errno: string]: string } = {
-  "bad path": "bad path",
-  ENOENT: "no such file",
-  ENOSPC: "the SD card is full",
-  EISDIR: "a folder has that name",
-  ENOTDIR: "a parent is a file",
-  ENOTEMPTY: "the folder is not empty",
-  EEXIST: "a file has that name",
-  EACCES: "the SD card is read-only",
-  EROFS: "the SD card is read-only",
-  E2BIG: "the folder has too many entries",
-  EMFILE: "too many files are open",
-};
 const LONGEST_SUFFIX = Math.max(TEMP_SUFFIX.length, BACKUP_SUFFIX.length);
 const FAT_REFUSED = /[\u0000-\u001f\u007f\\:*?"<>|]/;
 
@@ -71,7 +59,7 @@ export function sdStorage(options: SdStorageOptions): SdStorage {
         mount.lost();
         throw new Error("no SD card");
       }
-      throw new Error(MESSAGES[errno] ?? "the SD card operation failed");
+      throw new Error(storageErrorSentence(errno));
     }
   };
 

@@ -19,6 +19,7 @@ import {
 import { join } from "node:path";
 import type { FileStat } from "../../../lib/ports.ts";
 import { checkStoragePath, tempPathOf, TEMP_SUFFIX, type RemovableStorage, type StorageFaults } from "./removable.ts";
+import { storageErrorSentence } from "../../../lib/store/storage-errors.ts";
 
 export interface FolderStorageOptions extends StorageFaults {
   /** A simulated card size: writes past it fail as on a full card, and freeBytes() counts down from it. */
@@ -27,21 +28,10 @@ export interface FolderStorageOptions extends StorageFaults {
   create?: boolean;
 }
 
-const MESSAGES: { [code: string]: string } = {
-  ENOENT: "no such file",
-  ENOSPC: "the SD card is full",
-  EISDIR: "a folder has that name",
-  ENOTDIR: "a parent is a file",
-  ENOTEMPTY: "the folder is not empty",
-  EEXIST: "a file has that name",
-  EACCES: "the SD card is read-only",
-  EROFS: "the SD card is read-only",
-};
-
 /** The Node error as one short sentence, never naming the host path. */
 function portError(e: unknown): Error {
   const code = (e as { code?: string }).code;
-  return new Error(code && MESSAGES[code] ? MESSAGES[code] : `the SD card operation failed${code ? ` (${code})` : ""}`);
+  return new Error(storageErrorSentence(code));
 }
 
 function writeFileSynced(path: string, data: Uint8Array, flags: "w" | "a"): void {
