@@ -24,7 +24,6 @@ import { OWNER_PERSON_ID } from "./people/people";
 import { derivePrincipal } from "./people/principals";
 import type { AudioHttp } from "./voice/audio-http";
 import type { VoiceSubsystem } from "./voice/build";
-import type { RealtimeConnector } from "./voice/realtime-socket";
 import type { TelegramChannel } from "./chat/telegram-channel";
 import type { VoiceSynth } from "./chat/voice";
 import type { DeviceActuator } from "./device/actuator";
@@ -125,8 +124,6 @@ export interface CoreOptions {
   voiceSynth?: VoiceSynth;
   /** Streaming HTTP for voice (capture up, speech down as it arrives); default: whole bodies over ports.http. */
   audioHttp?: AudioHttp;
-  /** A WebSocket client for realtime speech (the owner's voiceMode realtime); absent: that mode refuses. */
-  realtime?: RealtimeConnector;
   /** The host's timer, for provider retry backoff (without one, retries do not wait). */
   sleep?(ms: number): Promise<void>;
   /** The build's version, board name, trusted release keys and feed URL (lib/ota/build.ts). */
@@ -152,7 +149,6 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     secrets,
     baseUrls,
     audioHttp: options.audioHttp,
-    realtime: options.realtime,
   });
   const { actuator, introspection } = buildSubsystem(BOARD, ports, { config, voice });
   const getSecret = options.getSecret ?? ((name: string) => secrets.getSecret(name));

@@ -143,9 +143,17 @@ export interface WebSocketConnection {
   close(): void;
 }
 
-/** Outbound WebSockets (ws:// and wss://): Nostr relays. */
+/** What one WebSocket is opened with besides its URL. */
+export interface WebSocketOptions {
+  /** Extra request headers of the opening handshake (the realtime API's key). */
+  headers?: { [name: string]: string };
+  /** Larger frames from the server close the socket; the host may hold a lower limit of its own. */
+  maxFrameBytes: number;
+}
+
+/** Outbound WebSockets (ws:// and wss://): Nostr relays and realtime speech. */
 export interface WebSocketClient {
-  open(url: string, events: WebSocketEvents): WebSocketConnection;
+  open(url: string, events: WebSocketEvents, options: WebSocketOptions): WebSocketConnection;
 }
 
 /** What the System port reports. A field the hardware cannot measure is undefined, never a guess. */

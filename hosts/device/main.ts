@@ -8,7 +8,6 @@ import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
 import { startNetwork } from "./network";
 import { devicePorts } from "./ports/index";
-import { moddableRealtimeConnector } from "./ports/realtime-ws";
 import Net from "net";
 import Timer from "timer";
 import { RING_FRAME_MS } from "../../lib/device/ring/runner";
@@ -31,7 +30,6 @@ export default function main(): void {
       episodic: episodicOverStorage(ports),
       baseUrls: config.baseUrls,
       sleep: timerSleep,
-      realtime: moddableRealtimeConnector(),
       ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
     },
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).

@@ -12,7 +12,6 @@ import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
 import { serveFlashPage } from "./flash-page.ts";
 import { nodeAudioHttp } from "./ports/audio-http.ts";
-import { wsRealtimeConnector } from "./ports/audio-realtime.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -95,7 +94,6 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     baseUrls: options.baseUrls,
     sleep,
     audioHttp: nodeAudioHttp,
-    realtime: wsRealtimeConnector,
     ota: { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] },
   };
   const halo = createHalo({

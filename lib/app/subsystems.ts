@@ -36,7 +36,6 @@ import { buildProviderRouter } from "../turn/providers/wiring";
 import { registerAudioTools } from "../tools/audio";
 import type { AudioHttp } from "../voice/audio-http";
 import { VoiceSubsystem } from "../voice/build";
-import type { RealtimeConnector } from "../voice/realtime-socket";
 import type { ArtifactStore } from "../store/artifact-store";
 import { defineSubsystem } from "./subsystem";
 
@@ -83,13 +82,12 @@ export interface VoiceDeps {
   secrets: SecretStore;
   baseUrls: { [service: string]: string | undefined } | undefined;
   audioHttp: AudioHttp | undefined;
-  realtime: RealtimeConnector | undefined;
 }
 
 /** Speech to text, spoken replies, press to talk and realtime speech; its turn is bound once the turn exists. */
 export const VOICE = defineSubsystem({
   name: "voice",
-  ports: ["http", "random", "clock", "audioIn", "audioOut"],
+  ports: ["http", "random", "clock", "audioIn", "audioOut", "webSocket"],
   build: (p, d: VoiceDeps): VoiceSubsystem => new VoiceSubsystem({ ...d, ports: p, getSecret: (n) => d.secrets.getSecret(n) }),
 });
 

@@ -2,6 +2,8 @@
 
 /** Largest relay message read (bytes of JSON text); a larger frame is refused unparsed. */
 export const NOSTR_MESSAGE_MAX_BYTES = 128 * 1024;
+/** Frames up to this size reach the relay code, which refuses the large ones by name; a larger frame closes the socket. */
+export const NOSTR_FRAME_MAX_BYTES = 4 * NOSTR_MESSAGE_MAX_BYTES;
 /** Largest event content accepted or published (UTF-8 bytes). */
 export const NOSTR_CONTENT_MAX_BYTES = 64 * 1024;
 /** Most tags on one event, and the longest tag (entries) and tag value (characters). */

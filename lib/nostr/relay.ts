@@ -7,6 +7,7 @@ import { type NostrEvent, verifyEvent } from "./event";
 import {
   NOSTR_BACKOFF_MAX_MS,
   NOSTR_BACKOFF_MIN_MS,
+  NOSTR_FRAME_MAX_BYTES,
   NOSTR_MESSAGE_MAX_BYTES,
   NOSTR_OUTBOX_MAX,
   NOSTR_RELAY_EVENTS_PER_WINDOW,
@@ -108,34 +109,38 @@ export class RelayConnection {
     if (!this.active) return;
     let mine: WebSocketConnection | undefined;
     const current = (): boolean => this.active && this.socket === mine;
-    mine = this.deps.ws.open(this.url, {
-      onOpen: () => {
-        if (!current()) return;
-        this.connected = true;
-        this.failures = 0;
-        this.counts.connects++;
-        for (const [subId, filters] of this.subs) this.sendNow(toJson(["REQ", subId, ...filters]));
-        for (const frame of this.outbox.splice(0)) this.sendNow(frame);
-        this.listener.onConnected(this.url);
+    mine = this.deps.ws.open(
+      this.url,
+      {
+        onOpen: () => {
+          if (!current()) return;
+          this.connected = true;
+          this.failures = 0;
+          this.counts.connects++;
+          for (const [subId, filters] of this.subs) this.sendNow(toJson(["REQ", subId, ...filters]));
+          for (const frame of this.outbox.splice(0)) this.sendNow(frame);
+          this.listener.onConnected(this.url);
+        },
+        onText: (text) => {
+          if (current()) this.receive(text);
+        },
+        onClose: (reason) => {
+          if (!current()) return;
+          this.connected = false;
+          this.socket = undefined;
+          this.lastError = reason;
+          this.failures++;
+          const wait = Math.min(
+            NOSTR_BACKOFF_MAX_MS,
+            (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * 2 ** Math.min(this.failures - 1, 16),
+          );
+          void this.deps.sleep(wait).then(() => {
+            if (this.active && !this.socket) this.connect();
+          });
+        },
       },
-      onText: (text) => {
-        if (current()) this.receive(text);
-      },
-      onClose: (reason) => {
-        if (!current()) return;
-        this.connected = false;
-        this.socket = undefined;
-        this.lastError = reason;
-        this.failures++;
-        const wait = Math.min(
-          NOSTR_BACKOFF_MAX_MS,
-          (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * 2 ** Math.min(this.failures - 1, 16),
-        );
-        void this.deps.sleep(wait).then(() => {
-          if (this.active && !this.socket) this.connect();
-        });
-      },
-    });
+      { maxFrameBytes: NOSTR_FRAME_MAX_BYTES },
+    );
     this.socket = mine;
   }
 

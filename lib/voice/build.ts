@@ -10,7 +10,6 @@ import type { ToolRegistry } from "../registry/registry";
 import { bufferedAudioHttp, type AudioHttp } from "./audio-http";
 import { VoicePipeline, type PhaseEvent, type VoiceExchange } from "./pipeline";
 import { RealtimeVoice } from "./realtime";
-import type { RealtimeConnector } from "./realtime-socket";
 import { SpeechPlayer } from "./speech";
 import { Transcriber, type SttProvider } from "./transcribe";
 
@@ -18,7 +17,7 @@ import { Transcriber, type SttProvider } from "./transcribe";
 export const VOICE_CHANNEL = "voice";
 
 /** The ports voice is built from. */
-export type VoicePorts = Pick<Ports, "http" | "random" | "clock" | "audioIn" | "audioOut">;
+export type VoicePorts = Pick<Ports, "http" | "random" | "clock" | "audioIn" | "audioOut" | "webSocket">;
 
 export interface VoiceBuildDeps {
   ports: VoicePorts;
@@ -29,8 +28,6 @@ export interface VoiceBuildDeps {
   audioHttp?: AudioHttp;
   /** The realtime mode's functions are this registry's tools. */
   registry: Pick<ToolRegistry, "toolSpecsFor" | "dispatch" | "all">;
-  /** A WebSocket client for realtime mode; without one the mode refuses. */
-  realtime?: RealtimeConnector;
 }
 
 export class VoiceSubsystem {
@@ -38,7 +35,7 @@ export class VoiceSubsystem {
   readonly http: AudioHttp;
   /** Present when the device has a microphone and a speaker. */
   readonly pipeline: VoicePipeline | undefined;
-  /** Present when the host also brought a WebSocket client (CoreOptions.realtime). */
+  /** Present when the host also has a WebSocket client (the webSocket port). */
   readonly realtime: RealtimeVoice | undefined;
   private readonly listeners: Array<(e: PhaseEvent) => void> = [];
   private turn: { engine: Pick<TurnEngine, "runTurn">; principal(): Principal } | undefined;
@@ -64,9 +61,9 @@ export class VoiceSubsystem {
           })
         : undefined;
     this.realtime =
-      ports.audioIn && out && deps.realtime
+      ports.audioIn && out && ports.webSocket
         ? new RealtimeVoice({
-            connector: deps.realtime,
+            webSocket: ports.webSocket,
             mic: ports.audioIn,
             speaker: out,
             registry: deps.registry,

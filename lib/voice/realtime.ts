@@ -17,7 +17,8 @@ import { encodeBase64 } from "./base64-encode";
 import { EndOfSpeechDetector } from "./endpoint";
 import { resample } from "./pcm";
 import { MAX_CAPTURE_MS, type CaptureEnd, type PhaseEvent, type VoicePhase } from "./pipeline";
-import type { RealtimeConnector, RealtimeSocket } from "./realtime-socket";
+import type { WebSocketClient } from "../ports";
+import { connectRealtime, type RealtimeSocket } from "./realtime-socket";
 import { bytesToSamples, pcmBytes } from "./wav";
 
 export const REALTIME_MODEL = "gpt-realtime";
@@ -29,7 +30,7 @@ const EVENT_QUEUE_MAX = 512;
 const INSTRUCTIONS = "You are Halo, a desk assistant. Answer briefly, in speech. Use the functions when they help.";
 
 export interface RealtimeDeps {
-  connector: RealtimeConnector;
+  webSocket: WebSocketClient;
   mic: AudioIn;
   speaker: AudioOut;
   registry: Pick<ToolRegistry, "toolSpecsFor" | "dispatch" | "all">;
@@ -95,7 +96,12 @@ export class RealtimeVoice {
       const key = deps.apiKey();
       if (!key) throw new Error("No OpenAI key is set for realtime speech; the owner sets it through the owner API.");
       const base = (deps.baseUrl() || DEFAULT_BASE_URLS.openai).replace(/\/+$/, "").replace(/^http/, "ws");
-      socket = await deps.connector.connect(`${base}/realtime?model=${REALTIME_MODEL}`, { authorization: `Bearer ${key}` }, events);
+      socket = await connectRealtime(
+        deps.webSocket,
+        `${base}/realtime?model=${REALTIME_MODEL}`,
+        { authorization: `Bearer ${key}` },
+        events,
+      );
       const open = socket;
       this.cancel = () => {
         stopped = true;

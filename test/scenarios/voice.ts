@@ -7,7 +7,7 @@ import { makePrincipal } from "../../lib/registry/principal.ts";
 import { decodeBase64 } from "../../lib/util/base64.ts";
 import { encodeBase64 } from "../../lib/voice/base64-encode.ts";
 import { RealtimeVoice } from "../../lib/voice/realtime.ts";
-import type { RealtimeConnector, RealtimeHandlers } from "../../lib/voice/realtime-socket.ts";
+import type { WebSocketClient, WebSocketEvents } from "../../lib/ports.ts";
 import { EndOfSpeechDetector } from "../../lib/voice/endpoint.ts";
 import { recordingSpeaker, samplesSource } from "../../lib/voice/memory-audio.ts";
 import { resample, rms, slots32ToSamples, sineTone, toneLevel } from "../../lib/voice/pcm.ts";
@@ -162,15 +162,16 @@ async function realtimeExchange(): Promise<string[]> {
   const out: string[] = [];
   const sent: Array<{ type: string; [key: string]: unknown }> = [];
   let appended = 0;
-  let handlers: RealtimeHandlers | undefined;
+  let handlers: WebSocketEvents | undefined;
   const responses: object[][] = [
     [{ type: "response.function_call_arguments.done", call_id: "c1", name: "device_status", arguments: "{}" }, { type: "response.done" }],
     [{ type: "response.output_audio.delta", delta: encodeBase64(pcmBytes(sineTone(300, 100, 24000, 4000))) }, { type: "response.done" }],
   ];
-  const connector: RealtimeConnector = {
-    async connect(url, headers, h) {
+  const webSocket: WebSocketClient = {
+    open(url, h, options) {
       handlers = h;
-      out.push(`rt connect ${url} ${headers.authorization}`);
+      out.push(`rt connect ${url} ${options.headers?.authorization}`);
+      void Promise.resolve().then(() => h.onOpen());
       return {
         send(text) {
           const e = JSON.parse(text);
@@ -181,7 +182,7 @@ async function realtimeExchange(): Promise<string[]> {
             void (async () => {
               for (const step of script) {
                 await null;
-                handlers!.onMessage(JSON.stringify(step));
+                handlers!.onText(JSON.stringify(step));
               }
             })();
           }
@@ -194,7 +195,7 @@ async function realtimeExchange(): Promise<string[]> {
   const phases: string[] = [];
   const source: AudioIn = samplesSource(syntheticSpeech(4, 300, 800, 0).samples, () => voice.release());
   const voice: RealtimeVoice = new RealtimeVoice({
-    connector,
+    webSocket,
     mic: { sampleRate: 16000, start: (cb) => source.start(cb), stop: () => source.stop() },
     speaker: recorder,
     registry: {

@@ -135,7 +135,7 @@ describe("realtime speech on the simulator", function () {
     sim.halo.core.secrets.set("openai", "sk-wrong-key-0000");
     mic.load(scene(clip, 300, 1000).samples);
     const refused = await sim.halo.core.voice.press()!;
-    assert.equal(refused.error, "The realtime service refused the connection (HTTP 401).");
+    assert.equal(refused.error, "The realtime connection failed: the server refused the connection (HTTP 401).");
     assert.ok(!JSON.stringify(refused).includes("sk-wrong"));
     sim.halo.core.secrets.set("openai", KEY);
 
@@ -194,7 +194,7 @@ describe("realtime speech on the simulator", function () {
   it("refuses realtime mode clearly on a host without a WebSocket client", async () => {
     const { buildCore } = await import("../../lib/core.ts");
     const { memoryPorts } = await import("../../hosts/sim/ports/index.ts");
-    const core = buildCore(memoryPorts({ log: memoryLog() }));
+    const core = buildCore({ ...memoryPorts({ log: memoryLog() }), webSocket: undefined });
     core.config.apply([["voiceMode", "realtime"]], "owner");
     const r = await core.voice.press()!;
     assert.equal(r.error, "Realtime speech is not available on this host (it has no WebSocket client); set voiceMode to pipeline.");

@@ -4,14 +4,14 @@
 // from callbacks on socket errors: both end only this connection.
 import SecureSocket from "securesocket";
 import { Client } from "websocket";
-import type { WebSocketClient, WebSocketConnection, WebSocketEvents } from "../../../lib/ports";
+import type { WebSocketClient, WebSocketConnection, WebSocketEvents, WebSocketOptions } from "../../../lib/ports";
 
 /** scheme, host (name or [IPv6]), port, path+query. */
 const URL_PATTERN = /^(wss?):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?([/?][^#\s]*)?$/;
 const TLS_MIN_VERSION = 0x303;
 
 export const moddableWebSocket: WebSocketClient = {
-  open(url: string, events: WebSocketEvents): WebSocketConnection {
+  open(url: string, events: WebSocketEvents, options: WebSocketOptions): WebSocketConnection {
     let closed = false;
     let client: Client | undefined;
     const finish = (reason: string): void => {
@@ -26,7 +26,7 @@ export const moddableWebSocket: WebSocketClient = {
     };
     const m = URL_PATTERN.exec(url);
     if (!m) {
-      Promise.resolve().then(() => finish("the relay URL is not a WebSocket URL"));
+      Promise.resolve().then(() => finish("the URL is not a WebSocket URL"));
       return {
         send: () => undefined,
         close: () => {
@@ -38,11 +38,14 @@ export const moddableWebSocket: WebSocketClient = {
     const host = m[2].startsWith("[") ? m[2].slice(1, -1) : m[2];
     const port = m[3] === undefined ? (secure ? 443 : 80) : Number(m[3]);
     let open = false;
+    const headers: string[] = [];
+    for (const name of Object.keys(options.headers ?? {})) headers.push(name, (options.headers ?? {})[name]);
     try {
       client = new Client({
         host,
         port,
         path: m[4] ?? "/",
+        headers,
         ...(secure ? { Socket: SecureSocket, secure: { protocolVersion: TLS_MIN_VERSION } } : {}),
       });
     } catch {

@@ -1,13 +1,13 @@
-// The WebSocket port over the `ws` package (the device uses the SDK's WebSocket client).
+// The WebSocket port over the `ws` package (the device uses the SDK's WebSocket client):
+// Nostr relays and realtime speech.
 import WebSocket from "ws";
-import type { WebSocketClient, WebSocketConnection, WebSocketEvents } from "../../../lib/ports.ts";
-import { NOSTR_MESSAGE_MAX_BYTES } from "../../../lib/nostr/limits.ts";
+import type { WebSocketClient, WebSocketConnection, WebSocketEvents, WebSocketOptions } from "../../../lib/ports.ts";
 
 /** How long an opening handshake may take (ms). */
 const OPEN_TIMEOUT_MS = 10_000;
 
 export const wsClient: WebSocketClient = {
-  open(url: string, events: WebSocketEvents): WebSocketConnection {
+  open(url: string, events: WebSocketEvents, options: WebSocketOptions): WebSocketConnection {
     let closed = false;
     const finish = (reason: string): void => {
       if (closed) return;
@@ -17,9 +17,9 @@ export const wsClient: WebSocketClient = {
     let socket: WebSocket;
     try {
       // A frame over the limit closes the socket (code 1009) instead of being buffered.
-      socket = new WebSocket(url, { handshakeTimeout: OPEN_TIMEOUT_MS, maxPayload: NOSTR_MESSAGE_MAX_BYTES * 4 });
+      socket = new WebSocket(url, { headers: options.headers, handshakeTimeout: OPEN_TIMEOUT_MS, maxPayload: options.maxFrameBytes });
     } catch {
-      queueMicrotask(() => finish("the relay URL is not a WebSocket URL"));
+      queueMicrotask(() => finish("the URL is not a WebSocket URL"));
       return {
         send: () => undefined,
         close: () => {
@@ -32,6 +32,10 @@ export const wsClient: WebSocketClient = {
     });
     socket.on("message", (data, isBinary) => {
       if (!closed && !isBinary) events.onText(data.toString());
+    });
+    socket.on("unexpected-response", (_request, response) => {
+      finish(`the server refused the connection (HTTP ${response.statusCode})`);
+      socket.terminate();
     });
     socket.on("error", () => finish("the connection failed"));
     socket.on("close", () => finish("the connection closed"));
