@@ -11,5 +11,7 @@ export async function runXsHeapBench() {
     ["xs-heap-of-code-and-constants-kb", heap.loadedBytes / 1024],
     ["xs-heap-built-by-boot-kb", (heap.heapBytes - heap.loadedBytes) / 1024],
     ["xs-tools-registered", heap.tools],
+    // Each subsystem's share of what boot builds (the heap after it, minus the heap before; GC first).
+    ...heap.subsystems.map(([name, bytes]) => [`xs-boot-kb-${name}`, bytes / 1024]),
   ];
 }

@@ -3,7 +3,7 @@ import type { AlertLog } from "./agents/alerts";
 import type { Routines } from "./agents/routines";
 import type { RoutineScheduler } from "./agents/scheduler";
 import type { SubAgents } from "./agents/sessions";
-import { buildSubsystem } from "./app/subsystem";
+import { buildSubsystem, type Subsystem } from "./app/subsystem";
 import {
   AGENTS,
   BOARD,
@@ -128,6 +128,8 @@ export interface CoreOptions {
   sleep?(ms: number): Promise<void>;
   /** The build's version, board name, trusted release keys and feed URL (lib/ota/build.ts). */
   ota?: OtaBuildOptions;
+  /** Called after each subsystem is built, with its name (the XS heap bench measures each one's share). */
+  onBuilt?(subsystem: string): void;
 }
 
 /**
@@ -136,24 +138,29 @@ export interface CoreOptions {
  * call it too (with pass-through validators) to read the tools.
  */
 export function buildCore(ports: Ports, validators: { [key: string]: CompiledValidator } = VALIDATORS, options: CoreOptions = {}): Core {
+  const build = <K extends keyof Ports, D, O>(subsystem: Subsystem<K, D, O>, on: Ports, deps: D): O => {
+    const built = buildSubsystem(subsystem, on, deps);
+    options.onBuilt?.(subsystem.name);
+    return built;
+  };
   const ring = new ResultsRing();
   const registry = new ToolRegistry({ validators, ring, log: ports.log });
   const tools = { registry, ring };
   const { baseUrls } = options;
-  buildSubsystem(DOCS, ports, tools);
-  const owner = buildSubsystem(OWNERSHIP, ports, undefined);
+  build(DOCS, ports, tools);
+  const owner = build(OWNERSHIP, ports, undefined);
   const { secrets, config, chats, priority } = owner;
-  const voice = buildSubsystem(VOICE, ports, {
+  const voice = build(VOICE, ports, {
     registry,
     config,
     secrets,
     baseUrls,
     audioHttp: options.audioHttp,
   });
-  const { actuator, introspection } = buildSubsystem(BOARD, ports, { config, voice });
+  const { actuator, introspection } = build(BOARD, ports, { config, voice });
   const getSecret = options.getSecret ?? ((name: string) => secrets.getSecret(name));
-  const memory = buildSubsystem(MEMORY, ports, { ...tools, getSecret, episodic: options.episodic, introspection });
-  const channels = buildSubsystem(CHANNELS, ports, {
+  const memory = build(MEMORY, ports, { ...tools, getSecret, episodic: options.episodic, introspection });
+  const channels = build(CHANNELS, ports, {
     ...tools,
     secrets,
     config,
@@ -163,9 +170,9 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     baseUrls,
     voice: options.voiceSynth,
   });
-  const files = buildSubsystem(FILES, ports, { ...tools, secrets, introspection, baseUrls, fallbackMessenger: channels.telegram });
-  const nostr = buildSubsystem(NOSTR, ports, { registry, artifacts: files.artifacts, sleep: options.sleep });
-  buildSubsystem(TENANTS, ports, { ...tools, people: owner.people, chats });
+  const files = build(FILES, ports, { ...tools, secrets, introspection, baseUrls, fallbackMessenger: channels.telegram });
+  const nostr = build(NOSTR, ports, { registry, artifacts: files.artifacts, sleep: options.sleep });
+  build(TENANTS, ports, { ...tools, people: owner.people, chats });
   // device.status lines; read at call time (the providers' models are built just below).
   const statusLines = {
     providerOrder: (): string[] => priority.get(),
@@ -174,11 +181,11 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
     embedder: (): { id: string; vectors: number } => ({ id: memory.embedder.id, vectors: memory.store.count }),
   };
   // With app slots, the update engine is what the Ota port reports (ota.status, device.status).
-  const ota = buildSubsystem(UPDATES, ports, { registry, options: options.ota });
-  buildSubsystem(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator, statusLines });
-  buildSubsystem(AUDIO_TOOLS, ports, { ...tools, voice, artifacts: files.artifacts });
-  const { router, budget, models } = buildSubsystem(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
-  const agentParts = buildSubsystem(AGENTS, ports, {
+  const ota = build(UPDATES, ports, { registry, options: options.ota });
+  build(INTROSPECTION, ota ? { ...ports, ota } : ports, { ...tools, config, secrets, introspection, actuator, statusLines });
+  build(AUDIO_TOOLS, ports, { ...tools, voice, artifacts: files.artifacts });
+  const { router, budget, models } = build(PROVIDERS, ports, { secrets, priority, config, baseUrls, sleep: options.sleep });
+  const agentParts = build(AGENTS, ports, {
     ...tools,
     router,
     artifacts: files.artifacts,
@@ -190,7 +197,7 @@ export function buildCore(ports: Ports, validators: { [key: string]: CompiledVal
   introspection.agents = agentParts.usage;
   const { agents, routines, scheduler, alerts } = agentParts;
   // A fired routine's reply goes to Telegram, or is kept as an owner alert (lib/agents/reply-delivery.ts).
-  const turn = buildSubsystem(TURN, ports, {
+  const turn = build(TURN, ports, {
     registry,
     ring,
     router,

@@ -8,7 +8,6 @@ import { ConfigStore } from "../device/config";
 import type { IntrospectionDeps, IntrospectionSources } from "../device/introspection";
 import { ProviderPriority } from "../device/provider-priority";
 import { SecretStore } from "../device/secrets";
-import { DOCS_PACK } from "../generated/docs-pack";
 import { buildMemoryEngine } from "../memory/build";
 import type { SecretReader } from "../memory/embedders/select";
 import type { MemoryEngine } from "../memory/engine";
@@ -19,6 +18,7 @@ import { ClientTokens } from "../people/clients";
 import { PeopleStore } from "../people/people";
 import type { ToolRegistry } from "../registry/registry";
 import { DocsLibrary } from "../store/docs-pack";
+import { FIRMWARE_DOCS, FIRMWARE_DOCS_LOWERED } from "../store/firmware-docs";
 import type { ResultsRing } from "../store/results-ring";
 import { buildChannelsSubsystem, type ChannelsSubsystem } from "../tools/channels-subsystem";
 import { registerDeviceTools } from "../tools/device";
@@ -50,7 +50,7 @@ export const DOCS = defineSubsystem({
   name: "docs",
   ports: [],
   build(_ports, { registry, ring }: Tools): void {
-    registerDocsTools(registry, new DocsLibrary(DOCS_PACK));
+    registerDocsTools(registry, new DocsLibrary(FIRMWARE_DOCS, FIRMWARE_DOCS_LOWERED));
     registerResultTools(registry, ring);
   },
 });

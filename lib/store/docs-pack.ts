@@ -35,14 +35,20 @@ export function queryTerms(query: string): string[] {
   return terms.slice(0, 8);
 }
 
+/** Each section's title and body in lower case, as the search reads them. */
+export function lowerSections(pack: DocsPack): readonly string[] {
+  return pack.sections.map((s) => (s.title + "\n" + s.body).toLowerCase());
+}
+
 /** Read-only access to a docs pack: list, keyword search, read by id. */
 export class DocsLibrary {
   private readonly pack: DocsPack;
-  private readonly lowered: string[];
+  private readonly lowered: readonly string[];
 
-  constructor(pack: DocsPack) {
+  /** `lowered` is lowerSections(pack), made ahead of time where it can be (see lib/store/firmware-docs.ts). */
+  constructor(pack: DocsPack, lowered: readonly string[] = lowerSections(pack)) {
     this.pack = pack;
-    this.lowered = pack.sections.map((s) => (s.title + "\n" + s.body).toLowerCase());
+    this.lowered = lowered;
   }
 
   files(): Array<DocsFile & { sections: number }> {

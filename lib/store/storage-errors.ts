@@ -18,6 +18,6 @@ const SENTENCES: { readonly [code: string]: string } = {
 
 /** The sentence for an errno code (ENOENT...); an unknown code is named after a generic sentence. */
 export function storageErrorSentence(code: string | undefined): string {
-  if (code && Object.prototype.hasOwnProperty.call(SENTENCES, code)) return SENTENCES[code];
+  if (code && Object.hasOwn(SENTENCES, code)) return SENTENCES[code];
   return `the SD card operation failed${code ? ` (${code})` : ""}`;
 }

@@ -9,8 +9,17 @@ declare function exit(code: number): void;
 async function main(): Promise<void> {
   // Loaded code and module constants are in the heap here (on the device they stay in flash).
   const loaded = xsHeapInfo().heapBytes;
-  const core = buildCore(portablePorts());
-  print(`HEAP ${JSON.stringify({ ...xsHeapInfo(), loadedBytes: loaded, tools: core.registry.all().length })}`);
+  // Each subsystem's share of the boot heap: the heap after it is built, minus the heap before.
+  const subsystems: Array<[string, number]> = [];
+  let before = loaded;
+  const core = buildCore(portablePorts(), undefined, {
+    onBuilt: (name) => {
+      const now = xsHeapInfo().heapBytes;
+      subsystems.push([name, now - before]);
+      before = now;
+    },
+  });
+  print(`HEAP ${JSON.stringify({ ...xsHeapInfo(), loadedBytes: loaded, tools: core.registry.all().length, subsystems })}`);
   const transcript = await runCoreScenario();
   for (const line of transcript) print(`T ${JSON.stringify(line)}`);
   print("END");
