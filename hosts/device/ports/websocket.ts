@@ -39,7 +39,8 @@ export const moddableWebSocket: WebSocketClient = {
     const port = m[3] === undefined ? (secure ? 443 : 80) : Number(m[3]);
     let open = false;
     const headers: string[] = [];
-    for (const name of Object.keys(options.headers ?? {})) headers.push(name, (options.headers ?? {})[name]);
+    const wanted = options.headers ?? {};
+    for (const name of Object.keys(wanted)) headers.push(name, wanted[name]);
     try {
       client = new Client({
         host,
