@@ -31,9 +31,6 @@ const ENDOMORPHISM: { beta: bigint; basises: [[bigint, bigint], [bigint, bigint]
 
 const Point = weierstrass(CURVE, { Fp: Field(P), endo: ENDOMORPHISM });
 type CurvePoint = InstanceType<typeof Point>;
-// The base point's multiples table (window 6, the library's default), built now rather than at the first
-// signature: on the device this runs at build time (preload), so the ~440 KB table sits in flash, not RAM.
-Point.BASE.precompute(6, false);
 
 /** ECDH and secret-key checks on secp256k1 (compressed public keys, 33 bytes). */
 export const secp256k1 = ecdh(Point);

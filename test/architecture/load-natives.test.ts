@@ -1,4 +1,5 @@
-// The device's preload list (hosts/device/preload.json) holds every lib/ module. The XS linker runs
+// The device's preload list (hosts/device/preload.json) holds every lib/ module but those that reach
+// @noble/curves (tools/gen/preload.ts says why). The XS linker runs
 // each preloaded module's body, and the npm modules they import, at build time, where no native
 // function exists: a module that makes a TextEncoder (or reaches crypto) as it loads cannot be
 // preloaded. This loads every npm module lib/ imports and every preloaded lib/ module in a Node
