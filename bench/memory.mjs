@@ -20,7 +20,8 @@ import { runOnXs } from "../hosts/xs/run.mjs";
 export async function runMemoryBench() {
   const { measureMemory } = await tsImport("./memory-bench.ts", import.meta.url);
   const { tsKernels } = await tsImport("../lib/memory/store/kernel-ts.ts", import.meta.url);
-  const node = await measureMemory(tsKernels, () => performance.now(), 9);
+  const { simVectorArena } = await tsImport("../hosts/sim/ports/vector-arena.ts", import.meta.url);
+  const node = await measureMemory(tsKernels, simVectorArena(), () => performance.now(), 9);
   const r = await runOnXs("bench/memory.xs.ts", { timeoutMs: 600_000 });
   const m = /^MEMORY-XS (.*)$/m.exec(r.stdout);
   if (r.code !== 0 || !m) throw new Error(`XS memory bench failed (${r.code}): ${(r.stderr + r.stdout).slice(0, 500)}`);
