@@ -7,6 +7,12 @@
 //   memory-write-ms-5k-xs
 //   memory-boot-ms-5k-xs
 //   memory-file-kb-5k          size of the 5,000-fact vector file
+//   memory-store-chunk-kb-5k-xs        XS chunk heap taken by a 5,000-row, 256-dim store holding 5,000 entries,
+//                                      rows in the native vector arena (modules/vector/arena.c)
+//   memory-store-chunk-kb-5k-plain-xs  the same store over plain ArrayBuffers (the rows in chunks), same run
+//   memory-store-chunk-ratio-5k-xs     the first over the second
+//   memory-store-chunk-kb-5k-1-xs      the same 5,000-row store holding one entry (its memory taken), arena
+//   memory-store-chunk-kb-5k-1-plain-xs  and over plain ArrayBuffers
 //   memory-hit-at-5-hybrid     share of the hybrid set's questions (bench/hybrid-set.ts) whose fact is in
 //                              memory.search's first 5, offline embedder, lexical_weight at its default
 //   memory-hit-at-5-vector-only  the same with lexical_weight 0 (embeddings only)
@@ -38,6 +44,11 @@ export async function runMemoryBench() {
     ["memory-write-ms-5k-xs", xs.writeMs],
     ["memory-boot-ms-5k-xs", xs.bootMs],
     ["memory-file-kb-5k", Math.round(node.fileBytes / 1024)],
+    ["memory-store-chunk-kb-5k-xs", xs.chunks.fullArena / 1024],
+    ["memory-store-chunk-kb-5k-plain-xs", xs.chunks.fullPlain / 1024],
+    ["memory-store-chunk-ratio-5k-xs", xs.chunks.fullArena / xs.chunks.fullPlain],
+    ["memory-store-chunk-kb-5k-1-xs", xs.chunks.oneArena / 1024],
+    ["memory-store-chunk-kb-5k-1-plain-xs", xs.chunks.onePlain / 1024],
     ["memory-hit-at-5-hybrid", hybrid.hitAt5],
     ["memory-hit-at-5-vector-only", vectorOnly.hitAt5],
   ];
