@@ -43,7 +43,7 @@ function chunks(): void {
 
 // resize: new memory, a copy, the old given back at once; unreleased memory goes back when collected.
 function resizeAndCollect(): void {
-  gc(); // the stores of chunks() go back first
+  gc!(); // the stores of chunks() go back first
   const start = nativeArenaStats().used;
   const store = new VectorStore(16, 10, nativeArena);
   const row = Int8Array.from({ length: 16 }, (_, i) => i - 8);
@@ -61,7 +61,7 @@ function resizeAndCollect(): void {
   }
   for (let i = 0; i < 20; i++) nativeArena.allocate(100_000); // dropped at once
   const beforeGc = nativeArenaStats().used - start;
-  gc();
+  gc!();
   const afterGc = nativeArenaStats().used - start;
   line("RESIZE", { afterResize, expected: 40 * (16 + 36 + 2), oldLength: oldVectors.length, oldRead: oldVectors[0] === undefined, intact, beforeGc, afterGc });
 }
