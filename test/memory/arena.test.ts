@@ -11,6 +11,7 @@ import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store
 import { VECTOR_FILE_PATH } from "../../lib/memory/engine.ts";
 import type { Principal } from "../../lib/registry/principal.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
+import type { VectorArena } from "../../lib/ports.ts";
 import { memoryCore, memoryRig, type CoreRig } from "../support/memory.ts";
 
 const DIMS = 8;
@@ -46,6 +47,20 @@ function assertEntries(store: VectorStore, ids: number[]): void {
     assert.equal(Math.fround(m.importance), Math.fround(id / 100));
     assert.ok(store.norms[s] > 0 && store.scales[s] > 0);
   }
+}
+
+/** An arena that counts exactly, as the native one does (the stores here release what they drop), and refuses past its budget. */
+function countingArena(budget: number): VectorArena {
+  const inner = simVectorArena(budget);
+  return {
+    budgetBytes: () => budget,
+    usedBytes: () => inner.usedBytes(),
+    allocate(bytes: number): ArrayBuffer {
+      if (inner.usedBytes() + bytes > budget) throw new HaloError("full", `no room for ${bytes} bytes`);
+      return inner.allocate(bytes);
+    },
+    release: (memory) => inner.release(memory),
+  };
 }
 
 async function call(rig: CoreRig, tool: string, args: object, who: Principal = admin): Promise<{ text: string; isError: boolean }> {
@@ -120,6 +135,26 @@ describe("the vector arena", () => {
     assertEntries(store, [1, 2, 3]);
   });
 
+  it("a growth with no room for old and new at once parks the entries first; refused even then, every entry stays", () => {
+    const perRow = DIMS + ROW_FIELD_BYTES + 1; // one namespace's mask
+    const arena = countingArena(100 * perRow + 64);
+    const store = new VectorStore(DIMS, 60, arena);
+    for (let i = 1; i <= 5; i++) store.add(meta(i, "a"), row(i));
+    store.resize(95);
+    assert.equal(store.capacity, 95);
+    assert.equal(arena.usedBytes(), 95 * perRow, "only the new memory is held");
+    assertEntries(store, [1, 2, 3, 4, 5]);
+    assert.throws(
+      () => store.resize(101),
+      (e: unknown) => e instanceof HaloError && e.tag === "full",
+    );
+    assert.equal(store.capacity, 95, "back at its old capacity");
+    assert.equal(arena.usedBytes(), 95 * perRow);
+    assertEntries(store, [1, 2, 3, 4, 5]);
+    for (let i = 6; i <= 95; i++) store.add(meta(i, "a"), row(i));
+    assert.equal(store.count, 95);
+  });
+
   it("a first add the arena can't give refuses and the empty store stays usable", () => {
     const arena = simVectorArena(64);
     const store = new VectorStore(DIMS, 10, arena);
@@ -154,7 +189,10 @@ describe("the vector arena: memory.config and device.status", () => {
     const rig = memoryCore({ arena: simVectorArena(oneMb) });
     await call(rig, "memory.config", { action: "update", max_vectors: 1000 });
     const view = await call(rig, "memory.config", { action: "view" });
-    assert.match(view.text, new RegExp(`Vector arena: 0 B of 1\\.0 MB in use; this device fits at most ${limit} memories \\(max_vectors\\)`));
+    assert.match(
+      view.text,
+      new RegExp(`Vector arena: 0 B of 1\\.0 MB in use; this device fits at most ${limit} memories \\(max_vectors\\)`),
+    );
     const over = await call(rig, "memory.config", { action: "update", max_vectors: limit + 1 });
     assert.equal(over.isError, true);
     assert.match(over.text, new RegExp(`^limit: max_vectors can be at most ${limit} on this device, not ${limit + 1}`));
@@ -166,7 +204,10 @@ describe("the vector arena: memory.config and device.status", () => {
     const status = await call(rig, "device.status", {});
     assert.match(
       status.text,
-      new RegExp(`live memories \\(all people\\) 1 of ${limit}; vector arena \\d+\\.\\d KB of 1\\.0 MB; max_vectors this device fits ${limit}$`, "m"),
+      new RegExp(
+        `live memories \\(all people\\) 1 of ${limit}; vector arena \\d+\\.\\d KB of 1\\.0 MB; max_vectors this device fits ${limit}$`,
+        "m",
+      ),
     );
   });
 
@@ -175,7 +216,11 @@ describe("the vector arena: memory.config and device.status", () => {
     settings.set("memory.config", JSON.stringify({ max_vectors: MAX_VECTORS_LIMIT }));
     const rig = memoryCore({ arena: simVectorArena(oneMb), settings });
     assert.equal(rig.core.memory.config.max_vectors, limit);
-    assert.ok(rig.log.lines.some((l) => l.includes(`max_vectors ${MAX_VECTORS_LIMIT} is more than this device's vector arena fits; using ${limit}`)));
+    assert.ok(
+      rig.log.lines.some((l) =>
+        l.includes(`max_vectors ${MAX_VECTORS_LIMIT} is more than this device's vector arena fits; using ${limit}`),
+      ),
+    );
     const write = await call(rig, "memory.write", { content: "Dentist on Tuesday at nine" });
     assert.equal(write.isError, false, write.text);
     assert.match((await call(rig, "memory.search", { query: "dentist" })).text, /Dentist on Tuesday/);

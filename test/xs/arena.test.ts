@@ -49,15 +49,17 @@ describe("the vector arena on XS", () => {
     assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 12582 memories \(max_vectors\)$/);
     assert.match(t.write, /^Remembered/);
     assert.match(t.over, /^ERROR limit: max_vectors can be at most 12582 on this device, not 13000/);
-    assert.match(t.grow, /^ERROR full: the vector store asked for \d+ bytes and this device cannot give them/);
-    assert.equal(t.capacity, 5000);
-    assert.equal(t.maxVectors, 5000);
+    assert.equal(t.grow, "Updated: max_vectors = 6000.");
+    assert.equal(t.grownUsed, 6000 * (256 + 36 + 1), "grown through parked entries: only the new memory is held");
+    assert.match(t.shrink, /^ERROR full: the vector store asked for \d+ bytes and this device cannot give them/);
+    assert.equal(t.capacity, 6000);
+    assert.equal(t.maxVectors, 6000);
     assert.match(t.search, /blue flowerpot/);
     assert.match(t.write2, /^Remembered/);
-    assert.equal(t.grown, "Updated: max_vectors = 6000.");
-    assert.equal(t.grownCapacity, 6000);
+    assert.equal(t.shrunk, "Updated: max_vectors = 5000.");
+    assert.equal(t.shrunkCapacity, 5000);
     assert.equal(t.count, 2);
-    assert.match(t.status, /live memories \(all people\) 2 of 6000; vector arena 1\.7 MB of 4\.0 MB; max_vectors this device fits 12582$/m);
+    assert.match(t.status, /live memories \(all people\) 2 of 5000; vector arena 1\.4 MB of 4\.0 MB; max_vectors this device fits 12582$/m);
   });
 
   it("a boot config over the limit is clamped", () => {

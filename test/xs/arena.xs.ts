@@ -36,7 +36,8 @@ function chunks(): void {
     arenaFull: arenaFull.chunkBytes,
     plainFull: plainFull.chunkBytes,
     arenaBytes: arenaFull.arenaBytes,
-    sameTopK: Array.from(a.indices).join(",") === Array.from(p.indices).join(",") && Array.from(a.scores).join() === Array.from(p.scores).join(),
+    sameTopK:
+      Array.from(a.indices).join(",") === Array.from(p.indices).join(",") && Array.from(a.scores).join() === Array.from(p.scores).join(),
     top: a.indices[0],
   });
 }
@@ -49,7 +50,20 @@ function resizeAndCollect(): void {
   const row = Int8Array.from({ length: 16 }, (_, i) => i - 8);
   for (let i = 0; i < 10; i++) {
     row[0] = i + 1;
-    store.add({ id: i + 1, ns: i % 2 ? "a" : "b", content: `c${i}`, source: "self", importance: i / 10, created: i, lastRecalled: i, flags: 0, ttlClass: 1 }, row);
+    store.add(
+      {
+        id: i + 1,
+        ns: i % 2 ? "a" : "b",
+        content: `c${i}`,
+        source: "self",
+        importance: i / 10,
+        created: i,
+        lastRecalled: i,
+        flags: 0,
+        ttlClass: 1,
+      },
+      row,
+    );
   }
   const oldVectors = store.vectors;
   store.resize(40);
@@ -57,18 +71,38 @@ function resizeAndCollect(): void {
   let intact = true;
   for (let s = 0; s < store.count; s++) {
     const id = store.ids[s];
-    if (store.row(s)[0] !== id || store.created[s] !== id - 1 || store.slotOf(store.nsOf(s), id) !== s || store.maskOf(store.nsOf(s))![s] !== 1) intact = false;
+    if (
+      store.row(s)[0] !== id ||
+      store.created[s] !== id - 1 ||
+      store.slotOf(store.nsOf(s), id) !== s ||
+      store.maskOf(store.nsOf(s))![s] !== 1
+    )
+      intact = false;
   }
   for (let i = 0; i < 20; i++) nativeArena.allocate(100_000); // dropped at once
   const beforeGc = nativeArenaStats().used - start;
   gc!();
   const afterGc = nativeArenaStats().used - start;
-  line("RESIZE", { afterResize, expected: 40 * (16 + 36 + 2), oldLength: oldVectors.length, oldRead: oldVectors[0] === undefined, intact, beforeGc, afterGc });
+  line("RESIZE", {
+    afterResize,
+    expected: 40 * (16 + 36 + 2),
+    oldLength: oldVectors.length,
+    oldRead: oldVectors[0] === undefined,
+    intact,
+    beforeGc,
+    afterGc,
+  });
 }
 
 async function tools(): Promise<void> {
   const settings = memorySettings();
-  const ports = { ...portablePorts(), settings, vectorArena: nativeArena, kernels: nativeKernels, digest: { sha256: () => new Uint8Array(32) } };
+  const ports = {
+    ...portablePorts(),
+    settings,
+    vectorArena: nativeArena,
+    kernels: nativeKernels,
+    digest: { sha256: () => new Uint8Array(32) },
+  };
   const core = buildCore(ports);
   const owner = makePrincipal("owner", "admin", "turn");
   const call = async (tool: string, args: object): Promise<string> => {
@@ -79,16 +113,20 @@ async function tools(): Promise<void> {
   out.view = await call("memory.config", { action: "view" });
   out.write = await call("memory.write", { content: "The spare key is under the blue flowerpot" });
   out.over = await call("memory.config", { action: "update", max_vectors: 13000 });
-  // A host with less room: growing to what the budget allows still needs old and new at once, so the arena refuses.
+  // A host with less room: old (1.47 MB) and new (1.76 MB) don't fit in 2 MB at once; the entries are parked first.
   nativeArenaStats(2_000_000);
   out.grow = await call("memory.config", { action: "update", max_vectors: 6000 });
+  out.grownUsed = nativeArenaStats().used;
+  // Less room than the store holds now: any new arrays are refused, and the store stays as it is.
+  nativeArenaStats(1_000_000);
+  out.shrink = await call("memory.config", { action: "update", max_vectors: 5000 });
   out.capacity = core.memory.store.capacity;
   out.maxVectors = core.memory.config.max_vectors;
   out.search = await call("memory.search", { query: "spare key" });
   out.write2 = await call("memory.write", { content: "Carla lent me her blender" });
   nativeArenaStats(DEFAULT_BUDGET);
-  out.grown = await call("memory.config", { action: "update", max_vectors: 6000 });
-  out.grownCapacity = core.memory.store.capacity;
+  out.shrunk = await call("memory.config", { action: "update", max_vectors: 5000 });
+  out.shrunkCapacity = core.memory.store.capacity;
   out.count = core.memory.store.count;
   out.status = await call("device.status", {});
   line("TOOLS", out);

@@ -3,6 +3,7 @@
 // memory (store-arrays.ts: native memory outside the collected heap on XS).
 // The memory is taken on the first add, so an empty store costs nothing.
 // Slots are dense (0..count-1): a removal moves the last entry into the hole.
+import { errorTag } from "../../errors";
 import type { VectorArena } from "../../ports";
 import { MEMORY_MAX_NAMESPACES } from "../bounds";
 import { LexicalIndex } from "../recall/lexical";
@@ -192,7 +193,10 @@ export class VectorStore {
 
   /**
    * Grows (or shrinks down to `count`) the arrays to hold `capacity` entries: new arena memory, a copy,
-   * and the old memory given back. When the arena refuses (HaloError "full") the store is unchanged.
+   * and the old memory given back. When the arena has no room for the old and the new arrays at once, the
+   * entries are first parked in arrays of just `count` rows and the old memory given back, then moved on.
+   * When the arena refuses (HaloError "full") the store keeps every entry, at its old capacity (or, if even
+   * that memory can't be had back, at `count`: the next add grows it).
    */
   resize(capacity: number): void {
     if (capacity < this.count) throw new Error("capacity under the entry count");
@@ -200,6 +204,28 @@ export class VectorStore {
       this.capacity = capacity;
       return;
     }
+    try {
+      this.moveTo(capacity);
+      return;
+    } catch (e) {
+      if (errorTag(e) !== "full" || this.count === this.capacity) throw e;
+    }
+    const old = this.capacity;
+    this.moveTo(this.count);
+    try {
+      this.moveTo(capacity);
+    } catch (e) {
+      try {
+        this.moveTo(old);
+      } catch {
+        // Every entry is still held, at capacity = count.
+      }
+      throw e;
+    }
+  }
+
+  /** New memory for `capacity` entries, the entries copied over, the old memory released; throws (unchanged) when the arena refuses. */
+  private moveTo(capacity: number): void {
     const rows = allocateRowArrays(this.arena, this.dims, capacity);
     const masks: Mask[] = [];
     try {
@@ -211,7 +237,7 @@ export class VectorStore {
     }
     copyRowArrays(this, rows, this.count, this.dims);
     masks.forEach((m, i) => m.bytes.set(this.masks[i].bytes.subarray(0, this.count)));
-    const old = this.memory;
+    const old = this.memory!;
     const oldMasks = this.masks;
     this.adopt(rows);
     this.masks = masks;
