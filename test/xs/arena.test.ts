@@ -7,8 +7,13 @@ import { runOnXs } from "../../hosts/xs/run.mjs";
 
 describe("the vector arena on XS", () => {
   let xs: { code: number; stdout: string; stderr: string };
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON lines, checked field by field below
-  const lines = new Map<string, any>();
+  // Parsed JSON lines, checked field by field below.
+  const lines = new Map<string, { [field: string]: never }>();
+  const line = (name: string): { [field: string]: never } => {
+    const found = lines.get(name);
+    assert.ok(found, `the XS run printed no ${name} line`);
+    return found;
+  };
   before(async () => {
     xs = await runOnXs("test/xs/arena.xs.ts", { timeoutMs: 120_000 });
     for (const l of xs.stdout.split("\n")) {
@@ -23,7 +28,7 @@ describe("the vector arena on XS", () => {
   });
 
   it("a 5,000-row store's rows and fields are not in the chunk heap; over plain ArrayBuffers they are", () => {
-    const c = lines.get("CHUNKS");
+    const c = line("CHUNKS");
     assert.equal(c.arenaBytes, 5000 * (256 + 36 + 1));
     // The store has taken its memory (one entry): almost nothing in chunks over the arena, all of it over plain buffers.
     assert.ok(c.arenaOne < 0.1 * c.arenaBytes, `arena store grew the chunk heap by ${c.arenaOne} bytes`);
@@ -35,7 +40,7 @@ describe("the vector arena on XS", () => {
   });
 
   it("resize copies into new memory and releases the old at once; dropped memory goes back at collection", () => {
-    const r = lines.get("RESIZE");
+    const r = line("RESIZE");
     assert.equal(r.intact, true);
     assert.equal(r.afterResize, r.expected, "only the new memory is held");
     assert.equal(r.oldLength, 0, "the old views are detached");
@@ -45,7 +50,7 @@ describe("the vector arena on XS", () => {
   });
 
   it("memory.config reports the limit, refuses past it, and a refused growth leaves memory serving", () => {
-    const t = lines.get("TOOLS");
+    const t = line("TOOLS");
     assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 12582 memories \(max_vectors\)$/);
     assert.match(t.write, /^Remembered/);
     assert.match(t.over, /^ERROR limit: max_vectors can be at most 12582 on this device, not 13000/);
@@ -63,6 +68,6 @@ describe("the vector arena on XS", () => {
   });
 
   it("a boot config over the limit is clamped", () => {
-    assert.equal(lines.get("BOOT").maxVectors, 12582);
+    assert.equal(line("BOOT").maxVectors, 12582);
   });
 });

@@ -236,7 +236,7 @@ export class VectorStore {
       throw e;
     }
     copyRowArrays(this, rows, this.count, this.dims);
-    masks.forEach((m, i) => m.bytes.set(this.masks[i].bytes.subarray(0, this.count)));
+    for (let i = 0; i < masks.length; i++) masks[i].bytes.set(this.masks[i].bytes.subarray(0, this.count));
     const old = this.memory!;
     const oldMasks = this.masks;
     this.adopt(rows);
