@@ -42,14 +42,16 @@ print(`BEST c-${best}`);
 type View = Int8Array | Uint8Array | Int32Array | Float32Array;
 /** A copy of a typed-array argument in arena memory, 8 bytes into its allocation; anything else as it is. */
 function overArena(value: unknown): unknown {
-  if (!(value instanceof Int8Array || value instanceof Uint8Array || value instanceof Int32Array || value instanceof Float32Array)) return value;
+  if (!(value instanceof Int8Array || value instanceof Uint8Array || value instanceof Int32Array || value instanceof Float32Array))
+    return value;
   const memory = nativeArena.allocate(value.byteLength + 8);
   const copy = new (value.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => View)(memory, 8, value.length);
   copy.set(value);
   return copy;
 }
 const arenaKernels: Kernels = {
-  topK: (...args: Parameters<Kernels["topK"]>) => (nativeKernels.topK as (...a: unknown[]) => ReturnType<Kernels["topK"]>)(...args.map(overArena)),
+  topK: (...args: Parameters<Kernels["topK"]>) =>
+    (nativeKernels.topK as (...a: unknown[]) => ReturnType<Kernels["topK"]>)(...args.map(overArena)),
   dots: (...args: Parameters<Kernels["dots"]>) => (nativeKernels.dots as (...a: unknown[]) => Float64Array)(...args.map(overArena)),
 };
 report("c-arena", arenaKernels);
