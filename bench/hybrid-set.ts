@@ -11,6 +11,7 @@ import { updateConfig } from "../lib/memory/config-ops.ts";
 import { MemoryEngine } from "../lib/memory/engine.ts";
 import { hashingEmbedder } from "../lib/memory/embedders/hashing.ts";
 import { tsKernels } from "../lib/memory/store/kernel-ts.ts";
+import { simVectorArena } from "../hosts/sim/ports/vector-arena.ts";
 import { searchMemory } from "../lib/memory/recall/search.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
@@ -81,6 +82,7 @@ export async function hybridHitAt5(lexicalWeight: number): Promise<{ hitAt5: num
     settings: memorySettings(),
     digest: { sha256: () => new Uint8Array(32) },
     kernels: tsKernels,
+    arena: simVectorArena(),
     embedder: hashingEmbedder(256),
   });
   updateConfig(engine, { lexical_weight: lexicalWeight });

@@ -12,7 +12,7 @@ import { normalizeL2, quantizeInt8 } from "../lib/memory/store/quantize.ts";
 import { searchMemory } from "../lib/memory/recall/search.ts";
 import { VectorStore } from "../lib/memory/store/vector-store.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
-import type { Kernels } from "../lib/ports.ts";
+import type { Kernels, VectorArena } from "../lib/ports.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
 
 export const BENCH_ENTRIES = 5000;
@@ -31,7 +31,7 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-export async function measureMemory(kernels: Kernels, timer: () => number, samples: number): Promise<MemoryFigures> {
+export async function measureMemory(kernels: Kernels, arena: VectorArena, timer: () => number, samples: number): Promise<MemoryFigures> {
   const storage = memoryStorage();
   const settings = memorySettings();
   const embedder = hashingEmbedder(256);
@@ -41,12 +41,13 @@ export async function measureMemory(kernels: Kernels, timer: () => number, sampl
     settings,
     digest: { sha256: () => new Uint8Array(32) },
     kernels,
+    arena,
     embedder,
     storage,
   };
   const owner = makePrincipal("owner", "admin", "turn");
   const engine = new MemoryEngine(deps);
-  const store = new VectorStore(embedder.dims, engine.config.max_vectors);
+  const store = new VectorStore(embedder.dims, engine.config.max_vectors, arena);
   const row = new Int8Array(embedder.dims);
   for (let i = 0; i < BENCH_ENTRIES; i++) {
     const content = `Fact ${i}: the ${TOPICS[i % TOPICS.length]} note number ${i} mentions item${i} and place${i % 97}`;

@@ -7,6 +7,12 @@
 //   memory-write-ms-5k-xs
 //   memory-boot-ms-5k-xs
 //   memory-file-kb-5k          size of the 5,000-fact vector file
+//   memory-store-chunk-kb-5k-xs        XS chunk heap taken by a 5,000-row, 256-dim store holding 5,000 entries,
+//                                      rows in the native vector arena (modules/vector/arena.c)
+//   memory-store-chunk-kb-5k-plain-xs  the same store over plain ArrayBuffers (the rows in chunks), same run
+//   memory-store-chunk-ratio-5k-xs     the first over the second
+//   memory-store-chunk-kb-5k-1-xs      the same 5,000-row store holding one entry (its memory taken), arena
+//   memory-store-chunk-kb-5k-1-plain-xs  and over plain ArrayBuffers
 //   memory-hit-at-5-hybrid     share of the hybrid set's questions (bench/hybrid-set.ts) whose fact is in
 //                              memory.search's first 5, offline embedder, lexical_weight at its default
 //   memory-hit-at-5-vector-only  the same with lexical_weight 0 (embeddings only)
@@ -20,7 +26,8 @@ import { runOnXs } from "../hosts/xs/run.mjs";
 export async function runMemoryBench() {
   const { measureMemory } = await tsImport("./memory-bench.ts", import.meta.url);
   const { tsKernels } = await tsImport("../lib/memory/store/kernel-ts.ts", import.meta.url);
-  const node = await measureMemory(tsKernels, () => performance.now(), 9);
+  const { simVectorArena } = await tsImport("../hosts/sim/ports/vector-arena.ts", import.meta.url);
+  const node = await measureMemory(tsKernels, simVectorArena(), () => performance.now(), 9);
   const r = await runOnXs("bench/memory.xs.ts", { timeoutMs: 600_000 });
   const m = /^MEMORY-XS (.*)$/m.exec(r.stdout);
   if (r.code !== 0 || !m) throw new Error(`XS memory bench failed (${r.code}): ${(r.stderr + r.stdout).slice(0, 500)}`);
@@ -37,6 +44,11 @@ export async function runMemoryBench() {
     ["memory-write-ms-5k-xs", xs.writeMs],
     ["memory-boot-ms-5k-xs", xs.bootMs],
     ["memory-file-kb-5k", Math.round(node.fileBytes / 1024)],
+    ["memory-store-chunk-kb-5k-xs", xs.chunks.fullArena / 1024],
+    ["memory-store-chunk-kb-5k-plain-xs", xs.chunks.fullPlain / 1024],
+    ["memory-store-chunk-ratio-5k-xs", xs.chunks.fullArena / xs.chunks.fullPlain],
+    ["memory-store-chunk-kb-5k-1-xs", xs.chunks.oneArena / 1024],
+    ["memory-store-chunk-kb-5k-1-plain-xs", xs.chunks.onePlain / 1024],
     ["memory-hit-at-5-hybrid", hybrid.hitAt5],
     ["memory-hit-at-5-vector-only", vectorOnly.hitAt5],
   ];

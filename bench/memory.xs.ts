@@ -1,13 +1,27 @@
-// XS entry of bench/memory.mjs: the memory engine's timings with the C kernel on the XS host. Prints MEMORY-XS {json}.
+// XS entry of bench/memory.mjs: the memory engine's timings with the C kernel on the XS host, and what a
+// 5,000-row store costs the chunk heap over the native arena and over plain ArrayBuffers. Prints MEMORY-XS {json}.
+import { simVectorArena } from "../hosts/sim/ports/vector-arena.ts";
+import { nativeArena } from "../modules/vector/arena.ts";
 import { nativeKernels } from "../modules/vector/vector.ts";
 import { measureMemory } from "./memory-bench.ts";
+import { storeChunks } from "./store-chunks.ts";
 
 declare function print(...args: unknown[]): void;
 declare function hostNow(): number;
 declare function exit(code: number): void;
 
-measureMemory(nativeKernels, hostNow, 5).then(
-  (figures) => print(`MEMORY-XS ${JSON.stringify(figures)}`),
+/** Chunk bytes of the store: one entry (it has taken its memory) and 5,000 entries, arena and plain, in this run. */
+function chunkFigures(): { [name: string]: number } {
+  const oneArena = storeChunks(nativeArena, 1).chunkBytes;
+  const onePlain = storeChunks(simVectorArena(), 1).chunkBytes;
+  const fullArena = storeChunks(nativeArena, 5000).chunkBytes;
+  const fullPlain = storeChunks(simVectorArena(), 5000).chunkBytes;
+  return { oneArena, onePlain, fullArena, fullPlain };
+}
+
+const chunks = chunkFigures();
+measureMemory(nativeKernels, nativeArena, hostNow, 5).then(
+  (figures) => print(`MEMORY-XS ${JSON.stringify({ ...figures, chunks })}`),
   (e) => {
     print(`FAILED ${e instanceof Error ? e.stack || e.message : String(e)}`);
     exit(1);

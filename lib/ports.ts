@@ -88,6 +88,28 @@ export interface Kernels {
   dots(store: Int8Array, dims: number, rows: Int32Array, query: Float32Array): Float64Array;
 }
 
+/**
+ * Memory for the vector store outside the garbage-collected heap. On XS it is
+ * a buffer the native module allocates (PSRAM on the ESP32-S3), which the
+ * collector neither scans nor moves; on Node a plain ArrayBuffer (V8 keeps an
+ * ArrayBuffer's bytes outside its JS heap already).
+ */
+export interface VectorArena {
+  /** Bytes this host gives vector stores in all: what max_vectors is clamped to (lib/memory/store/store-arrays.ts). */
+  budgetBytes(): number;
+  /** Bytes allocated and not yet given back (or collected). */
+  usedBytes(): number;
+  /**
+   * `bytes` zeroed bytes starting on an 8-byte boundary, for typed arrays to be
+   * made over (on XS a host buffer: `new Float64Array(memory, offset, length)`
+   * works; ArrayBuffer's own methods and byteLength do not). Throws a HaloError
+   * tagged "full" when the host cannot give them; never aborts.
+   */
+  allocate(bytes: number): ArrayBuffer;
+  /** Gives `memory` back now; views over it read as empty afterwards. Memory never released is freed when collected. */
+  release(memory: ArrayBuffer): void;
+}
+
 export interface HttpClientRequest {
   method: string;
   url: string;
@@ -350,6 +372,8 @@ export interface Ports {
   resolver: Resolver | undefined;
   /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */
   kernels: Kernels;
+  /** Where the vector store's rows and per-row fields live: native memory on XS hosts, ArrayBuffers on Node. */
+  vectorArena: VectorArena;
   storage: Storage | undefined;
   /** Undefined: files.send delivers through the Telegram channel. */
   messenger: Messenger | undefined;

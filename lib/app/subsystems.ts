@@ -112,7 +112,7 @@ export interface MemoryDeps extends Tools {
 /** Associative memory, its tools, the episodic history and the SD archive. */
 export const MEMORY = defineSubsystem({
   name: "memory",
-  ports: ["clock", "log", "settings", "digest", "kernels", "http", "storage"],
+  ports: ["clock", "log", "settings", "digest", "kernels", "vectorArena", "http", "storage"],
   build(p, deps: MemoryDeps): MemoryEngine {
     const memory = buildMemoryEngine(p, deps.getSecret);
     registerMemoryTools(deps.registry, memory);

@@ -20,6 +20,14 @@ export const MAX_EMBEDDING_DIMS = 4096;
 export const MAX_VECTORS_DEFAULT = 5000;
 export const MAX_VECTORS_LIMIT = 20000;
 export const MAX_VECTORS_MIN = 100;
+/**
+ * The vector arena's budget on the device (ports.ts VectorArena): the most the
+ * store's rows and per-row fields may take of the board's 8 MB PSRAM, leaving
+ * the rest to the XS heap, Wi-Fi/TLS buffers and audio. modules/vector/arena.c
+ * has the same figure (VECTOR_ARENA_BUDGET); the simulator reports it too.
+ * At 256 dimensions it fits 12,582 entries (store-arrays.ts maxVectorsFitting).
+ */
+export const VECTOR_ARENA_DEVICE_BYTES = 4 * 1024 * 1024;
 
 /** Cosine distance under which two memories count as the same fact. */
 export const NEAR_DUPLICATE_DISTANCE = 0.05;

@@ -5,7 +5,7 @@ import { MemoryEngine } from "./engine";
 import { EpisodicStore } from "./episodic/episodic";
 
 /** The ports memory is built from. */
-export type MemoryPorts = Pick<Ports, "clock" | "log" | "settings" | "digest" | "kernels" | "http" | "storage">;
+export type MemoryPorts = Pick<Ports, "clock" | "log" | "settings" | "digest" | "kernels" | "vectorArena" | "http" | "storage">;
 
 export function buildMemoryEngine(ports: MemoryPorts, getSecret: SecretReader): MemoryEngine {
   return new MemoryEngine({
@@ -14,6 +14,7 @@ export function buildMemoryEngine(ports: MemoryPorts, getSecret: SecretReader): 
     settings: ports.settings,
     digest: ports.digest,
     kernels: ports.kernels,
+    arena: ports.vectorArena,
     embedder: selectEmbedder(ports.settings, getSecret, ports.http, ports.log),
     storage: ports.storage,
   });

@@ -1,7 +1,9 @@
 import { HaloError } from "../errors";
 // memory.config: view and update the knobs, and the explicit re-embed path.
+import { formatBytes } from "../util/format";
 import { describeMemConfig, knobError, MEM_CONFIG_KNOBS, saveMemConfig, type KnobName, type MemConfig } from "./config";
-import type { MemoryEngine, TxNeeds } from "./engine";
+import type { MemoryEngine, MemoryTx, TxNeeds } from "./engine";
+import { bytesPerEntry } from "./store/store-arrays";
 import { VectorStore } from "./store/vector-store";
 
 /** Config calls read and change knobs, not entries: no housekeeping, no card or embedder checks. */
@@ -13,9 +15,23 @@ export function viewConfig(engine: MemoryEngine): string {
     ({ store, embedder, storeEmbedderId, config }) => {
       const stale =
         storeEmbedderId !== embedder.id && store.count > 0 ? ` (stored vectors are from ${storeEmbedderId}: re-embed needed)` : "";
-      return `${describeMemConfig(config)}\nEmbedder: ${embedder.id}${stale}\nLive memories: ${store.count} of ${config.max_vectors}`;
+      return `${describeMemConfig(config)}\nEmbedder: ${embedder.id}${stale}\nLive memories: ${store.count} of ${config.max_vectors}\n${arenaLine(engine)}`;
     },
     CONFIG_NEEDS,
+  );
+}
+
+/** What the host's vector arena holds and what max_vectors can reach on it (memory.config, device.status). */
+export function arenaLine(engine: MemoryEngine): string {
+  const { arena } = engine;
+  return `Vector arena: ${formatBytes(arena.usedBytes())} of ${formatBytes(arena.budgetBytes())} in use; this device fits at most ${engine.vectorLimit} memories (max_vectors)`;
+}
+
+/** The refusal for a max_vectors the arena cannot hold: it names the limit, never aborts. */
+function overLimit(tx: MemoryTx, asked: number): HaloError {
+  return new HaloError(
+    "limit",
+    `max_vectors can be at most ${tx.vectorLimit} on this device, not ${asked}: its vector arena holds ${formatBytes(tx.arena.budgetBytes())} and a memory takes ${bytesPerEntry(tx.embedder.dims)} bytes at ${tx.embedder.dims} dimensions.`,
   );
 }
 
@@ -37,8 +53,16 @@ export function updateConfig(engine: MemoryEngine, patch: { [name: string]: unkn
       if (next.max_vectors < tx.store.count) {
         throw new HaloError("invalid-arguments", `max_vectors can't go under the ${tx.store.count} memories held now; delete some first.`);
       }
-      saveMemConfig(engine.settings, next);
+      if (next.max_vectors > tx.config.max_vectors && next.max_vectors > tx.vectorLimit) throw overLimit(tx, next.max_vectors);
+      // The store grows first: an arena that can't give the memory refuses here and nothing changes.
+      const previous = tx.config;
       tx.setConfig(next);
+      try {
+        saveMemConfig(engine.settings, next);
+      } catch (e) {
+        tx.setConfig(previous);
+        throw e;
+      }
       return `Updated: ${changed.join(", ")}.`;
     },
     CONFIG_NEEDS,
@@ -60,7 +84,7 @@ export async function reembed(engine: MemoryEngine): Promise<string> {
       const metas = [];
       for (let slot = 0; slot < old.count; slot++) metas.push(old.metaAt(slot));
       const rows = await tx.embedRows(metas.map((m) => m.content));
-      const next = new VectorStore(target.dims, Math.max(tx.config.max_vectors, metas.length));
+      const next = new VectorStore(target.dims, Math.max(tx.config.max_vectors, metas.length), tx.arena);
       metas.forEach((m, i) => {
         next.add(m, rows[i]);
       });

@@ -81,8 +81,20 @@ export function knobError(knob: Knob, value: unknown): string | undefined {
   return undefined;
 }
 
-/** The persisted config; an unreadable or out-of-range stored value falls back to its default (logged). */
-export function loadMemConfig(settings: Settings, log: Log): MemConfig {
+/**
+ * The persisted config; an unreadable or out-of-range stored value falls back to its default (logged).
+ * max_vectors is clamped to `vectorLimit`, what this host's vector arena fits (logged; the stored value stays).
+ */
+export function loadMemConfig(settings: Settings, log: Log, vectorLimit: number): MemConfig {
+  const config = readStored(settings, log);
+  if (config.max_vectors > vectorLimit) {
+    log.warn(`memory: max_vectors ${config.max_vectors} is more than this device's vector arena fits; using ${vectorLimit}`);
+    config.max_vectors = vectorLimit;
+  }
+  return config;
+}
+
+function readStored(settings: Settings, log: Log): MemConfig {
   const config = defaultMemConfig();
   const text = settings.get(MEM_CONFIG_SETTINGS_KEY);
   if (text === undefined) return config;

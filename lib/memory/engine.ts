@@ -4,7 +4,7 @@ import { HaloError } from "../errors";
 // forgetting/archive-ops.ts, config-ops.ts) runs inside transact(): the checks
 // once, writes one at a time, the re-checks after an await in one place
 // (transaction.ts), and the save of what changed at the end.
-import type { Clock, Digest, Kernels, Log, Settings, Storage } from "../ports";
+import type { Clock, Digest, Kernels, Log, Settings, Storage, VectorArena } from "../ports";
 import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
 import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS } from "./bounds";
 import { loadMemConfig, type MemConfig } from "./config";
@@ -13,6 +13,7 @@ import { forget } from "./forgetting/forgetting";
 import { archiveExpired, MemoryArchive } from "./forgetting/archive";
 import { Scratchpad } from "./scratchpad";
 import { readVectorFiles } from "./store/boot-read";
+import { maxVectorsFitting } from "./store/store-arrays";
 import { VECTOR_FILE_VERSION } from "./store/vector-file";
 import { VECTOR_FILE_PATH, VectorFiles } from "./store/vector-files";
 import { VectorStore } from "./store/vector-store";
@@ -27,6 +28,8 @@ export interface MemoryDeps {
   settings: Settings;
   digest: Digest;
   kernels: Kernels;
+  /** Where the store's rows and per-row fields live (native memory on XS). */
+  arena: VectorArena;
   embedder: Embedder;
   /** The SD card; without one, memory lives in RAM only. */
   storage?: Storage;
@@ -60,9 +63,9 @@ export class MemoryEngine {
 
   constructor(deps: MemoryDeps) {
     this.deps = deps;
-    const config = loadMemConfig(deps.settings, deps.log);
+    const config = loadMemConfig(deps.settings, deps.log, maxVectorsFitting(deps.arena.budgetBytes(), deps.embedder.dims));
     this.state = {
-      store: new VectorStore(deps.embedder.dims, config.max_vectors),
+      store: new VectorStore(deps.embedder.dims, config.max_vectors, deps.arena),
       config,
       embedder: deps.embedder,
       storeEmbedderId: deps.embedder.id,
@@ -81,6 +84,16 @@ export class MemoryEngine {
 
   get config(): Readonly<MemConfig> {
     return this.state.config;
+  }
+
+  /** The most entries this host's vector arena fits at the current embedder's dimensions: max_vectors never exceeds it. */
+  get vectorLimit(): number {
+    return maxVectorsFitting(this.deps.arena.budgetBytes(), this.state.embedder.dims);
+  }
+
+  /** Where the store's memory comes from (status gauges read its use). */
+  get arena(): VectorArena {
+    return this.deps.arena;
   }
 
   /** The embedder the stored vectors were made with. */
@@ -153,7 +166,14 @@ export class MemoryEngine {
     const saveIfChanged = (): void => {
       if (kind !== "read" && this.state.store === startStore && startStore.version !== savedAt) this.save();
     };
-    const services = { deps: this.deps, archive: this.archive, check, commit, markSoftDirty: () => this.markSoftDirty() };
+    const services = {
+      deps: this.deps,
+      archive: this.archive,
+      check,
+      commit,
+      markSoftDirty: () => this.markSoftDirty(),
+      vectorLimit: () => this.vectorLimit,
+    };
     const exclusive = kind === "exclusive";
     const release = (): void => {
       if (exclusive) this.busy = false;
@@ -206,7 +226,7 @@ export class MemoryEngine {
     const current = this.state.embedder;
     if (this.state.storeEmbedderId === current.id) return;
     if (this.state.store.count === 0) {
-      this.state.store = new VectorStore(current.dims, this.state.config.max_vectors);
+      this.state.store = new VectorStore(current.dims, this.state.config.max_vectors, this.deps.arena);
       this.state.storeEmbedderId = current.id;
       return;
     }
@@ -249,7 +269,7 @@ export class MemoryEngine {
       this.loaded = true;
       return;
     }
-    const read = readVectorFiles(storage, files, log, this.state.config.max_vectors, this.now());
+    const read = readVectorFiles(storage, files, log, { capacity: this.state.config.max_vectors, arena: this.deps.arena }, this.now());
     if (read.state === "unread") return;
     this.loaded = true;
     if (read.blocked) this.blocked = read.blocked;

@@ -4,7 +4,7 @@
 // was opened with (the card, the file, the embedder), so operations never
 // repeat those checks themselves.
 import { HaloError } from "../errors";
-import type { Clock, Kernels, Log, Storage } from "../ports";
+import type { Clock, Kernels, Log, Storage, VectorArena } from "../ports";
 import { CARD_ABSENT_SENTENCE } from "../store/card";
 import type { MemConfig } from "./config";
 import { embedQuery, embedRows } from "./embedders/embed";
@@ -40,6 +40,10 @@ export interface MemoryTx {
   readonly embedder: Embedder;
   readonly storeEmbedderId: string;
   readonly kernels: Kernels;
+  /** Where stores take their memory (a new store for a re-embed). */
+  readonly arena: VectorArena;
+  /** The most entries this host's arena fits at the current embedder's dimensions (max_vectors is clamped to it). */
+  readonly vectorLimit: number;
   readonly log: Log;
   /** The SD card, when the device has a slot. */
   readonly storage: Storage | undefined;
@@ -58,7 +62,7 @@ export interface MemoryTx {
   persistenceNote(): string;
   /** The SD archive; refuses (no-card) without a card. */
   archive(): MemoryArchive;
-  /** Takes new knobs (already validated and stored in Settings) and resizes the store to max_vectors. */
+  /** Takes new knobs (already validated) and resizes the store to max_vectors; when the arena refuses (HaloError "full") nothing changes. */
   setConfig(next: MemConfig): void;
   /** Replaces the store (re-embed) and saves it. */
   replaceStore(store: VectorStore, embedderId: string): void;
@@ -76,7 +80,9 @@ export interface TxState {
 
 /** What the engine lends a transaction besides its state. */
 export interface TxServices {
-  deps: { clock: Clock; kernels: Kernels; log: Log; storage?: Storage };
+  deps: { clock: Clock; kernels: Kernels; arena: VectorArena; log: Log; storage?: Storage };
+  /** What the arena fits at the current embedder's dimensions. */
+  vectorLimit(): number;
   archive: MemoryArchive | undefined;
   /** Re-checks the transaction's needs (after an await). */
   check(): void;
@@ -106,6 +112,10 @@ export function openTx(state: TxState, services: TxServices): MemoryTx {
       return state.storeEmbedderId;
     },
     kernels: deps.kernels,
+    arena: deps.arena,
+    get vectorLimit(): number {
+      return services.vectorLimit();
+    },
     log: deps.log,
     storage: deps.storage,
     now: (): number => deps.clock.now(),
@@ -124,8 +134,8 @@ export function openTx(state: TxState, services: TxServices): MemoryTx {
       return services.archive;
     },
     setConfig: (next: MemConfig): void => {
-      state.config = next;
       if (state.store.capacity !== next.max_vectors) state.store.resize(next.max_vectors);
+      state.config = next;
     },
     replaceStore: (store: VectorStore, embedderId: string): void => {
       state.store = store;

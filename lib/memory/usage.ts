@@ -14,8 +14,12 @@ export function memoryUsageSource(engine: MemoryEngine): UsageSource {
         { label: "your memories", used: store.countIn(principal.ns), cap: principal.quota.vectors, unit: "count" },
         { label: "your pinned memories", used: pinned, cap: principal.quota.pins, unit: "count" },
       ];
-      if (principal.role === "admin")
+      if (principal.role === "admin") {
         gauges.push({ label: "live memories (all people)", used: store.count, cap: config.max_vectors, unit: "count" });
+        // Where the rows live (native memory outside the XS heap on the device) and what max_vectors can reach on it.
+        gauges.push({ label: "vector arena", used: engine.arena.usedBytes(), cap: engine.arena.budgetBytes(), unit: "bytes" });
+        gauges.push({ label: "max_vectors this device fits", used: engine.vectorLimit, unit: "count" });
+      }
       return gauges;
     },
   };

@@ -13,6 +13,7 @@ import { MemoryEngine, VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type MemoryDeps } 
 import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import type { EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
@@ -31,6 +32,7 @@ function engineOn(storage: Storage, dims = 64): MemoryEngine {
     settings,
     digest: nodeDigest,
     kernels: tsKernels,
+    arena: simVectorArena(),
     embedder: hashingEmbedder(dims),
     storage,
   };

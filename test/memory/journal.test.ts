@@ -93,7 +93,7 @@ describe("memory vector journal", () => {
     for (let i = 0; i < JOURNAL_MAX_COMMIT_OPS + 10; i++)
       await writeMemory(rig.engine, owner, { content: `Fact number ${i} about item${i}` });
     const { store } = rig.engine;
-    const copy = new VectorStore(store.dims, store.capacity);
+    const copy = new VectorStore(store.dims, store.capacity, rig.engine.arena);
     for (let s = 0; s < store.count; s++) copy.add(store.metaAt(s), store.row(s), store.norms[s]);
     await rig.engine.transact("exclusive", (tx) => tx.replaceStore(copy, tx.storeEmbedderId), { embedder: false });
     assert.equal(rig.storage.files.has(VECTOR_JOURNAL_PATH), false, "all of it in the snapshot");

@@ -2,6 +2,7 @@
 // a journal extending it, made here with wave 1's writer, load without loss on
 // boot; the store is rewritten as format 2 at once and keeps every row as it was.
 import assert from "node:assert/strict";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { hashingEmbedder, hashText } from "../../lib/memory/embedders/hashing.ts";
 import { normalizeL2 } from "../../lib/memory/store/quantize.ts";
 import { searchMemory } from "../../lib/memory/recall/search.ts";
@@ -44,7 +45,7 @@ const JOURNAL_FACTS = ["The boiler was serviced in March", "Carla lent me her bl
 
 function wave1Files(): { snapshot: Uint8Array; journal: Uint8Array; rows: Map<string, Int8Array> } {
   const rows = new Map<string, Int8Array>();
-  const store = new VectorStore(DIMS, 16);
+  const store = new VectorStore(DIMS, 16, simVectorArena());
   SNAPSHOT_FACTS.forEach((fact, i) => {
     rows.set(fact, wave1Row(fact));
     store.add(meta("owner", 100 + i, fact), rows.get(fact)!);
@@ -116,7 +117,7 @@ describe("memory migration from wave 1", () => {
   });
 
   it("a snapshot of an unknown future format is moved aside, never wiped", () => {
-    const store = new VectorStore(DIMS, 4);
+    const store = new VectorStore(DIMS, 4, simVectorArena());
     store.add(meta("owner", 1, SNAPSHOT_FACTS[0]), wave1Row(SNAPSHOT_FACTS[0]));
     const bytes = encodeVectorFile(store, EMBEDDER_ID, T0, nodeDigest).slice();
     new DataView(bytes.buffer).setUint16(8, 3, true);

@@ -1,6 +1,7 @@
 // The vector file: what a reboot reads back, and how a damaged file is refused and kept aside.
 import assert from "node:assert/strict";
 import { nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "../../lib/memory/engine.ts";
 import { searchMemory } from "../../lib/memory/recall/search.ts";
 import { decodeVectorFile, encodeVectorFile, VectorFileError } from "../../lib/memory/store/vector-file.ts";
@@ -43,9 +44,9 @@ describe("memory persistence", () => {
     const rig = await filled();
     const bytes = snapshotOf(rig);
     for (let n = 0; n < bytes.length; n++) {
-      assert.throws(() => decodeVectorFile(bytes.slice(0, n), nodeDigest, 100), VectorFileError, `cut at ${n}`);
+      assert.throws(() => decodeVectorFile(bytes.slice(0, n), nodeDigest, 100, simVectorArena()), VectorFileError, `cut at ${n}`);
     }
-    assert.equal(decodeVectorFile(bytes.slice(), nodeDigest, 100).store.count, 3);
+    assert.equal(decodeVectorFile(bytes.slice(), nodeDigest, 100, simVectorArena()).store.count, 3);
   });
 
   it("every single flipped byte is refused", async () => {
@@ -54,7 +55,7 @@ describe("memory persistence", () => {
     for (let i = 0; i < bytes.length; i++) {
       const bad = bytes.slice();
       bad[i] ^= 0x5a;
-      assert.throws(() => decodeVectorFile(bad, nodeDigest, 100), VectorFileError, `flip at ${i}`);
+      assert.throws(() => decodeVectorFile(bad, nodeDigest, 100, simVectorArena()), VectorFileError, `flip at ${i}`);
     }
   });
 

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { quantizeInt8, normalizeL2 } from "../../lib/memory/store/quantize.ts";
 import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 
 const DIMS = 8;
 const meta = (id: number, ns: string): EntryMeta => ({
@@ -31,7 +32,7 @@ function check(store: VectorStore): void {
 
 describe("VectorStore", () => {
   it("keeps slots dense, masks and id maps exact through removals", () => {
-    const store = new VectorStore(DIMS, 10);
+    const store = new VectorStore(DIMS, 10, simVectorArena());
     for (let i = 1; i <= 6; i++) store.add(meta(i, i % 2 ? "odd" : "even"), row(i));
     check(store);
     store.remove(0); // the last entry (6) moves into slot 0
@@ -49,7 +50,7 @@ describe("VectorStore", () => {
   });
 
   it("a masked topK sees only one namespace", () => {
-    const store = new VectorStore(DIMS, 10);
+    const store = new VectorStore(DIMS, 10, simVectorArena());
     for (let i = 1; i <= 6; i++) store.add(meta(i, i % 2 ? "odd" : "even"), row(i));
     const { indices } = tsKernels.topK(store.vectors, DIMS, store.count, row(2), 6, store.maskOf("even"));
     assert.deepEqual(
@@ -62,7 +63,7 @@ describe("VectorStore", () => {
   });
 
   it("grows and shrinks without losing entries; refuses to shrink under the count or add past capacity", () => {
-    const store = new VectorStore(DIMS, 3);
+    const store = new VectorStore(DIMS, 3, simVectorArena());
     for (let i = 1; i <= 3; i++) store.add(meta(i, "a"), row(i));
     assert.throws(() => store.add(meta(4, "a"), row(4)), /full/);
     store.resize(6);

@@ -4,6 +4,7 @@
 // image from a scripted provider, skills. It returns a transcript; the Node and
 // XS runs must match line for line. No Node imports.
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
@@ -58,6 +59,7 @@ export async function runFilesScenario(): Promise<string[]> {
     resolver: { resolve: () => Promise.resolve(["93.184.215.14"]) },
     storage,
     kernels: tsKernels,
+    vectorArena: simVectorArena(),
     ...NO_BOARD,
   };
   let core: Core = buildCore(ports);

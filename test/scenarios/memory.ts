@@ -8,7 +8,8 @@ import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
 import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
-import type { Digest, Ports, Settings, Storage } from "../../lib/ports.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
+import type { Digest, Ports, Settings, Storage, VectorArena } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { djb2Bytes } from "../../lib/util/hash.ts";
 
@@ -30,7 +31,7 @@ const checksumDigest: Digest = {
   },
 };
 
-function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Settings): Ports {
+function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Settings, vectorArena: VectorArena): Ports {
   return {
     clock,
     random: { fill: (bytes) => bytes.fill(7) },
@@ -41,11 +42,13 @@ function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Set
     resolver: undefined,
     storage,
     kernels: tsKernels,
+    vectorArena,
     ...NO_BOARD,
   };
 }
 
-export async function runMemoryScenario(): Promise<string[]> {
+/** `arena`: where the store lives (the XS run passes the native arena; the transcript is the same). */
+export async function runMemoryScenario(arena: VectorArena = simVectorArena()): Promise<string[]> {
   const out: string[] = [];
   let now = Date.UTC(2026, 2, 1, 9);
   const clock = { now: () => now };
@@ -53,7 +56,7 @@ export async function runMemoryScenario(): Promise<string[]> {
   const settings = memorySettings();
   settings.set("memory.config", JSON.stringify({ max_vectors: 200 }));
   const boot = (): Core => {
-    const ports = scenarioPorts(clock, storage, settings);
+    const ports = scenarioPorts(clock, storage, settings, arena);
     return buildCore(ports, undefined, { episodic: new EpisodicStore(storage, clock, ports.log) });
   };
   let core = boot();

@@ -8,6 +8,7 @@ import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
 import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import type { Digest, Led, LedPattern, Ports } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { buildTurn } from "../../lib/turn/build.ts";
@@ -123,6 +124,7 @@ export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episo
     resolver: undefined,
     storage: memoryStorage(),
     kernels: tsKernels,
+    vectorArena: simVectorArena(),
     ...NO_BOARD,
     led: scenarioLed(),
   };

@@ -10,7 +10,8 @@ import { episodicOverStorage } from "../../lib/memory/build.ts";
 import { MemoryEngine, type MemoryDeps } from "../../lib/memory/engine.ts";
 import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
-import type { Settings, Storage } from "../../lib/ports.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
+import type { Settings, Storage, VectorArena } from "../../lib/ports.ts";
 
 export const HOUR = 3600 * 1000;
 export const DAY = 24 * HOUR;
@@ -39,6 +40,7 @@ export function memoryRig(overrides: Partial<MemoryDeps> = {}): MemoryRig {
     settings,
     digest: nodeDigest,
     kernels: tsKernels,
+    arena: simVectorArena(),
     embedder: hashingEmbedder(256),
     storage,
     ...overrides,
@@ -62,7 +64,9 @@ export interface CoreRig {
 }
 
 /** The real core (registry, validators, every tool) over memory ports with a fake clock and a bound episodic store. */
-export function memoryCore(options: { storage?: boolean; episodic?: boolean; settings?: Settings; core?: CoreOptions } = {}): CoreRig {
+export function memoryCore(
+  options: { storage?: boolean; episodic?: boolean; settings?: Settings; core?: CoreOptions; arena?: VectorArena } = {},
+): CoreRig {
   const clock = fakeClock();
   const storage = memoryStorage();
   const log = memoryLog();
@@ -71,6 +75,7 @@ export function memoryCore(options: { storage?: boolean; episodic?: boolean; set
     log,
     storage: options.storage === false ? undefined : storage,
     settings: options.settings ?? memorySettings(),
+    vectorArena: options.arena ?? simVectorArena(),
   });
   const episodic = options.episodic === false ? undefined : episodicOverStorage(ports);
   return { core: buildCore(ports, undefined, { episodic, ...options.core }), clock, storage, log };

@@ -1,6 +1,7 @@
 // Ports with no Node imports, for scenarios that run both on Node and on the XS test host.
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import type { Ports } from "../../lib/ports.ts";
 
@@ -43,6 +44,7 @@ export function portablePorts(): Ports {
     resolver: undefined,
     storage: memoryStorage(),
     kernels: tsKernels,
+    vectorArena: simVectorArena(),
     ...NO_BOARD,
   };
 }

@@ -1,6 +1,7 @@
 // XS entry: runs the core scenario on the XS host and prints its transcript, then the heap after boot.
 import { buildCore } from "../../lib/core.ts";
 import { runCoreScenario } from "../scenarios/core.ts";
+import { nativeArena } from "../../modules/vector/arena.ts";
 import { portablePorts } from "../support/portable-ports.ts";
 
 declare function print(...args: unknown[]): void;
@@ -10,9 +11,10 @@ async function main(): Promise<void> {
   // Loaded code and module constants are in the heap here (on the device they stay in flash).
   const loaded = xsHeapInfo().heapBytes;
   // Each subsystem's share of the boot heap: the heap after it is built, minus the heap before.
+  // The store's memory is the native arena, outside the chunk heap, as on the device.
   const subsystems: Array<[string, number]> = [];
   let before = loaded;
-  const core = buildCore(portablePorts(), undefined, {
+  const core = buildCore({ ...portablePorts(), vectorArena: nativeArena }, undefined, {
     onBuilt: (name) => {
       const now = xsHeapInfo().heapBytes;
       subsystems.push([name, now - before]);

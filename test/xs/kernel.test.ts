@@ -73,6 +73,12 @@ describe("the int8 kernel on XS", () => {
     assertSameAsNode(ts);
   });
 
+  it("the C kernel over native arena memory (host buffers) gives Node's outcome in every case", () => {
+    const arena = reports.get("c-arena");
+    assert.ok(arena);
+    assertSameAsNode(arena);
+  });
+
   it("every C scan path on XS gives Node's outcome in every case", () => {
     const paths = [...reports.values()].filter((r) => r.impl.startsWith("c-"));
     assert.ok(paths.length >= 1);

@@ -1,9 +1,13 @@
 // XS entry: the kernel contract against the TypeScript kernel and against the
 // C kernel (each scan path the host CPU has), on the XS engine. One line per
 // implementation:
-//   KERNEL {"impl":"ts"|"c-<path>","digest":..,"cases":[[name,digest,ok],..],"failures":[..]}
+//   KERNEL {"impl":"ts"|"c-<path>"|"c-arena","digest":..,"cases":[[name,digest,ok],..],"failures":[..]}
+// ("c-arena": the C kernel with every typed-array argument copied into native
+// arena memory, modules/vector/arena.c, as the vector store lays its arrays)
 // then END. test/xs/kernel.test.ts compares them with Node's run.
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
+import type { Kernels } from "../../lib/ports.ts";
+import { nativeArena } from "../../modules/vector/arena.ts";
 import { nativeKernels } from "../../modules/vector/vector.ts";
 import { runKernelContract } from "../memory/kernel-contract.ts";
 
@@ -34,6 +38,23 @@ for (const path of C_PATHS) {
 }
 vectorPath("best");
 print(`BEST c-${best}`);
+
+type View = Int8Array | Uint8Array | Int32Array | Float32Array;
+/** A copy of a typed-array argument in arena memory, 8 bytes into its allocation; anything else as it is. */
+function overArena(value: unknown): unknown {
+  if (!(value instanceof Int8Array || value instanceof Uint8Array || value instanceof Int32Array || value instanceof Float32Array))
+    return value;
+  const memory = nativeArena.allocate(value.byteLength + 8);
+  const copy = new (value.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => View)(memory, 8, value.length);
+  copy.set(value);
+  return copy;
+}
+const arenaKernels: Kernels = {
+  topK: (...args: Parameters<Kernels["topK"]>) =>
+    (nativeKernels.topK as (...a: unknown[]) => ReturnType<Kernels["topK"]>)(...args.map(overArena)),
+  dots: (...args: Parameters<Kernels["dots"]>) => (nativeKernels.dots as (...a: unknown[]) => Float64Array)(...args.map(overArena)),
+};
+report("c-arena", arenaKernels);
 // Called directly with missing trailing arguments, the native fails like the TypeScript kernel.
 const topk = native("xs_vector_topk");
 const full = [new Int8Array(32), 8, 4, new Int8Array(8), 2, new Uint8Array(4).fill(1)];

@@ -1,5 +1,6 @@
 // The device's ports, assembled from Moddable modules.
 import type { Ports } from "../../../lib/ports";
+import { nativeArena } from "../../../modules/vector/arena";
 import { nativeKernels } from "../../../modules/vector/vector";
 import type { DeviceConfig } from "../config";
 import { cardStorage } from "./card";
@@ -33,6 +34,8 @@ export function devicePorts(config: DeviceConfig): Ports {
     resolver: moddableResolver,
     // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
     kernels: nativeKernels,
+    // The store's rows in native memory (PSRAM), outside the XS chunk heap the collector scans (modules/vector/arena.c).
+    vectorArena: nativeArena,
     webSocket: moddableWebSocket,
     system: deviceSystem(config, log),
     ota: deviceOta(config),

@@ -12,6 +12,7 @@ import { speakerFileSink } from "./audio-files.ts";
 import { simSystem, type SimSystem } from "./system.ts";
 import { openSimOtaSlots } from "./ota-slots.ts";
 import { wsClient } from "./websocket.ts";
+import { simVectorArena } from "./vector-arena.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
@@ -35,6 +36,8 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     resolver: nodeResolver,
     // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
     kernels: tsKernels,
+    // ArrayBuffers with the device's budget, so max_vectors clamps as on the board.
+    vectorArena: simVectorArena(),
     webSocket: wsClient,
     // The SD card; tests pull it through halo.core.ports.storage (a RemovableStorage).
     storage: folderStorage(`${dataDir}/sd`),
@@ -61,6 +64,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     http: nodeHttpClient,
     resolver: nodeResolver,
     kernels: tsKernels,
+    vectorArena: simVectorArena(),
     webSocket: wsClient,
     storage: memoryStorage(),
     messenger: undefined,

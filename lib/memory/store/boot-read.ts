@@ -1,14 +1,21 @@
 // Reading the vector files when memory starts (or when the card comes back):
 // the snapshot with its journal replayed, the log lines about what was found,
 // and a damaged snapshot moved aside, never overwritten.
-import type { Log, Storage } from "../../ports";
+import { errorTag } from "../../errors";
+import type { Log, Storage, VectorArena } from "../../ports";
 import { VectorFileError } from "./vector-file";
 import { type LoadedVectors, VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type VectorFiles } from "./vector-files";
 
 /** unread: the card is absent or refused (try again on the next call); read: `file` when there was one, `blocked` when saving must stop. */
 export type BootRead = { state: "unread" } | { state: "read"; file?: LoadedVectors; blocked?: string };
 
-export function readVectorFiles(storage: Storage, files: VectorFiles, log: Log, capacity: number, nowMs: number): BootRead {
+export function readVectorFiles(
+  storage: Storage,
+  files: VectorFiles,
+  log: Log,
+  into: { capacity: number; arena: VectorArena },
+  nowMs: number,
+): BootRead {
   let snapshot: Uint8Array | undefined;
   let journal: Uint8Array | undefined;
   try {
@@ -19,7 +26,7 @@ export function readVectorFiles(storage: Storage, files: VectorFiles, log: Log, 
     return { state: "unread" };
   }
   try {
-    const file = files.open(snapshot, journal, capacity);
+    const file = files.open(snapshot, journal, into.capacity, into.arena);
     if (journal && journal.length > 0 && (!file || file.journal.state === "stale"))
       log.info(`memory: ${VECTOR_JOURNAL_PATH} belongs to an earlier snapshot; ignored`);
     if (!file) return { state: "read" };
@@ -30,6 +37,12 @@ export function readVectorFiles(storage: Storage, files: VectorFiles, log: Log, 
     log.info(`memory: loaded ${file.store.count} memories (${file.embedderId})`);
     return { state: "read", file };
   } catch (e) {
+    if (errorTag(e) === "full") {
+      // The file is intact; this host cannot hold it. Keep it as it is and save nothing over it.
+      const why = "the memory file holds more memories than this device's vector arena fits";
+      log.warn(`memory: ${why} (${(e as Error).message}); it is kept as it is and memory is read-only`);
+      return { state: "read", blocked: why };
+    }
     if (!(e instanceof VectorFileError)) throw e;
     return { state: "read", blocked: setAside(storage, files, log, e.message, journal !== undefined, nowMs) };
   }

@@ -5,7 +5,7 @@ import { nameError } from "../../errors";
 //   16 u32 body bytes      20 8 bytes: start of sha256(file with these 8 bytes zeroed)
 //   28 u32 last maintenance pass (seconds since the epoch)
 //   32 body: u8 idLen, embedder id, records (entry-codec.ts)
-import type { Digest } from "../../ports";
+import type { Digest, VectorArena } from "../../ports";
 import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
 import { MAX_EMBEDDING_DIMS, MAX_VECTORS_LIMIT } from "../bounds";
 import { entryBound, readEntry, writeEntry } from "./entry-codec";
@@ -69,11 +69,12 @@ export interface DecodedVectorFile {
 }
 
 /**
- * Reads a vector file into a store of at least `capacity` entries; throws
- * VectorFileError when it is not intact. `bytes` is briefly modified (the
- * checksum field is zeroed while hashing) and restored.
+ * Reads a vector file into a store of at least `capacity` entries over
+ * `arena`; throws VectorFileError when it is not intact (and the arena's
+ * HaloError "full" when the entries do not fit). `bytes` is briefly modified
+ * (the checksum field is zeroed while hashing) and restored.
  */
-export function decodeVectorFile(bytes: Uint8Array, digest: Digest, capacity: number): DecodedVectorFile {
+export function decodeVectorFile(bytes: Uint8Array, digest: Digest, capacity: number, arena: VectorArena): DecodedVectorFile {
   if (bytes.length < HEADER_BYTES + 1) throw new VectorFileError(`too short (${bytes.length} bytes)`);
   for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) throw new VectorFileError("not a vector file (bad magic)");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -96,7 +97,7 @@ export function decodeVectorFile(bytes: Uint8Array, digest: Digest, capacity: nu
   if (at + idLen > bytes.length) throw new VectorFileError("embedder id cut short");
   const embedderId = decodeUtf8(bytes.subarray(at, at + idLen));
   at += idLen;
-  const store = new VectorStore(dims, Math.max(capacity, count));
+  const store = new VectorStore(dims, Math.max(capacity, count), arena);
   const rows = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < count; i++) {
     const entry = readEntry(bytes, view, at, bytes.length, dims);

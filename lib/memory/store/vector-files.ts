@@ -4,7 +4,7 @@
 // (re-embed, new embedder) or the journal's tail is damaged, it writes a new
 // snapshot (temp + rename) and then removes the journal. A crash between the
 // two leaves a journal naming the old snapshot, which the next boot ignores.
-import type { Digest, Storage } from "../../ports";
+import type { Digest, Storage, VectorArena } from "../../ports";
 import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "../bounds";
 import { OP_MAINTAIN } from "./store-changes";
 import { decodeVectorFile, encodeVectorFile, VECTOR_FILE_VERSION, type DecodedVectorFile } from "./vector-file";
@@ -45,12 +45,12 @@ export class VectorFiles {
    * VectorFileError when the snapshot is damaged. Undefined without a snapshot
    * (a journal without one is stale: nothing it holds is acknowledged on its own).
    */
-  open(snapshot: Uint8Array | undefined, journal: Uint8Array | undefined, capacity: number): LoadedVectors | undefined {
+  open(snapshot: Uint8Array | undefined, journal: Uint8Array | undefined, capacity: number, arena: VectorArena): LoadedVectors | undefined {
     this.base = undefined;
     this.held = undefined;
     this.journal = journal && journal.length > 0 ? "stale" : "absent";
     if (!snapshot) return undefined;
-    const file = decodeVectorFile(snapshot, this.digest, capacity);
+    const file = decodeVectorFile(snapshot, this.digest, capacity, arena);
     this.base = baseOf(snapshot);
     this.held = file.store;
     this.heldEmbedderId = file.embedderId;

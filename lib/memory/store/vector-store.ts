@@ -1,9 +1,14 @@
 // The live memory: one flat Int8Array of capacity x dims plus parallel typed
-// arrays for the metadata, not one object per vector. Slots are dense
-// (0..count-1): a removal moves the last entry into the hole.
+// arrays for the metadata, not one object per vector, all laid over arena
+// memory (store-arrays.ts: native memory outside the collected heap on XS).
+// The memory is taken on the first add, so an empty store costs nothing.
+// Slots are dense (0..count-1): a removal moves the last entry into the hole.
+import { errorTag } from "../../errors";
+import type { VectorArena } from "../../ports";
 import { MEMORY_MAX_NAMESPACES } from "../bounds";
 import { LexicalIndex } from "../recall/lexical";
 import { int8Norm, rowScale } from "./quantize";
+import { allocateMask, allocateRowArrays, copyRowArrays, emptyRowArrays, ROW_FIELD_BYTES, type Mask, type RowArrays } from "./store-arrays";
 import { StoreChanges } from "./store-changes";
 
 export const FLAG_PINNED = 1;
@@ -24,6 +29,7 @@ export interface EntryMeta {
 
 export class VectorStore {
   readonly dims: number;
+  readonly arena: VectorArena;
   capacity: number;
   count = 0;
   vectors: Int8Array;
@@ -37,13 +43,15 @@ export class VectorStore {
   ttlClass: Uint8Array;
   ids: Uint32Array;
   nsIndex: Uint16Array;
+  /** The arena memory under the arrays above (undefined until the first add). */
+  private memory: ArrayBuffer | undefined;
   readonly content: string[] = [];
   readonly source: string[] = [];
   /** Namespace names by index; an index is never reused while the store lives. */
   private readonly namespaces: string[] = [];
   private readonly nsLookup = new Map<string, number>();
-  /** Per namespace: a mask byte per slot (1 = the slot belongs to it) and content id -> slot. */
-  private masks: Uint8Array[] = [];
+  /** Per namespace: a mask byte per slot (1 = the slot belongs to it), each in its own arena memory, and content id -> slot. */
+  private masks: Mask[] = [];
   private readonly slotById: Array<Map<number, number>> = [];
   private readonly nsCounts: number[] = [];
   /** The stored texts' inverted index, per namespace (hybrid recall). */
@@ -53,28 +61,41 @@ export class VectorStore {
   /** Counts add, touch and remove calls: a write transaction saves when it moved (engine.ts). */
   version = 0;
 
-  constructor(dims: number, capacity: number) {
+  constructor(dims: number, capacity: number, arena: VectorArena) {
     this.dims = dims;
     this.capacity = capacity;
-    this.vectors = new Int8Array(capacity * dims);
-    this.norms = new Float32Array(capacity);
-    this.scales = new Float32Array(capacity);
-    this.importance = new Float32Array(capacity);
-    this.created = new Float64Array(capacity);
-    this.lastRecalled = new Float64Array(capacity);
-    this.flags = new Uint8Array(capacity);
-    this.ttlClass = new Uint8Array(capacity);
-    this.ids = new Uint32Array(capacity);
-    this.nsIndex = new Uint16Array(capacity);
+    this.arena = arena;
+    const arrays = emptyRowArrays();
+    this.memory = arrays.memory;
+    this.vectors = arrays.vectors;
+    this.norms = arrays.norms;
+    this.scales = arrays.scales;
+    this.importance = arrays.importance;
+    this.created = arrays.created;
+    this.lastRecalled = arrays.lastRecalled;
+    this.flags = arrays.flags;
+    this.ttlClass = arrays.ttlClass;
+    this.ids = arrays.ids;
+    this.nsIndex = arrays.nsIndex;
   }
 
-  /** Stores an entry and its int8 row (and the row's norm when known); returns its slot. The caller checks capacity first. */
+  /** Arena bytes the store holds now: rows and fields, and a byte per row for each namespace's mask. */
+  get arenaBytes(): number {
+    return this.memory ? this.capacity * (this.dims + ROW_FIELD_BYTES + this.masks.length) : 0;
+  }
+
+  /**
+   * Stores an entry and its int8 row (and the row's norm when known); returns its slot. The caller checks
+   * capacity first. Throws a HaloError "full" when the arena cannot give the store its memory (first add,
+   * new namespace); the store is unchanged then.
+   */
   add(meta: EntryMeta, row: Int8Array, norm?: number): number {
     if (this.count >= this.capacity) throw new Error("the vector store is full");
     if (row.length !== this.dims) throw new Error("bad row length");
+    if (!this.memory) this.adopt(allocateRowArrays(this.arena, this.dims, this.capacity));
+    const ns = this.nsIndexFor(meta.ns);
     this.version++;
     const slot = this.count++;
-    const ns = this.nsIndexFor(meta.ns);
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
     this.scales[slot] = rowScale(this.norms[slot]);
@@ -109,7 +130,7 @@ export class VectorStore {
     const ns = this.nsIndex[slot];
     this.changes.remove(this.namespaces[ns], this.ids[slot]);
     this.lexicon.remove(this.namespaces[ns], this.ids[slot], this.content[slot]);
-    this.masks[ns][slot] = 0;
+    this.masks[ns].bytes[slot] = 0;
     this.slotById[ns].delete(this.ids[slot]);
     this.nsCounts[ns]--;
     if (slot !== last) {
@@ -118,7 +139,7 @@ export class VectorStore {
       this.vectors.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
       this.norms[slot] = this.norms[last];
       this.scales[slot] = this.scales[last];
-      this.masks[movedNs][last] = 0;
+      this.masks[movedNs].bytes[last] = 0;
       this.slotById[movedNs].delete(moved.id);
       this.nsCounts[movedNs]--;
       this.setMeta(slot, moved, movedNs);
@@ -143,7 +164,7 @@ export class VectorStore {
   /** The mask that selects `ns`'s entries for Kernels.topK, or undefined when it has none. */
   maskOf(ns: string): Uint8Array | undefined {
     const index = this.nsLookup.get(ns);
-    return index === undefined || this.nsCounts[index] === 0 ? undefined : this.masks[index];
+    return index === undefined || this.nsCounts[index] === 0 ? undefined : this.masks[index].bytes;
   }
 
   countIn(ns: string): number {
@@ -170,26 +191,73 @@ export class VectorStore {
     };
   }
 
-  /** Grows (or shrinks down to `count`) the arrays to hold `capacity` entries. */
+  /**
+   * Grows (or shrinks down to `count`) the arrays to hold `capacity` entries: new arena memory, a copy,
+   * and the old memory given back. When the arena has no room for the old and the new arrays at once, the
+   * entries are first parked in arrays of just `count` rows and the old memory given back, then moved on.
+   * When the arena refuses (HaloError "full") the store keeps every entry, at its old capacity (or, if even
+   * that memory can't be had back, at `count`: the next add grows it).
+   */
   resize(capacity: number): void {
     if (capacity < this.count) throw new Error("capacity under the entry count");
-    const copy = <T extends Int8Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array>(a: T, size: number): T => {
-      const next = new (a.constructor as { new (n: number): T })(size);
-      next.set(a.subarray(0, Math.min(a.length, size)) as never);
-      return next;
-    };
-    this.vectors = copy(this.vectors, capacity * this.dims);
-    this.norms = copy(this.norms, capacity);
-    this.scales = copy(this.scales, capacity);
-    this.importance = copy(this.importance, capacity);
-    this.created = copy(this.created, capacity);
-    this.lastRecalled = copy(this.lastRecalled, capacity);
-    this.flags = copy(this.flags, capacity);
-    this.ttlClass = copy(this.ttlClass, capacity);
-    this.ids = copy(this.ids, capacity);
-    this.nsIndex = copy(this.nsIndex, capacity);
-    this.masks = this.masks.map((m) => copy(m, capacity));
+    if (!this.memory) {
+      this.capacity = capacity;
+      return;
+    }
+    try {
+      this.moveTo(capacity);
+      return;
+    } catch (e) {
+      if (errorTag(e) !== "full" || this.count === this.capacity) throw e;
+    }
+    const old = this.capacity;
+    this.moveTo(this.count);
+    try {
+      this.moveTo(capacity);
+    } catch (e) {
+      try {
+        this.moveTo(old);
+      } catch {
+        // Every entry is still held, at capacity = count.
+      }
+      throw e;
+    }
+  }
+
+  /** New memory for `capacity` entries, the entries copied over, the old memory released; throws (unchanged) when the arena refuses. */
+  private moveTo(capacity: number): void {
+    const rows = allocateRowArrays(this.arena, this.dims, capacity);
+    const masks: Mask[] = [];
+    try {
+      for (let i = 0; i < this.masks.length; i++) masks.push(allocateMask(this.arena, capacity));
+    } catch (e) {
+      for (const m of masks) this.arena.release(m.memory);
+      this.arena.release(rows.memory!);
+      throw e;
+    }
+    copyRowArrays(this, rows, this.count, this.dims);
+    for (let i = 0; i < masks.length; i++) masks[i].bytes.set(this.masks[i].bytes.subarray(0, this.count));
+    const old = this.memory!;
+    const oldMasks = this.masks;
+    this.adopt(rows);
+    this.masks = masks;
     this.capacity = capacity;
+    this.arena.release(old);
+    for (const m of oldMasks) this.arena.release(m.memory);
+  }
+
+  private adopt(arrays: RowArrays): void {
+    this.memory = arrays.memory;
+    this.vectors = arrays.vectors;
+    this.norms = arrays.norms;
+    this.scales = arrays.scales;
+    this.importance = arrays.importance;
+    this.created = arrays.created;
+    this.lastRecalled = arrays.lastRecalled;
+    this.flags = arrays.flags;
+    this.ttlClass = arrays.ttlClass;
+    this.ids = arrays.ids;
+    this.nsIndex = arrays.nsIndex;
   }
 
   // The per-entry fields a namespace and id do not decide.
@@ -207,7 +275,7 @@ export class VectorStore {
     this.ids[slot] = meta.id;
     this.nsIndex[slot] = ns;
     this.writeFields(slot, meta);
-    this.masks[ns][slot] = 1;
+    this.masks[ns].bytes[slot] = 1;
     this.slotById[ns].set(meta.id, slot);
     this.nsCounts[ns]++;
   }
@@ -217,10 +285,11 @@ export class VectorStore {
     let index = this.nsLookup.get(ns);
     if (index === undefined) {
       if (this.namespaces.length >= MEMORY_MAX_NAMESPACES) throw new Error("too many namespaces");
+      const mask = allocateMask(this.arena, this.capacity);
       index = this.namespaces.length;
       this.namespaces.push(ns);
       this.nsLookup.set(ns, index);
-      this.masks.push(new Uint8Array(this.capacity));
+      this.masks.push(mask);
       this.slotById.push(new Map());
       this.nsCounts.push(0);
     }

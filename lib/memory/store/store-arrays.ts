@@ -1,0 +1,110 @@
+// The vector store's typed arrays laid over arena memory (ports.ts VectorArena):
+// one allocation for the rows and every per-row field, one per namespace mask.
+// On XS the arena is native memory the garbage collector neither scans nor
+// moves; this file decides the layout, the copy on resize and what fits.
+import type { VectorArena } from "../../ports";
+import { MAX_VECTORS_LIMIT } from "../bounds";
+
+/** Bytes of per-row fields beside the row: created, lastRecalled (8 each), norm, scale, importance, id (4 each), namespace (2), flags, ttl class (1 each). */
+export const ROW_FIELD_BYTES = 36;
+/** Namespace masks (a byte per row each) the capacity clamp leaves room for. */
+export const MASK_RESERVE_NAMESPACES = 8;
+/** Share of the arena budget the clamp leaves free: more masks, the journal's growth on replay. */
+export const ARENA_MARGIN = 0.1;
+
+/** Bytes one entry costs in the arena: its row, its fields and the reserved mask bytes. */
+export function bytesPerEntry(dims: number): number {
+  return dims + ROW_FIELD_BYTES + MASK_RESERVE_NAMESPACES;
+}
+
+/** The most entries a store of `dims` may hold on a host whose arena gives `budgetBytes` (never above MAX_VECTORS_LIMIT). */
+export function maxVectorsFitting(budgetBytes: number, dims: number): number {
+  const fit = Math.floor((budgetBytes * (1 - ARENA_MARGIN)) / bytesPerEntry(dims));
+  return Math.max(0, Math.min(MAX_VECTORS_LIMIT, fit));
+}
+
+/** The rows and per-row fields of a store, and the arena memory under them (undefined: nothing allocated yet). */
+export interface RowArrays {
+  memory: ArrayBuffer | undefined;
+  vectors: Int8Array;
+  norms: Float32Array;
+  /** Per row, 1 / its int8 norm: the kernel ranks by dot x scale, the cosine up to the query's norm. */
+  scales: Float32Array;
+  importance: Float32Array;
+  created: Float64Array;
+  lastRecalled: Float64Array;
+  flags: Uint8Array;
+  ttlClass: Uint8Array;
+  ids: Uint32Array;
+  nsIndex: Uint16Array;
+}
+
+/** Zero-length arrays: a store that has not taken its memory yet. */
+export function emptyRowArrays(): RowArrays {
+  return {
+    memory: undefined,
+    vectors: new Int8Array(0),
+    norms: new Float32Array(0),
+    scales: new Float32Array(0),
+    importance: new Float32Array(0),
+    created: new Float64Array(0),
+    lastRecalled: new Float64Array(0),
+    flags: new Uint8Array(0),
+    ttlClass: new Uint8Array(0),
+    ids: new Uint32Array(0),
+    nsIndex: new Uint16Array(0),
+  };
+}
+
+/**
+ * One allocation of capacity x (dims + ROW_FIELD_BYTES) bytes. The 8-byte
+ * fields come first, then the 4-, 2- and 1-byte ones, so every array starts
+ * on a multiple of its element size (the arena starts on an 8-byte boundary).
+ */
+export function allocateRowArrays(arena: VectorArena, dims: number, capacity: number): RowArrays {
+  const c = capacity;
+  const memory = allocate(arena, c * (dims + ROW_FIELD_BYTES));
+  return {
+    memory,
+    created: new Float64Array(memory, 0, c),
+    lastRecalled: new Float64Array(memory, 8 * c, c),
+    norms: new Float32Array(memory, 16 * c, c),
+    scales: new Float32Array(memory, 20 * c, c),
+    importance: new Float32Array(memory, 24 * c, c),
+    ids: new Uint32Array(memory, 28 * c, c),
+    nsIndex: new Uint16Array(memory, 32 * c, c),
+    flags: new Uint8Array(memory, 34 * c, c),
+    ttlClass: new Uint8Array(memory, 35 * c, c),
+    vectors: new Int8Array(memory, 36 * c, c * dims),
+  };
+}
+
+/** Copies the first `count` entries of `from` into `to`. */
+export function copyRowArrays(from: Omit<RowArrays, "memory">, to: RowArrays, count: number, dims: number): void {
+  to.vectors.set(from.vectors.subarray(0, count * dims));
+  to.norms.set(from.norms.subarray(0, count));
+  to.scales.set(from.scales.subarray(0, count));
+  to.importance.set(from.importance.subarray(0, count));
+  to.created.set(from.created.subarray(0, count));
+  to.lastRecalled.set(from.lastRecalled.subarray(0, count));
+  to.flags.set(from.flags.subarray(0, count));
+  to.ttlClass.set(from.ttlClass.subarray(0, count));
+  to.ids.set(from.ids.subarray(0, count));
+  to.nsIndex.set(from.nsIndex.subarray(0, count));
+}
+
+/** A namespace's mask: a byte per row, in its own allocation. */
+export interface Mask {
+  memory: ArrayBuffer;
+  bytes: Uint8Array;
+}
+
+export function allocateMask(arena: VectorArena, capacity: number): Mask {
+  const memory = allocate(arena, capacity);
+  return { memory, bytes: new Uint8Array(memory, 0, capacity) };
+}
+
+// An empty request still takes a few bytes, so every allocation is a real buffer.
+function allocate(arena: VectorArena, bytes: number): ArrayBuffer {
+  return arena.allocate(Math.max(8, bytes));
+}
