@@ -93,5 +93,11 @@ export async function measureMemory(kernels: Kernels, timer: () => number, sampl
     await searchMemory(rebooted, owner, `where is the ${TOPICS[s % TOPICS.length]} note about item${s * 37}`);
     firstSearch.push(timer() - t);
   }
-  return { searchMs: median(search), writeMs: median(write), bootMs: median(boot), firstSearchMs: median(firstSearch), fileBytes: storage.read("memory/vectors.bin")!.length };
+  return {
+    searchMs: median(search),
+    writeMs: median(write),
+    bootMs: median(boot),
+    firstSearchMs: median(firstSearch),
+    fileBytes: storage.read("memory/vectors.bin")!.length,
+  };
 }

@@ -31,7 +31,17 @@ function hasControl(s: string): boolean {
 function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** `s.replace(/\s+/g, " ").trim()`, by slices between the runs of whitespace. */

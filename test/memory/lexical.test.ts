@@ -33,13 +33,15 @@ describe("compact lexical index", () => {
       index.add("o", id, text);
       reference.add("o", id, text);
     }
-    for (const q of ["note", "garden note", "item7 note", "car"]) assert.deepEqual(index.search("o", q, 16), reference.search("o", q, 16), q);
+    for (const q of ["note", "garden note", "item7 note", "car"])
+      assert.deepEqual(index.search("o", q, 16), reference.search("o", q, 16), q);
     for (let id = 1; id <= 190; id++) {
       const text = `note ${id % 3 === 0 ? "garden" : "car"} item${id}`;
       index.remove("o", id, text);
       reference.remove("o", id, text);
       if (id % 37 === 0)
-        for (const q of ["note", "garden note", "item195 note"]) assert.deepEqual(index.search("o", q, 5), reference.search("o", q, 5), `${q} at ${id}`);
+        for (const q of ["note", "garden note", "item195 note"])
+          assert.deepEqual(index.search("o", q, 5), reference.search("o", q, 5), `${q} at ${id}`);
     }
     assert.deepEqual(index.search("o", "note", 16), reference.search("o", "note", 16));
     assert.equal(index.search("o", "note", 16).length, 10);

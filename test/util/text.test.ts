@@ -3,7 +3,24 @@ import assert from "node:assert/strict";
 import { clipForMessage, collapseSpaces, snippetAround } from "../../lib/util/text.ts";
 import { mulberry32 } from "../support/prng.ts";
 
-const UNITS = [" ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
+const UNITS = [
+  " ",
+  "\t",
+  "\n",
+  "\v",
+  "\f",
+  "\r",
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
+];
 const OTHERS = ["\u0085", "\u200b", "a", "B", "é", "\u0000", "\u001f", "\u007f", "x", "\ud83d\ude00", "-"];
 
 describe("text helpers without regexes", () => {

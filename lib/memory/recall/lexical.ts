@@ -30,7 +30,9 @@ const STOPWORDS = new Set(
 /** Whether a lower-cased UTF-16 unit is part of a word: [a-z0-9], Latin, Greek, Cyrillic, kana, CJK, Hangul. */
 function wordChar(c: number): boolean {
   if (c < 0xc0) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-  return c <= 0x24f || (c >= 0x370 && c <= 0x4ff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af);
+  return (
+    c <= 0x24f || (c >= 0x370 && c <= 0x4ff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af)
+  );
 }
 
 function pushTerm(word: string, out: string[]): void {

@@ -133,7 +133,8 @@ export class VectorStore {
     const index = this.nsLookup.get(ns);
     if (index === undefined || this.nsCounts[index] === 0) return [];
     if (!this.lexicon.has(ns)) {
-      for (let slot = 0; slot < this.count; slot++) if (this.nsIndex[slot] === index) this.lexicon.add(ns, this.ids[slot], this.content[slot]);
+      for (let slot = 0; slot < this.count; slot++)
+        if (this.nsIndex[slot] === index) this.lexicon.add(ns, this.ids[slot], this.content[slot]);
     }
     return this.lexicon.search(ns, query, limit);
   }
