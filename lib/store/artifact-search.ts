@@ -77,6 +77,8 @@ export function rankArtifacts(records: ArtifactRecord[], terms: string[], table:
   if (readable === 0) return [];
   const avg = totalLength / readable || 1;
   const idf = Array.from(df, (d) => Math.log(1 + (readable - d + 0.5) / (d + 0.5)));
+  // The best FILES_SEARCH_MAX_HITS, kept in order as they come (no sort of every match): higher score, then
+  // the newer file, then the earlier record.
   const scored: Array<{ index: number; score: number }> = [];
   for (let i = 0; i < records.length; i++) {
     if (!present[i]) continue;
@@ -85,16 +87,27 @@ export function rankArtifacts(records: ArtifactRecord[], terms: string[], table:
       const tf = counts[i * t + j];
       if (tf > 0) score += (idf[j] * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[i]) / avg));
     }
-    if (score > 0) scored.push({ index: i, score });
+    if (!(score > 0)) continue;
+    if (scored.length === FILES_SEARCH_MAX_HITS && !ranksBefore(records, i, score, scored[scored.length - 1])) continue;
+    if (scored.length === FILES_SEARCH_MAX_HITS) scored.pop();
+    let at = scored.length;
+    scored.push({ index: i, score });
+    for (; at > 0 && ranksBefore(records, i, score, scored[at - 1]); at--) scored[at] = scored[at - 1];
+    scored[at] = { index: i, score };
   }
-  scored.sort((a, b) => b.score - a.score || records[b.index].updated - records[a.index].updated);
-  return scored.slice(0, FILES_SEARCH_MAX_HITS).map(({ index, score }) => {
+  return scored.map(({ index, score }) => {
     const record = records[index];
     const best = bestTerm(terms, idf, counts, index * t);
     const body = read(record)?.body || record.name;
     const snippet = clipForMessage(snippetAround(body, best, DOCS_SNIPPET_CHARS), DOCS_SNIPPET_CHARS + 2);
     return { record, score: Math.round(score * 1000) / 1000, snippet };
   });
+}
+
+/** Whether record `i` with `score` ranks before `other` (a record of a lower index). */
+function ranksBefore(records: ArtifactRecord[], i: number, score: number, other: { index: number; score: number }): boolean {
+  if (score !== other.score) return score > other.score;
+  return records[i].updated > records[other.index].updated;
 }
 
 /** The rarest term the document contains: its snippet centres on it. */

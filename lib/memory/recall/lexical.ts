@@ -1,17 +1,24 @@
 // The lexical side of hybrid recall: a BM25-style inverted index over the
 // stored texts, one per namespace, kept up to date as entries are added and
-// removed (VectorStore calls add/remove). An exact word, name or number of a
-// stored fact is found this way whatever the embedder makes of it.
+// removed. An exact word, name or number of a stored fact is found this way
+// whatever the embedder makes of it. VectorStore builds a namespace's index on
+// its first search (nothing is tokenized at boot) and keeps it from then on.
 //
 // A fact's score for a query is the share of the query's idf mass it holds:
 //   sum over query terms t in the fact of idf(t) x min(1, tf x (k1 + 1) / (tf + k1 x (1 - b + b x len / avglen)))
 //   / sum over all query terms of idf(t),        idf(t) = ln(1 + (N - n + 0.5) / (n + 0.5))
 // so it lies in [0, 1]: 1 when every query term is in the fact at least once
 // at about the average length.
+//
+// Layout (XS runs this: no regex, no Map per posting): each indexed entry has
+// a dense document number; a term's posting is one packed number
+// (doc x 65536 + tf) while a single entry holds it, else a Uint32Array of them.
 import { LEXICAL_MAX_TERMS_PER_ENTRY, LEXICAL_MAX_QUERY_TERMS } from "../bounds";
 
 const K1 = 1.2;
 const B = 0.75;
+/** tf lives in a packed posting's low 16 bits (a stored text is at most 2,000 bytes, so it never reaches it). */
+const TF_BITS = 65536;
 /** Words too common to tell facts apart (English; the idf would shrink them anyway). */
 const STOPWORDS = new Set(
   (
@@ -20,16 +27,34 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
+/** Whether a lower-cased UTF-16 unit is part of a word: [a-z0-9], Latin, Greek, Cyrillic, kana, CJK, Hangul. */
+function wordChar(c: number): boolean {
+  if (c < 0xc0) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+  return (
+    c <= 0x24f || (c >= 0x370 && c <= 0x4ff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af)
+  );
+}
+
+function pushTerm(word: string, out: string[]): void {
+  if (STOPWORDS.has(word)) return;
+  const n = word.length;
+  if (n < 2 && !(word >= "0" && word <= "9")) return;
+  out.push(n > 3 && word[n - 1] === "s" && !"sui".includes(word[n - 2]) ? word.slice(0, n - 1) : word);
+}
+
 /** The index terms of `text`: lower-cased words and numbers, stopwords dropped, a plural "s" cut (not of -ss, -us, -is). */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const match of text
-    .toLowerCase()
-    .match(/[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]+/g) ?? []) {
-    if (STOPWORDS.has(match)) continue;
-    if (match.length < 2 && !(match >= "0" && match <= "9")) continue;
-    const n = match.length;
-    out.push(n > 3 && match[n - 1] === "s" && !"sui".includes(match[n - 2]) ? match.slice(0, n - 1) : match);
+  // Split on spaces natively; only a piece with other non-word characters is walked (regexes are slow on XS).
+  for (const piece of text.toLowerCase().split(" ")) {
+    const n = piece.length;
+    let start = 0;
+    for (let i = 0; i < n; i++) {
+      if (wordChar(piece.charCodeAt(i))) continue;
+      if (i > start) pushTerm(piece.slice(start, i), out);
+      start = i + 1;
+    }
+    if (n > start) pushTerm(start === 0 ? piece : piece.slice(start), out);
   }
   return out;
 }
@@ -47,13 +72,34 @@ function countTerms(text: string): { counts: Map<string, number>; length: number
   return { counts, length };
 }
 
+/** A term's entries, packed (doc x 65536 + tf), in `packed[0, size)`. */
+interface Sparse {
+  packed: Uint32Array;
+  size: number;
+}
+
+/** A term most entries hold: its tf per document number (0: not there), and how many hold it. */
+interface Dense {
+  tf: Uint16Array;
+  size: number;
+}
+
+/** A sparse posting of at least this many entries turns dense when more than half the entries hold its term. */
+const DENSE_MIN = 64;
+
 /** One namespace's index. */
 class Lexicon {
-  /** Entry id -> its length in terms. */
-  readonly lengths = new Map<number, number>();
-  /** Term -> (entry id -> occurrences). */
-  readonly postings = new Map<string, Map<number, number>>();
+  /** Document number -> entry id, and -> its length in terms (-1: a free number). */
+  readonly ids: number[] = [];
+  readonly lengths: number[] = [];
+  readonly free: number[] = [];
+  readonly docOf = new Map<number, number>();
+  /** Term -> its only entry, packed, or its posting. */
+  readonly postings = new Map<string, number | Sparse | Dense>();
   totalLength = 0;
+  /** Scratch of search(), kept between searches: candidate number + 1 per document (0 after each use), tf per candidate and query term. */
+  candidateOf = new Int32Array(0);
+  tfs = new Uint16Array(0);
 }
 
 export interface LexicalHit {
@@ -65,64 +111,212 @@ export interface LexicalHit {
 export class LexicalIndex {
   private readonly lexicons = new Map<string, Lexicon>();
 
+  /** Whether `ns` has entries indexed. */
+  has(ns: string): boolean {
+    return this.lexicons.has(ns);
+  }
+
   add(ns: string, id: number, text: string): void {
     let lexicon = this.lexicons.get(ns);
     if (!lexicon) {
       lexicon = new Lexicon();
       this.lexicons.set(ns, lexicon);
     }
-    if (lexicon.lengths.has(id)) throw new Error("entry indexed twice");
+    if (lexicon.docOf.has(id)) throw new Error("entry indexed twice");
+    if (lexicon.free.length === 0 && lexicon.ids.length >= TF_BITS) throw new Error("too many entries for the lexical index");
     const { counts, length } = countTerms(text);
-    lexicon.lengths.set(id, length);
+    const doc = lexicon.free.length > 0 ? lexicon.free.pop()! : lexicon.ids.length;
+    lexicon.ids[doc] = id;
+    lexicon.lengths[doc] = length;
+    lexicon.docOf.set(id, doc);
     lexicon.totalLength += length;
+    const live = lexicon.docOf.size;
     for (const [term, tf] of counts) {
-      let posting = lexicon.postings.get(term);
-      if (!posting) {
-        posting = new Map();
-        lexicon.postings.set(term, posting);
+      const packed = doc * TF_BITS + tf;
+      const posting = lexicon.postings.get(term);
+      if (posting === undefined) lexicon.postings.set(term, packed);
+      else if (typeof posting === "number") {
+        const grown = new Uint32Array(4);
+        grown[0] = posting;
+        grown[1] = packed;
+        lexicon.postings.set(term, { packed: grown, size: 2 });
+      } else if ("tf" in posting) {
+        if (doc >= posting.tf.length) posting.tf = grow16(posting.tf, lexicon.ids.length * 2);
+        posting.tf[doc] = tf;
+        posting.size++;
+      } else {
+        if (posting.size === posting.packed.length) {
+          const grown = new Uint32Array(posting.size * 2);
+          grown.set(posting.packed);
+          posting.packed = grown;
+        }
+        posting.packed[posting.size++] = packed;
+        if (posting.size >= DENSE_MIN && posting.size * 2 > live) lexicon.postings.set(term, densify(posting, lexicon.ids.length));
       }
-      posting.set(id, tf);
     }
   }
 
   /** Removes the entry `id` of `ns`, whose text was `text` (its terms say which postings hold it). */
   remove(ns: string, id: number, text: string): void {
     const lexicon = this.lexicons.get(ns);
-    const length = lexicon?.lengths.get(id);
-    if (!lexicon || length === undefined) return;
-    lexicon.lengths.delete(id);
-    lexicon.totalLength -= length;
+    const doc = lexicon?.docOf.get(id);
+    if (!lexicon || doc === undefined) return;
+    lexicon.docOf.delete(id);
+    lexicon.totalLength -= lexicon.lengths[doc];
+    lexicon.ids[doc] = -1;
+    lexicon.lengths[doc] = -1;
+    lexicon.free.push(doc);
     for (const term of countTerms(text).counts.keys()) {
       const posting = lexicon.postings.get(term);
-      if (posting?.delete(id) && posting.size === 0) lexicon.postings.delete(term);
-    }
-    if (lexicon.lengths.size === 0) this.lexicons.delete(ns);
-  }
-
-  /** `ns`'s best `limit` entries for `query` (score > 0), best first, ties to the lower id. */
-  search(ns: string, query: string, limit: number): LexicalHit[] {
-    const lexicon = this.lexicons.get(ns);
-    if (!lexicon) return [];
-    const queryTerms = [...new Set(terms(query))].slice(0, LEXICAL_MAX_QUERY_TERMS);
-    const docs = lexicon.lengths.size;
-    const average = lexicon.totalLength / docs || 1;
-    const scores = new Map<number, number>();
-    let mass = 0;
-    for (const term of queryTerms) {
-      const posting = lexicon.postings.get(term);
-      const n = posting ? posting.size : 0;
-      const idf = Math.log(1 + (docs - n + 0.5) / (n + 0.5));
-      mass += idf;
-      if (!posting) continue;
-      for (const [id, tf] of posting) {
-        const norm = K1 * (1 - B + (B * lexicon.lengths.get(id)!) / average);
-        scores.set(id, (scores.get(id) ?? 0) + idf * Math.min(1, (tf * (K1 + 1)) / (tf + norm)));
+      if (posting === undefined) continue;
+      if (typeof posting === "number") {
+        if (posting >>> 16 === doc) lexicon.postings.delete(term);
+      } else if ("tf" in posting) {
+        if (posting.tf[doc] === 0) continue;
+        posting.tf[doc] = 0;
+        // Back to a list once it would take less than a quarter of the dense array.
+        if (--posting.size === 0) lexicon.postings.delete(term);
+        else if (posting.size * 8 < posting.tf.length) lexicon.postings.set(term, sparsify(posting));
+      } else {
+        const { packed } = posting;
+        for (let i = 0; i < posting.size; i++) {
+          if (packed[i] >>> 16 !== doc) continue;
+          packed[i] = packed[--posting.size];
+          break;
+        }
+        if (posting.size === 1) lexicon.postings.set(term, packed[0]);
       }
     }
-    if (mass <= 0) return [];
-    const hits: LexicalHit[] = [];
-    for (const [id, score] of scores) hits.push({ id, score: score / mass });
-    hits.sort((a, b) => b.score - a.score || a.id - b.id);
-    return hits.slice(0, limit);
+    if (lexicon.docOf.size === 0) this.lexicons.delete(ns);
   }
+
+  /**
+   * `ns`'s best `limit` entries for `query` (score > 0), best first, ties to the lower id.
+   * The candidates are the entries of the query's listed (not dense) terms; a dense term's
+   * tf is looked up for them. Only when an entry holding dense terms alone could still rank
+   * (their idf sum reaches the last kept score) are all entries scored.
+   */
+  search(ns: string, query: string, limit: number): LexicalHit[] {
+    const lexicon = this.lexicons.get(ns);
+    if (!lexicon || limit <= 0) return [];
+    const queryTerms = [...new Set(terms(query))].slice(0, LEXICAL_MAX_QUERY_TERMS);
+    const t = queryTerms.length;
+    const { ids, lengths } = lexicon;
+    const docs = lexicon.docOf.size;
+    const average = lexicon.totalLength / docs || 1;
+    const postings: Array<number | Sparse | Dense | undefined> = [];
+    const idfs: number[] = [];
+    let mass = 0;
+    let denseMass = 0;
+    let listed = 0;
+    for (const term of queryTerms) {
+      const posting = lexicon.postings.get(term);
+      const n = posting === undefined ? 0 : typeof posting === "number" ? 1 : posting.size;
+      const idf = Math.log(1 + (docs - n + 0.5) / (n + 0.5));
+      postings.push(posting);
+      idfs.push(idf);
+      mass += idf;
+      if (posting !== undefined && typeof posting !== "number" && "tf" in posting) denseMass += idf;
+      else listed += n;
+    }
+    if (mass <= 0) return [];
+    if (lexicon.candidateOf.length < ids.length) lexicon.candidateOf = new Int32Array(ids.length + 64);
+    if (lexicon.tfs.length < listed * t) lexicon.tfs = new Uint16Array(listed * t + 64);
+    const { candidateOf, tfs } = lexicon;
+    // The candidates and their tf per query term.
+    const candidates: number[] = [];
+    for (let j = 0; j < t; j++) {
+      const posting = postings[j];
+      if (posting === undefined) continue;
+      if (typeof posting === "number") note(candidates, candidateOf, tfs, t, j, posting);
+      else if (!("tf" in posting)) for (let i = 0; i < posting.size; i++) note(candidates, candidateOf, tfs, t, j, posting.packed[i]);
+    }
+    for (let j = 0; j < t; j++) {
+      const posting = postings[j];
+      if (posting === undefined || typeof posting === "number" || !("tf" in posting)) continue;
+      for (let c = 0; c < candidates.length; c++) tfs[c * t + j] = posting.tf[candidates[c]];
+    }
+    const best: LexicalHit[] = [];
+    // Each entry's score sums its terms in query order, as the definition reads (same sums, same ties).
+    const score = (doc: number, base: number): number => {
+      const norm = K1 * (1 - B + (B * lengths[doc]) / average);
+      let sum = 0;
+      for (let j = 0; j < t; j++) {
+        const tf = base < 0 ? denseTf(postings[j], doc) : tfs[base + j];
+        if (tf > 0) sum += idfs[j] * Math.min(1, (tf * (K1 + 1)) / (tf + norm));
+      }
+      return sum;
+    };
+    for (let c = 0; c < candidates.length; c++) {
+      keep(best, limit, ids[candidates[c]], score(candidates[c], c * t) / mass);
+      candidateOf[candidates[c]] = 0;
+    }
+    tfs.fill(0, 0, candidates.length * t);
+    // An entry of dense terms alone scores at most their idf sum (a margin for rounding).
+    if (denseMass > 0 && (best.length < limit || denseMass * (1 + 1e-9) >= best[limit - 1].score * mass)) {
+      for (let c = 0; c < candidates.length; c++) candidateOf[candidates[c]] = -1;
+      for (let doc = 0; doc < ids.length; doc++) {
+        if (ids[doc] < 0 || candidateOf[doc] !== 0) continue;
+        const sum = score(doc, -1);
+        if (sum > 0) keep(best, limit, ids[doc], sum / mass);
+      }
+      for (let c = 0; c < candidates.length; c++) candidateOf[candidates[c]] = 0;
+    }
+    return best;
+  }
+}
+
+/** Records a packed posting entry for query term `j`: its document becomes a candidate if it was not one. */
+function note(candidates: number[], candidateOf: Int32Array, tfs: Uint16Array, t: number, j: number, packed: number): void {
+  const doc = packed >>> 16;
+  let c = candidateOf[doc] - 1;
+  if (c < 0) {
+    c = candidates.length;
+    candidates.push(doc);
+    candidateOf[doc] = c + 1;
+  }
+  tfs[c * t + j] = packed & 0xffff;
+}
+
+/** The tf of `doc` in a dense posting (0 for any other kind: the full pass scores dense terms only). */
+function denseTf(posting: number | Sparse | Dense | undefined, doc: number): number {
+  return posting !== undefined && typeof posting !== "number" && "tf" in posting && doc < posting.tf.length ? posting.tf[doc] : 0;
+}
+
+/** Inserts a hit into `best` (sorted, at most `limit`) if it ranks. */
+function keep(best: LexicalHit[], limit: number, id: number, score: number): void {
+  if (best.length === limit) {
+    const last = best[limit - 1];
+    if (!(score > last.score || (score === last.score && id < last.id))) return;
+    best.pop();
+  }
+  const hit = { id, score };
+  let at = best.length;
+  best.push(hit);
+  for (; at > 0 && better(hit, best[at - 1]); at--) best[at] = best[at - 1];
+  best[at] = hit;
+}
+
+function grow16(a: Uint16Array, size: number): Uint16Array {
+  const next = new Uint16Array(size);
+  next.set(a);
+  return next;
+}
+
+function densify(posting: Sparse, docNumbers: number): Dense {
+  const tf = new Uint16Array(docNumbers + 64);
+  for (let i = 0; i < posting.size; i++) tf[posting.packed[i] >>> 16] = posting.packed[i] & 0xffff;
+  return { tf, size: posting.size };
+}
+
+function sparsify(posting: Dense): Sparse | number {
+  const packed = new Uint32Array(Math.max(4, posting.size));
+  let size = 0;
+  for (let doc = 0; doc < posting.tf.length; doc++) if (posting.tf[doc] > 0) packed[size++] = doc * TF_BITS + posting.tf[doc];
+  return size === 1 ? packed[0] : { packed, size };
+}
+
+/** Higher score first, ties to the lower id. */
+function better(a: LexicalHit, b: LexicalHit): boolean {
+  return a.score > b.score || (a.score === b.score && a.id < b.id);
 }

@@ -60,7 +60,7 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   const lexical = new Map<number, number>();
   const extra: number[] = [];
   if (config.lexical_weight > 0) {
-    for (const hit of store.lexicon.search(p.ns, q, LEXICAL_CANDIDATES)) {
+    for (const hit of store.lexicalSearch(p.ns, q, LEXICAL_CANDIDATES)) {
       const slot = store.slotOf(p.ns, hit.id);
       lexical.set(slot, hit.score);
       if (indices.indexOf(slot) < 0) extra.push(slot);

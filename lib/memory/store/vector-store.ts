@@ -6,7 +6,7 @@
 import { errorTag } from "../../errors";
 import type { VectorArena } from "../../ports";
 import { MEMORY_MAX_NAMESPACES } from "../bounds";
-import { LexicalIndex } from "../recall/lexical";
+import { LexicalIndex, type LexicalHit } from "../recall/lexical";
 import { int8Norm, rowScale } from "./quantize";
 import { allocateMask, allocateRowArrays, copyRowArrays, emptyRowArrays, ROW_FIELD_BYTES, type Mask, type RowArrays } from "./store-arrays";
 import { StoreChanges } from "./store-changes";
@@ -54,8 +54,8 @@ export class VectorStore {
   private masks: Mask[] = [];
   private readonly slotById: Array<Map<number, number>> = [];
   private readonly nsCounts: number[] = [];
-  /** The stored texts' inverted index, per namespace (hybrid recall). */
-  readonly lexicon = new LexicalIndex();
+  /** The stored texts' inverted index, per namespace, built on the namespace's first search (lexicalSearch). */
+  private readonly lexicon = new LexicalIndex();
   /** Changes since the store was last persisted (add and remove record themselves; field writes call touch). */
   readonly changes = new StoreChanges();
   /** Counts add, touch and remove calls: a write transaction saves when it moved (engine.ts). */
@@ -100,7 +100,7 @@ export class VectorStore {
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
     this.scales[slot] = rowScale(this.norms[slot]);
     this.setMeta(slot, meta, ns);
-    this.lexicon.add(meta.ns, meta.id, meta.content);
+    if (this.lexicon.has(meta.ns)) this.lexicon.add(meta.ns, meta.id, meta.content);
     if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row);
     return slot;
   }
@@ -116,7 +116,7 @@ export class VectorStore {
     this.vectors.set(row, slot * this.dims);
     this.norms[slot] = norm;
     this.scales[slot] = rowScale(norm);
-    if (meta.content !== this.content[slot]) {
+    if (meta.content !== this.content[slot] && this.lexicon.has(meta.ns)) {
       this.lexicon.remove(meta.ns, meta.id, this.content[slot]);
       this.lexicon.add(meta.ns, meta.id, meta.content);
     }
@@ -147,6 +147,17 @@ export class VectorStore {
     this.content.length = last;
     this.source.length = last;
     this.count = last;
+  }
+
+  /** `ns`'s best `limit` entries for `query` by their words (lexical.ts), indexing `ns` first if this is its first search. */
+  lexicalSearch(ns: string, query: string, limit: number): LexicalHit[] {
+    const index = this.nsLookup.get(ns);
+    if (index === undefined || this.nsCounts[index] === 0) return [];
+    if (!this.lexicon.has(ns)) {
+      for (let slot = 0; slot < this.count; slot++)
+        if (this.nsIndex[slot] === index) this.lexicon.add(ns, this.ids[slot], this.content[slot]);
+    }
+    return this.lexicon.search(ns, query, limit);
   }
 
   /** The slot of content id `id` in `ns`, or -1. */
