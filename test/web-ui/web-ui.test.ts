@@ -321,7 +321,9 @@ describe("the owner's web page in Chromium", function () {
     await kettle.getByText("Result of files.read").click();
     await kettle.getByText(/The kettle is on the left shelf\./).waitFor();
     const gone = page.locator(".tool-calls details").nth(2);
-    await gone.getByText("Error from files.read").click();
+    // With the keyboard alone: focus the summary, Enter opens it.
+    await gone.getByText("Error from files.read").focus();
+    await page.keyboard.press("Enter");
     await gone.getByText(/not-found: no file notes\/gone\.md/).waitFor();
     await checkSection("chat");
   });
@@ -379,8 +381,11 @@ describe("the owner's web page in Chromium", function () {
 
   it("fits a phone's width and works with the keyboard alone", async () => {
     await page.setViewportSize({ width: 375, height: 800 });
-    await open("setup");
-    assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 375), "no sideways scrolling");
+    for (const section of ["people", "memory", "chat", "setup"]) {
+      await open(section);
+      const wide = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+      assert.ok(wide <= 375, `no sideways scrolling on ${section} (${wide} px)`);
+    }
     await screenshot(page, "phone-setup");
     await page.locator(".skip").focus();
     let reached = false;
