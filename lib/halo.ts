@@ -90,7 +90,7 @@ export function createHalo(options: HaloOptions): Halo {
       { verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn },
       guards,
     ),
-    ...ownerApiRoutes({ ...core, log: ports.log }, verifyToken, guards),
+    ...ownerApiRoutes({ ...core, log: ports.log, wifi: ports.wifi }, verifyToken, guards),
     ...hostRoutes(hosts, verifyToken, guards),
     nostrWebhookRoute({ verifyToken, triggers: () => core.nostr.triggers }, guards),
     ...voiceRoutes(
@@ -99,7 +99,11 @@ export function createHalo(options: HaloOptions): Halo {
     ),
     ...webApiRoutes(core, verifyToken, guards),
     ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
-    ...filesApiRoutes({ artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name) }, verifyToken, guards),
+    ...filesApiRoutes(
+      { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },
+      verifyToken,
+      guards,
+    ),
     secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
     ...webPageRoutes(assetRoutes(webAssets()), guards),
     {

@@ -203,6 +203,39 @@ export interface SystemInfo {
   resetReason?: string;
 }
 
+/** A network a Wi-Fi scan found. */
+export interface WifiNetwork {
+  ssid: string;
+  rssiDbm: number;
+  /** False for an open network. */
+  secure: boolean;
+}
+
+/** The station as the Wi-Fi port reports it. The password is never part of it. */
+export interface WifiStatus {
+  /** "connected": joined; "connecting": trying (or retrying) the stored network; "setup": the setup access point is open. */
+  state: "connected" | "connecting" | "setup";
+  /** The stored network's name (joined or being tried); undefined when none is stored. */
+  ssid?: string;
+  /** Signal of the access point; undefined unless connected. */
+  rssiDbm?: number;
+  /** The device's address on that network; undefined unless connected. */
+  address?: string;
+}
+
+/** The Wi-Fi radio. Hosts that use their own network (the simulator, lin) have none. */
+export interface Wifi {
+  status(): WifiStatus;
+  /**
+   * Stores the credentials the way the setup page and Improv do and joins
+   * with them a moment later (the owner's answer leaves first). A network
+   * that cannot be joined ends, after repeated failures, in the setup access point.
+   */
+  join(credentials: { ssid: string; password: string }): void;
+  /** The networks in range (at most 20); absent when the radio cannot scan. */
+  scan?(): Promise<WifiNetwork[]>;
+}
+
 /** The board itself: live readings and a restart. */
 export interface System {
   info(): SystemInfo;
@@ -387,4 +420,6 @@ export interface Ports {
   otaSlots: OtaSlots | undefined;
   /** Nostr relays; undefined: the Nostr subsystem has no relays (keys, encoding and encryption still work). */
   webSocket: WebSocketClient | undefined;
+  /** The Wi-Fi radio; undefined: the host's own network is used (the simulator, lin). */
+  wifi: Wifi | undefined;
 }

@@ -6,7 +6,7 @@ import { episodicOverStorage } from "../../lib/memory/build";
 import { RateLimitedLog } from "../../lib/util/log-limit";
 import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
-import { startNetwork } from "./network";
+import { deviceWifi, startNetwork, type DeviceNetwork } from "./network";
 import { devicePorts } from "./ports/index";
 import Net from "net";
 import Timer from "timer";
@@ -20,8 +20,11 @@ function timerSleep(ms: number): Promise<void> {
 export default function main(): void {
   const config = readDeviceConfig();
   const given = devicePorts(config);
+  // The owner API's Wi-Fi endpoints reach the network once it runs; lin has no radio.
+  let network: DeviceNetwork | undefined;
+  const wifi = config.simulated ? undefined : deviceWifi(() => network);
   // Repeated lines (a client aborting requests) are rate-limited and counted.
-  const ports = { ...given, log: new RateLimitedLog(given.log, given.clock) };
+  const ports = { ...given, wifi, log: new RateLimitedLog(given.log, given.clock) };
   // The episodic log lives on the SD card (memory.episodic exists only with it).
   const halo = createHalo({
     ports,
@@ -42,7 +45,7 @@ export default function main(): void {
   const lights = halo.lights;
   // Until the lifecycle starts (it ticks the ring from then on), the ring shows boot and setup from here.
   const early = lights ? Timer.repeat((): void => void lights.tick(), RING_FRAME_MS) : undefined;
-  const network = startNetwork({
+  network = startNetwork({
     ...config,
     deviceName: halo.core.config.string("devName"),
     log: ports.log,
@@ -63,7 +66,7 @@ export default function main(): void {
   });
   // Long press: Wi-Fi setup; very long press: reboot. A short press is for talking (the voice issue).
   ports.button?.onGesture((gesture): void => {
-    if (gesture === "long-press") network.enterSetup();
+    if (gesture === "long-press") network?.enterSetup();
     else if (gesture === "very-long-press") ports.system?.reboot();
   });
 }

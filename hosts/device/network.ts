@@ -14,7 +14,7 @@ import type { RingEvent } from "../../lib/device/ring/machine";
 import type { ImprovDevice } from "../../lib/net/improv";
 import type { WifiJoin } from "../../lib/net/wifi-credentials";
 import { WifiSetup } from "../../lib/net/wifi-setup";
-import type { Log } from "../../lib/ports";
+import type { Log, Wifi, WifiNetwork, WifiStatus } from "../../lib/ports";
 import { WIFI_DOMAIN, type WifiCredentials } from "./config";
 import { startCaptiveDns } from "./setup/captive-dns";
 import { startImprovConsole, type ImprovConsoleConfig } from "./setup/improv-console";
@@ -76,9 +76,43 @@ export class DeviceNetwork {
   private portal: Array<{ close(): void }> = [];
   private started = false;
   private joinWaiters: Array<(ok: boolean) => void> = [];
+  /** The network joined or being tried (its name is reported, never its password). */
+  private stored: WifiCredentials | undefined;
 
   constructor(private readonly o: NetworkOptions) {
     this.flow = new WifiSetup(o.wifi !== undefined);
+    this.stored = o.wifi;
+  }
+
+  /** The station for the Wi-Fi port: joined, trying, or the setup access point open. */
+  status(): WifiStatus {
+    const ssid = this.stored?.ssid;
+    if (this.portal.length > 0) return { state: "setup", ssid };
+    if (wifiState !== "connected") return { state: "connecting", ssid };
+    const rssi = Net.get("RSSI");
+    const address = Net.get("IP", "station");
+    return {
+      state: "connected",
+      ssid,
+      rssiDbm: typeof rssi === "number" ? rssi : undefined,
+      address: typeof address === "string" ? address : undefined,
+    };
+  }
+
+  /** The owner API's new credentials: stored and joined as the portal's are, once the answer has left. */
+  joinFromOwner(join: WifiJoin): void {
+    Timer.set((): void => void this.tryJoin(join), PORTAL_CLOSE_DELAY_MS);
+  }
+
+  scan(): Promise<WifiNetwork[]> {
+    return new Promise((resolve) => {
+      const found: WifiNetwork[] = [];
+      WiFi.scan({}, (item) => {
+        if (!item) resolve(found);
+        else if (found.length < SCAN_MAX && item.ssid)
+          found.push({ ssid: item.ssid, rssiDbm: item.rssi, secure: item.authentication !== "none" });
+      });
+    });
   }
 
   start(): void {
@@ -122,6 +156,7 @@ export class DeviceNetwork {
   private join(wifi: WifiCredentials): void {
     const { o } = this;
     this.monitor?.close();
+    this.stored = wifi;
     wifiState = "disconnected";
     this.monitor = new WiFi(wifi, (message: WiFiMessage): void => {
       if (message === WiFi.gotIP) {
@@ -207,17 +242,18 @@ export class DeviceNetwork {
         return { online, wifi: true, urls: online ? [`http://${String(Net.get("IP"))}${port}`] : [] };
       },
       join: (join) => this.tryJoin(join),
-      scan: () =>
-        new Promise((resolve) => {
-          const found: Array<{ ssid: string; rssi: number; secure: boolean }> = [];
-          WiFi.scan({}, (item) => {
-            if (!item) resolve(found);
-            else if (found.length < SCAN_MAX && item.ssid)
-              found.push({ ssid: item.ssid, rssi: item.rssi, secure: item.authentication !== "none" });
-          });
-        }),
+      scan: () => this.scan().then((found) => found.map((n) => ({ ssid: n.ssid, rssi: n.rssiDbm, secure: n.secure }))),
     };
   }
+}
+
+/** The Wi-Fi port over the network, which starts after the core is built (so it is looked up at each call). */
+export function deviceWifi(network: () => DeviceNetwork | undefined): Wifi {
+  return {
+    status: () => network()?.status() ?? { state: "connecting" },
+    join: (join) => network()?.joinFromOwner(join),
+    scan: () => network()?.scan() ?? Promise.resolve([]),
+  };
 }
 
 export function startNetwork(options: NetworkOptions): DeviceNetwork {

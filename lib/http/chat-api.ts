@@ -1,13 +1,15 @@
 // POST /api/chat: one conversation turn over HTTP. Any client's bearer token
 // gets in (the owner's or an MCP client's); the turn runs as that client's
 // principal. The answer is the turn's result as JSON: the reply and ask, and
-// what the turn did (tool calls, memory written, device actions applied or
-// refused, session ops), or why there is no answer.
+// what the turn did (tool calls with their result text, memory written,
+// device actions applied or refused, session ops), or why there is no answer.
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
 import { taggedText } from "../errors";
 import { CREDIT_REFUSAL } from "../turn/credit";
 import type { TurnEngine, TurnResult } from "../turn/engine";
+import type { ToolCallReport } from "../turn/loop";
+import { truncateUtf8, utf8Length } from "../util/utf8";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
 import { API_JSON_BODY, OWNER_API_MAX_BODY_BYTES } from "./owner-api";
@@ -16,6 +18,8 @@ import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
 export const CHAT_PATH = "/api/chat";
 /** The channel a chat API turn is shown as. */
 export const CHAT_API_CHANNEL = "api";
+/** Bytes of each tool call's result text the answer carries; the rest is cut with a marker. */
+export const CHAT_TOOL_RESULT_BYTES = 2048;
 
 export interface ChatApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
@@ -38,15 +42,30 @@ export function chatRoute(env: ChatApiEnvironment, guards: Middleware[]): RouteS
         throw new HttpError(400, "Bad request: 'text' must be a non-empty string.");
       const principal = env.principalFor(ctx.client!);
       if (!env.turn.mayUseCredit(principal)) throw new HttpError(403, `Forbidden: ${taggedText("not-allowed", CREDIT_REFUSAL)}`);
-      const result = await env.turn.runTurn(principal, { text: body.text, channel: CHAT_API_CHANNEL });
+      // Each call's result, cut as it arrives so a long one is never held whole.
+      const results = new Map<ToolCallReport, string>();
+      const result = await env.turn.runTurn(principal, {
+        text: body.text,
+        channel: CHAT_API_CHANNEL,
+        onToolResult: (report, text) => results.set(report, shownResult(text, report.tag)),
+      });
       if (result.failure?.kind === "invalid") throw new HttpError(400, `Bad request: ${result.failure.message}`);
-      return jsonAnswer(200, chatJson(result));
+      return jsonAnswer(200, chatJson(result, results));
     },
   };
 }
 
-/** The result as the chat API answers it (fields that are empty are left out). */
-export function chatJson(r: TurnResult): { [key: string]: unknown } {
+/** A tool's result as the answer shows it: at most CHAT_TOOL_RESULT_BYTES, then a marker (and where the whole is). */
+export function shownResult(text: string, tag?: string): string {
+  const size = utf8Length(text);
+  if (size <= CHAT_TOOL_RESULT_BYTES) return text;
+  const kept = truncateUtf8(text, CHAT_TOOL_RESULT_BYTES);
+  const where = tag ? `; the whole result is in the results ring, tag ${tag}` : "";
+  return `${kept}\n[cut: ${size - utf8Length(kept)} more bytes${where}]`;
+}
+
+/** The result as the chat API answers it (fields that are empty are left out); each tool call with its shown result. */
+export function chatJson(r: TurnResult, results?: ReadonlyMap<ToolCallReport, string>): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = { ok: r.ok, reply: r.reply, ask: r.ask };
   if (r.failure) out.failure = r.failure.kind;
   if (r.provider) out.provider = r.provider;
@@ -54,7 +73,7 @@ export function chatJson(r: TurnResult): { [key: string]: unknown } {
   out.rounds = r.rounds;
   out.usage = r.usage;
   const lists: Array<[string, unknown[]]> = [
-    ["toolCalls", r.toolCalls],
+    ["toolCalls", r.toolCalls.map((c) => (results?.has(c) ? { ...c, result: results.get(c) } : c))],
     ["memoryWritten", r.memoryWritten],
     ["memoryQueried", r.memoryQueried],
     ["sessionOps", r.sessionOps],

@@ -1,17 +1,65 @@
-// DELETE /api/files/:project/:name: a client deletes one of its own files (no
-// tool deletes files). The caller's principal decides whose files it sees, so
-// a member's token reaches only that member's files.
+// The file store over HTTP (no tool deletes files). One delete for two URLs:
+// DELETE /api/files/:project/:name deletes one of the caller's own files (any
+// client; the caller's principal decides whose files it reaches), and
+// DELETE /api/files/:ns/:project/:name lets the owner delete any person's
+// file. The owner also lists who has files and each person's files.
 import { HaloError } from "../errors";
 import type { McpClient } from "../people/clients";
-import type { Principal } from "../registry/principal";
-import type { ArtifactStore } from "../store/artifact-store";
+import { PERSON_ID_PATTERN } from "../people/people";
+import type { Log } from "../ports";
+import { makePrincipal, type Principal } from "../registry/principal";
+import type { ArtifactRecord, ArtifactStore } from "../store/artifact-store";
+import { clipForMessage } from "../util/text";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type Middleware, type RequestContext, type RouteSpec } from "./pipeline";
 
 export interface FilesApiDeps {
-  artifacts: Pick<ArtifactStore, "remove">;
+  artifacts: Pick<ArtifactStore, "remove" | "owners" | "ownedBy">;
   principalFor(client: McpClient): Principal;
+  log: Log;
+}
+
+/** Files one GET /api/files/<ns> lists at most (the first, by project and name). */
+export const FILES_LISTING_MAX = 500;
+/** Longest store refusal passed on. */
+const REFUSAL_MAX_CHARS = 200;
+
+/** A store's refusal as an HTTP error, by its tag: not-found 404, invalid 400, anything else (the card out) 409. */
+function refusal(e: unknown): unknown {
+  if (!(e instanceof HaloError)) return e;
+  const message = e.message.length <= REFUSAL_MAX_CHARS ? e.message : "the file store refused.";
+  if (e.tag === "not-found") return new HttpError(404, `Not found: ${message}`);
+  if (e.tag === "invalid" || e.tag === "invalid-arguments") return new HttpError(400, `Bad request: ${message}`);
+  return new HttpError(409, `Conflict: ${message}`);
+}
+
+function store<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (e) {
+    throw refusal(e);
+  }
+}
+
+/** The namespace in an owner URL: a person's id, else 404 (a malformed one names no file). */
+function namespace(ctx: RequestContext): string {
+  const ns = ctx.params.ns;
+  if (!PERSON_ID_PATTERN.test(ns)) throw new HttpError(404, "Not found: no such namespace.");
+  return ns;
+}
+
+function fileJson(r: ArtifactRecord): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {
+    project: r.project,
+    name: r.name,
+    kind: r.kind,
+    size: r.size,
+    shared: r.shared,
+    updated: r.updated,
+  };
+  if (r.quarantine) out.quarantined = true;
+  return out;
 }
 
 export function filesApiRoutes(
@@ -19,6 +67,15 @@ export function filesApiRoutes(
   verifyToken: (token: string) => McpClient | undefined,
   guards: Middleware[],
 ): RouteSpec[] {
+  const admin = [...guards, requireClient(verifyToken, "admin")];
+  /** The one delete: `whose` is the principal whose own file goes (the store deletes nothing else). */
+  const remove = (whose: (ctx: RequestContext) => Principal, byOwner: boolean) => (ctx: RequestContext) => {
+    const owner = whose(ctx);
+    const { project, name } = ctx.params;
+    store(() => deps.artifacts.remove(owner, project, name));
+    if (byOwner) deps.log.info(`owner api: a file of ${clipForMessage(owner.ns, 49)} deleted`);
+    return jsonAnswer(200, { deleted: { ns: owner.ns, project, name } });
+  };
   return [
     {
       method: "DELETE",
@@ -26,17 +83,37 @@ export function filesApiRoutes(
       maxBody: 0,
       errors: "api",
       use: [...guards, requireClient(verifyToken, "any")],
+      handler: remove((ctx) => deps.principalFor(ctx.client!), false),
+    },
+    {
+      method: "DELETE",
+      pattern: "/api/files/:ns/:project/:name",
+      maxBody: 0,
+      errors: "api",
+      use: admin,
+      // The file's owner's own principal: the store deletes only files that namespace owns.
+      handler: remove((ctx) => makePrincipal(namespace(ctx), "admin", "mcp"), true),
+    },
+    {
+      method: "GET",
+      pattern: "/api/files",
+      maxBody: 0,
+      errors: "api",
+      use: admin,
+      handler: () => jsonAnswer(200, { people: store(() => deps.artifacts.owners()) }),
+    },
+    {
+      method: "GET",
+      pattern: "/api/files/:ns",
+      maxBody: 0,
+      errors: "api",
+      use: admin,
       handler: (ctx) => {
-        const { project, name } = ctx.params;
-        try {
-          deps.artifacts.remove(deps.principalFor(ctx.client!), project, name);
-        } catch (e) {
-          // The store's refusals are one sentence naming no secret (not found, a bad name, no card).
-          if (e instanceof HaloError)
-            throw new HttpError(e.tag === "not-found" ? 404 : e.tag === "invalid" || e.tag === "invalid-arguments" ? 400 : 409, e.message);
-          throw e;
-        }
-        return jsonAnswer(200, { deleted: `${project}/${name}` });
+        const ns = namespace(ctx);
+        const all = store(() => deps.artifacts.ownedBy(ns));
+        const body: { [key: string]: unknown } = { ns, files: all.slice(0, FILES_LISTING_MAX).map(fileJson) };
+        if (all.length > FILES_LISTING_MAX) body.more = all.length - FILES_LISTING_MAX;
+        return jsonAnswer(200, body);
       },
     },
   ];

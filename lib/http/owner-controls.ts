@@ -1,6 +1,6 @@
 // The owner controls over spend, models and stored things: budget ceilings
-// and rates, the model per provider, deleting a file or a skill capsule, and
-// the memory embedder. Each endpoint group lives in its own file; this one
+// and rates, the model per provider, listing and deleting skill capsules, and
+// the memory embedder (files: lib/http/files-api.ts). Each endpoint group lives in its own file; this one
 // names what they need from the core and registers those that exist.
 import type { ConfigStore } from "../device/config";
 import type { MemoryEngine } from "../memory/engine";
@@ -9,7 +9,7 @@ import type { BudgetGovernor } from "../turn/budget";
 import type { ProviderModels } from "../turn/provider-models";
 import { budgetRoutes } from "./owner-budget";
 import { embedderRoutes } from "./owner-embedder";
-import { deletionRoutes, type FileRemover } from "./owner-files";
+import { skillShelfRoutes, type SkillShelf } from "./owner-skills";
 import { modelRoutes } from "./owner-models";
 import type { ApiHandler } from "./owner-routes";
 import type { Route } from "./router";
@@ -22,10 +22,8 @@ export interface OwnerControlDeps {
   budget?: BudgetGovernor;
   /** The orchestrator's model and each provider's (lib/http/owner-models.ts). */
   models?: ProviderModels;
-  /** The file store: the owner deletes any person's file (lib/http/owner-files.ts). */
-  artifacts?: FileRemover;
-  /** Skill capsules: the owner deletes any stored one. */
-  skills?: { removeByOwner?(id: string): void };
+  /** Skill capsules: the owner lists them and deletes any stored one (lib/http/owner-skills.ts). */
+  skills?: SkillShelf;
   /** The memory engine: the embedder switch (lib/http/owner-embedder.ts). */
   memory?: MemoryEngine;
   /** The outbound HTTP the embedder uses (the core's ports). */
@@ -33,12 +31,10 @@ export interface OwnerControlDeps {
 }
 
 export function controlRoutes(deps: OwnerControlDeps): Array<Route<ApiHandler>> {
-  const skills = deps.skills;
-  const skillRemover = skills?.removeByOwner ? { removeByOwner: (id: string) => skills.removeByOwner!(id) } : undefined;
   const routes = [
     ...budgetRoutes(deps.budget, deps.log),
     ...modelRoutes(deps.models, deps.config, deps.log),
-    ...deletionRoutes(deps.artifacts, skillRemover, deps.log),
+    ...skillShelfRoutes(deps.skills, deps.log),
   ];
   const { ports, secrets } = deps;
   if (ports)

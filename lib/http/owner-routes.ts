@@ -2,7 +2,7 @@ import type { ConfigStore } from "../device/config";
 import { KNOBS, knobByName, type KnobSpec } from "../device/knobs";
 import type { ProviderPriority } from "../device/provider-priority";
 import { isSecretName, SECRET_NAMES, type SecretStore } from "../device/secrets";
-import type { Log } from "../ports";
+import type { Log, Wifi } from "../ports";
 import type { ChatAllowList } from "../people/chat-allowlist";
 import { CLIENT_NAME_PATTERN, MAX_CLIENTS, type ClientTokens, type McpClient } from "../people/clients";
 import { OWNER_PERSON_ID, PERSON_ID_PATTERN, QUOTA_MAXIMUM, type PeopleStore, type PersonView } from "../people/people";
@@ -13,6 +13,7 @@ import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { nostrRoutes, type NostrOwnerSettings } from "./owner-nostr";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
 import { otaRoutes, type OtaOwner } from "./owner-ota";
+import { wifiRoutes } from "./owner-wifi";
 import type { Route } from "./router";
 
 /** Pending skills, as the skills store offers them to the owner (approve or reject by id). */
@@ -45,6 +46,8 @@ export interface OwnerApiDeps extends OwnerControlDeps {
   downloads?: DownloadApprovals;
   /** The device's Nostr owner key and relays (lib/http/owner-nostr.ts). */
   nostr?: NostrOwnerSettings;
+  /** The Wi-Fi radio (lib/http/owner-wifi.ts); undefined on a host without one, which the endpoints then say. */
+  wifi?: Wifi;
 }
 
 export interface ApiCall {
@@ -143,6 +146,7 @@ export function ownerRoutes(deps: OwnerApiDeps): Array<Route<ApiHandler>> {
   routes.push(...controlRoutes(deps));
   routes.push(...otaRoutes(deps.ota, deps.log));
   routes.push(...nostrRoutes(deps.nostr, deps.log));
+  routes.push(...wifiRoutes(deps.wifi, deps.log));
   return routes;
 }
 

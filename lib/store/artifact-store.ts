@@ -200,6 +200,25 @@ export class ArtifactStore {
     });
   }
 
+  /** The owner API: each person who has files, with their count and bytes, by namespace. */
+  owners(): Array<{ ns: string; files: number; bytes: number }> {
+    return this.withIndex(() => {
+      const by = new Map<string, { ns: string; files: number; bytes: number }>();
+      for (const r of this.index.all()) {
+        const o = by.get(r.owner) ?? { ns: r.owner, files: 0, bytes: 0 };
+        o.files++;
+        o.bytes += r.size;
+        by.set(r.owner, o);
+      }
+      return Array.from(by.values()).sort((a, b) => (a.ns < b.ns ? -1 : 1));
+    });
+  }
+
+  /** The owner API: one person's own files (quarantined ones too), sorted by project and name. */
+  ownedBy(ns: string): ArtifactRecord[] {
+    return this.withIndex(() => this.sorted((r) => r.owner === ns));
+  }
+
   /** Bytes of file storage `ns` uses. */
   usage(ns: string): number {
     return this.withIndex(() => this.usedBy(ns));
@@ -256,9 +275,13 @@ export class ArtifactStore {
 
   /** Sorted by project, then name ignoring case (each name lower-cased once, not per comparison). */
   private visibleTo(p: Principal, project?: string): ArtifactRecord[] {
+    return this.sorted((r) => (project === undefined || r.project === project) && visible(r, p));
+  }
+
+  /** The records `keep` accepts, sorted by project, then name ignoring case. */
+  private sorted(keep: (r: ArtifactRecord) => boolean): ArtifactRecord[] {
     const out: Array<{ r: ArtifactRecord; name: string }> = [];
-    for (const r of this.index.all())
-      if ((project === undefined || r.project === project) && visible(r, p)) out.push({ r, name: r.name.toLowerCase() });
+    for (const r of this.index.all()) if (keep(r)) out.push({ r, name: r.name.toLowerCase() });
     out.sort((a, b) => (a.r.project < b.r.project ? -1 : a.r.project > b.r.project ? 1 : a.name < b.name ? -1 : 1));
     return out.map((x) => x.r);
   }

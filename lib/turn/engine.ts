@@ -41,6 +41,8 @@ export interface TurnInput {
   tools?: readonly string[];
   /** Called with the reply as soon as it is final, before memory writes and device actions run. */
   onReply?(reply: { reply: string; ask: string }): void | Promise<void>;
+  /** Told of each tool call as it completes, with the tool's whole output (the chat API shows a bounded part). */
+  onToolResult?(report: ToolCallReport, text: string): void;
 }
 
 export type TurnFailureKind = LoopFailure | "invalid" | "not-approved";
@@ -200,6 +202,7 @@ export class TurnEngine {
       },
       onToolResult: (report, text) => {
         history.toolOutput(report, text);
+        input.onToolResult?.(report, text);
         this.signal("tool");
       },
     });

@@ -8,6 +8,8 @@ import { ProviderServer } from "../support/provider-server.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
 import { person } from "../turn/support.ts";
 
+const utf8 = (s: string): number => new TextEncoder().encode(s).length;
+
 const KEYS = { openai: "sk-openai-CHECK-KEY", anthropic: "sk-ant-CHECK-KEY", telegram: "123456:TELEGRAM-SECRET-TOKEN" };
 
 describe("web page API routes on the simulator", () => {
@@ -102,7 +104,7 @@ describe("web page API routes on the simulator", () => {
     assert.equal(theirs.status, 404, "the owner's token does not reach alice's file");
     assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/old%20plan.md", undefined, userAuth)).status, 404);
     const mine = await ownerApi(sim, "DELETE", "/api/files/notes/old%20plan.md");
-    assert.deepEqual([mine.status, mine.json], [200, { deleted: "notes/old plan.md" }]);
+    assert.deepEqual([mine.status, mine.json], [200, { deleted: { ns: "owner", project: "notes", name: "old plan.md" } }]);
     assert.equal(artifacts.list(person("admin"), "notes").length, 0);
     assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/alice.md", undefined, userAuth)).status, 200);
     assert.equal(artifacts.list(person("user", "alice")).length, 0);
@@ -111,6 +113,51 @@ describe("web page API routes on the simulator", () => {
     assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/a%2Fb")).status, 400);
     assert.equal((await ownerApi(sim, "DELETE", "/api/files/notes/x.md", undefined, { authorization: undefined })).status, 401);
     assert.equal((await ownerApi(sim, "GET", "/api/files/notes/x.md")).status, 405);
+  });
+
+  it("the owner lists who has files and each person's files, deletes one of them, and a member cannot list", async () => {
+    const { artifacts } = sim.halo.core;
+    artifacts.saveText(person("user", "bob"), "trip", "plan.md", "# Rome");
+    artifacts.saveText(person("user", "bob"), "trip", "Bags.md", "two bags");
+    artifacts.saveText(person("admin"), "notes", "mine.md", "the owner's");
+    const people = (await ownerApi(sim, "GET", "/api/files")).json.people;
+    const bob = people.find((p: any) => p.ns === "bob");
+    assert.deepEqual(bob, { ns: "bob", files: 2, bytes: utf8("# Rome") + utf8("two bags") });
+    assert.ok(people.some((p: any) => p.ns === "owner"));
+    const list = await ownerApi(sim, "GET", "/api/files/bob");
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(
+      list.json.files.map((f: any) => [f.project, f.name, f.kind, f.shared]),
+      [
+        ["trip", "Bags.md", "text", false],
+        ["trip", "plan.md", "text", false],
+      ],
+    );
+    assert.ok(!list.text.includes("Rome"), "a listing carries no contents");
+    assert.deepEqual((await ownerApi(sim, "GET", "/api/files/nobody")).json, { ns: "nobody", files: [] });
+    assert.equal((await ownerApi(sim, "GET", "/api/files/Not%20Valid")).status, 404);
+    assert.equal((await ownerApi(sim, "GET", `/api/files/${"a".repeat(200)}`)).status, 400);
+    const userAuth = { authorization: `Bearer ${userToken}` };
+    assert.equal((await ownerApi(sim, "GET", "/api/files", undefined, userAuth)).status, 403);
+    assert.equal((await ownerApi(sim, "GET", "/api/files/bob", undefined, userAuth)).status, 403);
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/bob/trip/plan.md", undefined, userAuth)).status, 403);
+    const del = await ownerApi(sim, "DELETE", "/api/files/bob/trip/plan.md");
+    assert.deepEqual([del.status, del.json], [200, { deleted: { ns: "bob", project: "trip", name: "plan.md" } }]);
+    assert.deepEqual((await ownerApi(sim, "GET", "/api/files/bob")).json.files.length, 1);
+    assert.equal((await ownerApi(sim, "DELETE", "/api/files/bob/trip/plan.md")).status, 404);
+    assert.equal((await ownerApi(sim, "POST", "/api/files/bob", {})).status, 405);
+  });
+
+  it("the owner lists every skill capsule with its source and state", async () => {
+    sim.halo.core.skills.saveByAgent("tea-timer", "# Tea timer\n\nThree minutes.\n");
+    const r = await ownerApi(sim, "GET", "/api/skills");
+    assert.equal(r.status, 200, r.text);
+    const tea = r.json.skills.find((s: any) => s.id === "tea-timer");
+    assert.deepEqual([tea.title, tea.source, tea.approved], ["Tea timer", "agent", false]);
+    assert.ok(r.json.skills.some((s: any) => s.source === "built-in"));
+    assert.equal((await ownerApi(sim, "GET", "/api/skills", undefined, { authorization: `Bearer ${userToken}` })).status, 403);
+    assert.deepEqual((await ownerApi(sim, "DELETE", "/api/skills/tea-timer")).json, { deleted: "tea-timer" });
+    assert.ok(!(await ownerApi(sim, "GET", "/api/skills")).json.skills.some((s: any) => s.id === "tea-timer"));
   });
 
   it("a key check makes one cheap call and says ok", async () => {

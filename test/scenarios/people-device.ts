@@ -11,6 +11,7 @@ import type { Digest, Ports, System } from "../../lib/ports.ts";
 import { djb2 } from "../../lib/util/hash.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 import { portablePorts } from "../support/portable-ports.ts";
+import { simWifi } from "../../hosts/sim/ports/wifi.ts";
 
 /** A deterministic stand-in for sha256 (not cryptographic): scenarios need the same bytes on every engine. */
 const scenarioDigest: Digest = {
@@ -48,7 +49,15 @@ const fixedSystem: System = {
 
 export function scenarioPorts(): Ports {
   const base = portablePorts();
-  return { ...base, digest: scenarioDigest, system: fixedSystem, led: simLed(), audioOut: simAudioOut(base.log), ota: simOta("9.9.9") };
+  return {
+    ...base,
+    digest: scenarioDigest,
+    system: fixedSystem,
+    led: simLed(),
+    audioOut: simAudioOut(base.log),
+    ota: simOta("9.9.9"),
+    wifi: simWifi({ inRange: [{ ssid: "Home", rssiDbm: -50, secure: true }] }),
+  };
 }
 
 export async function runPeopleDeviceScenario(ports: Ports = scenarioPorts()): Promise<string[]> {
@@ -127,6 +136,19 @@ export async function runPeopleDeviceScenario(ports: Ports = scenarioPorts()): P
   await api("priority", "PUT", "/api/providers/priority", '{"priority":["mistral","openai"]}');
   await api("client", "POST", "/api/clients", '{"name":"lan","role":"guest"}');
   await api("config", "PUT", "/api/config/hwTests", '{"value":false}');
+  await api("wifi", "GET", "/api/wifi");
+  await api("wifi short password", "PUT", "/api/wifi", '{"ssid":"Home","password":"short-1"}');
+  await api("wifi long name", "PUT", "/api/wifi", `{"ssid":"${"é".repeat(17)}","password":"scenario-pass"}`);
+  await api("wifi join", "PUT", "/api/wifi", '{"ssid":"Home","password":"scenario-pass"}');
+  await api("wifi joined", "GET", "/api/wifi");
+  await api("wifi scan", "GET", "/api/wifi/scan");
+  await api("quota", "PUT", "/api/people/-1005", '{"quota":{"vectors":2000,"pins":200000}}');
+  await api("quota", "PUT", "/api/people/-1005", '{"quota":{"vectors":2000}}');
+  core.artifacts.saveText(derivePrincipal(core, "chat", "-1005"), "notes", "plan.md", "# plan");
+  await api("files", "GET", "/api/files");
+  await api("files of", "GET", "/api/files/-1005");
+  await api("delete file", "DELETE", "/api/files/-1005/notes/plan.md");
+  await api("skills", "GET", "/api/skills");
   out.push(`principal chat ${JSON.stringify(derivePrincipal(core, "chat", "-1005"))}`);
   out.push(`config after restart ${JSON.stringify(new ConfigStore(ports.settings, ports.log).all().filter((k) => !k.isDefault))}`);
   return out;

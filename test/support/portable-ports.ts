@@ -6,18 +6,21 @@ import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import type { Ports } from "../../lib/ports.ts";
 
 /** The board ports of a host that has none of them (scenarios on a bare engine). */
-export const NO_BOARD: Pick<Ports, "messenger" | "system" | "led" | "button" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket"> =
-  {
-    messenger: undefined,
-    webSocket: undefined,
-    system: undefined,
-    led: undefined,
-    button: undefined,
-    audioOut: undefined,
-    audioIn: undefined,
-    ota: undefined,
-    otaSlots: undefined,
-  };
+export const NO_BOARD: Pick<
+  Ports,
+  "messenger" | "system" | "led" | "button" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket" | "wifi"
+> = {
+  messenger: undefined,
+  webSocket: undefined,
+  system: undefined,
+  led: undefined,
+  button: undefined,
+  audioOut: undefined,
+  audioIn: undefined,
+  ota: undefined,
+  otaSlots: undefined,
+  wifi: undefined,
+};
 
 /** A fixed clock and a counter "random": scenarios must print the same transcript on every engine. */
 export function portablePorts(): Ports {

@@ -6,10 +6,11 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { optionsFromEnv } from "../../hosts/sim/start.ts";
+import { CHAT_TOOL_RESULT_BYTES, shownResult } from "../../lib/http/chat-api.ts";
 import { NO_PROVIDER_KEY_REPLY } from "../../lib/turn/engine.ts";
 import { ProviderServer } from "../support/provider-server.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
-import { answer, openAiAnswer, openAiTools } from "./support.ts";
+import { answer, openAiAnswer, openAiTools, person } from "./support.ts";
 
 async function chat(
   sim: TestSim,
@@ -105,6 +106,25 @@ describe("POST /api/chat on the simulator", () => {
     assert.match(openai.seen[0].json.instructions, /You are talking with "owner" \(role admin\) via api\./);
   });
 
+  it("answers each tool call's result text, cut to 2 KB with a marker, and whether it failed", async () => {
+    const long = `${"The long line of the plan. ".repeat(120)}END-OF-PLAN`;
+    sim.halo.core.artifacts.saveText(person("admin"), "notes", "long.md", long);
+    openai.reply(
+      openAiTools(["files_read", '{"project":"notes","name":"long.md"}'], ["files_read", '{"project":"notes","name":"missing.md"}']),
+      openAiAnswer(answer({ reply: "Read it." })),
+    );
+    const r = await chat(sim, { text: "read my long plan" });
+    assert.equal(r.status, 200, JSON.stringify(r.json));
+    const [read, missing] = r.json.toolCalls;
+    assert.equal(read.ok, true);
+    assert.match(read.result, /The long line of the plan\./);
+    assert.doesNotMatch(read.result, /END-OF-PLAN/, "the end of a long result is cut");
+    assert.match(read.result, /\n\[cut: \d+ more bytes\]$/);
+    assert.ok(new TextEncoder().encode(read.result).length <= CHAT_TOOL_RESULT_BYTES + 40);
+    assert.equal(missing.ok, false);
+    assert.match(missing.result, /^not-found: no file notes\/missing\.md/);
+  });
+
   it("runs the turn as the client whose token was sent", async () => {
     const created = await fetch(`${sim.url}/api/clients`, {
       method: "POST",
@@ -174,6 +194,19 @@ describe("POST /api/chat on the simulator", () => {
     const unreachable = await runChatClient(sim, ["hello"], "", { HALO_PORT: String(closed) });
     assert.equal(unreachable.code, 1, unreachable.out);
     assert.match(unreachable.out, /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+  });
+});
+
+describe("the chat API's shown tool result", () => {
+  it("keeps a short result whole and cuts a long one on a character boundary, naming the ring tag when there is one", () => {
+    assert.equal(shownResult("short"), "short");
+    const exact = "a".repeat(CHAT_TOOL_RESULT_BYTES);
+    assert.equal(shownResult(exact), exact);
+    const wide = "é".repeat(CHAT_TOOL_RESULT_BYTES);
+    const cut = shownResult(wide, "r7");
+    const [kept, marker] = cut.split("\n");
+    assert.equal(kept, "é".repeat(CHAT_TOOL_RESULT_BYTES / 2));
+    assert.equal(marker, `[cut: ${CHAT_TOOL_RESULT_BYTES} more bytes; the whole result is in the results ring, tag r7]`);
   });
 });
 

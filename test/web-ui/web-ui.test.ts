@@ -11,6 +11,7 @@ import { encodeWav } from "../../lib/voice/wav.ts";
 import { launchBrowser, screenshot, seriousViolations, type TestBrowser } from "../support/browser.ts";
 import { ownerApi } from "../support/owner-api.ts";
 import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
+import { simWifi } from "../../hosts/sim/ports/wifi.ts";
 import { replyPcm, say, scene } from "../support/speech.ts";
 import { VoiceServer } from "../support/voice-server.ts";
 import { answer, openAiAnswer, openAiTools, person } from "../turn/support.ts";
@@ -105,7 +106,51 @@ describe("the owner's web page in Chromium", function () {
     const models = (await ownerApi(sim, "GET", "/api/models")).json.providers.find((p: any) => p.provider === "mistral");
     assert.equal(models.model, "mistral-large-latest");
     await page.getByText(/In use: offline/).waitFor();
+    // The simulator has no radio: its sentence stands in for the Wi-Fi form.
+    assert.match((await page.locator("#wifi-state").textContent())!, /This host has no Wi-Fi radio/);
+    assert.equal(await page.getByLabel("Network name").count(), 0);
     await checkSection("setup");
+  });
+
+  it("Setup: on a host with a radio, scans, stores new Wi-Fi credentials and shows the network joined; the password never comes back", async () => {
+    const wifi = simWifi({
+      inRange: [
+        { ssid: "Home", rssiDbm: -48, secure: true },
+        { ssid: "Cafe", rssiDbm: -71, secure: false },
+      ],
+    });
+    const radio = await startTestSim({ portOverrides: { log: memoryLog(), wifi } });
+    try {
+      await page.goto(`${radio.url}/#setup`);
+      await page.getByLabel("Client token").fill(radio.token);
+      await page.keyboard.press("Enter");
+      await page.waitForSelector('[data-section="setup"]');
+      await page.locator("#wifi-state").getByText("The setup access point is open.").waitFor();
+      await page.getByRole("button", { name: "Scan" }).click();
+      await page.getByText(/In range: Home \(-48 dBm\), Cafe \(-71 dBm, open\)/).waitFor();
+      await page.getByLabel("Network name").fill("Home");
+      await page.getByLabel(/^Network password/).fill("web-PAGE-wifi-pass");
+      await page.getByRole("button", { name: "Save and join" }).click();
+      await page
+        .locator("#wifi-state")
+        .getByText(/Connected to "Home", signal -48 dBm/)
+        .waitFor();
+      assert.deepEqual(wifi.joins, [{ ssid: "Home", password: "web-PAGE-wifi-pass" }]);
+      assert.equal(await page.getByLabel(/^Network password/).inputValue(), "", "the password field is emptied");
+      await page.reload();
+      await page
+        .locator("#wifi-state")
+        .getByText(/Connected to "Home"/)
+        .waitFor();
+      assert.equal(await page.getByLabel("Network name").inputValue(), "Home");
+      assert.ok(!(await page.content()).includes("web-PAGE-wifi-pass"), "the password is never on the page");
+      await screenshot(page, "setup-wifi");
+      assert.deepEqual(await seriousViolations(page), [], "axe on the Wi-Fi form");
+    } finally {
+      await radio.stop();
+    }
+    await page.goto(`${sim.url}/#setup`);
+    await page.waitForSelector('[data-section="setup"]');
   });
 
   it("People and clients: creates a client (token shown once), signs in as it, and a revoked token gets the clear screen", async () => {
@@ -134,6 +179,27 @@ describe("the owner's web page in Chromium", function () {
     await page.getByLabel("Client token").fill(sim.token);
     await page.keyboard.press("Enter");
     await page.getByText("owner (admin)").waitFor();
+  });
+
+  it("People: changes a person's quota, and after a reload it is still set", async () => {
+    assert.equal((await ownerApi(sim, "PUT", "/api/people/42", { role: "user" })).status, 200);
+    await open("people");
+    const card = page.locator('[data-person="42"]');
+    await card.getByLabel("Memories of 42", { exact: true }).fill("2000");
+    await card.getByLabel("Pinned memories of 42", { exact: true }).fill("999999");
+    await card.getByRole("button", { name: "Save quota of 42" }).click();
+    // The browser holds a value over the bound: nothing is sent.
+    assert.equal(sim.halo.core.people.get("42")!.quota.vectors, 1000);
+    await card.getByLabel("Pinned memories of 42", { exact: true }).fill("50");
+    await card.getByRole("button", { name: "Save quota of 42" }).click();
+    await page.locator("#toast").getByText("42 quota saved").waitFor();
+    await open("people");
+    await page.locator('[data-person="42"]').getByLabel("Memories of 42 (set by you)").waitFor();
+    assert.equal(await page.locator('[data-person="42"]').getByLabel("Memories of 42 (set by you)").inputValue(), "2000");
+    const saved = sim.halo.core.people.get("42")!;
+    assert.equal(saved.quota.vectors, 2000);
+    assert.deepEqual(saved.overridden, ["vectors"], "an unchanged field keeps following the role");
+    await checkSection("people-quota");
   });
 
   it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine and a skill from Nostr", async () => {
@@ -207,18 +273,58 @@ describe("the owner's web page in Chromium", function () {
     await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Delete" }).click();
     await page.locator('[data-file="notes/todo.md"]').waitFor({ state: "detached" });
     assert.deepEqual(sim.halo.core.artifacts.list(person("admin")), []);
+    // The owner's view of another person's files and of the skill capsules.
+    sim.halo.core.artifacts.saveText(person("user", "bob"), "trip", "rome.md", "# Rome\n");
+    sim.halo.core.artifacts.saveText(person("user", "bob"), "trip", "bags.md", "two bags\n");
+    sim.halo.core.skills.saveByOwner("old-habit", "# Old habit\n\nSay good morning twice.\n");
+    await open("memory");
+    await page.getByLabel("Person").selectOption("bob");
+    await page.getByRole("button", { name: "Show their files" }).click();
+    const rome = page.locator('[data-owner-file="bob/trip/rome.md"]');
+    await rome.waitFor();
+    await page.getByRole("button", { name: "Delete trip/rome.md of bob" }).click();
+    await rome.waitFor({ state: "detached" });
+    await page.locator('[data-owner-file="bob/trip/bags.md"]').waitFor();
+    assert.deepEqual(
+      sim.halo.core.artifacts.ownedBy("bob").map((r) => r.name),
+      ["bags.md"],
+    );
+    const capsule = page.locator('[data-capsule="old-habit"]');
+    await capsule.getByText("Old habit").waitFor();
+    assert.equal(await page.locator('[data-capsule]:has-text("built-in") button').count(), 0, "no built-in can be deleted");
+    await capsule.getByRole("button", { name: "Delete capsule old-habit" }).click();
+    await capsule.waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.skills.get("old-habit"), undefined);
     await page.getByRole("button", { name: "Show history" }).click();
     await page.waitForFunction(() => ((globalThis as any).document.getElementById("history")?.textContent ?? "").length > 0);
     await checkSection("memory");
   });
 
   it("Chat: a typed turn shows its reply and tool calls", async () => {
-    stand.llm.reply(openAiTools(["docs_search", '{"query":"ring"}']), openAiAnswer(answer({ reply: "The ring shows the state." })));
+    sim.halo.core.artifacts.saveText(person("admin"), "notes", "kettle.md", "The kettle is on the left shelf.\n");
+    stand.llm.reply(
+      openAiTools(
+        ["docs_search", '{"query":"ring"}'],
+        ["files_read", '{"project":"notes","name":"kettle.md"}'],
+        ["files_read", '{"project":"notes","name":"gone.md"}'],
+      ),
+      openAiAnswer(answer({ reply: "The ring shows the state." })),
+    );
     await open("chat");
     await page.getByLabel("Message").fill("what does the ring do?");
     await page.keyboard.press("Enter");
     await page.getByText("The ring shows the state.").waitFor();
     assert.match((await page.locator(".tool-calls").textContent())!, /docs\.search round 1, ok/);
+    // Each call's result text, collapsed until opened.
+    const kettle = page.locator(".tool-calls details").nth(1);
+    assert.equal(await kettle.getByText(/left shelf/).isVisible(), false, "collapsed at first");
+    await kettle.getByText("Result of files.read").click();
+    await kettle.getByText(/The kettle is on the left shelf\./).waitFor();
+    const gone = page.locator(".tool-calls details").nth(2);
+    // With the keyboard alone: focus the summary, Enter opens it.
+    await gone.getByText("Error from files.read").focus();
+    await page.keyboard.press("Enter");
+    await gone.getByText(/not-found: no file notes\/gone\.md/).waitFor();
     await checkSection("chat");
   });
 
@@ -275,8 +381,11 @@ describe("the owner's web page in Chromium", function () {
 
   it("fits a phone's width and works with the keyboard alone", async () => {
     await page.setViewportSize({ width: 375, height: 800 });
-    await open("setup");
-    assert.ok(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 375), "no sideways scrolling");
+    for (const section of ["people", "memory", "chat", "setup"]) {
+      await open(section);
+      const wide = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+      assert.ok(wide <= 375, `no sideways scrolling on ${section} (${wide} px)`);
+    }
     await screenshot(page, "phone-setup");
     await page.locator(".skip").focus();
     let reached = false;

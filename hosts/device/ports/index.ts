@@ -46,6 +46,8 @@ export function devicePorts(config: DeviceConfig): Ports {
     button: digitalButton(config.button, deviceClock, log),
     // files.send delivers through the Telegram channel.
     messenger: undefined,
+    // main.ts puts the radio in once the network object exists (lin: none).
+    wifi: undefined,
     audioIn,
     audioOut,
   };

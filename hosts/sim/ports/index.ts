@@ -43,6 +43,8 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     storage: folderStorage(`${dataDir}/sd`),
     // files.send delivers through the Telegram channel.
     messenger: undefined,
+    // No radio: the simulator uses the computer's network (tests give a simWifi through portOverrides).
+    wifi: undefined,
     ...hardware,
     audioOut,
     // Two slot files and an otadata record; the simulator cannot restart itself, so a restart is logged.
@@ -68,6 +70,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     webSocket: wsClient,
     storage: memoryStorage(),
     messenger: undefined,
+    wifi: undefined,
     ...simHardware({ firmwareVersion: TEST_FIRMWARE_VERSION, log }),
     otaSlots: undefined,
     ...overrides,

@@ -70,6 +70,8 @@ interface ToolCall {
   ok: boolean;
   truncated?: boolean;
   tag?: string;
+  /** The tool's result text (at most 2 KB, then a cut marker); ok false: it is an error. */
+  result?: string;
 }
 
 /** One turn's answer and what it did. */
@@ -97,6 +99,14 @@ function turnView(t: any): HTMLElement {
             ` round ${c.round}, `,
             h("span", { class: c.ok ? "ok" : "bad" }, c.ok ? "ok" : "failed"),
             c.tag ? h("span", { class: "mute" }, ` · result ${c.tag}${c.truncated ? " (cut for the model)" : ""}`) : null,
+            typeof c.result === "string"
+              ? h(
+                  "details",
+                  { class: "tool-result" },
+                  h("summary", {}, c.ok ? `Result of ${c.name}` : `Error from ${c.name}`),
+                  h("pre", { tabindex: 0, class: c.ok ? undefined : "bad" }, c.result),
+                )
+              : null,
           ),
         ),
       ),

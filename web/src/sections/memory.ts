@@ -1,11 +1,13 @@
 // Memory, files and history, through the same tools an MCP client calls
 // (memory.search, memory.pin, files.list, files.read, files.share,
-// memory.episodic), so a member's token sees only that member's own.
+// memory.episodic), so a member's token sees only that member's own. An admin
+// also sees everyone's files and the skill capsules (./owner-files.ts).
 import { callTool, del, errorText } from "../api";
 import { button, clear, field, form, h, toast, value } from "../dom";
 import type { Section } from "../main";
+import { everyonesFilesPanel, skillsPanel } from "./owner-files";
 
-export const memorySection: Section = async (root) => {
+export const memorySection: Section = async (root, session) => {
   const hits = h("div", { "aria-live": "polite" });
   const search = async (query: string): Promise<void> => {
     const r = await callTool("memory.search", { query, n_results: 20 });
@@ -100,6 +102,7 @@ export const memorySection: Section = async (root) => {
       hits,
     ),
     h("section", { "aria-labelledby": "files-title" }, h("h3", { id: "files-title" }, "Files"), files, reader),
+    ...(session.role === "admin" ? [everyonesFilesPanel(), skillsPanel()] : []),
     h(
       "section",
       { "aria-labelledby": "hist-title" },

@@ -158,46 +158,68 @@ interface Person {
   id: string;
   role: string;
   quota: { [k: string]: number };
+  overridden?: string[];
 }
+
+/** The quota fields, their labels and the device's upper bounds (lib/people/people.ts QUOTA_MAXIMUM). */
+const QUOTAS: Array<[string, string, number]> = [
+  ["vectors", "Memories", 100000],
+  ["bytes", "File storage in bytes", 8 * 1024 * 1024 * 1024],
+  ["ttlHours", "Memory lifetime in hours", 87600],
+  ["pins", "Pinned memories", 10000],
+];
 
 function peopleTable(list: Person[], refresh: () => Promise<void>): HTMLElement {
   if (!list.length) return h("p", { class: "mute" }, "Nobody yet besides the owner.");
-  return h(
-    "div",
-    {},
-    ...list.map((p) =>
+  return h("div", {}, ...list.map((p) => h("div", { class: "card", "data-person": p.id }, roleForm(p, refresh), quotaForm(p, refresh))));
+}
+
+function roleForm(p: Person, refresh: () => Promise<void>): HTMLElement {
+  return form(
+    async (f) => {
+      const r = await put(`/api/people/${encodeURIComponent(p.id)}`, { role: value(f, "role") });
+      toast(r.ok ? `${p.id} updated` : errorText(r));
+      await refresh();
+    },
+    h("div", { class: "row" }, h("strong", {}, p.id)),
+    field(
+      `Role of ${p.id}`,
       h(
-        "div",
-        { class: "card" },
-        form(
-          async (f) => {
-            const r = await put(`/api/people/${encodeURIComponent(p.id)}`, { role: value(f, "role") });
-            toast(r.ok ? `${p.id} updated` : errorText(r));
-            await refresh();
-          },
-          h(
-            "div",
-            { class: "row" },
-            h("strong", {}, p.id),
-            h(
-              "span",
-              { class: "mute" },
-              Object.keys(p.quota)
-                .map((k) => `${k} ${p.quota[k]}`)
-                .join(", "),
-            ),
-          ),
-          field(
-            `Role of ${p.id}`,
-            h(
-              "select",
-              { name: "role" },
-              ...["admin", "user", "guest", "unknown"].map((r) => h("option", { value: r, selected: r === p.role }, r)),
-            ),
-          ),
-          h("div", { class: "row" }, h("button", { type: "submit", "aria-label": `Save role of ${p.id}` }, "Save")),
+        "select",
+        { name: "role" },
+        ...["admin", "user", "guest", "unknown"].map((r) => h("option", { value: r, selected: r === p.role }, r)),
+      ),
+    ),
+    h("div", { class: "row" }, h("button", { type: "submit", "aria-label": `Save role of ${p.id}` }, "Save")),
+  );
+}
+
+/** Only the fields changed are sent, so the others keep following the role's default; 0 restores the default. */
+function quotaForm(p: Person, refresh: () => Promise<void>): HTMLElement {
+  const overridden = p.overridden ?? [];
+  return form(
+    async (f) => {
+      const quota: { [k: string]: number } = {};
+      for (const [k] of QUOTAS) {
+        const v = value(f, k).trim();
+        if (v !== "" && Number(v) !== p.quota[k]) quota[k] = Number(v);
+      }
+      if (!Object.keys(quota).length) return toast("No quota changed");
+      const r = await put(`/api/people/${encodeURIComponent(p.id)}`, { quota });
+      toast(r.ok ? `${p.id} quota saved` : errorText(r));
+      if (r.ok) await refresh();
+    },
+    h(
+      "div",
+      { class: "row" },
+      ...QUOTAS.map(([k, label, max]) =>
+        field(
+          `${label} of ${p.id}${overridden.indexOf(k) >= 0 ? " (set by you)" : ""}`,
+          h("input", { name: k, type: "number", min: 0, max, step: 1, required: true, value: String(p.quota[k] ?? 0) }),
         ),
       ),
     ),
+    h("p", { class: "mute" }, "0 returns a quota to the role's default (an admin's memories have no lifetime limit: 0)."),
+    h("div", { class: "row" }, h("button", { type: "submit", "aria-label": `Save quota of ${p.id}` }, "Save quota")),
   );
 }

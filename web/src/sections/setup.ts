@@ -1,12 +1,13 @@
-// Setup: provider keys (write-only, with a check), provider priority, the
-// Telegram chat allow-list, and every config knob the owner may set.
+// Setup: Wi-Fi, provider keys (write-only, with a check), provider priority,
+// the Telegram chat allow-list, and every config knob the owner may set.
 import { del, errorText, get, post, put } from "../api";
 import { button, clear, field, form, h, toast, value } from "../dom";
 import type { Section } from "../main";
 import { budgetPanel, embedderPanel, modelsPanel } from "./setup-controls";
+import { wifiPanel } from "./setup-wifi";
 
 export const setupSection: Section = async (root) => {
-  const [secrets, priority, chats, config, budget, models, embedder] = await Promise.all([
+  const [secrets, priority, chats, config, budget, models, embedder, wifi] = await Promise.all([
     get("/api/secrets"),
     get("/api/providers/priority"),
     get("/api/chats"),
@@ -14,6 +15,7 @@ export const setupSection: Section = async (root) => {
     budgetPanel(),
     modelsPanel(),
     embedderPanel(),
+    wifiPanel(),
   ]);
   const keys = h("div");
   const drawKeys = (list: Array<{ name: string; set: boolean }>): void => clear(keys, ...list.map((s) => keyRow(s, refreshKeys)));
@@ -26,6 +28,7 @@ export const setupSection: Section = async (root) => {
 
   root.append(
     h("h2", {}, "Setup"),
+    wifi,
     h(
       "section",
       { "aria-labelledby": "keys-title" },
