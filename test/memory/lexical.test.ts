@@ -1,6 +1,7 @@
 // The compact lexical index gives the reference index's hits and scores exactly (test/scenarios/lexical.ts),
 // and VectorStore builds a namespace's index on its first search, then keeps it in step.
 import assert from "node:assert/strict";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { LexicalIndex } from "../../lib/memory/recall/lexical.ts";
 import { VectorStore } from "../../lib/memory/store/vector-store.ts";
 import { runLexicalScenario } from "../scenarios/lexical.ts";
@@ -48,7 +49,7 @@ describe("compact lexical index", () => {
   });
 
   it("is built on a namespace's first search and follows adds, replaces and removes after it", () => {
-    const store = new VectorStore(4, 16);
+    const store = new VectorStore(4, 16, simVectorArena());
     const row = Int8Array.from([10, 0, 0, 0]);
     store.add(meta(1, "a", "the ficus needs water"), row);
     store.add(meta(2, "a", "water the garden on Sunday"), row);
