@@ -3,6 +3,7 @@
 // Node imports: bench/files.xs.ts runs the same code on the XS host.
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
+import { ARTIFACTS_MAX_COUNT } from "../lib/limits.ts";
 import { ArtifactStore } from "../lib/store/artifact-store.ts";
 import { queryTerms } from "../lib/store/docs-pack.ts";
 import { mulberry32 } from "../test/support/prng.ts";
@@ -31,7 +32,13 @@ export function buildFilesCorpus(docs = DOCS): FilesCorpus {
     words.push(w);
   }
   const owner = makePrincipal("owner", "admin", "mcp");
-  const store = new ArtifactStore(memoryStorage(1024 * 1024 * 1024), { now: () => Date.UTC(2026, 0, 1) });
+  // The device's store holds at most ARTIFACTS_MAX_COUNT (4,000) files; the 10,000-document line opens a
+  // store with room for the corpus to show how the index scales past it.
+  const store = new ArtifactStore(
+    memoryStorage(1024 * 1024 * 1024),
+    { now: () => Date.UTC(2026, 0, 1) },
+    Math.max(docs, ARTIFACTS_MAX_COUNT),
+  );
   for (let d = 0; d < docs; d++) {
     let text = d % 50 === 0 ? "rare " : "";
     while (text.length < DOC_BYTES - 16)
