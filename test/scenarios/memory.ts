@@ -131,6 +131,9 @@ export async function runMemoryScenario(arena: VectorArena = simVectorArena()): 
   await call("memory.search", { query: "jasmine tea" }, kim);
   await call("memory.scratchpad", { action: "view" });
   await call("memory.config", { action: "view" });
+  // The first core's store was dropped, not released: XS frees its native arena memory when it collects it (at a
+  // time this scenario does not control) and the Node arena never counts it free, so the figure is masked here.
+  out[out.length - 1] = out[out.length - 1].replace(/Vector arena: [0-9.]+ KB/, "Vector arena: (in use)");
   await call("memory.episodic", { session: "chat-1" });
   out.push(`files ${storage.list("memory").join(" ")}`);
   return out;
