@@ -250,7 +250,7 @@ describe("the owner's web page in Chromium", function () {
     await checkSection("tools");
   });
 
-  it("Memory and files: pins and deletes a memory, reads and deletes a file", async () => {
+  it("Memory and files: pins and deletes a memory, reads, shares and deletes a file", async () => {
     assert.equal((await postMcp(sim, call("memory.write", { content: "The owner's bicycle is blue." }))).status, 200);
     sim.halo.core.artifacts.saveText(person("admin"), "notes", "todo.md", "- buy bread\n- fix the bicycle\n");
     await open("memory");
@@ -270,6 +270,9 @@ describe("the owner's web page in Chromium", function () {
     await page.getByText(/No memories/).waitFor();
     await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Read" }).click();
     await page.locator("#file-text").getByText("fix the bicycle").waitFor();
+    await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Share", exact: true }).click();
+    await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Unshare" }).waitFor();
+    assert.equal(sim.halo.core.artifacts.list(person("admin"))[0]?.shared, true);
     await page.locator('[data-file="notes/todo.md"]').getByRole("button", { name: "Delete" }).click();
     await page.locator('[data-file="notes/todo.md"]').waitFor({ state: "detached" });
     assert.deepEqual(sim.halo.core.artifacts.list(person("admin")), []);
