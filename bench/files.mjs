@@ -8,6 +8,7 @@
 //   files-search-ms-4000-docs-xs   the index at 4,000 documents, the device store's maximum (ARTIFACTS_MAX_COUNT)
 //   files-search-ms-10000-docs-xs  the index at 10,000 documents, in a store opened with room for them (the
 //                                  device's store refuses a file past 4,000): how the index scales
+//                                  (writing that corpus on XS takes about 12 minutes: the whole bench is long)
 //
 // The corpus (bench/files-corpus.ts): mulberry32 seed 4242, a vocabulary of 3,000 random words of 3-9
 // letters; every document holds "common" about once in 40 words, every 50th document also "rare". The
@@ -41,7 +42,10 @@ export async function runFilesBench() {
   const figures = [["files-search-ms-1000-docs", median(ms)]];
   const { runOnXs } = await import("../hosts/xs/run.mjs");
   const xs = async (docs) => {
-    const r = await runOnXs("bench/files.xs.ts", { args: [String(XS_SAMPLES), String(docs)], timeoutMs: 900_000 });
+    const r = await runOnXs("bench/files.xs.ts", {
+      args: [String(XS_SAMPLES), String(docs)],
+      timeoutMs: docs > 4000 ? 1_800_000 : 900_000,
+    });
     const line = /FILES-XS (\{.*\})/.exec(r.stdout);
     if (r.code !== 0 || !line) throw new Error(`the XS files bench failed (exit ${r.code}): ${r.stderr.slice(0, 400)}`);
     return JSON.parse(line[1]);

@@ -25,7 +25,7 @@ static xsCreation gCreation = {
 	4 * 1024 * 1024,   /* initialChunkSize */
 	1024 * 1024,       /* incrementalChunkSize */
 	64 * 1024,         /* initialHeapCount (slots) */
-	32 * 1024,         /* incrementalHeapCount */
+	256 * 1024,        /* incrementalHeapCount: a large live heap (10,000 files on the card) collects 8x less often */
 	256 * 1024,        /* stackCount (slots): ~23000 frames of a simple function */
 	8 * 1024,          /* initialKeyCount */
 	4 * 1024,          /* incrementalKeyCount */
