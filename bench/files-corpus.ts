@@ -40,8 +40,7 @@ export function buildFilesCorpus(docs = DOCS): FilesCorpus {
     Math.max(docs, ARTIFACTS_MAX_COUNT),
   );
   for (let d = 0; d < docs; d++) {
-    // Pieces joined once, not +=: XS copies the string each time, and at 10,000 documents that garbage made the
-    // collector move the whole 40 MB card for nearly every document.
+    // Pieces joined once, not +=: on XS each += copies the text so far, garbage that 10,000 documents multiply.
     const pieces: string[] = d % 50 === 0 ? ["rare "] : [];
     let length = pieces.length === 0 ? 0 : pieces[0].length;
     while (length < DOC_BYTES - 16) {
