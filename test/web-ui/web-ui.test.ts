@@ -202,7 +202,7 @@ describe("the owner's web page in Chromium", function () {
     await checkSection("people-quota");
   });
 
-  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine and a skill from Nostr", async () => {
+  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine and a skill from Nostr, refuses a download", async () => {
     sim.halo.core.skills.saveByAgent("weekly-report", "# Weekly report\n\nEvery Monday, sum up the week's notes.\n");
     await open("tools");
     await page.locator("nav .badge").waitFor();
@@ -240,6 +240,15 @@ describe("the owner's web page in Chromium", function () {
     await nostrCard.getByRole("button", { name: "Approve" }).click();
     await nostrCard.waitFor({ state: "detached" });
     assert.equal(sim.halo.core.nostr.skills.list()[0].approved, true);
+    // A download waiting under the "ask" policy: refused from the page (approving would fetch from the network).
+    sim.halo.core.downloads.setPolicy("ask");
+    const job = sim.halo.core.downloads.request(person("user", "bob"), "https://example.com/notes.md", "web", "notes.md");
+    await open("approvals");
+    const download = page.locator(`[data-download="${job.id}"]`);
+    await download.getByText("https://example.com/notes.md").waitFor();
+    await download.getByRole("button", { name: "Reject" }).click();
+    await download.waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.downloads.all().find((j) => j.id === job.id)?.state, "rejected");
   });
 
   it("Tools: lists every registered tool", async () => {
