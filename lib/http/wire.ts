@@ -3,8 +3,10 @@
 // response. Node's http module does this for the simulator. Only what Halo's
 // routes need: bodies come with Content-Length; a chunked request body is
 // refused (501), as is anything that is not HTTP/1.0 or 1.1.
-import { toJson } from "../util/json";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
+import { HttpError } from "./http-error";
+import { errorAnswer } from "./pipeline";
+import type { HttpResponse } from "./types";
 
 /** The request line and headers together; a longer head gets 431. */
 export const HEAD_MAX_BYTES = 8192;
@@ -23,12 +25,6 @@ export interface RequestHead {
   keepAlive: boolean;
 }
 
-/** A head that cannot be served: the status to answer with and why, in a sentence. */
-export interface HeadRefusal {
-  status: number;
-  message: string;
-}
-
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const CRLF_CRLF = [13, 10, 13, 10];
 
@@ -41,49 +37,45 @@ export function headEnd(bytes: Uint8Array, length: number, from = 0): number {
   return -1;
 }
 
-/** Parses a request head (up to and including its blank line). */
-export function parseRequestHead(head: Uint8Array): RequestHead | HeadRefusal {
-  if (head.length > HEAD_MAX_BYTES) return { status: 431, message: "The request head is too large." };
+/** Parses a request head (up to and including its blank line); a head that cannot be served is an HttpError (status and sentence). */
+export function parseRequestHead(head: Uint8Array): RequestHead | HttpError {
+  if (head.length > HEAD_MAX_BYTES) return new HttpError(431, "The request head is too large.");
   // Latin-1 would be the letter of the RFC; UTF-8 keeps a UTF-8 path readable and a bad byte still fails below.
   const lines = decodeUtf8(head).split("\r\n");
   const requestLine = lines[0].split(" ");
-  if (requestLine.length !== 3) return { status: 400, message: "Malformed request line." };
+  if (requestLine.length !== 3) return new HttpError(400, "Malformed request line.");
   const [method, path, version] = requestLine;
-  if (!TOKEN.test(method)) return { status: 400, message: "Malformed request method." };
+  if (!TOKEN.test(method)) return new HttpError(400, "Malformed request method.");
   if (path.length === 0 || (path[0] !== "/" && path !== "*") || /[\x00-\x20\x7f]/.test(path))
-    return { status: 400, message: "Malformed request target." };
-  if (version !== "HTTP/1.1" && version !== "HTTP/1.0") return { status: 505, message: "Only HTTP/1.0 and HTTP/1.1 are served." };
+    return new HttpError(400, "Malformed request target.");
+  if (version !== "HTTP/1.1" && version !== "HTTP/1.0") return new HttpError(505, "Only HTTP/1.0 and HTTP/1.1 are served.");
   const headers: { [name: string]: string } = {};
   let count = 0;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (line === "") continue;
-    if (++count > MAX_REQUEST_HEADERS) return { status: 431, message: "Too many request headers." };
+    if (++count > MAX_REQUEST_HEADERS) return new HttpError(431, "Too many request headers.");
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon) : "";
-    if (!TOKEN.test(name)) return { status: 400, message: "Malformed header line." };
+    if (!TOKEN.test(name)) return new HttpError(400, "Malformed header line.");
     const value = line.slice(colon + 1).trim();
-    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return { status: 400, message: "Malformed header value." };
+    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return new HttpError(400, "Malformed header value.");
     const key = name.toLowerCase();
     const prior = headers[key];
     headers[key] = prior === undefined ? value : `${prior}, ${value}`;
   }
-  if (version === "HTTP/1.1" && headers.host === undefined) return { status: 400, message: "An HTTP/1.1 request needs a Host header." };
+  if (version === "HTTP/1.1" && headers.host === undefined) return new HttpError(400, "An HTTP/1.1 request needs a Host header.");
   if (headers["transfer-encoding"] !== undefined)
-    return { status: 501, message: "Chunked request bodies are not accepted; send Content-Length." };
+    return new HttpError(501, "Chunked request bodies are not accepted; send Content-Length.");
   let bodyLength = 0;
   const declared = headers["content-length"];
   if (declared !== undefined) {
-    if (!/^[0-9]{1,15}$/.test(declared)) return { status: 400, message: "Malformed Content-Length." };
+    if (!/^[0-9]{1,15}$/.test(declared)) return new HttpError(400, "Malformed Content-Length.");
     bodyLength = Number(declared);
   }
   const connection = (headers.connection ?? "").toLowerCase();
   const keepAlive = version === "HTTP/1.1" ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
   return { method, path, headers, bodyLength, keepAlive };
-}
-
-export function isRefusal(head: RequestHead | HeadRefusal): head is HeadRefusal {
-  return (head as HeadRefusal).status !== undefined;
 }
 
 const REASONS: { [status: number]: string } = {
@@ -142,12 +134,18 @@ export function responseHead(
   return encodeUtf8(text);
 }
 
-/** A refusal as a complete JSON response, the shape every route's errors take. */
-export function refusalResponse(refusal: HeadRefusal): Uint8Array {
-  const body = encodeUtf8(toJson({ error: refusal.message }));
-  const head = responseHead(refusal.status, { "content-type": "application/json" }, body.length, true);
+/** A whole response as bytes: head, then the body unless the request was a HEAD. */
+export function responseBytes(res: HttpResponse, method: string, close: boolean): Uint8Array {
+  const body = typeof res.body === "string" ? encodeUtf8(res.body) : res.body;
+  const head = responseHead(res.status, res.headers, body.length, close);
+  if (method === "HEAD" || body.length === 0) return head;
   const out = new Uint8Array(head.length + body.length);
   out.set(head, 0);
   out.set(body, head.length);
   return out;
+}
+
+/** A refusal before any route ran (a bad head, a full server): the pipeline's JSON error, and the connection closes. */
+export function refusalResponse(error: HttpError): Uint8Array {
+  return responseBytes(errorAnswer(error, "api"), "GET", true);
 }

@@ -64,7 +64,7 @@ describe("HTTP on the wire (the device's reader and writer)", () => {
     );
     assert.match(
       text,
-      /refusal => "HTTP\/1\.1 431 Request Header Fields Too Large\\r\\ncontent-type: application\/json\\r\\ncontent-length: 42\\r\\nconnection: close\\r\\n\\r\\n\{\\"error\\":\\"The request head is too large\.\\"\}"/,
+      /refusal => "HTTP\/1\.1 431 Request Header Fields Too Large\\r\\ncontent-type: application\/json\\r\\ncache-control: no-store\\r\\nx-content-type-options: nosniff\\r\\ncontent-length: 42\\r\\nconnection: close\\r\\n\\r\\n\{\\"error\\":\\"The request head is too large\.\\"\}"/,
     );
   });
 });

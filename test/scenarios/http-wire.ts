@@ -1,14 +1,7 @@
 // The device's HTTP/1.1 reader and writer (lib/http/wire.ts) on well-formed, malformed and hostile heads:
 // one transcript line per case, the same on Node and on the XS host.
-import {
-  HEAD_MAX_BYTES,
-  headEnd,
-  isRefusal,
-  MAX_REQUEST_HEADERS,
-  parseRequestHead,
-  refusalResponse,
-  responseHead,
-} from "../../lib/http/wire.ts";
+import { HttpError } from "../../lib/http/http-error.ts";
+import { HEAD_MAX_BYTES, headEnd, MAX_REQUEST_HEADERS, parseRequestHead, refusalResponse, responseHead } from "../../lib/http/wire.ts";
 import { decodeUtf8, encodeUtf8 } from "../../lib/util/utf8.ts";
 
 const HEADS: Array<[string, string]> = [
@@ -43,7 +36,7 @@ export async function runHttpWireScenario(): Promise<string[]> {
   const lines: string[] = [];
   for (const [name, text] of HEADS) {
     const parsed = parseRequestHead(encodeUtf8(text));
-    if (isRefusal(parsed)) lines.push(`${name} => ${parsed.status} ${parsed.message}`);
+    if (parsed instanceof HttpError) lines.push(`${name} => ${parsed.status} ${parsed.message}`);
     else {
       const headers = Object.keys(parsed.headers).map((k) => `${k}=${parsed.headers[k]}`);
       lines.push(
@@ -63,6 +56,6 @@ export async function runHttpWireScenario(): Promise<string[]> {
     `stream response => ${JSON.stringify(decodeUtf8(responseHead(200, { "content-type": "text/event-stream" }, undefined, false)))}`,
   );
   lines.push(`closing response => ${JSON.stringify(decodeUtf8(responseHead(413, {}, 0, true)))}`);
-  lines.push(`refusal => ${JSON.stringify(decodeUtf8(refusalResponse({ status: 431, message: "The request head is too large." })))}`);
+  lines.push(`refusal => ${JSON.stringify(decodeUtf8(refusalResponse(new HttpError(431, "The request head is too large."))))}`);
   return lines;
 }

@@ -8,14 +8,16 @@
 import TCP from "embedded:io/socket/tcp";
 import Timer, { type TimerId } from "timer";
 import type { Halo } from "../../../lib/halo";
+import { HttpError } from "../../../lib/http/http-error";
+import { errorAnswer } from "../../../lib/http/pipeline";
 import type { BodyStream, HttpRequest, HttpResponse } from "../../../lib/http/types";
 import {
   HEAD_MAX_BYTES,
   headEnd,
-  isRefusal,
   parseRequestHead,
   refusalResponse,
   type RequestHead,
+  responseBytes,
   responseHead,
 } from "../../../lib/http/wire";
 import type { Log } from "../../../lib/ports";
@@ -29,10 +31,6 @@ export const BODY_TIMEOUT_MS = 30_000;
 const WRITE_PIECE_BYTES = 2048;
 
 type Phase = "head" | "body" | "answering" | "writing" | "closed";
-
-function internalError(): HttpResponse {
-  return { status: 500, headers: { "content-type": "application/json" }, body: '{"error":"Internal error."}' };
-}
 
 function onePiece(body: Uint8Array): BodyStream {
   let given = false;
@@ -118,12 +116,10 @@ export class HttpConnection {
     this.advance();
   }
 
-  /** Keeps bytes that are not body: a head being read, or a request sent before the last answer. */
+  /** Keeps bytes that are not body: a head being read (advance() refuses one too long), or a request sent before the last answer. */
   private keep(chunk: Uint8Array): void {
-    if (this.received.length + chunk.length > HEAD_MAX_BYTES + 4) {
-      // Nothing this server serves sends that much ahead of a head's end.
-      if (this.phase === "head") this.refuseHead({ status: 431, message: "The request head is too large." });
-      else this.close();
+    if (this.phase !== "head" && this.received.length + chunk.length > HEAD_MAX_BYTES) {
+      this.close(); // nothing this server serves sends that much ahead of its answer
       return;
     }
     const joined = new Uint8Array(this.received.length + chunk.length);
@@ -146,13 +142,13 @@ export class HttpConnection {
     if (this.phase !== "head") return;
     const end = headEnd(this.received, this.received.length);
     if (end < 0) {
-      if (this.received.length > HEAD_MAX_BYTES) this.refuseHead({ status: 431, message: "The request head is too large." });
+      if (this.received.length > HEAD_MAX_BYTES) this.refuseHead(new HttpError(431, "The request head is too large."));
       return;
     }
     const parsed = parseRequestHead(this.received.subarray(0, end));
     const rest = this.received.subarray(end);
     this.received = new Uint8Array(0);
-    if (isRefusal(parsed)) {
+    if (parsed instanceof HttpError) {
       this.refuseHead(parsed);
       return;
     }
@@ -174,7 +170,7 @@ export class HttpConnection {
     if (rest.length > 0) this.takeBody(rest);
   }
 
-  private refuseHead(refusal: { status: number; message: string }): void {
+  private refuseHead(refusal: HttpError): void {
     this.received = new Uint8Array(0);
     this.refuse(refusalResponse(refusal));
   }
@@ -196,7 +192,7 @@ export class HttpConnection {
       .handleHttp(request)
       .then(undefined, (e: unknown): HttpResponse => {
         this.log.warn(`request failed: ${e instanceof Error ? e.message : String(e)}`);
-        return internalError();
+        return errorAnswer(new HttpError(500, "Internal error."), "api");
       })
       .then((res: HttpResponse): void => this.answer(head, res, tooLarge));
   }
@@ -219,11 +215,8 @@ export class HttpConnection {
       });
       return;
     }
-    const body = typeof res.body === "string" ? encodeUtf8(res.body) : res.body;
     this.closeWhenWritten = tooLarge || res.close === true || !head.keepAlive;
-    this.send(responseHead(res.status, res.headers, body.length, this.closeWhenWritten));
-    if (head.method !== "HEAD" && body.length > 0) this.send(body);
-    else this.flush();
+    this.send(responseBytes(res, head.method, this.closeWhenWritten));
   }
 
   private send(bytes: Uint8Array): void {

@@ -7,6 +7,7 @@
 import Listener from "embedded:io/socket/listener";
 import type TCP from "embedded:io/socket/tcp";
 import type { Halo } from "../../../lib/halo";
+import { HttpError } from "../../../lib/http/http-error";
 import { refusalResponse } from "../../../lib/http/wire";
 import type { Log } from "../../../lib/ports";
 import { HttpConnection } from "./connection";
@@ -37,7 +38,10 @@ export function serveHttp(halo: Halo, port: number, log: Log): HttpService {
         if (from === undefined) return;
         const connection = new HttpConnection(from, halo, log, forget);
         if (connections.size >= MAX_OPEN_CONNECTIONS) {
-          connection.refuse(refusalResponse({ status: 503, message: "Busy: too many connections at once; try again in a moment." }));
+          const busy = new HttpError(503, "Busy: too many connections at once; try again in a moment.", {
+            headers: { "retry-after": "1" },
+          });
+          connection.refuse(refusalResponse(busy));
         } else connections.add(connection);
       }
     },
