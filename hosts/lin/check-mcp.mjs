@@ -3,7 +3,7 @@
 //   node hosts/lin/check-mcp.mjs <owner token> [base URL, default http://127.0.0.1:8080] [--openai-standin]
 // Exits 1 when a step fails. Steps: initialize, every page of tools/list,
 // docs.search, memory.write + memory.search, artifact.save + files.read,
-// device.status, system.health, ota.status, then POST /api/chat with no
+// nostr.encrypt + nostr.decrypt, nostr.post + nostr.query through a loopback relay, device.status, system.health, ota.status, then POST /api/chat with no
 // provider key (expects the "add a key" answer). With --openai-standin (for a
 // build made with openaiBaseUrl=http://127.0.0.1:8099/v1) it then serves the
 // OpenAI Responses API on 127.0.0.1:8099, sets a test key, runs one /api/chat
@@ -11,6 +11,7 @@
 import { createServer } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { tsImport } from "tsx/esm/api";
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const withStandin = process.argv.includes("--openai-standin");
@@ -46,6 +47,27 @@ async function call(client, name, args, expect) {
   }
 }
 
+/** nostr.post to a loopback relay, then nostr.query for the note (signed, then verified on the device). */
+async function nostrThroughRelay(client) {
+  const { startTestRelay } = await tsImport("../../test/support/nostr-relay.ts", import.meta.url);
+  const relay = await startTestRelay();
+  try {
+    const put = await fetch(new URL("/api/nostr/relays", base), {
+      method: "PUT",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ relays: [relay.url] }),
+    });
+    show("PUT /api/nostr/relays", put.status === 200, `${put.status}`);
+    for (let i = 0; i < 50 && relay.connections() === 0; i++) await new Promise((ok) => setTimeout(ok, 100));
+    const posted = await call(client, "nostr.post", { content: "signed on lin" }, /: ok/);
+    const id = /^event ([0-9a-f]{64})/.exec(posted)?.[1] ?? "none";
+    show("relay holds the note", relay.repository.events.has(id), id);
+    await call(client, "nostr.query", { filter: { ids: [id] }, timeout_ms: 3000 }, new RegExp(`${id}.*signed on lin`));
+  } finally {
+    await relay.close();
+  }
+}
+
 const client = new Client({ name: "halo-lin-check", version: "1.0.0" });
 const transport = new StreamableHTTPClientTransport(new URL("/mcp", base), { requestInit: { headers: auth } });
 await client.connect(transport);
@@ -70,6 +92,13 @@ await call(client, "memory.write", { content: fact, importance: 0.7 });
 await call(client, "memory.search", { query: "kettle blue" }, /kettle is blue/);
 await call(client, "artifact.save", { project: "lincheck", name: "note.md", text: "# Lin check\n\nSaved over MCP on XS.\n" });
 await call(client, "files.read", { project: "lincheck", name: "note.md" }, /Saved over MCP on XS/);
+// Nostr's curve on the device's engine: NIP-44 to and from the public key of secret key 1 (ECDH both
+// ways); then, through a relay on loopback (@nostr-relay/core, the tests' relay), a signed note the relay
+// accepts (it checks the signature) and the same note read back (the device verifies what relays send).
+const someone = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798";
+const sealed = await call(client, "nostr.encrypt", { recipient_pubkey: someone, plaintext: "sealed on lin" }, /^A[A-Za-z0-9+/=]{100,}$/);
+await call(client, "nostr.decrypt", { sender_pubkey: someone, ciphertext: sealed }, /^sealed on lin$/);
+await nostrThroughRelay(client);
 await call(client, "device.status", {});
 await call(client, "system.health", {});
 await call(client, "ota.status", {});

@@ -3,9 +3,9 @@ import { toJson } from "../util/json";
 // the one check every received event passes. Verification never trusts a flag
 // on the object (nostr-tools caches one that survives a spread): it recomputes
 // the id from the fields and checks the signature, on objects fresh from JSON.parse.
-import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { NOSTR_CONTENT_MAX_BYTES, NOSTR_FUTURE_SKEW_S, NOSTR_TAG_ENTRIES_MAX, NOSTR_TAG_VALUE_MAX_CHARS, NOSTR_TAGS_MAX } from "./limits";
+import { sha256 } from "../util/sha256";
 import { schnorr } from "./secp256k1";
 
 export interface EventTemplate {

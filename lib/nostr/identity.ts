@@ -24,7 +24,7 @@ export class NostrIdentity {
     log: Log,
   ) {
     const stored = settings.get(NOSTR_KEY_SETTING);
-    if (stored && /^[0-9a-f]{64}$/.test(stored) && secp256k1.utils.isValidSecretKey(hexToBytes(stored))) {
+    if (stored && /^[0-9a-f]{64}$/.test(stored) && secp256k1.isValidSecretKey(hexToBytes(stored))) {
       this.secretKey = hexToBytes(stored);
     } else {
       this.secretKey = this.freshSecretKey();
@@ -77,7 +77,7 @@ export class NostrIdentity {
   private freshSecretKey(): Uint8Array {
     for (;;) {
       const candidate = this.randomBytes(32);
-      if (secp256k1.utils.isValidSecretKey(candidate)) return candidate;
+      if (secp256k1.isValidSecretKey(candidate)) return candidate;
     }
   }
 }

@@ -45,7 +45,7 @@ export function wrapPrivateMessage(
     content: identity.nip44Encrypt(recipient, toJson(rumor)),
   });
   let ephemeral = identity.randomBytes(32);
-  while (!secp256k1.utils.isValidSecretKey(ephemeral)) ephemeral = identity.randomBytes(32);
+  while (!secp256k1.isValidSecretKey(ephemeral)) ephemeral = identity.randomBytes(32);
   const wrapped = nip44Encrypt(toJson(seal), nip44ConversationKey(ephemeral, recipient), (n) => identity.randomBytes(n));
   return signEvent(
     { kind: KIND_GIFT_WRAP, tags: [["p", recipient]], created_at: backdated(identity, nowS), content: wrapped },

@@ -4,11 +4,9 @@
 // ciphertext. Nothing here calls a native function as the module loads.
 import { chacha20 } from "@noble/ciphers/chacha.js";
 import { equalBytes } from "@noble/ciphers/utils.js";
-import { expand, extract } from "@noble/hashes/hkdf.js";
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { concatBytes, hexToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
+import { hkdfExpand, hkdfExtract, hmacSha256 } from "../util/sha256";
 import { secp256k1 } from "./secp256k1";
 
 const VERSION = 2;
@@ -23,13 +21,13 @@ export const NIP44_PAYLOAD_MAX_CHARS = 87472;
 /** The key two parties share: HKDF-extract(salt "nip44-v2", the x coordinate of their ECDH point). */
 export function nip44ConversationKey(secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
   const shared = secp256k1.getSharedSecret(secretKey, hexToBytes(`02${pubkeyHex}`));
-  return extract(sha256, shared.subarray(1, 33), SALT);
+  return hkdfExtract(shared.subarray(1, 33), SALT);
 }
 
 function messageKeys(conversationKey: Uint8Array, nonce: Uint8Array): { key: Uint8Array; iv: Uint8Array; macKey: Uint8Array } {
   if (conversationKey.length !== 32) throw new Error("invalid conversation key length");
   if (nonce.length !== 32) throw new Error("invalid nonce length");
-  const keys = expand(sha256, conversationKey, nonce, 76);
+  const keys = hkdfExpand(conversationKey, nonce, 76);
   return { key: keys.subarray(0, 32), iv: keys.subarray(32, 44), macKey: keys.subarray(44, 76) };
 }
 
@@ -58,7 +56,7 @@ function unpad(padded: Uint8Array): Uint8Array {
 }
 
 function mac(macKey: Uint8Array, nonce: Uint8Array, ciphertext: Uint8Array): Uint8Array {
-  return hmac(sha256, macKey, concatBytes(nonce, ciphertext));
+  return hmacSha256(macKey, concatBytes(nonce, ciphertext));
 }
 
 /** Encrypts UTF-8 `plaintext` (1 to 65,535 bytes) with a 32-byte `nonce` the caller drew from its random source. */

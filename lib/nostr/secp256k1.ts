@@ -1,121 +1,82 @@
-// secp256k1 for Nostr: the curve built from @noble/curves' generic short
-// Weierstrass code, ECDH, and BIP-340 Schnorr signatures written from the BIP.
-// Not @noble/curves/secp256k1.js: that module also builds FROST at load, which
-// encodes text with the host's TextEncoder, a native function the device's
-// preload linker cannot run; this one calls nothing native as it loads.
-import { Field } from "@noble/curves/abstract/modular.js";
-import { ecdh, weierstrass } from "@noble/curves/abstract/weierstrass.js";
-import { bytesToNumberBE, numberToBytesBE } from "@noble/curves/utils.js";
-import { sha256 } from "@noble/hashes/sha2.js";
+// secp256k1 for Nostr: ECDH and BIP-340 Schnorr signatures, written from SEC 2 and the BIP over the
+// curve code in ./curve. Halo's own rather than @noble/curves': that package keeps mutable state at
+// its top level (each point's precomputed windows in a module WeakMap) and builds BigInt tables as it
+// loads, which the device's preload linker (SDK 8.2.3) overruns. Here the base point's table is a
+// generated string constant and nothing is built or kept between calls, so every module that signs or
+// verifies can be preloaded.
 import { concatBytes } from "@noble/hashes/utils.js";
+import { sha256 } from "../util/sha256";
+import { equal, fromBytes, N, ONE, P, sqrt, toBytes32, ZERO } from "./curve/field";
+import { type Affine, addPoints, isInfinity, negateAffine, toAffine, ySquared } from "./curve/jacobian";
+import { multiply, multiplyBase } from "./curve/multiply";
 
-// The curve's published parameters (SEC 2, section 2.4.1) and its GLV endomorphism.
-const P = BigInt("0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f");
-const N = BigInt("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
-const CURVE = {
-  p: P,
-  n: N,
-  h: BigInt(1),
-  a: BigInt(0),
-  b: BigInt(7),
-  Gx: BigInt("0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
-  Gy: BigInt("0x483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8"),
-};
-const ENDOMORPHISM: { beta: bigint; basises: [[bigint, bigint], [bigint, bigint]] } = {
-  beta: BigInt("0x7ae96a2b657c07106e64479eac3434e99cf0497512f58995c1396c28719501ee"),
-  basises: [
-    [BigInt("0x3086d221a7d46bcde86c90e49284eb15"), -BigInt("0xe4437ed6010e88286f547fa90abfe4c3")],
-    [BigInt("0x114ca50f7a8e2f3f657c1108d9d44cfd8"), BigInt("0x3086d221a7d46bcde86c90e49284eb15")],
-  ],
-};
-
-const Point = weierstrass(CURVE, { Fp: Field(P), endo: ENDOMORPHISM });
-// @noble precomputes the base point with 6-bit windows: about 2,080 points, 440 KB of XS heap on a
-// 64-bit host, built by the first key operation at boot and kept. 4-bit windows hold 776 points for about
-// half again the additions per signature; the device signs a few events a minute, and its heap is short.
-const BASE_WINDOW_BITS = 4;
-Point.BASE.precompute(BASE_WINDOW_BITS);
-type CurvePoint = InstanceType<typeof Point>;
-
-/** ECDH and secret-key checks on secp256k1 (compressed public keys, 33 bytes). */
-export const secp256k1 = ecdh(Point);
-
-const ZERO = BigInt(0);
-const ONE = BigInt(1);
-
-function hasEvenY(point: CurvePoint): boolean {
-  return (point.toAffine().y & ONE) === ZERO;
+function hasEvenY(point: Affine): boolean {
+  return equal(point.y & ONE, ZERO);
 }
 
 // BIP-340's tagged hashes: SHA-256(SHA-256(tag) || SHA-256(tag) || message).
-// The three tags' prefixes are computed once, at load, from ASCII.
-function tagPrefix(tag: string): Uint8Array {
+function taggedHash(tag: string, ...parts: Uint8Array[]): Uint8Array {
   const hashed = sha256(Uint8Array.from(tag, (c) => c.charCodeAt(0)));
-  return concatBytes(hashed, hashed);
-}
-const AUX = tagPrefix("BIP0340/aux");
-const NONCE = tagPrefix("BIP0340/nonce");
-const CHALLENGE = tagPrefix("BIP0340/challenge");
-
-function taggedHash(prefix: Uint8Array, ...parts: Uint8Array[]): Uint8Array {
-  return sha256(concatBytes(prefix, ...parts));
+  return sha256(concatBytes(hashed, hashed, ...parts));
 }
 
-function bytes32(n: bigint): Uint8Array {
-  return numberToBytesBE(n, 32);
+/** A number modulo n from 32 hash bytes. */
+function scalarOf(bytes: Uint8Array): bigint {
+  return fromBytes(bytes) % N;
 }
 
-function xBytes(point: CurvePoint): Uint8Array {
-  return bytes32(point.toAffine().x);
+function isValidSecretKey(secretKey: Uint8Array): boolean {
+  if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32) return false;
+  const d = fromBytes(secretKey);
+  return d > ZERO && d < N;
 }
 
 /** The secret scalar of a 32-byte key, or a throw when it is 0 or not below n. */
 function secretScalar(secretKey: Uint8Array): bigint {
   if (secretKey.length !== 32) throw new Error("a secret key is 32 bytes");
-  const d = bytesToNumberBE(secretKey);
-  if (d <= ZERO || d >= N) throw new Error("the secret key is out of range");
-  return d;
+  if (!isValidSecretKey(secretKey)) throw new Error("the secret key is out of range");
+  return fromBytes(secretKey);
 }
 
-/** BIP-340 lift_x: the point with x coordinate `x` and an even y, or undefined. */
-function liftX(x: bigint): CurvePoint | undefined {
+/** The point with x coordinate `x` and the y parity asked for, or undefined (BIP-340's lift_x with odd = false). */
+function liftX(x: bigint, odd: boolean): Affine | undefined {
   if (x <= ZERO || x >= P) return undefined;
-  const Fp = Point.Fp;
-  const c = Fp.add(Fp.mul(Fp.sqr(x), x), CURVE.b);
-  let y: bigint;
-  try {
-    y = Fp.sqrt(c);
-  } catch {
-    return undefined;
-  }
-  if (!Fp.eql(Fp.sqr(y), c)) return undefined;
-  const even = (y & ONE) === ZERO ? y : Fp.neg(y);
-  const point = Point.fromAffine({ x, y: even });
-  point.assertValidity();
-  return point;
+  const y = sqrt(ySquared(x));
+  if (y === undefined) return undefined;
+  const point = { x, y };
+  return hasEvenY(point) === !odd ? point : negateAffine(point);
+}
+
+/** ECDH: the shared point of `secretKey` and a compressed public key (33 bytes), compressed. */
+function getSharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
+  const d = secretScalar(secretKey);
+  if (publicKey.length !== 33 || (publicKey[0] !== 2 && publicKey[0] !== 3)) throw new Error("a public key is 33 bytes, compressed");
+  const point = liftX(fromBytes(publicKey.subarray(1)), publicKey[0] === 3);
+  if (!point) throw new Error("the public key is not a point of secp256k1");
+  const shared = toAffine(multiply(point, d));
+  return concatBytes(Uint8Array.of(hasEvenY(shared) ? 2 : 3), toBytes32(shared.x));
 }
 
 /** The x-only public key (32 bytes) of a secret key. */
 function getPublicKey(secretKey: Uint8Array): Uint8Array {
-  return xBytes(Point.BASE.multiply(secretScalar(secretKey)));
+  return toBytes32(toAffine(multiplyBase(secretScalar(secretKey))).x);
 }
 
 /** A BIP-340 signature of `message` with `secretKey`; `auxRand` is 32 fresh random bytes. */
 function sign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array {
   if (auxRand.length !== 32) throw new Error("auxiliary randomness is 32 bytes");
-  const Fn = Point.Fn;
   const d0 = secretScalar(secretKey);
-  const pub = Point.BASE.multiply(d0);
-  const d = hasEvenY(pub) ? d0 : Fn.neg(d0);
-  const pubBytes = xBytes(pub);
-  const masked = bytes32(d ^ bytesToNumberBE(taggedHash(AUX, auxRand)));
-  const k0 = Fn.create(bytesToNumberBE(taggedHash(NONCE, masked, pubBytes, message)));
-  if (k0 === ZERO) throw new Error("signing failed: zero nonce");
-  const nonce = Point.BASE.multiply(k0);
-  const k = hasEvenY(nonce) ? k0 : Fn.neg(k0);
-  const r = xBytes(nonce);
-  const e = Fn.create(bytesToNumberBE(taggedHash(CHALLENGE, r, pubBytes, message)));
-  const signature = concatBytes(r, bytes32(Fn.add(k, Fn.mul(e, d))));
+  const pub = toAffine(multiplyBase(d0));
+  const d = hasEvenY(pub) ? d0 : N - d0;
+  const pubBytes = toBytes32(pub.x);
+  const masked = toBytes32(d ^ fromBytes(taggedHash("BIP0340/aux", auxRand)));
+  const k0 = scalarOf(taggedHash("BIP0340/nonce", masked, pubBytes, message));
+  if (equal(k0, ZERO)) throw new Error("signing failed: zero nonce");
+  const nonce = toAffine(multiplyBase(k0));
+  const k = hasEvenY(nonce) ? k0 : N - k0;
+  const r = toBytes32(nonce.x);
+  const e = scalarOf(taggedHash("BIP0340/challenge", r, pubBytes, message));
+  const signature = concatBytes(r, toBytes32((k + e * d) % N));
   // The BIP recommends checking a fresh signature before it leaves.
   if (!verify(signature, message, pubBytes)) throw new Error("signing failed: the signature does not verify");
   return signature;
@@ -124,18 +85,24 @@ function sign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): 
 /** BIP-340 verification; false (never a throw) for any malformed input. */
 function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
-  const pub = liftX(bytesToNumberBE(publicKey));
+  const pub = liftX(fromBytes(publicKey), false);
   if (!pub) return false;
-  const r = bytesToNumberBE(signature.subarray(0, 32));
-  const s = bytesToNumberBE(signature.subarray(32, 64));
+  const r = fromBytes(signature.subarray(0, 32));
+  const s = fromBytes(signature.subarray(32, 64));
   if (r >= P || s >= N) return false;
-  const Fn = Point.Fn;
-  const e = Fn.create(bytesToNumberBE(taggedHash(CHALLENGE, signature.subarray(0, 32), publicKey, message)));
-  // R = s·G - e·P, as one joint (Strauss-Shamir) multiplication.
-  const R = Point.BASE.mulAddUnsafe(s, pub, Fn.neg(e));
-  if (R.is0() || !hasEvenY(R)) return false;
-  return R.toAffine().x === r;
+  const e = scalarOf(taggedHash("BIP0340/challenge", signature.subarray(0, 32), publicKey, message));
+  // R = s·G - e·P
+  const sum = addPoints(multiplyBase(s), multiply(pub, equal(e, ZERO) ? ZERO : N - e));
+  if (isInfinity(sum)) return false;
+  const R = toAffine(sum);
+  return hasEvenY(R) && equal(R.x, r);
 }
+
+/** ECDH and secret-key checks on secp256k1. */
+export const secp256k1: {
+  getSharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array;
+  isValidSecretKey(secretKey: Uint8Array): boolean;
+} = { getSharedSecret, isValidSecretKey };
 
 /** BIP-340 Schnorr signatures over secp256k1 (x-only 32-byte public keys). */
 export const schnorr: {

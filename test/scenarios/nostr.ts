@@ -5,6 +5,9 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import * as theirs from "nostr-tools/nip19";
 import { v2 } from "nostr-tools/nip44";
+import { N } from "../../lib/nostr/curve/field.ts";
+import { G, isInfinity, toAffine } from "../../lib/nostr/curve/jacobian.ts";
+import { multiply, multiplyBase } from "../../lib/nostr/curve/multiply.ts";
 import { nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "../../lib/nostr/crypto.ts";
 import { publicKeyOf, schnorrSign, schnorrVerify, verifyEvent } from "../../lib/nostr/event.ts";
 import { NostrIdentity } from "../../lib/nostr/identity.ts";
@@ -44,6 +47,34 @@ function bip340(out: string[]): void {
     check(got === expected, `bip340 ${v.index} verify`);
     out.push(`bip340 ${v.index} verify ${got}`);
   }
+}
+
+/** Scalars whose signed digits carry at every position, sit at the ends of the range, or are small. */
+const EDGE_SCALARS = [
+  "1",
+  "2",
+  "8",
+  "9",
+  "f",
+  "10",
+  "11",
+  "8888888888888888888888888888888888888888888888888888888888888888",
+  "9999999999999999999999999999999999999999999999999999999999999999",
+  "8000000000000000000000000000000000000000000000000000000000000000",
+];
+
+/** The base table (k x G) against the variable-point path (k x P with P = G) on edge scalars, n - 1 and n - 2. */
+function curve(out: string[]): void {
+  const scalars = EDGE_SCALARS.map((h) => BigInt(`0x${h}`)).concat([N - BigInt(1), N - BigInt(2)]);
+  for (const k of scalars) {
+    const a = toAffine(multiplyBase(k));
+    const b = toAffine(multiply(G, k));
+    check(a.x === b.x && a.y === b.y, `curve k=${k.toString(16)}`);
+    out.push(`curve ${k.toString(16)} x ${a.x.toString(16)}`);
+  }
+  const negG = toAffine(multiplyBase(N - BigInt(1)));
+  check(negG.x === G.x && negG.y !== G.y, "curve (n - 1) x G is -G");
+  check(isInfinity(multiplyBase(BigInt(0))) && isInfinity(multiply(G, BigInt(0))), "curve 0 x G is infinity");
 }
 
 function nip44(out: string[]): void {
@@ -191,6 +222,7 @@ function toJsonText(x: unknown): string {
 
 export async function runNostrScenario(): Promise<string[]> {
   const out: string[] = [];
+  curve(out);
   bip340(out);
   nip44(out);
   events(out);

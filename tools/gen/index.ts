@@ -4,6 +4,7 @@ import { CATALOG_PATH, generateCatalog } from "./catalog.ts";
 import { DOCS_PACK_PATH, generateDocsPack } from "./docs-pack.ts";
 import { generateNpmModules, NPM_MODULES_PATH } from "./npm-modules.ts";
 import { generatePreload, PRELOAD_PATH } from "./preload.ts";
+import { generateSecp256k1Base, SECP256K1_BASE_PATH } from "./secp256k1-base.ts";
 import { generateValidators, VALIDATORS_PATH } from "./validators.ts";
 import { generateWebAssets, WEB_ASSETS_PATH } from "./web-assets.ts";
 
@@ -14,6 +15,7 @@ export const GENERATORS: Array<{ path: string; generate: () => string }> = [
   { path: WEB_ASSETS_PATH, generate: generateWebAssets },
   { path: PRELOAD_PATH, generate: generatePreload },
   { path: NPM_MODULES_PATH, generate: generateNpmModules },
+  { path: SECP256K1_BASE_PATH, generate: generateSecp256k1Base },
 ];
 
 function current(path: string): string | undefined {
