@@ -10,7 +10,7 @@ import { memorySettings } from "../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
 import { MemoryEngine, type MemoryDeps } from "../lib/memory/engine.ts";
 import { hashingEmbedder } from "../lib/memory/embedders/hashing.ts";
-import { normalizeL2, quantizeInt8 } from "../lib/memory/store/quantize.ts";
+import { normalizeL2, quantizeInt8, residualBytes } from "../lib/memory/store/quantize.ts";
 import { searchMemory } from "../lib/memory/recall/search.ts";
 import { VectorStore } from "../lib/memory/store/vector-store.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
@@ -52,11 +52,12 @@ export async function measureMemory(kernels: Kernels, arena: VectorArena, timer:
   const engine = new MemoryEngine(deps);
   const store = new VectorStore(embedder.dims, engine.config.max_vectors, arena);
   const row = new Int8Array(embedder.dims);
+  const residual = new Uint8Array(residualBytes(embedder.dims));
   for (let i = 0; i < BENCH_ENTRIES; i++) {
     const content = `Fact ${i}: the ${TOPICS[i % TOPICS.length]} note number ${i} mentions item${i} and place${i % 97}`;
     const [v] = await embedder.embed([content]);
     normalizeL2(v);
-    quantizeInt8(v, row);
+    quantizeInt8(v, row, 0, residual);
     store.add(
       {
         id: i + 1,
@@ -70,6 +71,7 @@ export async function measureMemory(kernels: Kernels, arena: VectorArena, timer:
         ttlClass: 3,
       },
       row,
+      residual,
     );
   }
   await engine.transact("exclusive", (tx) => tx.replaceStore(store, embedder.id), { embedder: false });

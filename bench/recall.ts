@@ -9,21 +9,24 @@
 //
 // Both sides start from the same L2-normalised Float32Array vectors. The float side ranks by exact
 // cosine (dot of unit vectors, summed in doubles). The int8 side quantizes stored rows and queries
-// with quantizeInt8 (each row scaled so its largest |component| is 127), as the memory engine does,
-// and ranks with tsKernels.topK by dot x the row's scale (1 / its int8 norm; the C kernel gives
-// identical results). The re-ranked variant takes the kernel's top 32 and orders them by the dot of
-// the float query with each row x that scale (Kernels.dots: what memory.search computes for its
-// candidates), ties to the lower index. The wave-1 variant (rows round(v x 127), the unscaled kernel,
-// re-rank by int8 dot / row norm) is kept for the sensitivity table.
+// with quantizeInt8 (each row scaled so its largest |component| is 127, stored rows with their 4-bit
+// residual plane), as the memory engine does, and ranks with tsKernels.topK by dot x the row's scale
+// (1 / its int8 norm; the C kernel gives identical results). The re-ranked variant takes the kernel's
+// top 32 and orders them by Kernels.rerank, the cosine of the float query with each row refined by
+// its residuals (through similarity.ts cosines: what memory.search computes for its candidates),
+// ties to the lower index. Two
+// variants are kept for the sensitivity table: per-row rows without residuals (a zero residual plane:
+// the re-rank before residuals existed), and wave 1 (rows round(v x 127), the unscaled kernel,
+// re-rank by int8 dot / row norm).
 //
 // recall@10 = mean over queries of (int8 top-10 rows whose exact cosine is at least the exact
 // 10th-best cosine) / 10. Rows tied with the 10th are equally right answers: the embedder's sparse
 // word and trigram features give exact ties there for about a sixth of the queries. `strict` also
 // reports |int8 top-10 ∩ float top-10 (ties to the lower index)| / 10.
-import type { Kernels } from "../lib/ports.ts";
 import { hashText } from "../lib/memory/embedders/hashing.ts";
 import { tsKernels } from "../lib/memory/store/kernel-ts.ts";
-import { int8Norm, normalizeL2, quantizeInt8, rowScale } from "../lib/memory/store/quantize.ts";
+import { int8Norm, normalizeL2, quantizeInt8, quantizeRow, residualBytes, rowScale } from "../lib/memory/store/quantize.ts";
+import { cosines, type QueryVector } from "../lib/memory/recall/similarity.ts";
 import { mulberry32 } from "../test/support/prng.ts";
 import { buildEmbedderCorpus, CORPUS_FACTS } from "./embedder-corpus.ts";
 
@@ -47,14 +50,18 @@ export interface RecallSet {
 
 /** How the int8 side is built; the default is the memory engine's. */
 export interface RecallOptions {
-  /** "per-row": quantizeInt8 and the scaled kernel (the engine's); "wave1": rows round(v x 127), unscaled kernel. */
-  rows?: "per-row" | "wave1";
+  /**
+   * "residual": quantizeInt8 with the residual plane, the scaled kernel and Kernels.rerank (the engine's);
+   * "per-row": the same with a zero residual plane (no residuals); "wave1": rows round(v x 127), unscaled
+   * kernel, re-rank by int8 dot / row norm.
+   */
+  rows?: "residual" | "per-row" | "wave1";
 }
 
 export interface RecallFigures {
   /** Kernel top-10, ties with the 10th counted as right. */
   kernel: number;
-  /** Kernel top-32 re-ranked by dot / stored-row norm, then top-10. */
+  /** Kernel top-32 re-ranked (Kernels.rerank; wave 1: int8 dot / stored-row norm), then top-10. */
   reranked: number;
   /** Kernel top-10 against the float top-10 with ties to the lower index. */
   kernelStrict: number;
@@ -114,31 +121,20 @@ export function byRowNorm(indices: Int32Array, scores: Float64Array, norms: Floa
   return value;
 }
 
-/** The engine's re-rank value: the float query's dot with each row x the row's scale. */
-export function byFloatQuery(
-  kernels: Kernels,
-  rows: Int8Array,
-  dims: number,
-  indices: Int32Array,
-  scales: Float32Array,
-  query: Float32Array,
-): Float64Array {
-  const value = kernels.dots(rows, dims, indices, query);
-  for (let r = 0; r < value.length; r++) value[r] *= scales[indices[r]];
-  return value;
-}
-
 /** recall@10 of the int8 search on `set`, plain and re-ranked. */
 export function recallAt10(set: RecallSet, options: RecallOptions = {}): RecallFigures {
   const dims = RECALL_DIMS;
   const wave1 = options.rows === "wave1";
+  const half = residualBytes(dims);
   const rows = new Int8Array(set.count * dims);
+  const residuals = new Uint8Array(set.count * half); // zeros unless the rows are quantized with them
   const norms = new Float32Array(set.count);
   const scales = new Float32Array(set.count);
   for (let i = 0; i < set.count; i++) {
     const v = set.rows.subarray(i * dims, (i + 1) * dims);
     if (wave1) quantizeFixed127(v, rows, i * dims);
-    else quantizeInt8(v, rows, i * dims);
+    else if (options.rows === "per-row") quantizeInt8(v, rows, i * dims);
+    else quantizeInt8(v, rows, i * dims, residuals, i * half);
     norms[i] = int8Norm(rows, i * dims, dims);
     scales[i] = rowScale(norms[i]);
   }
@@ -153,12 +149,13 @@ export function recallAt10(set: RecallSet, options: RecallOptions = {}): RecallF
     const exact = exactTop(scores, RECALL_K);
     const tenth = scores[exact[RECALL_K - 1]];
     const inExact = new Set(exact);
-    const query = new Int8Array(dims);
-    quantizeInt8(v, query);
-    const top = tsKernels.topK(rows, dims, set.count, query, RERANK_CANDIDATES, undefined, wave1 ? undefined : scales);
+    // The query as embedQuery makes it: its int8 row (and residuals) for the scan, its unit vector for the re-rank.
+    const query: QueryVector = { ...quantizeRow(v), unit: v };
+    const top = tsKernels.topK(rows, dims, set.count, query.row, RERANK_CANDIDATES, undefined, wave1 ? undefined : scales);
     // The first 10 of a top-32 are the kernel's top-10: same order, same tie rule.
     const kernel = Array.from(top.indices.subarray(0, RECALL_K));
-    const value = wave1 ? byRowNorm(top.indices, top.scores, norms) : byFloatQuery(tsKernels, rows, dims, top.indices, scales, v);
+    // memory.search's re-rank (similarity.ts cosines): the float query against each row refined by its residuals.
+    const value = wave1 ? byRowNorm(top.indices, top.scores, norms) : cosines(tsKernels, rows, dims, residuals, top.indices, query);
     const reranked = rerankBy(top.indices, value, RECALL_K);
     for (const i of kernel) {
       if (scores[i] >= tenth - TIE_EPSILON) sums.kernel++;

@@ -2,6 +2,7 @@
 // scans and compacts), over a given arena: the XS test host's xsHeapInfo()
 // after a full collection, before and after. Shared by bench/memory.xs.ts and
 // test/xs/arena.xs.ts; runs on the XS host only.
+import { residualBytes } from "../lib/memory/store/quantize.ts";
 import { VectorStore } from "../lib/memory/store/vector-store.ts";
 import type { VectorArena } from "../lib/ports.ts";
 
@@ -11,7 +12,7 @@ export const CHUNK_STORE_DIMS = 256;
 export interface StoreChunks {
   /** Chunk bytes the store added, after a full collection. */
   chunkBytes: number;
-  /** Bytes of its rows, per-row fields and masks (in the arena, or in chunks over plain ArrayBuffers). */
+  /** Bytes of its rows, residuals, per-row fields and masks (in the arena, or in chunks over plain ArrayBuffers). */
   arenaBytes: number;
   /** Kept alive until measured, and for the caller to check. */
   store: VectorStore;
@@ -22,12 +23,15 @@ export function storeChunks(arena: VectorArena, entries: number): StoreChunks {
   const before = xsHeapInfo(true).chunkBytes;
   const store = new VectorStore(CHUNK_STORE_DIMS, CHUNK_STORE_ROWS, arena);
   const row = new Int8Array(CHUNK_STORE_DIMS);
+  const residual = new Uint8Array(residualBytes(CHUNK_STORE_DIMS));
   for (let i = 0; i < entries; i++) {
     for (let j = 0; j < CHUNK_STORE_DIMS; j++) row[j] = ((i * 31 + j * 17) % 255) - 127;
     row[i % CHUNK_STORE_DIMS] = 127; // never all zeros
+    residual.fill(i & 0xff);
     store.add(
       { id: i + 1, ns: "owner", content: `fact ${i}`, source: "self", importance: 0.5, created: i, lastRecalled: i, flags: 0, ttlClass: 3 },
       row,
+      residual,
     );
   }
   const after = xsHeapInfo(true).chunkBytes;

@@ -11,10 +11,11 @@
 //   recall-at-10-int8-vs-f32-gaussian   recall@10 of the int8 search against exact f32 cosine, gaussian set
 //   recall-at-10-int8-vs-f32-embedder   the same on the embedder set (what the device stores)
 //   recall-at-10-int8-vs-f32            the lower of the two: the headline never flatters
-//   recall-at-10-int8-rerank32-vs-f32-gaussian  kernel top 32 re-ranked by the float query (memory.search's re-rank)
+//   recall-at-10-int8-rerank32-vs-f32-gaussian  kernel top 32 re-ranked by the float query against each row refined by its
+//                                               4-bit residuals (Kernels.rerank: memory.search's re-rank)
 //   recall-at-10-int8-rerank32-vs-f32-embedder  the same on the embedder set
 //   recall-at-10-int8-rerank32-vs-f32   the lower of the two re-ranked figures
-//   vector-search-ms-20k-c-rerank32-xs  scaled C top-32 plus the float-query re-rank over 20,000 rows on the XS host
+//   vector-search-ms-20k-c-rerank32-xs  scaled C top-32 plus the C re-rank (Kernels.rerank) over 20,000 rows on the XS host
 //   vector-search-ms-20k-c-scaled-xs    20,000 rows, the C kernel ranking by dot x per-row scale (what memory does)
 //   vector-scan-ratio-scaled-vs-unscaled  scaled / unscaled (wave 1's) C scan, both timed in this run
 //   vector-search-ms-20k-c-portable-scaled-xs, vector-scan-ratio-scaled-vs-unscaled-portable  the same on the portable scan
@@ -29,13 +30,16 @@
 //     from word lists by bench/embedder-corpus.ts (seed 2026), embedded by the device's default
 //     offline embedder (lib/memory/embedders/hashing.ts, 256 dims).
 // Both sides L2-normalise the same vectors; f32 ranks by exact cosine. int8 scales every row and
-// the query so its largest |component| is 127 (lib/memory/store/quantize.ts, as the memory engine does),
-// then ranks with tsKernels.topK by dot x 1 / row norm (C and TS give identical results:
-// test/xs/kernel.test.ts). recall@10 = mean over queries of the share of the int8 top 10 whose
-// exact cosine is at least the exact 10th best (rows tied with the 10th are equally right).
+// the query so its largest |component| is 127 and keeps each stored row's 4-bit residuals
+// (lib/memory/store/quantize.ts, as the memory engine does), then ranks with tsKernels.topK by
+// dot x 1 / row norm (C and TS give identical results: test/xs/kernel.test.ts); the re-ranked
+// figures order the top 32 by tsKernels.rerank. recall@10 = mean over queries of the share of the
+// int8 top 10 whose exact cosine is at least the exact 10th best (rows tied with the 10th are
+// equally right).
 //
 //   node bench/vector.mjs                   (or through `npm run bench`)
-//   node bench/vector.mjs --recall-table    recall by set, wave-1 vs per-row rows, strict/tie-aware
+//   node bench/vector.mjs --recall-table    recall by set: wave-1 rows, per-row rows without and with
+//                                           residuals; strict/tie-aware
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { tsImport } from "tsx/esm/api";
@@ -92,7 +96,7 @@ async function printRecallTable() {
   const f = (x) => x.toFixed(3);
   for (const [name, build] of sets) {
     const set = build();
-    for (const rows of ["wave1", "per-row"]) {
+    for (const rows of ["wave1", "per-row", "residual"]) {
       const r = recallAt10(set, { rows });
       console.log(
         `${name}; rows ${rows}: kernel ${f(r.kernel)} (strict ${f(r.kernelStrict)}), re-ranked top 32 ${f(r.reranked)} (strict ${f(r.rerankedStrict)})`,

@@ -2,14 +2,15 @@
 // rows of 256 dims with the C kernel (5,000 and 20,000 rows, unscaled and
 // scaled per row) and the TypeScript kernel (20,000 rows), the C kernel's
 // portable scan (20,000 rows, unscaled and scaled), a scaled C top-32 re-ranked
-// by the float query (Kernels.dots, bench/recall.ts) and a memcpy of the same
+// by the C Kernels.rerank (the float query against each row refined by its
+// residuals, as bench/recall.ts and memory.search) and a memcpy of the same
 // 20,000 rows, all with hostNow() on the XS host. Prints one line:
 // VECTOR-XS {json}.
 import { tsKernels } from "../lib/memory/store/kernel-ts.ts";
-import { int8Norm, rowScale } from "../lib/memory/store/quantize.ts";
+import { int8Norm, residualBytes, rowScale } from "../lib/memory/store/quantize.ts";
 import { nativeKernels } from "../modules/vector/vector.ts";
 import { mulberry32, randomInt8 } from "../test/support/prng.ts";
-import { byFloatQuery, RECALL_K, RERANK_CANDIDATES, rerankBy } from "./recall.ts";
+import { RECALL_K, RERANK_CANDIDATES, rerankBy } from "./recall.ts";
 
 declare function print(...args: unknown[]): void;
 declare function native(name: string): (...args: any[]) => any;
@@ -54,6 +55,8 @@ const scratch = new Int8Array(ROWS * DIMS);
 const scales = new Float32Array(ROWS); // the store keeps these; computing them is not timed
 for (let i = 0; i < ROWS; i++) scales[i] = rowScale(int8Norm(store, i * DIMS, DIMS));
 const floatQueries = queries.map((q) => Float32Array.from(q, (x) => x / 127));
+// Any bytes: the re-rank's cost does not depend on the residuals' values.
+const residuals = new Uint8Array(randomInt8(prng, ROWS * residualBytes(DIMS)).buffer, 0, ROWS * residualBytes(DIMS));
 
 const search =
   (kernels: typeof tsKernels, rows: number, scaled = false) =>
@@ -71,7 +74,7 @@ const c20kScaledAgain = time(C_SAMPLES, C_BATCH, search(nativeKernels, ROWS, tru
 const c20kRerank32 = time(C_SAMPLES, C_BATCH, (i) => {
   const q = i % QUERIES;
   const top = nativeKernels.topK(store, DIMS, ROWS, queries[q], RERANK_CANDIDATES, undefined, scales);
-  rerankBy(top.indices, byFloatQuery(nativeKernels, store, DIMS, top.indices, scales, floatQueries[q]), RECALL_K);
+  rerankBy(top.indices, nativeKernels.rerank(store, DIMS, residuals, top.indices, floatQueries[q]), RECALL_K);
 });
 const memcpy20k = time(C_SAMPLES, C_BATCH, () => copyBench(store, scratch, 1));
 const ts20k = time(TS_SAMPLES, 1, search(tsKernels, ROWS));

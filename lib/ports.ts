@@ -84,8 +84,12 @@ export interface Kernels {
     mask?: Uint8Array,
     scales?: Float32Array,
   ): { indices: Int32Array; scores: Float64Array };
-  /** The dot product of the float `query` with each row listed in `rows` (at most 64). */
-  dots(store: Int8Array, dims: number, rows: Int32Array, query: Float32Array): Float64Array;
+  /**
+   * The re-rank of a few candidates: for each row listed in `rows` (at most 64), the dot product of the
+   * float `query` with the row refined by its 4-bit residuals in `residuals` (row + residual / 16,
+   * lib/memory/store/quantize.ts), over the refined row's norm. docs/memory-kernel.md has the contract.
+   */
+  rerank(store: Int8Array, dims: number, residuals: Uint8Array, rows: Int32Array, query: Float32Array): Float64Array;
 }
 
 /**

@@ -86,7 +86,7 @@ export async function reembed(engine: MemoryEngine): Promise<string> {
       const rows = await tx.embedRows(metas.map((m) => m.content));
       const next = new VectorStore(target.dims, Math.max(tx.config.max_vectors, metas.length), tx.arena);
       metas.forEach((m, i) => {
-        next.add(m, rows[i]);
+        next.add(m, rows[i].row, rows[i].residual);
       });
       tx.replaceStore(next, target.id);
       return `Re-embedded ${metas.length} memories with ${target.id}.`;

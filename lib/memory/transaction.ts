@@ -11,6 +11,7 @@ import { embedQuery, embedRows } from "./embedders/embed";
 import type { Embedder } from "./embedders/embedder";
 import type { MemoryArchive } from "./forgetting/archive";
 import type { QueryVector } from "./recall/similarity";
+import type { QuantizedRow } from "./store/quantize";
 import type { VectorStore } from "./store/vector-store";
 
 /**
@@ -50,8 +51,8 @@ export interface MemoryTx {
   now(): number;
   /** Embeds (awaits), then re-checks the transaction's needs. */
   embedQuery(text: string): Promise<QueryVector>;
-  embedRow(text: string): Promise<Int8Array>;
-  embedRows(texts: string[]): Promise<Int8Array[]>;
+  embedRow(text: string): Promise<QuantizedRow>;
+  embedRows(texts: string[]): Promise<QuantizedRow[]>;
   /** Makes sure one more entry fits in the arrays (grows up to max_vectors). */
   ensureCapacity(): void;
   /** Saves the changes so far now (they are otherwise saved when a write transaction ends). */

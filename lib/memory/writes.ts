@@ -73,7 +73,7 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
       flags: ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0,
       ttlClass: ttl,
     };
-    store.add(meta, query.row);
+    store.add(meta, query.row, query.residual);
     const notes = ttlNote + evicted.map(describeEviction).join("");
     return `Remembered (id ${formatId(meta.id)}, ttl ${TTL_CLASSES[ttl]}).${notes}${tx.persistenceNote()}`;
   });
@@ -98,7 +98,7 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
         targetId = tx.store.ids[slot];
       }
     }
-    const row = await tx.embedRow(content);
+    const stored = await tx.embedRow(content);
     const { store } = tx;
     const target = store.slotOf(p.ns, targetId);
     if (target < 0) throw new HaloError("not-found", "the memory to replace is gone.");
@@ -116,7 +116,8 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
       const flags = (old.flags & FLAG_PINNED) | (ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0);
       store.add(
         { ...old, id: same.id, content, importance: importance ?? old.importance, created: now, lastRecalled: now, flags, ttlClass: ttl },
-        row,
+        stored.row,
+        stored.residual,
       );
     }
     return `Updated: replaced id ${formatId(old.id)} with id ${formatId(same.id)}.${note}${tx.persistenceNote()}`;
@@ -218,7 +219,7 @@ export function nearestSlot(tx: MemoryTx, ns: string, query: QueryVector, minSim
   if (!mask) return -1;
   const { indices } = kernels.topK(store.vectors, store.dims, store.count, query.row, 1, mask, store.scales);
   if (indices.length === 0) return -1;
-  return cosines(kernels, store.vectors, store.dims, store.scales, indices, query)[0] >= minSimilarity ? indices[0] : -1;
+  return cosines(kernels, store.vectors, store.dims, store.residuals, indices, query)[0] >= minSimilarity ? indices[0] : -1;
 }
 
 function pinnedCount(store: StoreView, ns: string): number {

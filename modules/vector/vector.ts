@@ -7,10 +7,10 @@ import type { Kernels } from "../../lib/ports";
 declare function native(name: string): (...args: any[]) => any;
 
 const topk = native("xs_vector_topk");
-const dots = native("xs_vector_dots");
+const rerank = native("xs_vector_rerank");
 
 /** The C kernels: same contract and results as tsKernels (lib/memory/store/kernel-ts.ts). */
 export const nativeKernels: Kernels = {
   topK: (store, dims, count, query, k, mask, scales) => topk(store, dims, count, query, k, mask, scales),
-  dots: (store, dims, rows, query) => dots(store, dims, rows, query),
+  rerank: (store, dims, residuals, rows, query) => rerank(store, dims, residuals, rows, query),
 };

@@ -21,6 +21,7 @@ describe("memory.archive search", () => {
     const rig = memoryRig();
     const query = "where is the garden shed key";
     const q = (await embedQuery(rig.engine.embedder, query)).row;
+    const zero = new Uint8Array(q.length / 2); // rows made here, not quantized: nothing to refine them by
     // "close" points the query's way at half the length; "loud" has the larger dot product but a wider angle.
     const close = Int8Array.from(q, (x) => Math.round(x / 2));
     const loud = Int8Array.from(q, (x) => Math.max(-127, Math.min(127, x + 50 * Math.sign(x))) + (x === 0 ? 40 : 0));
@@ -30,13 +31,14 @@ describe("memory.archive search", () => {
     const others = Array.from({ length: 40 }, (_, i) => ({
       meta: meta(100 + i, `unrelated archived note ${i}`),
       row: Int8Array.from(q, (_x, d) => ((d * 7 + i * 13) % 5) - 2),
+      residual: zero,
     }));
     rig.engine.archive!.add(
       [
-        { meta: meta(1, "loud entry"), row: loud },
+        { meta: meta(1, "loud entry"), row: loud, residual: zero },
         ...others,
-        { meta: meta(2, "close entry"), row: close },
-        { meta: meta(3, "zoë's", "zoë"), row: close },
+        { meta: meta(2, "close entry"), row: close, residual: zero },
+        { meta: meta(3, "zoë's", "zoë"), row: close, residual: zero },
       ],
       rig.engine.embedder.id,
       rig.clock.now(),

@@ -6,7 +6,7 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { HaloError } from "../../lib/errors.ts";
 import { MAX_VECTORS_LIMIT, VECTOR_ARENA_DEVICE_BYTES } from "../../lib/memory/bounds.ts";
-import { maxVectorsFitting, ROW_FIELD_BYTES } from "../../lib/memory/store/store-arrays.ts";
+import { bytesPerEntry, maxVectorsFitting, ROW_FIELD_BYTES } from "../../lib/memory/store/store-arrays.ts";
 import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { VECTOR_FILE_PATH } from "../../lib/memory/engine.ts";
 import type { Principal } from "../../lib/registry/principal.ts";
@@ -27,6 +27,9 @@ const meta = (id: number, ns: string): EntryMeta => ({
   ttlClass: id % 4,
 });
 const row = (seed: number): Int8Array => Int8Array.from({ length: DIMS }, (_, i) => ((seed * 7 + i * 13) % 50) - 25);
+const residual = (seed: number): Uint8Array => Uint8Array.from({ length: DIMS / 2 }, (_, i) => (seed * 29 + i * 71) & 0xff);
+/** The main allocation's bytes per entry: the row, its residual plane (DIMS / 2) and the fields. */
+const ROW = DIMS + DIMS / 2 + ROW_FIELD_BYTES;
 const admin = makePrincipal("owner", "admin", "turn");
 
 /** Every entry as it was written: row, fields, mask, id map. */
@@ -39,6 +42,7 @@ function assertEntries(store: VectorStore, ids: number[]): void {
     assert.equal(store.slotOf(ns, id), s);
     assert.equal(store.maskOf(ns)![s], 1);
     assert.deepEqual(Array.from(store.row(s)), Array.from(row(id)));
+    assert.deepEqual(Array.from(store.residual(s)), Array.from(residual(id)));
     const m = store.metaAt(s);
     assert.equal(m.created, 1000 + id);
     assert.equal(m.lastRecalled, 2000 + id);
@@ -74,11 +78,20 @@ describe("the vector arena", () => {
     const store = new VectorStore(DIMS, 10, arena);
     assert.equal(arena.allocations(), 0);
     assert.equal(store.arenaBytes, 0);
-    store.add(meta(1, "a"), row(1));
+    store.add(meta(1, "a"), row(1), residual(1));
     assert.equal(arena.allocations(), 2, "the rows and fields, and namespace a's mask");
-    assert.equal(arena.usedBytes(), 10 * (DIMS + ROW_FIELD_BYTES) + 10);
+    assert.equal(arena.usedBytes(), 10 * ROW + 10);
     assert.equal(store.arenaBytes, arena.usedBytes());
-    const arrays = [store.vectors, store.norms, store.scales, store.importance, store.created, store.lastRecalled, store.flags];
+    const arrays = [
+      store.vectors,
+      store.residuals,
+      store.norms,
+      store.scales,
+      store.importance,
+      store.created,
+      store.lastRecalled,
+      store.flags,
+    ];
     const more = [store.ttlClass, store.ids, store.nsIndex];
     const buffer = store.vectors.buffer;
     for (const a of [...arrays, ...more]) {
@@ -87,30 +100,33 @@ describe("the vector arena", () => {
       assert.equal(a.length * a.BYTES_PER_ELEMENT === a.byteLength, true);
     }
     assert.equal(store.vectors.length, 10 * DIMS);
+    assert.equal(store.residuals.length, 10 * (DIMS / 2));
     assertEntries(store, [1]);
   });
 
   it("resize copies every entry into new memory and gives the old back (views over it read empty)", () => {
     const arena = simVectorArena();
     const store = new VectorStore(DIMS, 4, arena);
-    for (let i = 1; i <= 4; i++) store.add(meta(i, i % 2 ? "a" : "b"), row(i));
+    for (let i = 1; i <= 4; i++) store.add(meta(i, i % 2 ? "a" : "b"), row(i), residual(i));
     const oldVectors = store.vectors;
+    const oldResiduals = store.residuals;
     store.resize(9);
     assert.equal(oldVectors.length, 0, "the old memory was released");
-    assert.equal(arena.usedBytes(), 9 * (DIMS + ROW_FIELD_BYTES) + 2 * 9);
-    for (let i = 5; i <= 9; i++) store.add(meta(i, "c"), row(i));
+    assert.equal(oldResiduals.length, 0, "the residuals were in it");
+    assert.equal(arena.usedBytes(), 9 * ROW + 2 * 9);
+    for (let i = 5; i <= 9; i++) store.add(meta(i, "c"), row(i), residual(i));
     assertEntries(store, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
     store.remove(store.slotOf("a", 1));
     store.resize(8);
     assertEntries(store, [2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.equal(arena.usedBytes(), 8 * (DIMS + ROW_FIELD_BYTES) + 3 * 8);
+    assert.equal(arena.usedBytes(), 8 * ROW + 3 * 8);
   });
 
   it("when the arena refuses, resize and add throw 'full' and leave the store as it was", () => {
     const arena = simVectorArena();
     const store = new VectorStore(DIMS, 3, arena);
-    store.add(meta(1, "a"), row(1));
-    store.add(meta(2, "a"), row(2));
+    store.add(meta(1, "a"), row(1), residual(1));
+    store.add(meta(2, "a"), row(2), residual(2));
     const version = store.version;
     const used = arena.usedBytes();
     arena.refuseAll(true);
@@ -120,7 +136,7 @@ describe("the vector arena", () => {
     );
     assert.equal(store.capacity, 3);
     assert.throws(
-      () => store.add(meta(3, "new-namespace"), row(3)),
+      () => store.add(meta(3, "new-namespace"), row(3), residual(3)),
       (e: unknown) => e instanceof HaloError && e.tag === "full",
     );
     assert.equal(store.version, version);
@@ -128,7 +144,7 @@ describe("the vector arena", () => {
     assert.equal(arena.usedBytes(), used);
     assertEntries(store, [1, 2]);
     // The memory it holds still serves: an entry in a known namespace fits.
-    store.add(meta(3, "a"), row(3));
+    store.add(meta(3, "a"), row(3), residual(3));
     assertEntries(store, [1, 2, 3]);
     arena.refuseAll(false);
     store.resize(6);
@@ -136,10 +152,10 @@ describe("the vector arena", () => {
   });
 
   it("a growth with no room for old and new at once parks the entries first; refused even then, every entry stays", () => {
-    const perRow = DIMS + ROW_FIELD_BYTES + 1; // one namespace's mask
+    const perRow = ROW + 1; // one namespace's mask
     const arena = countingArena(100 * perRow + 64);
     const store = new VectorStore(DIMS, 60, arena);
-    for (let i = 1; i <= 5; i++) store.add(meta(i, "a"), row(i));
+    for (let i = 1; i <= 5; i++) store.add(meta(i, "a"), row(i), residual(i));
     store.resize(95);
     assert.equal(store.capacity, 95);
     assert.equal(arena.usedBytes(), 95 * perRow, "only the new memory is held");
@@ -151,7 +167,7 @@ describe("the vector arena", () => {
     assert.equal(store.capacity, 95, "back at its old capacity");
     assert.equal(arena.usedBytes(), 95 * perRow);
     assertEntries(store, [1, 2, 3, 4, 5]);
-    for (let i = 6; i <= 95; i++) store.add(meta(i, "a"), row(i));
+    for (let i = 6; i <= 95; i++) store.add(meta(i, "a"), row(i), residual(i));
     assert.equal(store.count, 95);
   });
 
@@ -159,25 +175,28 @@ describe("the vector arena", () => {
     const arena = simVectorArena(64);
     const store = new VectorStore(DIMS, 10, arena);
     assert.throws(
-      () => store.add(meta(1, "a"), row(1)),
+      () => store.add(meta(1, "a"), row(1), residual(1)),
       (e: unknown) => e instanceof HaloError && e.tag === "full" && /at most 64/.test(e.message),
     );
     assert.equal(store.count, 0);
     assert.equal(store.maskOf("a"), undefined);
     store.resize(1);
-    store.add(meta(1, "a"), row(1));
+    store.add(meta(1, "a"), row(1), residual(1));
     assertEntries(store, [1]);
   });
 
-  it("max_vectors fits the budget with a margin, and never goes past MAX_VECTORS_LIMIT", () => {
-    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 256), 12582);
-    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 4096), 911);
+  it("max_vectors fits the budget with a margin, counting each row's residual plane, and never goes past MAX_VECTORS_LIMIT", () => {
+    // 256 + 128 residual bytes + 36 + 8 = 428 bytes per entry (300 before the residuals: 12,582 entries).
+    assert.equal(bytesPerEntry(256), 428);
+    assert.equal(bytesPerEntry(255), 255 + 128 + ROW_FIELD_BYTES + 8, "an odd row's last residual byte is half used");
+    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 256), 8819);
+    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 4096), 610);
     assert.equal(maxVectorsFitting(64 * 1024 * 1024, 256), MAX_VECTORS_LIMIT);
     assert.equal(maxVectorsFitting(0, 256), 0);
     const fit = maxVectorsFitting(1024 * 1024, 256);
     // A store of that many entries and its reserved masks takes at most 90% of the budget.
-    assert.ok(fit * (256 + ROW_FIELD_BYTES + 8) <= 0.9 * 1024 * 1024);
-    assert.ok((fit + 1) * (256 + ROW_FIELD_BYTES + 8) > 0.9 * 1024 * 1024);
+    assert.ok(fit * (256 + 128 + ROW_FIELD_BYTES + 8) <= 0.9 * 1024 * 1024);
+    assert.ok((fit + 1) * (256 + 128 + ROW_FIELD_BYTES + 8) > 0.9 * 1024 * 1024);
   });
 });
 
@@ -251,7 +270,7 @@ describe("the vector arena: memory.config and device.status", () => {
     const { writeMemory } = await import("../../lib/memory/writes.ts");
     for (let i = 0; i < 150; i++) await writeMemory(rig.engine, admin, { content: `Fact number ${i} about item${i}` });
     const file = rig.storage.read(VECTOR_FILE_PATH)!.slice();
-    // 150 entries of 256 dims need ~44 KB; this host gives 16 KB.
+    // 150 entries of 256 dims need ~63 KB (rows, residuals, fields); this host gives 16 KB.
     const small = rig.reboot({ arena: simVectorArena(16 * 1024) });
     assert.equal(small.store.count, 0);
     assert.ok(rig.log.lines.some((l) => /holds more memories than this device's vector arena fits .*read-only/.test(l)));

@@ -41,11 +41,12 @@ function engineOn(storage: Storage, dims = 64): MemoryEngine {
 
 const contents = (engine: MemoryEngine): string[] => engine.store.content.slice(0, engine.store.count).sort();
 
-/** Everything a reboot must restore: the embedder, and every entry in slot order with its row and norm. */
+/** Everything a reboot must restore: the embedder, and every entry in slot order with its row, residuals and norm. */
 function stateOf(engine: MemoryEngine): unknown {
   const { store } = engine;
   const entries = [];
-  for (let s = 0; s < store.count; s++) entries.push({ ...store.metaAt(s), norm: store.norms[s], row: Array.from(store.row(s)) });
+  for (let s = 0; s < store.count; s++)
+    entries.push({ ...store.metaAt(s), norm: store.norms[s], row: Array.from(store.row(s)), residual: Array.from(store.residual(s)) });
   return { embedder: engine.storeEmbedderId, entries };
 }
 
@@ -242,24 +243,28 @@ describe("memory crash safety", () => {
       ttlClass: 0,
     });
     const row = Int8Array.from({ length: 16 }, (_, i) => i - 8);
+    const residual = Uint8Array.from({ length: 8 }, (_, i) => 0x97 + i * 16);
     const card0 = memoryStorage();
-    new MemoryArchive(card0, memoryLog()).add([{ meta: meta("old expired fact"), row }], "e/16", 1000);
+    new MemoryArchive(card0, memoryLog()).add([{ meta: meta("old expired fact"), row, residual }], "e/16", 1000);
     const before = card0.files.get(ARCHIVE_PATH)!.length;
     const probe = cloneCard(card0);
-    new MemoryArchive(probe, memoryLog()).add([{ meta: meta("newly expired fact!"), row }], "e/16", 2000);
+    new MemoryArchive(probe, memoryLog()).add([{ meta: meta("newly expired fact!"), row, residual }], "e/16", 2000);
     const size = probe.files.get(ARCHIVE_PATH)!.length - before;
     const names = (s: MemoryStorage): string[] => new MemoryArchive(s, memoryLog()).load().map((e) => e.meta.content);
     for (let cut = 0; cut <= size; cut++) {
       const card = cloneCard(card0);
       const writer = new MemoryArchive(tornStorage(card, cut), memoryLog());
-      const add = (): void => writer.add([{ meta: meta("newly expired fact!"), row }], "e/16", 2000);
+      const add = (): void => writer.add([{ meta: meta("newly expired fact!"), row, residual }], "e/16", 2000);
       if (cut < size) assert.throws(add, /power cut/);
       else add();
       const expected = ["old expired fact", ...(cut < size ? [] : ["newly expired fact!"])];
       assert.deepEqual(names(card), expected, `cut at ${cut}`);
-      new MemoryArchive(card, memoryLog()).add([{ meta: meta("a later expiry, same session"), row }], "e/16", 3000);
+      new MemoryArchive(card, memoryLog()).add([{ meta: meta("a later expiry, same session"), row, residual }], "e/16", 3000);
       assert.deepEqual(names(card), [...expected, "a later expiry, same session"], `append after a cut at ${cut}`);
-      assert.deepEqual(Array.from(new MemoryArchive(card, memoryLog()).load()[0].row), Array.from(row));
+      const loaded = new MemoryArchive(card, memoryLog()).load();
+      assert.deepEqual(Array.from(loaded[0].row), Array.from(row));
+      for (const e of loaded)
+        assert.deepEqual(Array.from(e.residual), Array.from(residual), `${e.meta.content}: its residuals, cut at ${cut}`);
     }
   });
 });

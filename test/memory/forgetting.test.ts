@@ -25,10 +25,14 @@ const slotOf = (rig: MemoryRig, content: string): number => {
 };
 
 describe("memory forgetting", () => {
-  it("an entry past its TTL leaves live memory for the SD archive, embedding kept, and can be restored", async () => {
+  it("an entry past its TTL leaves live memory for the SD archive, embedding and residuals kept, and can be restored", async () => {
     const rig = memoryRig();
     await write(rig, { content: "The parcel arrives with the evening courier", ttl: "session" });
     await write(rig, { content: "Keep this month-long fact about the garden" });
+    const parcel = slotOf(rig, "The parcel arrives with the evening courier");
+    const row = Array.from(rig.engine.store.row(parcel));
+    const residual = Array.from(rig.engine.store.residual(parcel));
+    assert.ok(residual.some((b) => b !== 0));
     rig.clock.advance(11 * HOUR);
     assert.match(await found(rig, "parcel courier"), /parcel/);
     rig.clock.advance(13 * HOUR); // 13 h after the recall at 11 h renewed it: expired
@@ -41,6 +45,9 @@ describe("memory forgetting", () => {
     await assert.rejects(restoreArchived(rig.engine, member, id), /^HaloError: not-found: no archived memory with that id/);
     assert.match(await restoreArchived(rig.engine, owner, id, "days"), new RegExp(`^Restored id ${id} \\(ttl days\\)\\.`));
     assert.match(await found(rig, "parcel courier"), /parcel/);
+    const restored = slotOf(rig, "The parcel arrives with the evening courier");
+    assert.deepEqual(Array.from(rig.engine.store.row(restored)), row, "the archived row comes back");
+    assert.deepEqual(Array.from(rig.engine.store.residual(restored)), residual, "and its residuals with it");
     assert.equal(listArchive(rig.engine, owner, 10), "The archive holds none of your memories.");
     // The restored entry got a fresh TTL (days: 96 h) and survives a reboot.
     rig.clock.advance(90 * HOUR);

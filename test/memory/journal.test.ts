@@ -23,11 +23,12 @@ import { HOUR, memoryRig, type MemoryRig } from "../support/memory.ts";
 const owner = makePrincipal("owner", "admin", "turn");
 const zoe = makePrincipal("zoë", "user", "mcp");
 
-/** Every entry in slot order with its row and norm, and when forgetting last ran. */
+/** Every entry in slot order with its row, residuals and norm, and when forgetting last ran. */
 function stateOf(engine: MemoryEngine): unknown {
   const { store } = engine;
   const entries = [];
-  for (let s = 0; s < store.count; s++) entries.push({ ...store.metaAt(s), norm: store.norms[s], row: Array.from(store.row(s)) });
+  for (let s = 0; s < store.count; s++)
+    entries.push({ ...store.metaAt(s), norm: store.norms[s], row: Array.from(store.row(s)), residual: Array.from(store.residual(s)) });
   return { embedder: engine.storeEmbedderId, entries, maintained: (engine as unknown as { lastMaintain: number }).lastMaintain };
 }
 
@@ -94,7 +95,7 @@ describe("memory vector journal", () => {
       await writeMemory(rig.engine, owner, { content: `Fact number ${i} about item${i}` });
     const { store } = rig.engine;
     const copy = new VectorStore(store.dims, store.capacity, rig.engine.arena);
-    for (let s = 0; s < store.count; s++) copy.add(store.metaAt(s), store.row(s), store.norms[s]);
+    for (let s = 0; s < store.count; s++) copy.add(store.metaAt(s), store.row(s), store.residual(s), store.norms[s]);
     await rig.engine.transact("exclusive", (tx) => tx.replaceStore(copy, tx.storeEmbedderId), { embedder: false });
     assert.equal(rig.storage.files.has(VECTOR_JOURNAL_PATH), false, "all of it in the snapshot");
     for (const journal of [false, true]) {

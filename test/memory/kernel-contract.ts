@@ -1,5 +1,5 @@
 // The contract suite of the int8 kernels (Kernels.topK, unscaled and scaled per
-// row, and Kernels.dots), run against every implementation: the TypeScript
+// row, and Kernels.rerank), run against every implementation: the TypeScript
 // kernels on Node and on XS, the C kernels on XS (each of its scan paths). It
 // imports nothing of Node, so the XS host runs it.
 //
@@ -28,13 +28,13 @@ export interface ContractReport {
   digest: string;
 }
 
-/** topK: store, dims, count, query, k, mask, scales; dots: store, dims, rows, query. Deliberately loose, for the bad-argument cases. */
+/** topK: store, dims, count, query, k, mask, scales; rerank: store, dims, residuals, rows, query. Deliberately loose, for the bad-argument cases. */
 type Args = unknown[];
 
 interface Case {
   name: string;
   /** Which kernel the case calls (topK when absent). */
-  fn?: "dots";
+  fn?: "rerank";
   args: Args;
   /** The literal outcome, or undefined to compute it with the naive oracle. */
   expected?: string;
@@ -42,8 +42,8 @@ interface Case {
 
 function outcomeOf(kernels: Kernels, c: Case): string {
   try {
-    if (c.fn === "dots") {
-      const d = (kernels.dots as (...a: unknown[]) => unknown)(...c.args);
+    if (c.fn === "rerank") {
+      const d = (kernels.rerank as (...a: unknown[]) => unknown)(...c.args);
       if (!(d instanceof Float64Array)) return "bad result type";
       return `ok ${Array.from(d).join(",")}`;
     }
@@ -194,40 +194,112 @@ function scaledCases(): Case[] {
   ];
 }
 
-/** Kernels.dots: float query against listed rows, summed in index order. */
-function dotsCases(): Case[] {
+/** A residual plane: one signed 4-bit value per component (-8..7), two a byte, component 2i in the low nibble. */
+function packResiduals(values: number[]): Uint8Array {
+  const plane = new Uint8Array((values.length + 1) >> 1);
+  values.forEach((v, j) => {
+    plane[j >> 1] |= (v & 15) << ((j & 1) * 4);
+  });
+  return plane;
+}
+
+/** Kernels.rerank: the float query against listed rows refined by their residuals, over the refined norm. */
+function rerankCases(): Case[] {
   const prng = mulberry32(4242);
   const dims = 67;
+  const half = 34;
   const store = randomInt8(prng, 50 * dims + 3).subarray(3);
+  const residuals = new Uint8Array(randomInt8(prng, 50 * half + 1).buffer, 1, 50 * half);
   const query = new Float32Array(dims);
   for (let j = 0; j < dims; j++) query[j] = prng.gaussian() / 8;
   const rows = Int32Array.from({ length: MAX_TOP_K }, () => prng.int(0, 49));
-  const dots = (name: string, args: Args, expected?: string): Case => ({ name: `dots: ${name}`, fn: "dots", args, expected });
+  const wide = randomInt8(prng, 3 * KERNEL_MAX_DIMS);
+  const wideResiduals = new Uint8Array(randomInt8(prng, 3 * (KERNEL_MAX_DIMS / 2)).buffer);
+  const wideQuery = new Float32Array(KERNEL_MAX_DIMS);
+  for (let j = 0; j < KERNEL_MAX_DIMS; j++) wideQuery[j] = prng.gaussian();
+  const rerank = (name: string, args: Args, expected?: string): Case => ({ name: `rerank: ${name}`, fn: "rerank", args, expected });
+  // Row 0 refined: 1 + 1/16, 2 - 8/16, 3 + 7/16 (x 16: 17, 24, 55); row 1: -1, 0, 1 with no residual (x 16: -16, 0, 16).
   const tiny = new Int8Array([1, 2, 3, -1, 0, 1]);
+  const tinyResiduals = Uint8Array.from([0x81, 0x07, 0x00, 0x00]);
   const q3 = Float32Array.from([0.5, -0.25, 2]);
+  const row0 = (17 * 0.5 - 24 * 0.25 + 55 * 2) / Math.sqrt(17 * 17 + 24 * 24 + 55 * 55);
+  const row1 = (-16 * 0.5 + 16 * 2) / Math.sqrt(16 * 16 + 16 * 16);
+  // Every nibble 0..15 once: residuals 0..7 then -8..-1 on a zero row.
+  const nibbles = [0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1];
+  const ones16 = new Float32Array(16).fill(1);
+  // Extremes: -128 with residual -8 and 127 with residual 7, at the widest dims.
+  const extreme = new Int8Array(2 * KERNEL_MAX_DIMS);
+  extreme.fill(-128, 0, KERNEL_MAX_DIMS);
+  extreme.fill(127, KERNEL_MAX_DIMS);
+  const extremeResiduals = new Uint8Array(KERNEL_MAX_DIMS);
+  extremeResiduals.fill(0x88, 0, KERNEL_MAX_DIMS / 2);
+  extremeResiduals.fill(0x77, KERNEL_MAX_DIMS / 2);
+  const minusOnes = new Float32Array(KERNEL_MAX_DIMS).fill(-1);
   return [
-    dots("hand", [tiny, 3, Int32Array.from([1, 0, 1]), q3], "ok 1.5,6,1.5"),
-    dots("no rows", [tiny, 3, new Int32Array(0), q3], "ok "),
-    dots("random rows of an odd-offset view", [store, dims, rows, query]),
-    dots("store not Int8Array", [new Uint8Array(6), 3, Int32Array.from([0]), q3], "TypeError:bad store"),
-    dots("dims 0", [tiny, 0, Int32Array.from([0]), q3], "RangeError:bad dims"),
-    dots("rows not Int32Array", [tiny, 3, [0], q3], "TypeError:bad rows"),
-    dots("too many rows", [tiny, 3, new Int32Array(MAX_TOP_K + 1), q3], "RangeError:bad rows"),
-    dots("row past the store", [tiny, 3, Int32Array.from([0, 2]), q3], "RangeError:bad rows"),
-    dots("negative row", [tiny, 3, Int32Array.from([-1]), q3], "RangeError:bad rows"),
-    dots("query not Float32Array", [tiny, 3, Int32Array.from([0]), new Float64Array(3)], "TypeError:bad query"),
-    dots("query too short", [tiny, 3, Int32Array.from([0]), new Float32Array(2)], "RangeError:bad query"),
-    dots("query missing", [tiny, 3, Int32Array.from([0])], "TypeError:bad query"),
+    rerank("hand", [tiny, 3, tinyResiduals, Int32Array.from([1, 0, 1]), q3], `ok ${row1},${row0},${row1}`),
+    rerank("no rows", [tiny, 3, tinyResiduals, new Int32Array(0), q3], "ok "),
+    rerank("every nibble", [new Int8Array(16), 16, packResiduals(nibbles), Int32Array.from([0]), ones16], `ok ${-8 / Math.sqrt(344)}`),
+    rerank(
+      "a zero row and zero residuals give 0",
+      [new Int8Array(4), 4, new Uint8Array(2), Int32Array.from([0]), new Float32Array(4).fill(1)],
+      "ok 0",
+    ),
+    rerank(
+      "a zero row refined by its residual",
+      [new Int8Array(1), 1, Uint8Array.from([0x0f]), Int32Array.from([0]), Float32Array.from([2])],
+      "ok -2",
+    ),
+    rerank(
+      "the odd row's padding nibble is ignored",
+      [tiny, 3, Uint8Array.from([0x81, 0xf7, 0x00, 0xa0]), Int32Array.from([0, 1]), q3],
+      `ok ${row0},${row1}`,
+    ),
+    // |query| = 64: the rows are parallel and anti-parallel to it.
+    rerank("extremes at max dims", [extreme, KERNEL_MAX_DIMS, extremeResiduals, Int32Array.from([0, 1]), minusOnes], "ok 64,-64"),
+    rerank("random rows of odd-offset views", [store, dims, residuals, rows, query]),
+    rerank("random rows at max dims", [wide, KERNEL_MAX_DIMS, wideResiduals, Int32Array.from([2, 0, 1, 2]), wideQuery]),
+    rerank("a residual plane longer than the store needs", [tiny, 3, new Uint8Array(9).fill(0x11), Int32Array.from([1]), q3]),
+    rerank("store not Int8Array", [new Uint8Array(6), 3, tinyResiduals, Int32Array.from([0]), q3], "TypeError:bad store"),
+    rerank("dims 0", [tiny, 0, tinyResiduals, Int32Array.from([0]), q3], "RangeError:bad dims"),
+    rerank("dims a string", [tiny, "3", tinyResiduals, Int32Array.from([0]), q3], "RangeError:bad dims"),
+    rerank("residuals an Int8Array", [tiny, 3, new Int8Array(4), Int32Array.from([0]), q3], "TypeError:bad residuals"),
+    rerank("residuals missing", [tiny, 3, undefined, Int32Array.from([0]), q3], "TypeError:bad residuals"),
+    rerank("residuals short of the store's last row", [tiny, 3, new Uint8Array(3), Int32Array.from([0]), q3], "RangeError:bad residuals"),
+    rerank(
+      "residuals short of the store's rows at another width",
+      [tiny, 2, new Uint8Array(2), Int32Array.from([0]), q3],
+      "RangeError:bad residuals",
+    ),
+    rerank("rows not Int32Array", [tiny, 3, tinyResiduals, [0], q3], "TypeError:bad rows"),
+    rerank("too many rows", [tiny, 3, tinyResiduals, new Int32Array(MAX_TOP_K + 1), q3], "RangeError:bad rows"),
+    rerank("row past the store", [tiny, 3, tinyResiduals, Int32Array.from([0, 2]), q3], "RangeError:bad rows"),
+    rerank("negative row", [tiny, 3, tinyResiduals, Int32Array.from([-1]), q3], "RangeError:bad rows"),
+    rerank("query not Float32Array", [tiny, 3, tinyResiduals, Int32Array.from([0]), new Float64Array(3)], "TypeError:bad query"),
+    rerank("query too short", [tiny, 3, tinyResiduals, Int32Array.from([0]), new Float32Array(2)], "RangeError:bad query"),
+    rerank("query missing", [tiny, 3, tinyResiduals, Int32Array.from([0])], "TypeError:bad query"),
+    rerank("the first bad argument wins", [tiny, 0, new Int8Array(1), [0], null], "RangeError:bad dims"),
+    rerank("bad residuals before bad rows", [tiny, 3, new Uint8Array(1), [0], q3], "RangeError:bad residuals"),
   ];
 }
 
-/** The reference for dots: the same sum in index order. */
-function naiveDots(store: Int8Array, dims: number, rows: Int32Array, query: Float32Array): string {
+/**
+ * The reference for rerank, in the row's own units: refined component row + residual / 16, the dot with
+ * the query over the refined norm (the same bits as the kernels' sixteenths: scaling by 16 is exact).
+ */
+function naiveRerank(store: Int8Array, dims: number, residuals: Uint8Array, rows: Int32Array, query: Float32Array): string {
+  const half = Math.ceil(dims / 2);
   const out: number[] = [];
   for (const r of rows) {
-    let sum = 0;
-    for (let j = 0; j < dims; j++) sum += store[r * dims + j] * query[j];
-    out.push(sum);
+    let dot = 0;
+    let norm = 0;
+    for (let j = 0; j < dims; j++) {
+      const byte = residuals[r * half + Math.floor(j / 2)];
+      const nibble = j % 2 === 0 ? byte % 16 : Math.floor(byte / 16);
+      const refined = store[r * dims + j] + (nibble < 8 ? nibble : nibble - 16) / 16;
+      dot += refined * query[j];
+      norm += refined * refined;
+    }
+    out.push(norm > 0 ? dot / Math.sqrt(norm) : 0);
   }
   return `ok ${out.join(",")}`;
 }
@@ -298,15 +370,15 @@ function errorCases(): Case[] {
 
 /** Runs every case against `kernels`; never throws for a failing case. */
 export function runKernelContract(kernels: Kernels): ContractReport {
-  const cases = [...handCases(), ...randomCases(), ...tieCases(), ...scaledCases(), ...dotsCases(), ...errorCases()];
+  const cases = [...handCases(), ...randomCases(), ...tieCases(), ...scaledCases(), ...rerankCases(), ...errorCases()];
   const results: CaseResult[] = [];
   const failures: string[] = [];
   for (const c of cases) {
     const outcome = outcomeOf(kernels, c);
     const expected =
       c.expected ??
-      (c.fn === "dots"
-        ? naiveDots(...(c.args as [Int8Array, number, Int32Array, Float32Array]))
+      (c.fn === "rerank"
+        ? naiveRerank(...(c.args as [Int8Array, number, Uint8Array, Int32Array, Float32Array]))
         : naiveTopK(...(c.args as [Int8Array, number, number, Int8Array, number, Uint8Array?, Float32Array?])));
     const ok = outcome === expected;
     results.push({ name: c.name, outcome, expected, ok, digest: djb2Hex(outcome) });

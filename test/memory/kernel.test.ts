@@ -10,7 +10,7 @@ describe("the TypeScript int8 kernel", () => {
     assert.ok(report.results.length > 60);
     // The suite must exercise both outcomes: results and every error.
     const errors = new Set(report.results.filter((r) => !r.outcome.startsWith("ok ")).map((r) => r.outcome));
-    for (const name of ["store", "dims", "count", "query", "k", "mask"]) {
+    for (const name of ["store", "dims", "count", "query", "k", "mask", "scales", "residuals", "rows"]) {
       assert.ok(
         [...errors].some((e) => e.endsWith(`:bad ${name}`)),
         name,

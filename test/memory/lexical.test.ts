@@ -51,16 +51,17 @@ describe("compact lexical index", () => {
   it("is built on a namespace's first search and follows adds, replaces and removes after it", () => {
     const store = new VectorStore(4, 16, simVectorArena());
     const row = Int8Array.from([10, 0, 0, 0]);
-    store.add(meta(1, "a", "the ficus needs water"), row);
-    store.add(meta(2, "a", "water the garden on Sunday"), row);
-    store.add(meta(3, "b", "ficus in zoë's room"), row);
+    const residual = new Uint8Array(2);
+    store.add(meta(1, "a", "the ficus needs water"), row, residual);
+    store.add(meta(2, "a", "water the garden on Sunday"), row, residual);
+    store.add(meta(3, "b", "ficus in zoë's room"), row, residual);
     assert.deepEqual(store.lexicalSearch("c", "ficus", 5), []);
     assert.deepEqual(
       store.lexicalSearch("a", "ficus", 5).map((h) => h.id),
       [1],
     );
-    store.add(meta(4, "a", "another ficus"), row);
-    store.replace(store.slotOf("a", 2), meta(2, "a", "ficus and water"), row, store.norms[store.slotOf("a", 2)]);
+    store.add(meta(4, "a", "another ficus"), row, residual);
+    store.replace(store.slotOf("a", 2), meta(2, "a", "ficus and water"), row, residual, store.norms[store.slotOf("a", 2)]);
     const fresh = new LexicalIndex();
     fresh.add("a", 1, "the ficus needs water");
     fresh.add("a", 2, "ficus and water");

@@ -24,7 +24,12 @@ async function filled(): Promise<MemoryRig> {
 function snapshot(rig: MemoryRig, engine = rig.engine): unknown[] {
   const out = [];
   for (let s = 0; s < engine.store.count; s++)
-    out.push({ ...engine.store.metaAt(s), row: Array.from(engine.store.row(s)), norm: engine.store.norms[s] });
+    out.push({
+      ...engine.store.metaAt(s),
+      row: Array.from(engine.store.row(s)),
+      residual: Array.from(engine.store.residual(s)),
+      norm: engine.store.norms[s],
+    });
   return out.sort((a, b) => (a.content < b.content ? -1 : 1));
 }
 

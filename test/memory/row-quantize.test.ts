@@ -1,11 +1,13 @@
-// Every row gets its own scale and the whole int8 range (quantizeInt8), and
-// candidates are re-ranked against the query's float vector: the similarities
+// Every row gets its own scale and the whole int8 range (quantizeInt8), a
+// stored row its 4-bit residuals, and candidates are re-ranked against the
+// query's float vector and each row refined by its residuals: the similarities
 // memory reports and the near-duplicate threshold must be at least as right as
-// with wave 1's round(v x 127) rows and int8 queries, or better.
+// with wave 1's round(v x 127) rows and int8 queries, or better, and closer
+// still than with the int8 rows alone.
 import assert from "node:assert/strict";
 import { NEAR_DUPLICATE_DISTANCE } from "../../lib/memory/bounds.ts";
 import { hashText } from "../../lib/memory/embedders/hashing.ts";
-import { cosineFromDot, int8Norm, normalizeL2, quantizeInt8 } from "../../lib/memory/store/quantize.ts";
+import { cosineFromDot, int8Norm, normalizeL2, quantizeInt8, quantizeRow, residualBytes } from "../../lib/memory/store/quantize.ts";
 import { searchMemory } from "../../lib/memory/recall/search.ts";
 import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
@@ -56,6 +58,26 @@ function int8Cosine(stored: string, q: string, quantizeRow: Quantizer = quantize
   let dot = 0;
   for (let i = 0; i < DIMS; i++) dot += row[i] * query[i];
   return Math.max(-1, Math.min(1, dot * Math.fround(1 / int8Norm(row, 0, DIMS))));
+}
+
+/** The residual of component `j`, decoded on its own: the signed nibble, low for even components. */
+function residualOf(plane: Uint8Array, j: number): number {
+  const nibble = j % 2 === 0 ? plane[j >> 1] & 15 : plane[j >> 1] >> 4;
+  return nibble < 8 ? nibble : nibble - 16;
+}
+
+/** What memory reports now: the float query against the stored row refined by its residuals (row + residual / 16). */
+function refinedCosine(stored: string, q: string): number {
+  const { row, residual } = quantizeRow(unit(stored));
+  const query = unit(q);
+  let dot = 0;
+  let norm = 0;
+  for (let j = 0; j < DIMS; j++) {
+    const refined = row[j] + residualOf(residual, j) / 16;
+    dot += refined * query[j];
+    norm += refined * refined;
+  }
+  return Math.max(-1, Math.min(1, dot / Math.sqrt(norm)));
 }
 
 /** Seeded sentences and a copy with one word changed: cosines from about 0.5 to 1, most near the 0.95 threshold. */
@@ -112,11 +134,16 @@ describe("row quantization", () => {
     let percentNew = 0;
     let decisionsOld = 0;
     let decisionsNew = 0;
+    let errorInt8 = 0;
+    let worstInt8 = 0;
     const pairs = sentencePairs(2000);
     for (const [a, b] of pairs) {
       const exact = exactCosine(a, b);
       const old = wave1Cosine(a, b);
-      const now = int8Cosine(a, b);
+      const int8 = int8Cosine(a, b);
+      errorInt8 += Math.abs(int8 - exact);
+      worstInt8 = Math.max(worstInt8, Math.abs(int8 - exact));
+      const now = refinedCosine(a, b);
       errorOld += Math.abs(old - exact);
       errorNew += Math.abs(now - exact);
       worstOld = Math.max(worstOld, Math.abs(old - exact));
@@ -130,8 +157,77 @@ describe("row quantization", () => {
     }
     assert.ok(errorNew < 0.5 * errorOld, `mean error ${errorNew / pairs.length} vs ${errorOld / pairs.length}`);
     assert.ok(worstNew <= worstOld && worstNew < 0.01, `worst error ${worstNew} vs ${worstOld}`);
+    // The residuals take most of the stored row's rounding off: the int8 rows alone err several times more.
+    assert.ok(
+      errorNew < 0.25 * errorInt8,
+      `mean error with residuals ${errorNew / pairs.length}, int8 rows alone ${errorInt8 / pairs.length}`,
+    );
+    assert.ok(worstNew < 0.5 * worstInt8, `worst error with residuals ${worstNew}, int8 rows alone ${worstInt8}`);
     assert.ok(percentNew >= percentOld, `reported percentages right: ${percentNew} vs ${percentOld}`);
     assert.ok(decisionsNew >= decisionsOld, `near-duplicate decisions right: ${decisionsNew} vs ${decisionsOld}`);
+  });
+});
+
+describe("row residuals", () => {
+  it("writes round((x - q) x 16), clamped to -8..7, two to a byte, low nibble first", () => {
+    // x = v x 127 / 0.8: 95.25, -127, 15.875, 2.06, 10.49, -10.49, 0.49999
+    const v = Float32Array.from([0.6, -0.8, 0.1, 0.013, (10.49 / 127) * 0.8, (-10.49 / 127) * 0.8, (0.5 / 127) * 0.8]);
+    const row = new Int8Array(7);
+    const residual = new Uint8Array(4).fill(0xff);
+    quantizeInt8(v, row, 0, residual);
+    assert.deepEqual(Array.from(row), [95, -127, 16, 2, 10, -10, 0]);
+    // residuals 4, 0 | -2, 1 | 7 (8 clamped), -8 | 7 (8 clamped), and the odd row's unused high nibble 0
+    assert.deepEqual(Array.from(residual), [0x04, 0x1e, 0x87, 0x07]);
+    assert.deepEqual(
+      Array.from({ length: 7 }, (_, j) => residualOf(residual, j)),
+      [4, 0, -2, 1, 7, -8, 7],
+    );
+  });
+
+  it("writes the row and its plane at their offsets and nothing else; the query's row is the stored row", () => {
+    const v = unit("the spare key is under the blue flowerpot");
+    const rows = new Int8Array(3 * DIMS).fill(5);
+    const planes = new Uint8Array(3 * residualBytes(DIMS)).fill(0xaa);
+    quantizeInt8(v, rows, DIMS, planes, residualBytes(DIMS));
+    const alone = quantizeRow(v);
+    const query = new Int8Array(DIMS);
+    quantizeInt8(v, query);
+    assert.deepEqual(Array.from(rows.subarray(DIMS, 2 * DIMS)), Array.from(alone.row));
+    assert.deepEqual(Array.from(query), Array.from(alone.row));
+    assert.deepEqual(Array.from(planes.subarray(128, 256)), Array.from(alone.residual));
+    assert.ok(rows.subarray(0, DIMS).every((x) => x === 5) && rows.subarray(2 * DIMS).every((x) => x === 5));
+    assert.ok(planes.subarray(0, 128).every((x) => x === 0xaa) && planes.subarray(256).every((x) => x === 0xaa));
+    assert.equal(residualBytes(DIMS), 128);
+    assert.equal(residualBytes(7), 4);
+    assert.equal(residualBytes(1), 1);
+  });
+
+  it("leaves at most 1/32 of a step on each component (1/16 where clamped): a sixteenth of the int8 row's error", () => {
+    const prng = mulberry32(3);
+    let int8Error = 0;
+    let refinedError = 0;
+    let worst = 0;
+    let n = 0;
+    for (let t = 0; t < 200; t++) {
+      const v = Float32Array.from({ length: DIMS }, () => prng.gaussian());
+      assert.ok(normalizeL2(v));
+      const { row, residual } = quantizeRow(v);
+      let maxAbs = 0;
+      for (const x of v) maxAbs = Math.max(maxAbs, Math.abs(x));
+      for (let j = 0; j < DIMS; j++) {
+        const x = (v[j] * 127) / maxAbs;
+        const r = residualOf(residual, j);
+        const e = Math.abs(x - (row[j] + r / 16));
+        assert.ok(e <= (r === 7 ? 1 / 16 : 1 / 32) + 1e-9, `component ${j}: ${x} left ${e}`);
+        worst = Math.max(worst, e);
+        int8Error += Math.abs(x - row[j]);
+        refinedError += e;
+        n++;
+      }
+    }
+    assert.ok(worst > 1 / 32, "precondition: some components were clamped");
+    assert.ok(Math.abs(int8Error / n - 0.25) < 0.01, `int8 mean error ${int8Error / n} (uniform in half a step)`);
+    assert.ok(refinedError / n < 0.02, `refined mean error ${refinedError / n}`);
   });
 });
 
@@ -179,9 +275,10 @@ describe("row quantization in the engine", () => {
     let differsFromOld = 0;
     for (const hit of hits) {
       const exact = exactCosine(hit.content, query);
-      assert.ok(Math.abs(hit.similarity - exact) < 0.005, `${hit.content}: ${hit.similarity} vs exact ${exact}`);
-      // The engine's similarity is the float query against the per-row scaled row.
-      assert.ok(Math.abs(hit.similarity - int8Cosine(hit.content, query)) < 1e-6);
+      assert.ok(Math.abs(hit.similarity - exact) < 0.002, `${hit.content}: ${hit.similarity} vs exact ${exact}`);
+      // The engine's similarity is the float query against the per-row scaled row refined by its residuals.
+      assert.ok(Math.abs(hit.similarity - refinedCosine(hit.content, query)) < 1e-12);
+      assert.ok(Math.abs(hit.similarity - exact) <= Math.abs(int8Cosine(hit.content, query) - exact) + 1e-4);
       if (Math.abs(hit.similarity - wave1Cosine(hit.content, query)) > 1e-6) differsFromOld++;
     }
     assert.ok(differsFromOld > 0, "not wave 1's similarity");

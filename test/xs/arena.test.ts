@@ -29,7 +29,7 @@ describe("the vector arena on XS", () => {
 
   it("a 5,000-row store's rows and fields are not in the chunk heap; over plain ArrayBuffers they are", () => {
     const c = line("CHUNKS");
-    assert.equal(c.arenaBytes, 5000 * (256 + 36 + 1));
+    assert.equal(c.arenaBytes, 5000 * (256 + 128 + 36 + 1), "rows, residual planes, fields and one mask");
     // The store has taken its memory (one entry): almost nothing in chunks over the arena, all of it over plain buffers.
     assert.ok(c.arenaOne < 0.1 * c.arenaBytes, `arena store grew the chunk heap by ${c.arenaOne} bytes`);
     assert.ok(c.plainOne >= 0.9 * c.arenaBytes, `plain store grew it by only ${c.plainOne}`);
@@ -51,11 +51,11 @@ describe("the vector arena on XS", () => {
 
   it("memory.config reports the limit, refuses past it, and a refused growth leaves memory serving", () => {
     const t = line("TOOLS");
-    assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 12582 memories \(max_vectors\)$/);
+    assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 8819 memories \(max_vectors\)$/);
     assert.match(t.write, /^Remembered/);
-    assert.match(t.over, /^ERROR limit: max_vectors can be at most 12582 on this device, not 13000/);
+    assert.match(t.over, /^ERROR limit: max_vectors can be at most 8819 on this device, not 13000/);
     assert.equal(t.grow, "Updated: max_vectors = 6000.");
-    assert.equal(t.grownUsed, 6000 * (256 + 36 + 1), "grown through parked entries: only the new memory is held");
+    assert.equal(t.grownUsed, 6000 * (256 + 128 + 36 + 1), "grown through parked entries: only the new memory is held");
     assert.match(t.shrink, /^ERROR full: the vector store asked for \d+ bytes and this device cannot give them/);
     assert.equal(t.capacity, 6000);
     assert.equal(t.maxVectors, 6000);
@@ -64,10 +64,10 @@ describe("the vector arena on XS", () => {
     assert.equal(t.shrunk, "Updated: max_vectors = 5000.");
     assert.equal(t.shrunkCapacity, 5000);
     assert.equal(t.count, 2);
-    assert.match(t.status, /live memories \(all people\) 2 of 5000; vector arena 1\.4 MB of 4\.0 MB; max_vectors this device fits 12582$/m);
+    assert.match(t.status, /live memories \(all people\) 2 of 5000; vector arena 2\.0 MB of 4\.0 MB; max_vectors this device fits 8819$/m);
   });
 
   it("a boot config over the limit is clamped", () => {
-    assert.equal(line("BOOT").maxVectors, 12582);
+    assert.equal(line("BOOT").maxVectors, 8819);
   });
 });

@@ -52,7 +52,7 @@ function overArena(value: unknown): unknown {
 const arenaKernels: Kernels = {
   topK: (...args: Parameters<Kernels["topK"]>) =>
     (nativeKernels.topK as (...a: unknown[]) => ReturnType<Kernels["topK"]>)(...args.map(overArena)),
-  dots: (...args: Parameters<Kernels["dots"]>) => (nativeKernels.dots as (...a: unknown[]) => Float64Array)(...args.map(overArena)),
+  rerank: (...args: Parameters<Kernels["rerank"]>) => (nativeKernels.rerank as (...a: unknown[]) => Float64Array)(...args.map(overArena)),
 };
 report("c-arena", arenaKernels);
 // Called directly with missing trailing arguments, the native fails like the TypeScript kernel.
@@ -71,6 +71,18 @@ for (let n = 0; n <= full.length; n++) {
   const c = outcome(topk, args);
   const ts = outcome(tsKernels.topK as (...args: unknown[]) => { indices: Int32Array }, args);
   if (c !== ts) mismatches.push(`${n} args: C ${c}, TS ${ts}`);
+}
+// The same for rerank (its result is a Float64Array of values, not { indices }).
+const rerank = native("xs_vector_rerank");
+const rerankFull = [new Int8Array(8), 4, new Uint8Array(4), Int32Array.from([1]), new Float32Array(4)];
+const values =
+  (fn: (...args: unknown[]) => Float64Array) =>
+  (...args: unknown[]) => ({ indices: Int32Array.from(fn(...args)) });
+for (let n = 0; n <= rerankFull.length; n++) {
+  const args = rerankFull.slice(0, n);
+  const c = outcome(values(rerank), args);
+  const ts = outcome(values(tsKernels.rerank as (...args: unknown[]) => Float64Array), args);
+  if (c !== ts) mismatches.push(`rerank, ${n} args: C ${c}, TS ${ts}`);
 }
 print(`DIRECT ${JSON.stringify(mismatches)}`);
 try {

@@ -2,18 +2,18 @@
 // embedder's vectors, checked, L2-normalized and quantized (quantize.ts).
 import { HaloError } from "../../errors";
 import type { QueryVector } from "../recall/similarity";
-import { normalizeL2, quantizeInt8 } from "../store/quantize";
+import { normalizeL2, type QuantizedRow, quantizeRow } from "../store/quantize";
 import type { Embedder } from "./embedder";
 
-/** Rows to store, one per text (quantizeInt8: each row its own scale, the whole int8 range). */
-export async function embedRows(embedder: Embedder, texts: string[]): Promise<Int8Array[]> {
+/** Rows to store, one per text (quantizeRow: each row its own scale, the whole int8 range, and its 4-bit residuals). */
+export async function embedRows(embedder: Embedder, texts: string[]): Promise<QuantizedRow[]> {
   return (await embedUnit(embedder, texts)).map(quantizeRow);
 }
 
-/** One text as a query: its int8 row for the kernel scan and its unit vector for the re-rank (the row is also what a write stores). */
+/** One text as a query: its int8 row for the kernel scan and its unit vector for the re-rank (the row and its residuals are also what a write stores). */
 export async function embedQuery(embedder: Embedder, text: string): Promise<QueryVector> {
   const unit = (await embedUnit(embedder, [text]))[0];
-  return { row: quantizeRow(unit), unit };
+  return { ...quantizeRow(unit), unit };
 }
 
 /** The embedder's vectors for `texts`, checked and L2-normalized. */
@@ -29,10 +29,4 @@ async function embedUnit(embedder: Embedder, texts: string[]): Promise<Float32Ar
     if (!normalizeL2(v)) throw new HaloError("invalid-arguments", "the text has nothing to embed (no words).");
     return v;
   });
-}
-
-function quantizeRow(v: Float32Array): Int8Array {
-  const row = new Int8Array(v.length);
-  quantizeInt8(v, row);
-  return row;
 }

@@ -6,7 +6,7 @@ import { ARCHIVE_MAX_RESULTS, RECALL_CANDIDATES_MIN, RESTORE_IMPORTANCE_MIN } fr
 import type { ArchivedEntry } from "./archive";
 import type { MemoryEngine, MemoryTx, TxNeeds } from "../engine";
 import { MAX_TOP_K } from "../store/kernel-ts";
-import { rowScale } from "../store/quantize";
+import { residualBytes, rowScale } from "../store/quantize";
 import { cosines } from "../recall/similarity";
 import { clampTtl, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
 import { FLAG_PERMANENT } from "../store/vector-store";
@@ -35,7 +35,8 @@ export function listArchive(engine: MemoryEngine, p: Principal, limit: number): 
 /**
  * The caller's archived entries most similar to `query` (those made by the
  * current embedder): like memory.search, the kernel fetches candidates by scaled
- * int8 dot product and they are ranked by cosine with the query's float vector.
+ * int8 dot product and they are ranked by cosine with the query's float vector
+ * (each row refined by its residuals: Kernels.rerank).
  */
 export async function searchArchive(engine: MemoryEngine, p: Principal, query: string, n: number): Promise<string> {
   const q = query.trim();
@@ -47,15 +48,18 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
       const comparable = ownEntries(tx, p).filter((e) => e.embedderId === tx.embedder.id);
       if (comparable.length === 0) return "The archive holds none of your memories to search.";
       const vector = await tx.embedQuery(q);
+      const half = residualBytes(dims);
       const rows = new Int8Array(comparable.length * dims);
+      const residuals = new Uint8Array(comparable.length * half);
       const scales = new Float32Array(comparable.length);
       comparable.forEach((e, i) => {
         rows.set(e.row, i * dims);
+        residuals.set(e.residual, i * half);
         scales[i] = rowScale(e.norm);
       });
       const k = Math.min(comparable.length, MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, n));
       const { indices } = tx.kernels.topK(rows, dims, comparable.length, vector.row, k, undefined, scales);
-      const similarities = cosines(tx.kernels, rows, dims, scales, indices, vector);
+      const similarities = cosines(tx.kernels, rows, dims, residuals, indices, vector);
       const hits: Array<{ entry: ArchivedEntry; similarity: number }> = [];
       for (let i = 0; i < indices.length; i++) {
         const entry = comparable[indices[i]];
@@ -83,8 +87,8 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
     const entry = id === undefined ? undefined : ownEntries(tx, p).find((e) => e.meta.id === id);
     if (!entry) throw new HaloError("not-found", "no archived memory with that id.");
     const archive = tx.archive();
-    const row =
-      entry.embedderId === tx.embedder.id && entry.row.length === tx.embedder.dims ? entry.row : await tx.embedRow(entry.meta.content);
+    const stored =
+      entry.embedderId === tx.embedder.id && entry.row.length === tx.embedder.dims ? entry : await tx.embedRow(entry.meta.content);
     const { store } = tx;
     const live = findContent(store, p.ns, entry.meta.content);
     if (live.slot >= 0) {
@@ -109,7 +113,8 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
         ttlClass: ttl,
         flags: ttl === TTL_PERMANENT ? FLAG_PERMANENT : 0,
       },
-      row,
+      stored.row,
+      stored.residual,
     );
     // Saved before the archive is marked: a failed save leaves the entry in the archive.
     tx.commit();

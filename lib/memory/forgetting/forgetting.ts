@@ -9,10 +9,11 @@ const DAY_MS = 24 * 3600 * 1000;
 export interface Removed {
   meta: EntryMeta;
   row: Int8Array;
+  residual: Uint8Array;
 }
 
 export interface ForgetReport {
-  /** Entries past their TTL, with their rows (the caller archives them). */
+  /** Entries past their TTL, with their rows and residuals (the caller archives them). */
   expired: Removed[];
   pruned: number;
 }
@@ -30,7 +31,7 @@ export function forget(store: VectorStore, now: number, lastPass: number, decayF
     if (store.flags[slot] & (FLAG_PINNED | FLAG_PERMANENT)) continue;
     if (decay !== 1) store.importance[slot] *= decay;
     if (now >= expiresAt(store.ttlClass[slot], store.lastRecalled[slot])) {
-      report.expired.push({ meta: store.metaAt(slot), row: store.row(slot).slice() });
+      report.expired.push({ meta: store.metaAt(slot), row: store.row(slot).slice(), residual: store.residual(slot).slice() });
       store.remove(slot);
     } else if (store.importance[slot] < PRUNE_IMPORTANCE_FLOOR) {
       store.remove(slot);

@@ -14,9 +14,10 @@ import { FLAG_PINNED } from "../store/vector-store";
 
 /**
  * How many candidates the kernel returns for `n` results (at least
- * RECALL_CANDIDATES_MIN). Ranking them by the cosine with the query's float
- * vector (similarity.ts) is the re-rank that lifts int8 recall@10 against
- * exact float search (docs/memory-kernel.md).
+ * RECALL_CANDIDATES_MIN). Ranking them by the cosine of the query's float
+ * vector with each row refined by its residuals (similarity.ts,
+ * Kernels.rerank) is the re-rank that lifts int8 recall@10 against exact float
+ * search (docs/memory-kernel.md).
  */
 const CANDIDATES_PER_RESULT = 4;
 
@@ -68,9 +69,9 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   }
   const slots = Int32Array.from([...indices, ...extra]);
   const similarities = new Float64Array(slots.length);
-  similarities.set(cosines(kernels, store.vectors, store.dims, store.scales, indices, vector));
+  similarities.set(cosines(kernels, store.vectors, store.dims, store.residuals, indices, vector));
   if (extra.length > 0)
-    similarities.set(cosines(kernels, store.vectors, store.dims, store.scales, slots.subarray(indices.length), vector), indices.length);
+    similarities.set(cosines(kernels, store.vectors, store.dims, store.residuals, slots.subarray(indices.length), vector), indices.length);
   const hits: Hit[] = [];
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i];

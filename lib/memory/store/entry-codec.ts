@@ -1,12 +1,17 @@
-// One memory entry as bytes: the record format shared by the vector file and
-// the archive. Little-endian; strings are UTF-8 with their length in front.
+// One memory entry as bytes: the record format shared by the vector file, its
+// journal and the archive. Little-endian; strings are UTF-8 with their length in front.
 //
 //   u32 id | f32 importance | f64 created | f64 lastRecalled | u8 flags | u8 ttl
 //   u8 nsLen | u8 sourceLen | u16 contentLen | f32 row norm | ns | source | content | int8[dims]
+//   [u8[(dims + 1) / 2] residuals]
 //
+// The residual plane (quantize.ts: two signed 4-bit residuals a byte) ends the
+// record in vector file format 3 and its journal; formats 1 and 2 and the
+// archive's entry frames have none (the archive keeps it in a frame of its own).
 // The row's norm is stored so a boot does not recompute it in a JS loop per entry.
 import { decodeUtf8 } from "../../util/utf8";
 import { MEMORY_CONTENT_MAX_BYTES, MEMORY_NS_MAX_BYTES } from "../bounds";
+import { residualBytes } from "./quantize";
 import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
 import { TTL_CLASSES } from "../forgetting/ttl";
 
@@ -19,12 +24,23 @@ const SOURCE_MAX_BYTES = 255;
  * on XS thousands of small buffers per save would cost far more in collection
  * than the spare bytes do.
  */
-export function entryBound(ns: string, source: string, content: string, dims: number): number {
-  return FIXED_BYTES + 3 * (ns.length + source.length + content.length) + dims;
+export function entryBound(ns: string, source: string, content: string, dims: number, withResidual: boolean): number {
+  return FIXED_BYTES + 3 * (ns.length + source.length + content.length) + dims + (withResidual ? residualBytes(dims) : 0);
 }
 
-/** Writes an entry and its row at `offset` (room for entryBound bytes); returns the offset after it. */
-export function writeEntry(bytes: Uint8Array, view: DataView, offset: number, meta: EntryMeta, norm: number, row: Int8Array): number {
+/**
+ * Writes an entry and its row, then the row's residual plane when given, at `offset` (room for
+ * entryBound bytes); returns the offset after it.
+ */
+export function writeEntry(
+  bytes: Uint8Array,
+  view: DataView,
+  offset: number,
+  meta: EntryMeta,
+  norm: number,
+  row: Int8Array,
+  residual?: Uint8Array,
+): number {
   view.setUint32(offset, meta.id, true);
   view.setFloat32(offset + 4, meta.importance, true);
   view.setFloat64(offset + 8, meta.created, true);
@@ -54,7 +70,11 @@ export function writeEntry(bytes: Uint8Array, view: DataView, offset: number, me
   view.setUint8(offset + 27, sourceLen);
   view.setUint16(offset + 28, contentLen, true);
   bytes.set(new Uint8Array(row.buffer, row.byteOffset, row.length), at);
-  return at + row.length;
+  at += row.length;
+  if (residual === undefined) return at;
+  if (residual.length !== residualBytes(row.length)) throw new Error("bad residual length");
+  bytes.set(residual, at);
+  return at + residual.length;
 }
 
 export interface DecodedEntry {
@@ -62,11 +82,23 @@ export interface DecodedEntry {
   norm: number;
   /** Where the entry's int8 row starts in the buffer. */
   rowOffset: number;
+  /** Where its residual plane starts, or -1 when the record has none (read without `withResidual`). */
+  residualOffset: number;
   next: number;
 }
 
-/** Reads the entry at `offset` (ending at or before `end`), or returns why it is not a valid entry. */
-export function readEntry(bytes: Uint8Array, view: DataView, offset: number, end: number, dims: number): DecodedEntry | string {
+/**
+ * Reads the entry at `offset` (ending at or before `end`), its record ending with a residual plane when
+ * `withResidual`, or returns why it is not a valid entry.
+ */
+export function readEntry(
+  bytes: Uint8Array,
+  view: DataView,
+  offset: number,
+  end: number,
+  dims: number,
+  withResidual: boolean,
+): DecodedEntry | string {
   if (offset + FIXED_BYTES > end) return "entry cut short";
   const flags = view.getUint8(offset + 24);
   const ttlClass = view.getUint8(offset + 25);
@@ -82,7 +114,8 @@ export function readEntry(bytes: Uint8Array, view: DataView, offset: number, end
   if (!(importance >= 0 && importance <= 1) || !Number.isFinite(created) || !Number.isFinite(lastRecalled)) return "bad numbers";
   if (!(norm >= 0 && norm <= 128 * Math.sqrt(dims))) return "bad norm";
   let at = offset + FIXED_BYTES;
-  const next = at + nsLen + sourceLen + contentLen + dims;
+  const rowOffset = at + nsLen + sourceLen + contentLen;
+  const next = rowOffset + dims + (withResidual ? residualBytes(dims) : 0);
   if (next > end) return "entry cut short";
   const ns = decodeUtf8(bytes.subarray(at, at + nsLen));
   at += nsLen;
@@ -91,5 +124,5 @@ export function readEntry(bytes: Uint8Array, view: DataView, offset: number, end
   const content = decodeUtf8(bytes.subarray(at, at + contentLen));
   at += contentLen;
   const meta: EntryMeta = { id: view.getUint32(offset, true), ns, content, source, importance, created, lastRecalled, flags, ttlClass };
-  return { meta, norm, rowOffset: at, next };
+  return { meta, norm, rowOffset, residualOffset: withResidual ? rowOffset + dims : -1, next };
 }

@@ -81,27 +81,45 @@ function topK(store: Int8Array, dims: number, count: number, query: Int8Array, k
 }
 
 /**
- * The dot product of a float query with each listed row, summed in doubles in
- * index order (so C and TypeScript agree to the bit). For re-ranking a few
- * candidates without the query's rounding error.
+ * The re-rank of a few candidates: for each listed row, the dot product of the
+ * float query with the row refined by its 4-bit residuals, over the refined
+ * row's norm (0 for a zero row). In sixteenths of the row's step the refined
+ * component is v = 16 x row[j] + residual[j], an integer; each v x query[j] is
+ * exact in a double (at most 12 by 24 significant bits) and the products are
+ * summed in index order, and the sum of v x v is an exact integer, so C and
+ * TypeScript agree to the bit (a fused multiply-add rounds the same way).
+ * Errors, in argument order: bad store, dims, residuals (a Uint8Array with at
+ * least residualBytes(dims) bytes for each of the store's rows), rows (at most
+ * MAX_TOP_K, each inside the store), query (a Float32Array of dims).
  */
-function dots(store: Int8Array, dims: number, rows: Int32Array, query: Float32Array): Float64Array {
+function rerank(store: Int8Array, dims: number, residuals: Uint8Array, rows: Int32Array, query: Float32Array): Float64Array {
   if (!(store instanceof Int8Array)) throw new TypeError("bad store");
   if (!isIntegerIn(dims, 1, KERNEL_MAX_DIMS)) throw new RangeError("bad dims");
+  const last = Math.floor(store.length / dims);
+  const half = (dims + 1) >> 1;
+  if (!(residuals instanceof Uint8Array)) throw new TypeError("bad residuals");
+  if (Math.floor(residuals.length / half) < last) throw new RangeError("bad residuals");
   if (!(rows instanceof Int32Array)) throw new TypeError("bad rows");
   if (rows.length > MAX_TOP_K) throw new RangeError("bad rows");
-  const last = Math.floor(store.length / dims);
   for (let r = 0; r < rows.length; r++) if (rows[r] < 0 || rows[r] >= last) throw new RangeError("bad rows");
   if (!(query instanceof Float32Array)) throw new TypeError("bad query");
   if (query.length !== dims) throw new RangeError("bad query");
   const out = new Float64Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
     let sum = 0;
-    for (let j = 0, p = rows[r] * dims; j < dims; j++, p++) sum += store[p] * query[j];
-    out[r] = sum;
+    let norm = 0;
+    const p = rows[r] * dims;
+    const q = rows[r] * half;
+    for (let j = 0; j < dims; j++) {
+      const nibble = (residuals[q + (j >> 1)] >> ((j & 1) << 2)) & 15;
+      const v = 16 * store[p + j] + ((nibble ^ 8) - 8);
+      sum += v * query[j];
+      norm += v * v;
+    }
+    out[r] = norm > 0 ? sum / Math.sqrt(norm) : 0;
   }
   return out;
 }
 
 /** The TypeScript kernels, for hosts without native ones. */
-export const tsKernels: Kernels = { topK, dots };
+export const tsKernels: Kernels = { topK, rerank };

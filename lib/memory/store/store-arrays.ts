@@ -4,6 +4,7 @@
 // moves; this file decides the layout, the copy on resize and what fits.
 import type { VectorArena } from "../../ports";
 import { MAX_VECTORS_LIMIT } from "../bounds";
+import { residualBytes } from "./quantize";
 
 /** Bytes of per-row fields beside the row: created, lastRecalled (8 each), norm, scale, importance, id (4 each), namespace (2), flags, ttl class (1 each). */
 export const ROW_FIELD_BYTES = 36;
@@ -12,9 +13,14 @@ export const MASK_RESERVE_NAMESPACES = 8;
 /** Share of the arena budget the clamp leaves free: more masks, the journal's growth on replay. */
 export const ARENA_MARGIN = 0.1;
 
-/** Bytes one entry costs in the arena: its row, its fields and the reserved mask bytes. */
+/** Bytes one entry takes in the store's main allocation: its int8 row, its residual plane (dims / 2, rounded up) and its fields. */
+export function rowBytes(dims: number): number {
+  return dims + residualBytes(dims) + ROW_FIELD_BYTES;
+}
+
+/** Bytes one entry costs in the arena: its row, residuals and fields, and the reserved mask bytes. */
 export function bytesPerEntry(dims: number): number {
-  return dims + ROW_FIELD_BYTES + MASK_RESERVE_NAMESPACES;
+  return rowBytes(dims) + MASK_RESERVE_NAMESPACES;
 }
 
 /** The most entries a store of `dims` may hold on a host whose arena gives `budgetBytes` (never above MAX_VECTORS_LIMIT). */
@@ -27,6 +33,8 @@ export function maxVectorsFitting(budgetBytes: number, dims: number): number {
 export interface RowArrays {
   memory: ArrayBuffer | undefined;
   vectors: Int8Array;
+  /** Per row, residualBytes(dims) bytes of 4-bit residuals (quantize.ts): read by the re-rank only, never by the scan. */
+  residuals: Uint8Array;
   norms: Float32Array;
   /** Per row, 1 / its int8 norm: the kernel ranks by dot x scale, the cosine up to the query's norm. */
   scales: Float32Array;
@@ -44,6 +52,7 @@ export function emptyRowArrays(): RowArrays {
   return {
     memory: undefined,
     vectors: new Int8Array(0),
+    residuals: new Uint8Array(0),
     norms: new Float32Array(0),
     scales: new Float32Array(0),
     importance: new Float32Array(0),
@@ -57,13 +66,14 @@ export function emptyRowArrays(): RowArrays {
 }
 
 /**
- * One allocation of capacity x (dims + ROW_FIELD_BYTES) bytes. The 8-byte
- * fields come first, then the 4-, 2- and 1-byte ones, so every array starts
- * on a multiple of its element size (the arena starts on an 8-byte boundary).
+ * One allocation of capacity x rowBytes(dims) bytes. The 8-byte fields come
+ * first, then the 4-, 2- and 1-byte ones (the rows, then their residuals,
+ * last), so every array starts on a multiple of its element size (the arena
+ * starts on an 8-byte boundary).
  */
 export function allocateRowArrays(arena: VectorArena, dims: number, capacity: number): RowArrays {
   const c = capacity;
-  const memory = allocate(arena, c * (dims + ROW_FIELD_BYTES));
+  const memory = allocate(arena, c * rowBytes(dims));
   return {
     memory,
     created: new Float64Array(memory, 0, c),
@@ -76,12 +86,14 @@ export function allocateRowArrays(arena: VectorArena, dims: number, capacity: nu
     flags: new Uint8Array(memory, 34 * c, c),
     ttlClass: new Uint8Array(memory, 35 * c, c),
     vectors: new Int8Array(memory, 36 * c, c * dims),
+    residuals: new Uint8Array(memory, (36 + dims) * c, c * residualBytes(dims)),
   };
 }
 
 /** Copies the first `count` entries of `from` into `to`. */
 export function copyRowArrays(from: Omit<RowArrays, "memory">, to: RowArrays, count: number, dims: number): void {
   to.vectors.set(from.vectors.subarray(0, count * dims));
+  to.residuals.set(from.residuals.subarray(0, count * residualBytes(dims)));
   to.norms.set(from.norms.subarray(0, count));
   to.scales.set(from.scales.subarray(0, count));
   to.importance.set(from.importance.subarray(0, count));

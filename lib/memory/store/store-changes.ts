@@ -12,7 +12,7 @@ export const OP_REMOVE = 2;
 export const OP_MAINTAIN = 3;
 
 export type StoreOp =
-  | { kind: typeof OP_UPSERT; meta: EntryMeta; norm: number; row: Int8Array }
+  | { kind: typeof OP_UPSERT; meta: EntryMeta; norm: number; row: Int8Array; residual: Uint8Array }
   | { kind: typeof OP_REMOVE; ns: string; id: number }
   /** A forgetting pass (forgetting.ts): decay, expiry and pruning replay from these three numbers. */
   | { kind: typeof OP_MAINTAIN; now: number; lastPass: number; decayFactor: number };
@@ -24,9 +24,9 @@ export class StoreChanges {
   /** Per entry key, the index of its upsert when that is its latest op and no maintenance came after. */
   private readonly openUpserts = new Map<string, number>();
 
-  upsert(meta: EntryMeta, norm: number, row: Int8Array): void {
+  upsert(meta: EntryMeta, norm: number, row: Int8Array, residual: Uint8Array): void {
     const key = keyOf(meta.ns, meta.id);
-    const op: StoreOp = { kind: OP_UPSERT, meta, norm, row: row.slice() };
+    const op: StoreOp = { kind: OP_UPSERT, meta, norm, row: row.slice(), residual: residual.slice() };
     const at = this.openUpserts.get(key);
     if (at !== undefined) this.ops[at] = op;
     else if (this.push(op)) this.openUpserts.set(key, this.ops.length - 1);

@@ -9,15 +9,20 @@ import type { Digest, VectorArena } from "../../ports";
 import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
 import { MAX_EMBEDDING_DIMS, MAX_VECTORS_LIMIT } from "../bounds";
 import { entryBound, readEntry, writeEntry } from "./entry-codec";
+import { residualBytes } from "./quantize";
 import { VectorStore } from "./vector-store";
 
 /**
- * 2: rows are scaled per row to the whole int8 range (quantize.ts). 1 (wave 1):
- * rows were round(v x 127). Both have the same layout, and a version-1 row is
- * still a valid row (its own norm gives its scale), so a version-1 file loads
- * as it is and the next save writes version 2: nothing to convert, nothing lost.
+ * 3: each record ends with its row's 4-bit residual plane (entry-codec.ts,
+ * quantize.ts). 2: rows scaled per row to the whole int8 range, no residuals.
+ * 1 (wave 1): rows round(v x 127), the layout of 2. A row of 1 or 2 is still a
+ * valid row (its own norm gives its scale), so such a file (and its journal)
+ * loads as it is, every row with a zero residual (the row as it was, refined by
+ * nothing), and the next save writes version 3: nothing converted, nothing lost.
  */
-export const VECTOR_FILE_VERSION = 2;
+export const VECTOR_FILE_VERSION = 3;
+/** The first version whose records carry the residual plane. */
+export const RESIDUAL_VERSION = 3;
 /** The oldest version a boot still reads. */
 export const VECTOR_FILE_OLDEST_VERSION = 1;
 const MAGIC = [0x48, 0x41, 0x4c, 0x4f, 0x56, 0x45, 0x43, 0x00];
@@ -39,7 +44,7 @@ export function encodeVectorFile(store: Readonly<VectorStore>, embedderId: strin
   if (id.length > 255) throw new Error("embedder id too long");
   let bound = HEADER_BYTES + 1 + id.length;
   for (let slot = 0; slot < store.count; slot++) {
-    bound += entryBound(store.nsOf(slot), store.source[slot], store.content[slot], store.dims);
+    bound += entryBound(store.nsOf(slot), store.source[slot], store.content[slot], store.dims, true);
   }
   const buffer = new Uint8Array(bound);
   const view = new DataView(buffer.buffer);
@@ -52,7 +57,8 @@ export function encodeVectorFile(store: Readonly<VectorStore>, embedderId: strin
   buffer[at++] = id.length;
   buffer.set(id, at);
   at += id.length;
-  for (let slot = 0; slot < store.count; slot++) at = writeEntry(buffer, view, at, store.metaAt(slot), store.norms[slot], store.row(slot));
+  for (let slot = 0; slot < store.count; slot++)
+    at = writeEntry(buffer, view, at, store.metaAt(slot), store.norms[slot], store.row(slot), store.residual(slot));
   view.setUint32(16, at - HEADER_BYTES, true);
   const bytes = buffer.subarray(0, at);
   bytes.set(digest.sha256(bytes).subarray(0, CHECK_BYTES), CHECK_AT);
@@ -99,11 +105,15 @@ export function decodeVectorFile(bytes: Uint8Array, digest: Digest, capacity: nu
   at += idLen;
   const store = new VectorStore(dims, Math.max(capacity, count), arena);
   const rows = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const withResidual = version >= RESIDUAL_VERSION;
+  const half = residualBytes(dims);
+  const zero = new Uint8Array(half); // an older format's rows: refined by nothing
   for (let i = 0; i < count; i++) {
-    const entry = readEntry(bytes, view, at, bytes.length, dims);
+    const entry = readEntry(bytes, view, at, bytes.length, dims, withResidual);
     if (typeof entry === "string") throw new VectorFileError(`entry ${i}: ${entry}`);
     if (store.slotOf(entry.meta.ns, entry.meta.id) >= 0) throw new VectorFileError(`entry ${i}: repeated id`);
-    store.add(entry.meta, rows.subarray(entry.rowOffset, entry.rowOffset + dims), entry.norm);
+    const residual = withResidual ? bytes.subarray(entry.residualOffset, entry.residualOffset + half) : zero;
+    store.add(entry.meta, rows.subarray(entry.rowOffset, entry.rowOffset + dims), residual, entry.norm);
     at = entry.next;
   }
   if (at !== bytes.length) throw new VectorFileError("bytes after the last entry");

@@ -7,7 +7,7 @@
 import type { Digest, Storage, VectorArena } from "../../ports";
 import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "../bounds";
 import { OP_MAINTAIN } from "./store-changes";
-import { decodeVectorFile, encodeVectorFile, VECTOR_FILE_VERSION, type DecodedVectorFile } from "./vector-file";
+import { decodeVectorFile, encodeVectorFile, RESIDUAL_VERSION, VECTOR_FILE_VERSION, type DecodedVectorFile } from "./vector-file";
 import { baseOf, encodeBase, encodeCommit, replayJournal, type JournalBase, type JournalReplay } from "./vector-journal";
 import type { VectorStore } from "./vector-store";
 
@@ -54,7 +54,7 @@ export class VectorFiles {
     this.base = baseOf(snapshot);
     this.held = file.store;
     this.heldEmbedderId = file.embedderId;
-    const replay = replayJournal(journal ?? new Uint8Array(0), this.base, file.store, this.digest);
+    const replay = replayJournal(journal ?? new Uint8Array(0), this.base, file.store, this.digest, file.version >= RESIDUAL_VERSION);
     file.store.changes.clear(); // what the card already holds
     this.journal = replay.state === "ok" ? "open" : replay.state === "torn" ? "compact" : replay.state === "stale" ? "stale" : "absent";
     // An older format is rewritten whole by the next save, never extended.

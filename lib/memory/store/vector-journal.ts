@@ -4,17 +4,23 @@
 //   frame:   u32 payload bytes | 8 bytes: start of sha256(payload) | payload
 //   payload: u8 1 (base)   | "HVJ1" | the snapshot's 8 checksum bytes | u32 the snapshot's length
 //            u8 2 (commit) | u16 op count | ops       (one save = one commit: all or nothing)
-//   op:      u8 1 (upsert)   | entry record (entry-codec.ts, int8 row of the snapshot's dims)
+//   op:      u8 1 (upsert)   | entry record (entry-codec.ts, int8 row of the snapshot's dims, then its
+//                               residual plane when the snapshot's format has one: 3 on)
 //            u8 2 (remove)   | u32 id | u8 nsLen | ns
 //            u8 3 (maintain) | f64 now | f64 last pass | f64 decay factor   (forgetting.ts replays it)
 //
 // The first frame names the snapshot the journal extends; a journal naming
 // another snapshot (left over when a compaction was cut before it removed the
-// journal) is ignored. Replay stops at the first torn or damaged frame.
+// journal) is ignored. Replay stops at the first torn or damaged frame. A
+// journal's records have the layout of its snapshot's format: commits are
+// only appended to a journal whose snapshot is in the current format
+// (vector-files.ts compacts an older one first), and the journal of an older
+// snapshot is replayed in that snapshot's layout.
 import type { Digest } from "../../ports";
 import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
 import { JOURNAL_MAX_COMMIT_OPS, MEMORY_NS_MAX_BYTES } from "../bounds";
 import { entryBound, readEntry, writeEntry } from "./entry-codec";
+import { residualBytes } from "./quantize";
 import { forget } from "../forgetting/forgetting";
 import { OP_MAINTAIN, OP_REMOVE, OP_UPSERT, type StoreOp } from "./store-changes";
 import { CHECK_AT, CHECK_BYTES } from "./vector-file";
@@ -46,11 +52,11 @@ export function encodeBase(base: JournalBase, digest: Digest): Uint8Array {
   return frame(payload, payload.length, digest);
 }
 
-/** One commit frame holding `ops` (at most JOURNAL_MAX_COMMIT_OPS). */
+/** One commit frame holding `ops` (at most JOURNAL_MAX_COMMIT_OPS), in the current format (records with residuals). */
 export function encodeCommit(ops: StoreOp[], digest: Digest): Uint8Array {
   let bound = 3;
   for (const op of ops) {
-    if (op.kind === OP_UPSERT) bound += 1 + entryBound(op.meta.ns, op.meta.source, op.meta.content, op.row.length);
+    if (op.kind === OP_UPSERT) bound += 1 + entryBound(op.meta.ns, op.meta.source, op.meta.content, op.row.length, true);
     else if (op.kind === OP_REMOVE) bound += 6 + 3 * op.ns.length;
     else bound += 25;
   }
@@ -61,7 +67,7 @@ export function encodeCommit(ops: StoreOp[], digest: Digest): Uint8Array {
   let at = 3;
   for (const op of ops) {
     payload[at++] = op.kind;
-    if (op.kind === OP_UPSERT) at = writeEntry(payload, view, at, op.meta, op.norm, op.row);
+    if (op.kind === OP_UPSERT) at = writeEntry(payload, view, at, op.meta, op.norm, op.row, op.residual);
     else if (op.kind === OP_REMOVE) {
       const ns = encodeUtf8(op.ns);
       view.setUint32(at, op.id, true);
@@ -92,10 +98,18 @@ export interface JournalReplay {
 
 /**
  * Applies the journal `bytes` to `store` (loaded from the snapshot named by
- * `base`, undefined when there is none). The changes this records in the store
+ * `base`, undefined when there is none), whose records end with a residual
+ * plane when `withResidual` (the snapshot's format has them; without, every
+ * upserted row gets a zero residual). The changes this records in the store
  * are not new: the caller clears them.
  */
-export function replayJournal(bytes: Uint8Array, base: JournalBase | undefined, store: VectorStore, digest: Digest): JournalReplay {
+export function replayJournal(
+  bytes: Uint8Array,
+  base: JournalBase | undefined,
+  store: VectorStore,
+  digest: Digest,
+  withResidual: boolean,
+): JournalReplay {
   const result: JournalReplay = { state: "empty", commits: 0, bytes: 0, maintainedAt: 0, passes: 0 };
   if (bytes.length === 0) return result;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -106,7 +120,7 @@ export function replayJournal(bytes: Uint8Array, base: JournalBase | undefined, 
   result.state = "ok";
   while (at < bytes.length) {
     const length = frameAt(bytes, view, at, digest);
-    const ops = length < 0 ? undefined : readCommit(bytes, view, at + FRAME_HEADER, at + FRAME_HEADER + length, store.dims);
+    const ops = length < 0 ? undefined : readCommit(bytes, view, at + FRAME_HEADER, at + FRAME_HEADER + length, store.dims, withResidual);
     if (!ops) {
       result.state = "torn";
       break;
@@ -133,10 +147,10 @@ function apply(store: VectorStore, op: StoreOp): number {
   const slot = op.kind === OP_UPSERT ? store.slotOf(op.meta.ns, op.meta.id) : store.slotOf(op.ns, op.id);
   if (op.kind === OP_REMOVE) {
     if (slot >= 0) store.remove(slot);
-  } else if (slot >= 0) store.replace(slot, op.meta, op.row, op.norm);
+  } else if (slot >= 0) store.replace(slot, op.meta, op.row, op.residual, op.norm);
   else {
     if (store.count >= store.capacity) store.resize(store.capacity + JOURNAL_MAX_COMMIT_OPS);
-    store.add(op.meta, op.row, op.norm);
+    store.add(op.meta, op.row, op.residual, op.norm);
   }
   return 0;
 }
@@ -149,20 +163,29 @@ function namesBase(bytes: Uint8Array, view: DataView, at: number, length: number
 }
 
 /** The ops of the commit payload in [at, end), or undefined when it is not one. */
-function readCommit(bytes: Uint8Array, view: DataView, at: number, end: number, dims: number): StoreOp[] | undefined {
+function readCommit(
+  bytes: Uint8Array,
+  view: DataView,
+  at: number,
+  end: number,
+  dims: number,
+  withResidual: boolean,
+): StoreOp[] | undefined {
   if (end - at < 3 || bytes[at] !== KIND_COMMIT) return undefined;
   const count = view.getUint16(at + 1, true);
   if (count > JOURNAL_MAX_COMMIT_OPS) return undefined;
   const ops: StoreOp[] = [];
+  const half = residualBytes(dims);
   at += 3;
   for (let i = 0; i < count; i++) {
     if (at >= end) return undefined;
     const kind = bytes[at++];
     if (kind === OP_UPSERT) {
-      const entry = readEntry(bytes, view, at, end, dims);
+      const entry = readEntry(bytes, view, at, end, dims, withResidual);
       if (typeof entry === "string") return undefined;
       const row = new Int8Array(bytes.buffer, bytes.byteOffset + entry.rowOffset, dims);
-      ops.push({ kind, meta: entry.meta, norm: entry.norm, row });
+      const residual = withResidual ? bytes.subarray(entry.residualOffset, entry.residualOffset + half) : new Uint8Array(half);
+      ops.push({ kind, meta: entry.meta, norm: entry.norm, row, residual });
       at = entry.next;
     } else if (kind === OP_REMOVE) {
       if (at + 5 > end) return undefined;

@@ -1,14 +1,15 @@
-// The live memory: one flat Int8Array of capacity x dims plus parallel typed
-// arrays for the metadata, not one object per vector, all laid over arena
-// memory (store-arrays.ts: native memory outside the collected heap on XS).
+// The live memory: one flat Int8Array of capacity x dims, the rows' 4-bit
+// residual plane, and parallel typed arrays for the metadata, not one object
+// per vector, all laid over arena memory (store-arrays.ts: native memory
+// outside the collected heap on XS).
 // The memory is taken on the first add, so an empty store costs nothing.
 // Slots are dense (0..count-1): a removal moves the last entry into the hole.
 import { errorTag } from "../../errors";
 import type { VectorArena } from "../../ports";
 import { MEMORY_MAX_NAMESPACES } from "../bounds";
 import { LexicalIndex, type LexicalHit } from "../recall/lexical";
-import { int8Norm, rowScale } from "./quantize";
-import { allocateMask, allocateRowArrays, copyRowArrays, emptyRowArrays, ROW_FIELD_BYTES, type Mask, type RowArrays } from "./store-arrays";
+import { int8Norm, residualBytes, rowScale } from "./quantize";
+import { allocateMask, allocateRowArrays, copyRowArrays, emptyRowArrays, rowBytes, type Mask, type RowArrays } from "./store-arrays";
 import { StoreChanges } from "./store-changes";
 
 export const FLAG_PINNED = 1;
@@ -33,6 +34,8 @@ export class VectorStore {
   capacity: number;
   count = 0;
   vectors: Int8Array;
+  /** Per row, residualBytes(dims) bytes of 4-bit residuals (quantize.ts): what Kernels.rerank refines the row with. */
+  residuals: Uint8Array;
   norms: Float32Array;
   /** Per row, 1 / its int8 norm: the kernel ranks by dot x scale, the cosine up to the query's norm. */
   scales: Float32Array;
@@ -68,6 +71,7 @@ export class VectorStore {
     const arrays = emptyRowArrays();
     this.memory = arrays.memory;
     this.vectors = arrays.vectors;
+    this.residuals = arrays.residuals;
     this.norms = arrays.norms;
     this.scales = arrays.scales;
     this.importance = arrays.importance;
@@ -79,41 +83,46 @@ export class VectorStore {
     this.nsIndex = arrays.nsIndex;
   }
 
-  /** Arena bytes the store holds now: rows and fields, and a byte per row for each namespace's mask. */
+  /** Arena bytes the store holds now: rows, residuals and fields, and a byte per row for each namespace's mask. */
   get arenaBytes(): number {
-    return this.memory ? this.capacity * (this.dims + ROW_FIELD_BYTES + this.masks.length) : 0;
+    return this.memory ? this.capacity * (rowBytes(this.dims) + this.masks.length) : 0;
   }
 
   /**
-   * Stores an entry and its int8 row (and the row's norm when known); returns its slot. The caller checks
-   * capacity first. Throws a HaloError "full" when the arena cannot give the store its memory (first add,
-   * new namespace); the store is unchanged then.
+   * Stores an entry, its int8 row and the row's residual plane (and the row's norm when known); returns its
+   * slot. The caller checks capacity first. Throws a HaloError "full" when the arena cannot give the store
+   * its memory (first add, new namespace); the store is unchanged then.
    */
-  add(meta: EntryMeta, row: Int8Array, norm?: number): number {
+  add(meta: EntryMeta, row: Int8Array, residual: Uint8Array, norm?: number): number {
     if (this.count >= this.capacity) throw new Error("the vector store is full");
     if (row.length !== this.dims) throw new Error("bad row length");
+    if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
     if (!this.memory) this.adopt(allocateRowArrays(this.arena, this.dims, this.capacity));
     const ns = this.nsIndexFor(meta.ns);
     this.version++;
     const slot = this.count++;
     this.vectors.set(row, slot * this.dims);
+    this.residuals.set(residual, slot * residual.length);
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
     this.scales[slot] = rowScale(this.norms[slot]);
     this.setMeta(slot, meta, ns);
     if (this.lexicon.has(meta.ns)) this.lexicon.add(meta.ns, meta.id, meta.content);
-    if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row);
+    if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row, residual);
     return slot;
   }
 
   /** Records that the entry at `slot` changed in place (importance, flags, TTL...): call after the change. */
   touch(slot: number): void {
     this.version++;
-    if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], this.row(slot));
+    if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], this.row(slot), this.residual(slot));
   }
 
   /** Overwrites the entry at `slot`, which has the same namespace and id (journal replay; not recorded). */
-  replace(slot: number, meta: EntryMeta, row: Int8Array, norm: number): void {
+  replace(slot: number, meta: EntryMeta, row: Int8Array, residual: Uint8Array, norm: number): void {
+    if (row.length !== this.dims) throw new Error("bad row length");
+    if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
     this.vectors.set(row, slot * this.dims);
+    this.residuals.set(residual, slot * residual.length);
     this.norms[slot] = norm;
     this.scales[slot] = rowScale(norm);
     if (meta.content !== this.content[slot] && this.lexicon.has(meta.ns)) {
@@ -137,6 +146,8 @@ export class VectorStore {
       const moved = this.metaAt(last);
       const movedNs = this.nsIndex[last];
       this.vectors.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
+      const half = residualBytes(this.dims);
+      this.residuals.copyWithin(slot * half, last * half, (last + 1) * half);
       this.norms[slot] = this.norms[last];
       this.scales[slot] = this.scales[last];
       this.masks[movedNs].bytes[last] = 0;
@@ -186,6 +197,12 @@ export class VectorStore {
   /** The int8 row of a slot (a view, not a copy). */
   row(slot: number): Int8Array {
     return this.vectors.subarray(slot * this.dims, (slot + 1) * this.dims);
+  }
+
+  /** The residual plane of a slot's row (a view, not a copy). */
+  residual(slot: number): Uint8Array {
+    const half = residualBytes(this.dims);
+    return this.residuals.subarray(slot * half, (slot + 1) * half);
   }
 
   metaAt(slot: number): EntryMeta {
@@ -260,6 +277,7 @@ export class VectorStore {
   private adopt(arrays: RowArrays): void {
     this.memory = arrays.memory;
     this.vectors = arrays.vectors;
+    this.residuals = arrays.residuals;
     this.norms = arrays.norms;
     this.scales = arrays.scales;
     this.importance = arrays.importance;
