@@ -1,13 +1,16 @@
 // The Nostr work both engines time for bench/nostr.mjs: signing kind-1 events
 // (id hash + BIP-340 signature) and verifying them (id recomputed + signature
 // check), with a fixed key and aux randomness so both engines do the same work.
+import { schnorr as nobleSchnorr } from "@noble/curves/secp256k1.js";
+import { hexToBytes } from "@noble/hashes/utils.js";
 import { NostrIdentity } from "../lib/nostr/identity.ts";
+import { schnorr } from "../lib/nostr/secp256k1.ts";
 import { verifyEvent, type NostrEvent } from "../lib/nostr/event.ts";
 import { nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "../lib/nostr/crypto.ts";
 import { portablePorts } from "../test/support/portable-ports.ts";
 
 export interface NostrWorkTimes {
-  /** The first signature, which builds the library's precomputed tables. */
+  /** The first signature (nothing is built for it: the base table is a constant). */
   firstSignMs: number;
   signMs: number;
   verifyMs: number;
@@ -15,6 +18,19 @@ export interface NostrWorkTimes {
   conversationKeyMs: number;
   /** NIP-44 encrypt + decrypt of a 1 KB message with a known conversation key. */
   nip44RoundTripMs: number;
+  /** One BIP-340 signature of a 32-byte id by lib/nostr/secp256k1.ts, and by @noble/curves (the baseline). */
+  schnorrSignMs: number;
+  nobleSignMs: number;
+  /** One BIP-340 verification, the same two ways. */
+  schnorrVerifyMs: number;
+  nobleVerifyMs: number;
+}
+
+/** Mean ms of `samples` calls of `work(i)`. */
+function timed(now: () => number, samples: number, work: (i: number) => unknown): number {
+  const t = now();
+  for (let i = 0; i < samples; i++) work(i);
+  return (now() - t) / samples;
 }
 
 export function runNostrWork(now: () => number, samples: number): NostrWorkTimes {
@@ -48,5 +64,23 @@ export function runNostrWork(now: () => number, samples: number): NostrWorkTimes
       throw new Error("NIP-44 round trip failed");
   }
   const nip44RoundTripMs = (now() - t) / samples;
-  return { firstSignMs, signMs, verifyMs, conversationKeyMs, nip44RoundTripMs };
+  // The curve alone against @noble/curves' secp256k1, interleaved so both see the same machine.
+  const secret = new Uint8Array(32).fill(7);
+  const ids = events.map((e) => hexToBytes(e.id));
+  const signatures = events.map((e) => hexToBytes(e.sig));
+  const schnorrSignMs = timed(now, samples, (i) => schnorr.sign(ids[i], secret, ids[0]));
+  const nobleSignMs = timed(now, samples, (i) => nobleSchnorr.sign(ids[i], secret, ids[0]));
+  const schnorrVerifyMs = timed(now, samples, (i) => schnorr.verify(signatures[i], ids[i], hexToBytes(first.pubkey)));
+  const nobleVerifyMs = timed(now, samples, (i) => nobleSchnorr.verify(signatures[i], ids[i], hexToBytes(first.pubkey)));
+  return {
+    firstSignMs,
+    signMs,
+    verifyMs,
+    conversationKeyMs,
+    nip44RoundTripMs,
+    schnorrSignMs,
+    nobleSignMs,
+    schnorrVerifyMs,
+    nobleVerifyMs,
+  };
 }
