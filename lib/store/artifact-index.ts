@@ -37,6 +37,20 @@ export interface ArtifactRecord {
   quarantine?: string;
 }
 
+/** Records in order and their keys (artifactKey), index for index. */
+export interface SortedRecords {
+  readonly records: readonly ArtifactRecord[];
+  readonly keys: readonly string[];
+}
+
+/** The records of `sorted` at the positions `chosen` (ascending): the shared array itself when that is all of them. */
+export function pickRecords(sorted: SortedRecords, chosen: Int32Array): readonly ArtifactRecord[] {
+  if (chosen.length === sorted.records.length) return sorted.records;
+  const out: ArtifactRecord[] = [];
+  for (let c = 0; c < chosen.length; c++) out.push(sorted.records[chosen[c]]);
+  return out;
+}
+
 export const FILES_DIR = "files";
 const INDEX_PATH = "files/.index";
 /** Where a save's content waits for its record (the store runs one save at a time). */
@@ -81,6 +95,8 @@ export class ArtifactIndex {
   /** Bytes of the log as last read or written; -1 when nothing is loaded. */
   private logBytes = -1;
   private logLines = 0;
+  /** What sorted() returns, until a record changes (a search or a listing then sorts nothing): 2 references a file. */
+  private inOrder: SortedRecords | undefined;
 
   /** Loads the index on first use and again whenever the card's log is not the one last seen. */
   sync(card: Storage): void {
@@ -116,6 +132,18 @@ export class ArtifactIndex {
 
   all(): IterableIterator<ArtifactRecord> {
     return this.records.values();
+  }
+
+  /** Every record and its key, by project, then name ignoring case. Shared arrays: callers must not change them. */
+  sorted(): SortedRecords {
+    if (this.inOrder === undefined) {
+      // Each name lower-cased once, not per comparison.
+      const out: Array<{ r: ArtifactRecord; key: string; name: string }> = [];
+      for (const [key, r] of this.records) out.push({ r, key, name: r.name.toLowerCase() });
+      out.sort((a, b) => (a.r.project < b.r.project ? -1 : a.r.project > b.r.project ? 1 : a.name < b.name ? -1 : 1));
+      this.inOrder = { records: out.map((x) => x.r), keys: out.map((x) => x.key) };
+    }
+    return this.inOrder;
   }
 
   get size(): number {
@@ -211,6 +239,7 @@ export class ArtifactIndex {
     const key = artifactKey(record.project, record.name);
     this.unset(key);
     this.records.set(key, record);
+    this.inOrder = undefined;
     this.bytesByOwner.set(record.owner, this.bytesOf(record.owner) + record.size);
   }
 
@@ -218,11 +247,13 @@ export class ArtifactIndex {
     const old = this.records.get(key);
     if (!old) return;
     this.records.delete(key);
+    this.inOrder = undefined;
     this.bytesByOwner.set(old.owner, this.bytesOf(old.owner) - old.size);
   }
 
   private clear(): void {
     this.records.clear();
+    this.inOrder = undefined;
     this.bytesByOwner.clear();
   }
 }
