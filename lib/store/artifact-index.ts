@@ -17,6 +17,7 @@ import { decodeUtf8, encodeUtf8, utf8Length } from "../util/utf8";
 import { CARD_PULLED_SENTENCE, PartialWrite } from "./card";
 import { FETCH_EXTENSIONS, nameProblem, projectProblem, type ArtifactKind } from "./artifact-names";
 import { decodeRecords, encodeRecord } from "./record-log";
+import { sortRecords, withoutRecord, withRecord, type SortedRecords } from "./sorted-records";
 
 export interface ArtifactRecord {
   /** Lower-case project folder. */
@@ -35,20 +36,6 @@ export interface ArtifactRecord {
   note?: string;
   /** The files.fetch id while the file awaits a scan verdict; such a file cannot be read or shared. */
   quarantine?: string;
-}
-
-/** Records in order and their keys (artifactKey), index for index. */
-export interface SortedRecords {
-  readonly records: readonly ArtifactRecord[];
-  readonly keys: readonly string[];
-}
-
-/** The records of `sorted` at the positions `chosen` (ascending): the shared array itself when that is all of them. */
-export function pickRecords(sorted: SortedRecords, chosen: Int32Array): readonly ArtifactRecord[] {
-  if (chosen.length === sorted.records.length) return sorted.records;
-  const out: ArtifactRecord[] = [];
-  for (let c = 0; c < chosen.length; c++) out.push(sorted.records[chosen[c]]);
-  return out;
 }
 
 export const FILES_DIR = "files";
@@ -95,7 +82,7 @@ export class ArtifactIndex {
   /** Bytes of the log as last read or written; -1 when nothing is loaded. */
   private logBytes = -1;
   private logLines = 0;
-  /** What sorted() returns, until a record changes (a search or a listing then sorts nothing): 2 references a file. */
+  /** What sorted() returns, changed record by record (sorted-records.ts): 2 references a file. */
   private inOrder: SortedRecords | undefined;
 
   /** Loads the index on first use and again whenever the card's log is not the one last seen. */
@@ -136,13 +123,7 @@ export class ArtifactIndex {
 
   /** Every record and its key, by project, then name ignoring case. Shared arrays: callers must not change them. */
   sorted(): SortedRecords {
-    if (this.inOrder === undefined) {
-      // Each name lower-cased once, not per comparison.
-      const out: Array<{ r: ArtifactRecord; key: string; name: string }> = [];
-      for (const [key, r] of this.records) out.push({ r, key, name: r.name.toLowerCase() });
-      out.sort((a, b) => (a.r.project < b.r.project ? -1 : a.r.project > b.r.project ? 1 : a.name < b.name ? -1 : 1));
-      this.inOrder = { records: out.map((x) => x.r), keys: out.map((x) => x.key) };
-    }
+    if (this.inOrder === undefined) this.inOrder = sortRecords(this.records);
     return this.inOrder;
   }
 
@@ -237,9 +218,13 @@ export class ArtifactIndex {
 
   private set(record: ArtifactRecord): void {
     const key = artifactKey(record.project, record.name);
-    this.unset(key);
+    const old = this.records.get(key);
+    if (old) {
+      this.records.delete(key);
+      this.bytesByOwner.set(old.owner, this.bytesOf(old.owner) - old.size);
+    }
     this.records.set(key, record);
-    this.inOrder = undefined;
+    if (this.inOrder !== undefined) this.inOrder = withRecord(this.inOrder, key, record, old !== undefined);
     this.bytesByOwner.set(record.owner, this.bytesOf(record.owner) + record.size);
   }
 
@@ -247,7 +232,7 @@ export class ArtifactIndex {
     const old = this.records.get(key);
     if (!old) return;
     this.records.delete(key);
-    this.inOrder = undefined;
+    if (this.inOrder !== undefined) this.inOrder = withoutRecord(this.inOrder, key);
     this.bytesByOwner.set(old.owner, this.bytesOf(old.owner) - old.size);
   }
 

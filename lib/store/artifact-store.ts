@@ -6,12 +6,13 @@ import { ARTIFACTS_MAX_COUNT } from "../limits";
 import type { Clock, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import { clipForMessage } from "../util/text";
-import { ArtifactIndex, artifactKey, artifactPath, pickRecords, type ArtifactRecord } from "./artifact-index";
+import { ArtifactIndex, artifactKey, artifactPath, type ArtifactRecord } from "./artifact-index";
 import { checkNames, checkProject, contentMatchesName, FETCH_EXTENSIONS, kindOf, SAVE_EXTENSIONS } from "./artifact-names";
 import type { SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
 import { CARD_ABSENT_SENTENCE, onCard } from "./card";
 import { FilesSearch } from "./files-search";
+import { pickRecords } from "./sorted-records";
 
 export type { ArtifactRecord } from "./artifact-index";
 

@@ -5,9 +5,10 @@
 import { FILES_SEARCH_DOC_BYTES } from "../limits";
 import type { Storage } from "../ports";
 import { decodeUtf8 } from "../util/utf8";
-import { artifactKey, artifactPath, pickRecords, type ArtifactRecord, type SortedRecords } from "./artifact-index";
+import { artifactKey, artifactPath, type ArtifactRecord } from "./artifact-index";
 import { rankArtifacts, searchArtifacts, type SearchHit, type SearchText, type TermTable } from "./artifact-search";
 import { indexable, SearchIndex, SearchIndexDamaged } from "./search-index";
+import { pickRecords, type SortedRecords } from "./sorted-records";
 
 /** What files.search reads of a record: its name, and its text (the first FILES_SEARCH_DOC_BYTES) or its note. */
 export function searchText(record: ArtifactRecord, bytes: Uint8Array | undefined): SearchText {
@@ -115,7 +116,11 @@ export class FilesSearch {
     return table;
   }
 
-  /** The documents of every record of `sorted`, indexing first the records the index lacks or holds an older version of. */
+  /**
+   * The documents of every record of `sorted`, indexing first the records the index lacks or holds an older
+   * version of: all the store's files, not only those this search may read (a save indexes every file too, and
+   * the term table takes only the chosen ones).
+   */
   private docsOf(card: Storage, sorted: SortedRecords, read: (r: ArtifactRecord) => SearchText | undefined): RecordDocs {
     const index = this.index;
     index.open(card);

@@ -17,6 +17,10 @@
 // Counts follow the scan (artifact-search.ts) exactly: a word is a maximal run of [0-9a-z_] or any
 // character above U+007F in the lower-cased text, a query term counts the words it starts, and a
 // document's length is its lower-cased name's plus body's length in UTF-16 units.
+//
+// In memory each current document has a small numeric id (searches count into typed arrays by id), and
+// the decoded postings of the last query terms are kept (postings-cache.ts) while their bucket keeps its
+// size and the set of documents is unchanged (the generation).
 import type { Storage } from "../ports";
 import { djb2, djb2Bytes } from "../util/hash";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
@@ -166,7 +170,7 @@ export class SearchIndex {
    */
   postings(card: Storage, terms: string[]): Postings[] {
     this.load(card);
-    const out: Postings[] = [];
+    const out: Array<Postings | undefined> = [];
     /** Per term not cached, its counts per document id while its buckets are read. */
     const sums = new Map<number, Uint16Array>();
     /** Per bucket to read, the terms (indexes) it is read for. */
@@ -181,16 +185,15 @@ export class SearchIndex {
           continue;
         }
       }
-      const sum = new Uint16Array(this.idCount);
-      out.push(postingsOf(sum)); // empty until its buckets are read
-      sums.set(j, sum);
+      out.push(undefined);
+      sums.set(j, new Uint16Array(this.idCount));
       for (const b of this.bucketsFor(card, term)) {
         const which = byBucket.get(b);
         if (which) which.push(j);
         else byBucket.set(b, [j]);
       }
     }
-    if (sums.size === 0) return out;
+    if (sums.size === 0) return out as Postings[];
     const sizes = new Map<string, number>();
     for (const [b, which] of byBucket) {
       const needles = which.map((j) => " " + terms[j]);
@@ -198,11 +201,12 @@ export class SearchIndex {
       sizes.set(b, this.scanBucket(card, b, needles, tallies));
     }
     for (const [j, sum] of sums) {
-      out[j] = postingsOf(sum);
+      const postings = postingsOf(sum);
+      out[j] = postings;
       // A term of one character reads every bucket it may start: left out of the cache.
-      if (terms[j].length >= 2) this.cache.set(terms[j], out[j], sizes.get(bucketOf(terms[j])) ?? 0, this.docsGeneration);
+      if (terms[j].length >= 2) this.cache.set(terms[j], postings, sizes.get(bucketOf(terms[j])) ?? 0, this.docsGeneration);
     }
-    return out;
+    return out as Postings[]; // every term not cached was read above
   }
 
   private bucketsFor(card: Storage, term: string): string[] {
