@@ -20,6 +20,8 @@ export interface FilesCorpus {
   search(): number;
   /** The same ranking by scanning every document (the store before the index). */
   scan(): number;
+  /** Saves one document again, unchanged but as a new version: what the index holds in memory goes stale. */
+  resave(): void;
 }
 
 export function buildFilesCorpus(docs = DOCS): FilesCorpus {
@@ -39,6 +41,7 @@ export function buildFilesCorpus(docs = DOCS): FilesCorpus {
     { now: () => Date.UTC(2026, 0, 1) },
     Math.max(docs, ARTIFACTS_MAX_COUNT),
   );
+  let first = "";
   for (let d = 0; d < docs; d++) {
     // Pieces joined once, not +=: on XS each += copies the text so far, garbage that 10,000 documents multiply.
     const pieces: string[] = d % 50 === 0 ? ["rare "] : [];
@@ -48,8 +51,14 @@ export function buildFilesCorpus(docs = DOCS): FilesCorpus {
       pieces.push(piece);
       length += piece.length;
     }
-    store.saveText(owner, `p${d % 20}`, `doc-${d}.md`, pieces.join("").slice(0, DOC_BYTES));
+    const text = pieces.join("").slice(0, DOC_BYTES);
+    if (d === 1) first = text;
+    store.saveText(owner, `p${d % 20}`, `doc-${d}.md`, text);
   }
   const terms = queryTerms(QUERY);
-  return { search: () => store.search(owner, terms).length, scan: () => store.scan(owner, terms).length };
+  return {
+    search: () => store.search(owner, terms).length,
+    scan: () => store.scan(owner, terms).length,
+    resave: () => void store.saveText(owner, "p1", "doc-1.md", first),
+  };
 }

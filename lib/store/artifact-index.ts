@@ -17,6 +17,7 @@ import { decodeUtf8, encodeUtf8, utf8Length } from "../util/utf8";
 import { CARD_PULLED_SENTENCE, PartialWrite } from "./card";
 import { FETCH_EXTENSIONS, nameProblem, projectProblem, type ArtifactKind } from "./artifact-names";
 import { decodeRecords, encodeRecord } from "./record-log";
+import { sortRecords, withoutRecord, withRecord, type SortedRecords } from "./sorted-records";
 
 export interface ArtifactRecord {
   /** Lower-case project folder. */
@@ -81,6 +82,8 @@ export class ArtifactIndex {
   /** Bytes of the log as last read or written; -1 when nothing is loaded. */
   private logBytes = -1;
   private logLines = 0;
+  /** What sorted() returns, changed record by record (sorted-records.ts): 2 references a file. */
+  private inOrder: SortedRecords | undefined;
 
   /** Loads the index on first use and again whenever the card's log is not the one last seen. */
   sync(card: Storage): void {
@@ -116,6 +119,12 @@ export class ArtifactIndex {
 
   all(): IterableIterator<ArtifactRecord> {
     return this.records.values();
+  }
+
+  /** Every record and its key, by project, then name ignoring case. Shared arrays: callers must not change them. */
+  sorted(): SortedRecords {
+    if (this.inOrder === undefined) this.inOrder = sortRecords(this.records);
+    return this.inOrder;
   }
 
   get size(): number {
@@ -209,8 +218,13 @@ export class ArtifactIndex {
 
   private set(record: ArtifactRecord): void {
     const key = artifactKey(record.project, record.name);
-    this.unset(key);
+    const old = this.records.get(key);
+    if (old) {
+      this.records.delete(key);
+      this.bytesByOwner.set(old.owner, this.bytesOf(old.owner) - old.size);
+    }
     this.records.set(key, record);
+    if (this.inOrder !== undefined) this.inOrder = withRecord(this.inOrder, key, record, old !== undefined);
     this.bytesByOwner.set(record.owner, this.bytesOf(record.owner) + record.size);
   }
 
@@ -218,11 +232,13 @@ export class ArtifactIndex {
     const old = this.records.get(key);
     if (!old) return;
     this.records.delete(key);
+    if (this.inOrder !== undefined) this.inOrder = withoutRecord(this.inOrder, key);
     this.bytesByOwner.set(old.owner, this.bytesOf(old.owner) - old.size);
   }
 
   private clear(): void {
     this.records.clear();
+    this.inOrder = undefined;
     this.bytesByOwner.clear();
   }
 }

@@ -35,7 +35,7 @@ export interface TermTable {
 }
 
 /** The scan: reads every record's text and counts the terms in it. */
-export function scanTerms(records: ArtifactRecord[], terms: string[], read: SearchTextReader): TermTable {
+export function scanTerms(records: readonly ArtifactRecord[], terms: string[], read: SearchTextReader): TermTable {
   const t = terms.length;
   const table: TermTable = {
     counts: new Uint16Array(records.length * t),
@@ -56,44 +56,48 @@ export function scanTerms(records: ArtifactRecord[], terms: string[], read: Sear
 }
 
 /** files.search by scanning every record (the reference the index must agree with). */
-export function searchArtifacts(records: ArtifactRecord[], terms: string[], read: SearchTextReader): SearchHit[] {
+export function searchArtifacts(records: readonly ArtifactRecord[], terms: string[], read: SearchTextReader): SearchHit[] {
   if (terms.length === 0 || records.length === 0) return [];
   return rankArtifacts(records, terms, scanTerms(records, terms, read), read);
 }
 
 /** BM25 over the records the table says were read; `read` is used only for the hits' snippets. */
-export function rankArtifacts(records: ArtifactRecord[], terms: string[], table: TermTable, read: SearchTextReader): SearchHit[] {
+export function rankArtifacts(records: readonly ArtifactRecord[], terms: string[], table: TermTable, read: SearchTextReader): SearchHit[] {
   const t = terms.length;
   const { counts, lengths, present } = table;
   const df = new Uint32Array(t);
   let totalLength = 0;
   let readable = 0;
-  for (let i = 0; i < records.length; i++) {
+  for (let i = 0, base = 0; i < records.length; i++, base += t) {
     if (!present[i]) continue;
     totalLength += lengths[i];
     readable++;
-    for (let j = 0; j < t; j++) if (counts[i * t + j] > 0) df[j]++;
+    for (let j = 0; j < t; j++) if (counts[base + j] > 0) df[j]++;
   }
   if (readable === 0) return [];
   const avg = totalLength / readable || 1;
   const idf = Array.from(df, (d) => Math.log(1 + (readable - d + 0.5) / (d + 0.5)));
   // The best FILES_SEARCH_MAX_HITS, kept in order as they come (no sort of every match): higher score, then
-  // the newer file, then the earlier record.
+  // the newer file, then the earlier record. Once there are that many, a lower score than the last is
+  // dropped without a call (the usual case over thousands of files).
   const scored: Array<{ index: number; score: number }> = [];
-  for (let i = 0; i < records.length; i++) {
+  let lowest = 0;
+  for (let i = 0, base = 0; i < records.length; i++, base += t) {
     if (!present[i]) continue;
     let score = 0;
+    const norm = K1 * (1 - B + (B * lengths[i]) / avg);
     for (let j = 0; j < t; j++) {
-      const tf = counts[i * t + j];
-      if (tf > 0) score += (idf[j] * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[i]) / avg));
+      const tf = counts[base + j];
+      if (tf > 0) score += (idf[j] * tf * (K1 + 1)) / (tf + norm);
     }
     if (!(score > 0)) continue;
-    if (scored.length === FILES_SEARCH_MAX_HITS && !ranksBefore(records, i, score, scored[scored.length - 1])) continue;
+    if (scored.length === FILES_SEARCH_MAX_HITS && (score < lowest || !ranksBefore(records, i, score, scored[scored.length - 1]))) continue;
     if (scored.length === FILES_SEARCH_MAX_HITS) scored.pop();
     let at = scored.length;
     scored.push({ index: i, score });
     for (; at > 0 && ranksBefore(records, i, score, scored[at - 1]); at--) scored[at] = scored[at - 1];
     scored[at] = { index: i, score };
+    lowest = scored[scored.length - 1].score;
   }
   return scored.map(({ index, score }) => {
     const record = records[index];
@@ -105,7 +109,7 @@ export function rankArtifacts(records: ArtifactRecord[], terms: string[], table:
 }
 
 /** Whether record `i` with `score` ranks before `other` (a record of a lower index). */
-function ranksBefore(records: ArtifactRecord[], i: number, score: number, other: { index: number; score: number }): boolean {
+function ranksBefore(records: readonly ArtifactRecord[], i: number, score: number, other: { index: number; score: number }): boolean {
   if (score !== other.score) return score > other.score;
   return records[i].updated > records[other.index].updated;
 }

@@ -12,6 +12,7 @@ import type { SearchHit } from "./artifact-search";
 import { textArtifactBytes, textPage } from "./artifact-text";
 import { CARD_ABSENT_SENTENCE, onCard } from "./card";
 import { FilesSearch } from "./files-search";
+import { pickRecords } from "./sorted-records";
 
 export type { ArtifactRecord } from "./artifact-index";
 
@@ -161,8 +162,18 @@ export class ArtifactStore {
   search(p: Principal, terms: string[], project?: string): SearchHit[] {
     if (project !== undefined) checkProject(project);
     return this.withIndex((card) => {
-      const records = this.visibleTo(p, project).filter((r) => !r.quarantine);
-      return this.storage ? this.searcher.search(card, records, terms) : this.searcher.scan(undefined, records, terms);
+      // The searcher keeps what it looked up per position of the sorted list: it gets the positions searched.
+      const sorted = this.index.sorted();
+      const chosen = new Int32Array(sorted.records.length);
+      let count = 0;
+      for (let i = 0; i < sorted.records.length; i++) {
+        const r = sorted.records[i];
+        if ((project === undefined || r.project === project) && visible(r, p) && !r.quarantine) chosen[count++] = i;
+      }
+      const some = chosen.subarray(0, count);
+      return this.storage
+        ? this.searcher.search(card, sorted, some, terms)
+        : this.searcher.scan(undefined, pickRecords(sorted, some), terms);
     });
   }
 
@@ -275,17 +286,16 @@ export class ArtifactStore {
     });
   }
 
-  /** Sorted by project, then name ignoring case (each name lower-cased once, not per comparison). */
+  /** Sorted by project, then name ignoring case. */
   private visibleTo(p: Principal, project?: string): ArtifactRecord[] {
     return this.sorted((r) => (project === undefined || r.project === project) && visible(r, p));
   }
 
-  /** The records `keep` accepts, sorted by project, then name ignoring case. */
+  /** The records `keep` accepts, sorted by project, then name ignoring case (the index keeps that order). */
   private sorted(keep: (r: ArtifactRecord) => boolean): ArtifactRecord[] {
-    const out: Array<{ r: ArtifactRecord; name: string }> = [];
-    for (const r of this.index.all()) if (keep(r)) out.push({ r, name: r.name.toLowerCase() });
-    out.sort((a, b) => (a.r.project < b.r.project ? -1 : a.r.project > b.r.project ? 1 : a.name < b.name ? -1 : 1));
-    return out.map((x) => x.r);
+    const out: ArtifactRecord[] = [];
+    for (const r of this.index.sorted().records) if (keep(r)) out.push(r);
+    return out;
   }
 
   private findVisible(p: Principal, project: string, name: string): ArtifactRecord {

@@ -17,10 +17,17 @@
 // Counts follow the scan (artifact-search.ts) exactly: a word is a maximal run of [0-9a-z_] or any
 // character above U+007F in the lower-cased text, a query term counts the words it starts, and a
 // document's length is its lower-cased name's plus body's length in UTF-16 units.
+//
+// In memory each current document has a small numeric id (searches count into typed arrays by id), and
+// the decoded postings of the last query terms are kept (postings-cache.ts) while their bucket keeps its
+// size and the set of documents is unchanged (the generation).
 import type { Storage } from "../ports";
 import { djb2, djb2Bytes } from "../util/hash";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
+import { PostingsCache, type Postings } from "./postings-cache";
 import { decodeRecords, encodeRecord } from "./record-log";
+
+export type { Postings } from "./postings-cache";
 
 export const SEARCH_INDEX_DIR = "files/.sx";
 const DOCS_PATH = `${SEARCH_INDEX_DIR}/docs`;
@@ -40,11 +47,16 @@ export interface IndexedFile {
   body: string;
 }
 
-interface DocEntry {
+/** A current document as a search sees it: a small id (reused once freed) and its length. */
+export interface IndexedDoc {
+  readonly id: number;
+  readonly length: number;
+}
+
+interface DocEntry extends IndexedDoc {
   ref: string;
   updated: number;
   size: number;
-  length: number;
 }
 
 /** Thrown when a bucket or the docs log is damaged: the caller drops the index and rebuilds it. */
@@ -68,7 +80,13 @@ export function indexable(term: string): boolean {
 
 export class SearchIndex {
   private readonly docs = new Map<string, DocEntry>();
-  private readonly keyByRef = new Map<string, string>();
+  private readonly byRef = new Map<string, DocEntry>();
+  /** Ids of removed documents, handed out again (so ids stay below the most documents ever held at once). */
+  private readonly freeIds: number[] = [];
+  private idCount = 0;
+  /** Bumped whenever the set of current documents changes: cached postings of an older generation are stale. */
+  private docsGeneration = 0;
+  private readonly cache = new PostingsCache();
   /** Per bucket, how many of its bytes were checked (or written here) since the docs log was read. */
   private readonly verified = new Map<string, number>();
   private docsLines = 0;
@@ -77,25 +95,34 @@ export class SearchIndex {
 
   /** Forgets what is in memory (a card change): the next use reads the card again. */
   forget(): void {
-    this.docs.clear();
-    this.keyByRef.clear();
+    this.clearDocs();
     this.verified.clear();
     this.docsBytes = -1;
   }
 
-  /** Brings the index in line with the card (call before lengthOf). */
+  /** Brings the index in line with the card (call before find). */
   open(card: Storage): void {
     this.load(card);
   }
 
-  /** The indexed length of `key` when its document is current for (updated, size), else undefined. */
-  lengthOf(key: string, updated: number, size: number): number | undefined {
-    const doc = this.docs.get(key);
-    return doc && doc.updated === updated && doc.size === size ? doc.length : undefined;
+  /** Changes whenever the set of current documents does (a put, a remove, a reload). */
+  get generation(): number {
+    return this.docsGeneration;
   }
 
-  /** Indexes one file (replacing its earlier document); returns its length. */
-  put(card: Storage, file: IndexedFile): number {
+  /** Every document id is below this. */
+  get idLimit(): number {
+    return this.idCount;
+  }
+
+  /** The document of `key` when it is current for (updated, size), else undefined. */
+  find(key: string, updated: number, size: number): IndexedDoc | undefined {
+    const doc = this.docs.get(key);
+    return doc && doc.updated === updated && doc.size === size ? doc : undefined;
+  }
+
+  /** Indexes one file (replacing its earlier document); returns its document. */
+  put(card: Storage, file: IndexedFile): IndexedDoc {
     this.load(card);
     const lowered = file.name.toLowerCase();
     const body = file.body.toLowerCase();
@@ -119,8 +146,7 @@ export class SearchIndex {
     }
     const length = lowered.length + body.length;
     this.appendDocs(card, { t: "doc", r: ref, k: file.key, u: file.updated, s: file.size, n: length });
-    this.setDoc(file.key, { ref, updated: file.updated, size: file.size, length });
-    return length;
+    return this.setDoc(file.key, ref, file.updated, file.size, length);
   }
 
   /** Drops a file's document (its lines become dead and go at the next compaction of their buckets). */
@@ -138,18 +164,49 @@ export class SearchIndex {
   }
 
   /**
-   * Per term, the count in each current document it occurs in (key -> count, at most
-   * SEARCH_MAX_COUNT). Reads only the terms' buckets. Throws SearchIndexDamaged on a damaged line.
+   * Per term, the current documents it occurs in and its count in each (at most SEARCH_MAX_COUNT).
+   * Reads only the terms' buckets, and none whose decoded postings are cached and still current (a
+   * stat says the bucket kept its size). Throws SearchIndexDamaged on a damaged line.
    */
-  counts(card: Storage, terms: string[]): Array<Map<string, number>> {
+  postings(card: Storage, terms: string[]): Postings[] {
     this.load(card);
-    const out = terms.map(() => new Map<string, number>());
+    const out: Array<Postings | undefined> = [];
+    /** Per term not cached, its counts per document id while its buckets are read. */
+    const sums = new Map<number, Uint16Array>();
+    /** Per bucket to read, the terms (indexes) it is read for. */
     const byBucket = new Map<string, number[]>();
-    terms.forEach((term, j) => {
-      for (const b of this.bucketsFor(card, term)) byBucket.set(b, [...(byBucket.get(b) ?? []), j]);
-    });
-    for (const [b, which] of byBucket) this.scanBucket(card, b, terms, which, out);
-    return out;
+    for (let j = 0; j < terms.length; j++) {
+      const term = terms[j];
+      if (term.length >= 2) {
+        const stat = card.stat(`${SEARCH_INDEX_DIR}/${bucketOf(term)}`);
+        const cached = this.cache.get(term, stat ? stat.size : 0, this.docsGeneration);
+        if (cached !== undefined) {
+          out.push(cached);
+          continue;
+        }
+      }
+      out.push(undefined);
+      sums.set(j, new Uint16Array(this.idCount));
+      for (const b of this.bucketsFor(card, term)) {
+        const which = byBucket.get(b);
+        if (which) which.push(j);
+        else byBucket.set(b, [j]);
+      }
+    }
+    if (sums.size === 0) return out as Postings[];
+    const sizes = new Map<string, number>();
+    for (const [b, which] of byBucket) {
+      const needles = which.map((j) => " " + terms[j]);
+      const tallies = which.map((j) => sums.get(j)!);
+      sizes.set(b, this.scanBucket(card, b, needles, tallies));
+    }
+    for (const [j, sum] of sums) {
+      const postings = postingsOf(sum);
+      out[j] = postings;
+      // A term of one character reads every bucket it may start: left out of the cache.
+      if (terms[j].length >= 2) this.cache.set(terms[j], postings, sizes.get(bucketOf(terms[j])) ?? 0, this.docsGeneration);
+    }
+    return out as Postings[]; // every term not cached was read above
   }
 
   private bucketsFor(card: Storage, term: string): string[] {
@@ -158,53 +215,60 @@ export class SearchIndex {
     return card.list(SEARCH_INDEX_DIR).filter((name) => name.length <= 2 && name[0] === first);
   }
 
-  private scanBucket(card: Storage, bucket: string, terms: string[], which: number[], out: Array<Map<string, number>>): void {
+  /**
+   * Adds to tallies[n][id] the counts of the words that needles[n] (" " + term) starts, in each current
+   * document's line of `bucket` (the first line of a document only). Returns the bucket's size after.
+   */
+  private scanBucket(card: Storage, bucket: string, needles: string[], tallies: Uint16Array[]): number {
     const path = `${SEARCH_INDEX_DIR}/${bucket}`;
     const bytes = card.read(path);
-    if (!bytes) return;
+    if (!bytes) return 0;
     let verified = this.verified.get(bucket) ?? 0;
     if (verified > bytes.length) verified = 0;
     if (verified < bytes.length) verifyLines(bytes, verified, path);
     this.verified.set(bucket, bytes.length);
-    // One native decode and split: XS indexes UTF-16 positions of a long string slowly.
+    // One native decode and split, then short lines: XS finds a UTF-16 position in a long string by
+    // walking it, so indexOf from a position in the whole bucket costs as much as the bucket.
     const lines = decodeUtf8(bytes).split("\n");
     lines.pop();
-    const seen = new Set<string>();
-    const needles = which.map((j) => " " + terms[j]);
-    for (const line of lines) {
+    const seen = new Uint8Array(this.idCount);
+    let live = 0;
+    for (let l = 0; l < lines.length; l++) {
+      const line = lines[l];
       const idEnd = line.indexOf(" ", 11);
-      const ref = idEnd < 0 ? line.slice(11) : line.slice(11, idEnd);
-      const key = this.keyByRef.get(ref);
-      if (key === undefined || seen.has(ref)) continue;
-      seen.add(ref);
+      const doc = this.byRef.get(idEnd < 0 ? line.slice(11) : line.slice(11, idEnd));
+      if (doc === undefined || seen[doc.id] === 1) continue;
+      seen[doc.id] = 1;
+      live++;
       // Each " <term>" found starts a word field (a count follows a colon), so the word starts with the term.
-      needles.forEach((needle, n) => {
-        const map = out[which[n]];
-        for (let at = line.indexOf(needle, idEnd); at >= 0; at = line.indexOf(needle, at + 1)) {
-          const colon = line.indexOf(":", at);
-          const end = line.indexOf(" ", colon);
-          const count = Number(end < 0 ? line.slice(colon + 1) : line.slice(colon + 1, end));
-          map.set(key, Math.min(SEARCH_MAX_COUNT, (map.get(key) ?? 0) + count));
+      for (let n = 0; n < needles.length; n++) {
+        const tally = tallies[n];
+        for (let at = line.indexOf(needles[n], idEnd); at >= 0; at = line.indexOf(needles[n], at + 1)) {
+          // The count's digits follow the word's colon; parseInt stops at the space after them.
+          const count = parseInt(line.slice(line.indexOf(":", at) + 1), 10);
+          tally[doc.id] = Math.min(SEARCH_MAX_COUNT, tally[doc.id] + count);
         }
-      });
+      }
     }
-    if (lines.length > BUCKET_COMPACT_MIN_LINES && seen.size * 2 < lines.length) this.compactBucket(card, path, lines);
+    if (lines.length > BUCKET_COMPACT_MIN_LINES && live * 2 < lines.length) return this.compactBucket(card, path, lines);
+    return bytes.length;
   }
 
-  /** Rewrites a bucket with only its current documents' lines (temp + rename). */
-  private compactBucket(card: Storage, path: string, lines: string[]): void {
+  /** Rewrites a bucket with only its current documents' lines (temp + rename); returns its new size. */
+  private compactBucket(card: Storage, path: string, lines: string[]): number {
     const seen = new Set<string>();
     const kept: string[] = [];
     for (const line of lines) {
       const idEnd = line.indexOf(" ", 11);
       const ref = idEnd < 0 ? line.slice(11) : line.slice(11, idEnd);
-      if (!this.keyByRef.has(ref) || seen.has(ref)) continue;
+      if (!this.byRef.has(ref) || seen.has(ref)) continue;
       seen.add(ref);
       kept.push(line + "\n");
     }
     const bytes = encodeUtf8(kept.join(""));
     card.writeAtomic(path, bytes);
     this.verified.set(path.slice(SEARCH_INDEX_DIR.length + 1), bytes.length);
+    return bytes.length;
   }
 
   /** Reads the docs log on first use and whenever it is not the one last seen (another writer, another card). */
@@ -212,16 +276,14 @@ export class SearchIndex {
     const stat = card.stat(DOCS_PATH);
     const size = stat ? stat.size : 0;
     if (size === this.docsBytes) return;
-    this.docs.clear();
-    this.keyByRef.clear();
+    this.clearDocs();
     this.verified.clear();
     this.docsBytes = -1;
     const bytes = size > 0 ? card.read(DOCS_PATH) : undefined;
     const decoded = decodeRecords(bytes ? decodeUtf8(bytes) : "");
     if (decoded.torn) throw new SearchIndexDamaged(`${DOCS_PATH}: torn record`);
     for (const r of decoded.records as Array<{ t: string; r: string; k: string; u: number; s: number; n: number }>) {
-      if (r.t === "doc" && typeof r.k === "string" && typeof r.r === "string")
-        this.setDoc(r.k, { ref: r.r, updated: r.u, size: r.s, length: r.n });
+      if (r.t === "doc" && typeof r.k === "string" && typeof r.r === "string") this.setDoc(r.k, r.r, r.u, r.s, r.n);
       else if (r.t === "del" && typeof r.k === "string") this.unsetDoc(r.k);
     }
     this.docsLines = decoded.records.length;
@@ -248,18 +310,45 @@ export class SearchIndex {
     }
   }
 
-  private setDoc(key: string, doc: DocEntry): void {
+  private setDoc(key: string, ref: string, updated: number, size: number, length: number): DocEntry {
     this.unsetDoc(key);
+    const doc: DocEntry = { id: this.freeIds.pop() ?? this.idCount++, ref, updated, size, length };
     this.docs.set(key, doc);
-    this.keyByRef.set(doc.ref, key);
+    this.byRef.set(ref, doc);
+    this.docsGeneration++;
+    return doc;
   }
 
   private unsetDoc(key: string): void {
     const old = this.docs.get(key);
     if (!old) return;
     this.docs.delete(key);
-    this.keyByRef.delete(old.ref);
+    this.byRef.delete(old.ref);
+    this.freeIds.push(old.id);
+    this.docsGeneration++;
   }
+
+  private clearDocs(): void {
+    this.docs.clear();
+    this.byRef.clear();
+    this.freeIds.length = 0;
+    this.idCount = 0;
+    this.docsGeneration++;
+    this.cache.clear();
+  }
+}
+
+/** The nonzero entries of per-id counts, as postings. */
+function postingsOf(sum: Uint16Array): Postings {
+  let size = 0;
+  for (let id = 0; id < sum.length; id++) if (sum[id] > 0) size++;
+  const postings: Postings = { ids: new Int32Array(size), counts: new Uint16Array(size), size: 0 };
+  for (let id = 0; id < sum.length; id++) {
+    if (sum[id] === 0) continue;
+    postings.ids[postings.size] = id;
+    postings.counts[postings.size++] = sum[id];
+  }
+  return postings;
 }
 
 /** djb2 of bytes[start, end) as 10 decimal digits (bytes, not a string: XS indexes long strings slowly). */

@@ -1,3 +1,5 @@
+import { encodeUtf8 } from "./utf8";
+
 /** A short, single-line piece of caller-supplied text, safe to put in a message. */
 export function clipForMessage(s: string, max = 60): string {
   const line = s.length <= SHORT_CHARS && !hasControl(s) ? s : s.replace(/[\u0000-\u001f\u007f]/g, "?");
@@ -19,11 +21,10 @@ export function snippetAround(body: string, term: string, chars: number): string
 /** Strings up to this long are walked by the loops below rather than a regex (XS runs regexes slowly; a long string's positions are slow to index). */
 const SHORT_CHARS = 512;
 
+/** Whether `s` holds a C0 control character or DEL. Over its UTF-8 bytes: every other character's bytes are 0x80 and up, and a byte is read in O(1) where XS walks a string to each charCodeAt. */
 function hasControl(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return true;
-  }
+  const bytes = encodeUtf8(s);
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] < 0x20 || bytes[i] === 0x7f) return true;
   return false;
 }
 
@@ -44,8 +45,18 @@ function isSpace(c: number): boolean {
   );
 }
 
+/** The ASCII characters /\s/ matches besides the space. */
+const ASCII_BREAKS = "\t\n\v\f\r";
+
 /** `s.replace(/\s+/g, " ").trim()`, by slices between the runs of whitespace. */
 export function collapseSpaces(s: string): string {
+  // ASCII text (as many bytes as units): native passes over the whole string instead of a call per character.
+  if (encodeUtf8(s).length === s.length) {
+    let out = s;
+    for (let i = 0; i < ASCII_BREAKS.length; i++) if (out.indexOf(ASCII_BREAKS[i]) >= 0) out = out.replaceAll(ASCII_BREAKS[i], " ");
+    while (out.indexOf("  ") >= 0) out = out.replaceAll("  ", " ");
+    return out.trim();
+  }
   let out = "";
   let from = -1;
   for (let i = 0; i <= s.length; i++) {

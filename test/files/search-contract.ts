@@ -1,12 +1,14 @@
 // The files.search index contract, run on Node (test/files/search-index.test.ts)
-// and on XS (test/xs/files.xs.ts): over a seeded store, the index gives the
-// scan's hits, scores and snippets for every query, after saves, overwrites,
-// deletes, shares and quarantine verdicts, and after damage at any byte of its
-// files or a power cut mid-update (then it rebuilds from the files, which are
-// never lost). No Node imports.
+// and on XS (test/xs/search-index.xs.ts): over a seeded store, the index gives the
+// scan's hits, scores and snippets for every query (asked again too, answered
+// from the postings it holds in memory), after saves, overwrites, deletes,
+// shares and quarantine verdicts, and after damage at any byte of its files or
+// a power cut mid-update (then it rebuilds from the files, which are never
+// lost). No Node imports.
 import { memoryStorage, type MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import type { Storage } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
+import type { SearchHit } from "../../lib/store/artifact-search.ts";
 import { ArtifactStore } from "../../lib/store/artifact-store.ts";
 import { queryTerms } from "../../lib/store/docs-pack.ts";
 import { SEARCH_INDEX_DIR } from "../../lib/store/search-index.ts";
@@ -60,8 +62,12 @@ export function seededStore(card: Storage = memoryStorage(), docs = 40, seed = 9
 export function answers(store: ArtifactStore, p = owner, via: "search" | "scan" = "search"): string[] {
   return QUERIES.map((q) => {
     const hits = via === "search" ? store.search(p, queryTerms(q)) : store.scan(p, queryTerms(q));
-    return `${q} => ${hits.map((h) => `${h.record.project}/${h.record.name} ${h.score} ${JSON.stringify(h.snippet)}`).join(" | ")}`;
+    return `${q} => ${describe(hits)}`;
   });
+}
+
+function describe(hits: SearchHit[]): string {
+  return hits.map((h) => `${h.record.project}/${h.record.name} ${h.score} ${JSON.stringify(h.snippet)}`).join(" | ");
 }
 
 /**
@@ -89,24 +95,36 @@ function compare(label: string, got: string[], want: string[]): string[] {
 
 function caseSameAsScan(): string[] {
   const store = seededStore();
+  const want = answers(store, owner, "scan");
+  // Each query twice in a row: the second answer counts from the postings held in memory (postings-cache.ts).
+  const cached = QUERIES.map((q) => {
+    store.search(owner, queryTerms(q));
+    return `${q} => ${describe(store.search(owner, queryTerms(q)))}`;
+  });
   return [
-    ...compare("owner", answers(store), answers(store, owner, "scan")),
+    ...compare("owner", answers(store), want),
+    ...compare("owner, repeated", cached, want),
     ...compare("zoë", answers(store, zoe), answers(store, zoe, "scan")),
   ];
 }
 
 function caseInStep(): string[] {
+  const failures: string[] = [];
   const card = memoryStorage();
   const store = seededStore(card);
+  answers(store); // postings held in memory, which the changes below make stale
+  store.remove(owner, "p3", "doc-7.md");
+  store.saveText(owner, "p9", "other.md", "x y z");
+  failures.push(...compare("after a delete", answers(store), answers(store, owner, "scan")));
   store.saveText(owner, "p1", "doc-1.md", "now about the garden shed key only");
   store.saveText(owner, "p9", "fresh.md", "garden garden garden café");
   store.remove(owner, "p2", "doc-2.md");
   store.share(owner, "p1", "doc-1.md", true);
   store.save(owner, "dl", "held.txt", new TextEncoder().encode("garden quarantined text"), { quarantine: "f1" });
-  const failures = [
+  failures.push(
     ...compare("after changes", answers(store), answers(store, owner, "scan")),
     ...compare("zoë", answers(store, zoe), answers(store, zoe, "scan")),
-  ];
+  );
   store.settleQuarantine("f1", true);
   failures.push(...compare("after the verdict", answers(store), answers(store, owner, "scan")));
   const fresh = new ArtifactStore(card, { now: () => 0 });
@@ -214,8 +232,21 @@ function caseAnotherWriter(): string[] {
   b.saveText(owner, "p7", "other.md", "key garden note");
   answers(b);
   a.saveText(owner, "p8", "mine.md", "key key key");
-  return [
+  const failures = [
     ...compare("first writer", answers(a), answers(a, owner, "scan")),
     ...compare("second writer", answers(b), answers(b, owner, "scan")),
   ];
+  // A delete whose index update fails (the docs log refuses the line): the file and its record go, the
+  // index's documents stay as they were, and the first writer's records move up by one.
+  const docsLog = `${SEARCH_INDEX_DIR}/docs`;
+  const refusing: Storage = {
+    ...card,
+    append: (path, data) => {
+      if (path === docsLog) throw new Error("refused");
+      card.append(path, data);
+    },
+  };
+  new ArtifactStore(refusing, { now: () => Date.UTC(2027, 0, 2) }).remove(owner, "p1", "doc-1.md");
+  failures.push(...compare("after another writer's delete", answers(a), answers(a, owner, "scan")));
+  return failures;
 }

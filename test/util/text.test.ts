@@ -40,6 +40,18 @@ describe("text helpers without regexes", () => {
     }
   });
 
+  it("ASCII text (the native-pass path) gives what the regexes give, controls and runs of breaks included", () => {
+    const ascii = [" ", "  ", "\t", "\n", "\v", "\f", "\r", "\r\n", "a", "Bc", "\u0000", "\u0008", "\u000e", "\u001f", "\u007f", "-", "."];
+    const prng = mulberry32(12);
+    for (let k = 0; k < 5000; k++) {
+      let s = "";
+      for (let n = prng.int(0, 40); n > 0; n--) s += ascii[prng.int(0, ascii.length - 1)];
+      assert.equal(collapseSpaces(s), s.replace(/\s+/g, " ").trim(), JSON.stringify(s));
+      const clipped = s.replace(/[\u0000-\u001f\u007f]/g, "?");
+      assert.equal(clipForMessage(s, 12), clipped.length > 12 ? clipped.slice(0, 12) + "…" : clipped, JSON.stringify(s));
+    }
+  });
+
   it("snippets and clips of long strings still take the regex path", () => {
     const body = "x ".repeat(400) + "needle\n\n here" + "\t y".repeat(300);
     assert.equal(snippetAround(body, "needle", 600).includes("\n"), false);
