@@ -2,7 +2,7 @@
 // client and prints what each step returned. Usage:
 //   node hosts/lin/check-mcp.mjs <owner token> [base URL, default http://127.0.0.1:8080] [--openai-standin]
 // Exits 1 when a step fails. Steps: initialize, every page of tools/list,
-// docs.search, memory.write + memory.search, artifact.save + files.read,
+// docs.search, memory.write + memory.search, artifact.save + files.read + files.search,
 // nostr.encrypt + nostr.decrypt, nostr.post + nostr.query through a loopback relay, device.status, system.health, ota.status, then POST /api/chat with no
 // provider key (expects the "add a key" answer). With --openai-standin (for a
 // build made with openaiBaseUrl=http://127.0.0.1:8099/v1) it then serves the
@@ -92,6 +92,7 @@ await call(client, "memory.write", { content: fact, importance: 0.7 });
 await call(client, "memory.search", { query: "kettle blue" }, /kettle is blue/);
 await call(client, "artifact.save", { project: "lincheck", name: "note.md", text: "# Lin check\n\nSaved over MCP on XS.\n" });
 await call(client, "files.read", { project: "lincheck", name: "note.md" }, /Saved over MCP on XS/);
+await call(client, "files.search", { query: "saved over MCP" }, /lincheck\/note\.md/);
 // Nostr's curve on the device's engine: NIP-44 to and from the public key of secret key 1 (ECDH both
 // ways); then, through a relay on loopback (@nostr-relay/core, the tests' relay), a signed note the relay
 // accepts (it checks the signature) and the same note read back (the device verifies what relays send).
