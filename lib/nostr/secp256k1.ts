@@ -4,7 +4,7 @@
 // loads, which the device's preload linker (SDK 8.2.3) overruns. Here the base point's table is a
 // generated string constant and nothing is built or kept between calls, so every module that signs or
 // verifies can be preloaded.
-import { concatBytes } from "@noble/hashes/utils.js";
+import { concatBytes } from "../util/bytes";
 import { sha256 } from "../util/sha256";
 import { equal, fromBytes, N, ONE, P, sqrt, toBytes32, ZERO } from "./curve/field";
 import { type Affine, addPoints, isInfinity, negateAffine, toAffine, ySquared } from "./curve/jacobian";
@@ -14,10 +14,18 @@ function hasEvenY(point: Affine): boolean {
   return equal(point.y & ONE, ZERO);
 }
 
-// BIP-340's tagged hashes: SHA-256(SHA-256(tag) || SHA-256(tag) || message).
-function taggedHash(tag: string, ...parts: Uint8Array[]): Uint8Array {
+// BIP-340's tagged hashes: SHA-256(SHA-256(tag) || SHA-256(tag) || message). The three tags' prefixes are
+// computed once, as the module loads (on the device, at build time; they are only read after).
+function tagPrefix(tag: string): Uint8Array {
   const hashed = sha256(Uint8Array.from(tag, (c) => c.charCodeAt(0)));
-  return sha256(concatBytes(hashed, hashed, ...parts));
+  return concatBytes([hashed, hashed]);
+}
+const AUX = tagPrefix("BIP0340/aux");
+const NONCE = tagPrefix("BIP0340/nonce");
+const CHALLENGE = tagPrefix("BIP0340/challenge");
+
+function taggedHash(prefix: Uint8Array, ...parts: Uint8Array[]): Uint8Array {
+  return sha256(concatBytes([prefix, ...parts]));
 }
 
 /** A number modulo n from 32 hash bytes. */
@@ -54,7 +62,7 @@ function getSharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Arr
   const point = liftX(fromBytes(publicKey.subarray(1)), publicKey[0] === 3);
   if (!point) throw new Error("the public key is not a point of secp256k1");
   const shared = toAffine(multiply(point, d));
-  return concatBytes(Uint8Array.of(hasEvenY(shared) ? 2 : 3), toBytes32(shared.x));
+  return concatBytes([Uint8Array.of(hasEvenY(shared) ? 2 : 3), toBytes32(shared.x)]);
 }
 
 /** The x-only public key (32 bytes) of a secret key. */
@@ -69,14 +77,14 @@ function sign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): 
   const pub = toAffine(multiplyBase(d0));
   const d = hasEvenY(pub) ? d0 : N - d0;
   const pubBytes = toBytes32(pub.x);
-  const masked = toBytes32(d ^ fromBytes(taggedHash("BIP0340/aux", auxRand)));
-  const k0 = scalarOf(taggedHash("BIP0340/nonce", masked, pubBytes, message));
+  const masked = toBytes32(d ^ fromBytes(taggedHash(AUX, auxRand)));
+  const k0 = scalarOf(taggedHash(NONCE, masked, pubBytes, message));
   if (equal(k0, ZERO)) throw new Error("signing failed: zero nonce");
   const nonce = toAffine(multiplyBase(k0));
   const k = hasEvenY(nonce) ? k0 : N - k0;
   const r = toBytes32(nonce.x);
-  const e = scalarOf(taggedHash("BIP0340/challenge", r, pubBytes, message));
-  const signature = concatBytes(r, toBytes32((k + e * d) % N));
+  const e = scalarOf(taggedHash(CHALLENGE, r, pubBytes, message));
+  const signature = concatBytes([r, toBytes32((k + e * d) % N)]);
   // The BIP recommends checking a fresh signature before it leaves.
   if (!verify(signature, message, pubBytes)) throw new Error("signing failed: the signature does not verify");
   return signature;
@@ -90,7 +98,7 @@ function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Arra
   const r = fromBytes(signature.subarray(0, 32));
   const s = fromBytes(signature.subarray(32, 64));
   if (r >= P || s >= N) return false;
-  const e = scalarOf(taggedHash("BIP0340/challenge", signature.subarray(0, 32), publicKey, message));
+  const e = scalarOf(taggedHash(CHALLENGE, signature.subarray(0, 32), publicKey, message));
   // R = s·G - e·P
   const sum = addPoints(multiplyBase(s), multiply(pub, equal(e, ZERO) ? ZERO : N - e));
   if (isInfinity(sum)) return false;

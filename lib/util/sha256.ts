@@ -2,6 +2,7 @@
 // event ids, BIP-340's tagged hashes and NIP-44. Halo's own rather than @noble/hashes' sha2: that module
 // keeps its message schedule in a module-level Uint32Array, and the device's preload puts a module's typed
 // arrays in flash, read-only. Here every buffer belongs to the call.
+import { concatBytes } from "./bytes";
 
 /** The round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
 const K: readonly number[] = Object.freeze([
@@ -82,19 +83,6 @@ export function sha256(data: Uint8Array): Uint8Array {
   return out;
 }
 
-/** `parts` one after another in a new array. */
-function joined(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const p of parts) length += p.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** HMAC-SHA256 of `message` under `key`. */
 export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
   const block = new Uint8Array(BLOCK);
@@ -105,7 +93,7 @@ export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
     inner[i] = block[i] ^ 0x36;
     outer[i] = block[i] ^ 0x5c;
   }
-  return sha256(joined([outer, sha256(joined([inner, message]))]));
+  return sha256(concatBytes([outer, sha256(concatBytes([inner, message]))]));
 }
 
 /** HKDF-Extract: the pseudorandom key of input keying material `ikm` with `salt`. */
@@ -119,7 +107,7 @@ export function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): U
   const out = new Uint8Array(length);
   let previous: Uint8Array = new Uint8Array(0);
   for (let at = 0, counter = 1; at < length; at += 32, counter++) {
-    previous = hmacSha256(prk, joined([previous, info, Uint8Array.of(counter)]));
+    previous = hmacSha256(prk, concatBytes([previous, info, Uint8Array.of(counter)]));
     out.set(previous.subarray(0, Math.min(32, length - at)), at);
   }
   return out;

@@ -1,6 +1,6 @@
 // lib/generated/secp256k1-base.ts: m x 16^i x G for every digit position i (0..64) and m = 1..8, affine,
 // as one hex string (x then y, 64 characters each), for lib/nostr/curve/multiply.ts's multiplyBase.
-import { addAffine, double, fromAffine, G, type Jacobian, toAffineAll } from "../../lib/nostr/curve/jacobian.ts";
+import { addAffine, double, fromAffine, G, type Jacobian, toAffine, toAffineAll } from "../../lib/nostr/curve/jacobian.ts";
 import { DIGITS, POINTS_PER_DIGIT } from "../../lib/nostr/curve/digits.ts";
 
 export const SECP256K1_BASE_PATH = "lib/generated/secp256k1-base.ts";
@@ -9,7 +9,7 @@ export function generateSecp256k1Base(): string {
   const points: Jacobian[] = [];
   let base = fromAffine(G);
   for (let i = 0; i < DIGITS; i++) {
-    const baseAffine = toAffineAll([base])[0];
+    const baseAffine = toAffine(base);
     let multiple = base;
     points.push(multiple);
     for (let m = 2; m <= POINTS_PER_DIGIT; m++) {

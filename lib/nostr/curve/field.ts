@@ -17,8 +17,8 @@ export const ONE: bigint = BigInt(1);
 const C = BigInt("0x1000003d1");
 const LOW_MASK = BigInt("0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
 const BITS = BigInt(256);
-// p = 3 (mod 4), so a square root of a is a^((p+1)/4).
-const SQRT_EXPONENT = BigInt("0x3fffffffffffffffffffffffffffffffffffffffffffffffffffffffbfffff0c");
+// p = 3 (mod 4), so a square root of a is a^((p+1)/4): that exponent in hex, walked bit by bit by sqrt().
+const SQRT_EXPONENT_HEX = "3fffffffffffffffffffffffffffffffffffffffffffffffffffffffbfffff0c";
 
 /** a == b for BigInts, wherever each one lives (see the top of this file). */
 export function equal(a: bigint, b: bigint): boolean {
@@ -79,7 +79,7 @@ export function invert(a: bigint, modulus: bigint): bigint {
 
 /** A square root of `a` in the field, or undefined when `a` is not a square. */
 export function sqrt(a: bigint): bigint | undefined {
-  const hex = SQRT_EXPONENT.toString(16);
+  const hex = SQRT_EXPONENT_HEX;
   let r = ONE;
   for (let i = 0; i < hex.length; i++) {
     const nibble = parseInt(hex[i], 16);
