@@ -12,28 +12,34 @@ export const CHUNK_STORE_DIMS = 256;
 export interface StoreChunks {
   /** Chunk bytes the store added, after a full collection. */
   chunkBytes: number;
-  /** Bytes of its rows, residuals, per-row fields and masks (in the arena, or in chunks over plain ArrayBuffers). */
+  /** Bytes of its rows, residuals, per-row fields, id table, masks and text pages (in the arena, or in chunks over plain ArrayBuffers). */
   arenaBytes: number;
+  /** Bytes of text pages among them, and the UTF-8 bytes of the texts they hold. */
+  textBytes: number;
+  textLength: number;
   /** Kept alive until measured, and for the caller to check. */
   store: VectorStore;
 }
 
-/** A 5,000-row, 256-dimension store over `arena` holding `entries` entries (one namespace, short texts). */
+/** A 5,000-row, 256-dimension store over `arena` holding `entries` entries (one namespace, texts of a sentence). */
 export function storeChunks(arena: VectorArena, entries: number): StoreChunks {
   const before = xsHeapInfo(true).chunkBytes;
   const store = new VectorStore(CHUNK_STORE_DIMS, CHUNK_STORE_ROWS, arena);
   const row = new Int8Array(CHUNK_STORE_DIMS);
   const residual = new Uint8Array(residualBytes(CHUNK_STORE_DIMS));
+  let textLength = 0;
   for (let i = 0; i < entries; i++) {
+    const content = `Fact ${i}: the plant on shelf ${i % 97} needs water every ${1 + (i % 13)} days`;
+    textLength += content.length + 4;
     for (let j = 0; j < CHUNK_STORE_DIMS; j++) row[j] = ((i * 31 + j * 17) % 255) - 127;
     row[i % CHUNK_STORE_DIMS] = 127; // never all zeros
     residual.fill(i & 0xff);
     store.add(
-      { id: i + 1, ns: "owner", content: `fact ${i}`, source: "self", importance: 0.5, created: i, lastRecalled: i, flags: 0, ttlClass: 3 },
+      { id: i + 1, ns: "owner", content, source: "self", importance: 0.5, created: i, lastRecalled: i, flags: 0, ttlClass: 3 },
       row,
       residual,
     );
   }
   const after = xsHeapInfo(true).chunkBytes;
-  return { chunkBytes: after - before, arenaBytes: store.arenaBytes, store };
+  return { chunkBytes: after - before, arenaBytes: store.arenaBytes, textBytes: store.textBytes, textLength, store };
 }

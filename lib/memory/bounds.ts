@@ -22,11 +22,12 @@ export const MAX_VECTORS_LIMIT = 20000;
 export const MAX_VECTORS_MIN = 100;
 /**
  * The vector arena's budget on the device (ports.ts VectorArena): the most the
- * store's rows and per-row fields may take of the board's 8 MB PSRAM, leaving
- * the rest to the XS heap, Wi-Fi/TLS buffers and audio. modules/vector/arena.c
- * has the same figure (VECTOR_ARENA_BUDGET); the simulator reports it too.
- * At 256 dimensions it fits 8,819 entries (428 bytes each with their residual
- * planes, fields and reserved masks: store-arrays.ts maxVectorsFitting).
+ * store's rows, per-row fields, id table and texts may take of the board's 8 MB
+ * PSRAM, leaving the rest to the XS heap, Wi-Fi/TLS buffers and audio.
+ * modules/vector/arena.c has the same figure (VECTOR_ARENA_BUDGET); the
+ * simulator reports it too. At 256 dimensions it fits 6,610 entries (571 bytes
+ * each with their residual planes, fields, reserved masks and a text
+ * allowance: store-arrays.ts maxVectorsFitting).
  */
 export const VECTOR_ARENA_DEVICE_BYTES = 4 * 1024 * 1024;
 

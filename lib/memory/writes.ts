@@ -199,7 +199,7 @@ export function findContent(store: StoreView, ns: string, content: string): { id
   let id = djb2(content);
   for (let i = 0; i < CONTENT_ID_PROBES; i++) {
     const slot = store.slotOf(ns, id);
-    if (slot < 0 || store.content[slot] === content) return { id, slot };
+    if (slot < 0 || store.contentOf(slot) === content) return { id, slot };
     id = (id + 1) >>> 0;
   }
   throw new HaloError("unavailable", "too many content id collisions; reword the fact.");
@@ -248,7 +248,7 @@ function makeRoom(tx: MemoryTx, p: Principal): Eviction[] {
   const now = tx.now();
   const evicted: Eviction[] = [];
   const evict = (slot: number): void => {
-    evicted.push(store.nsOf(slot) === p.ns ? { mine: true, id: store.ids[slot], content: store.content[slot] } : { mine: false });
+    evicted.push(store.nsOf(slot) === p.ns ? { mine: true, id: store.ids[slot], content: store.contentOf(slot) } : { mine: false });
     store.remove(slot);
   };
   if (store.countIn(p.ns) >= p.quota.vectors) {

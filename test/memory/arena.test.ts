@@ -6,7 +6,8 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { HaloError } from "../../lib/errors.ts";
 import { MAX_VECTORS_LIMIT, VECTOR_ARENA_DEVICE_BYTES } from "../../lib/memory/bounds.ts";
-import { bytesPerEntry, maxVectorsFitting, ROW_FIELD_BYTES } from "../../lib/memory/store/store-arrays.ts";
+import { bytesPerEntry, maxVectorsFitting, ROW_FIELD_BYTES, TEXT_BYTES_PER_ENTRY } from "../../lib/memory/store/store-arrays.ts";
+import { TEXT_PAGE_MIN_BYTES } from "../../lib/memory/store/text-pages.ts";
 import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { VECTOR_FILE_PATH } from "../../lib/memory/engine.ts";
 import type { Principal } from "../../lib/registry/principal.ts";
@@ -79,8 +80,8 @@ describe("the vector arena", () => {
     assert.equal(arena.allocations(), 0);
     assert.equal(store.arenaBytes, 0);
     store.add(meta(1, "a"), row(1), residual(1));
-    assert.equal(arena.allocations(), 2, "the rows and fields, and namespace a's mask");
-    assert.equal(arena.usedBytes(), 10 * ROW + 10);
+    assert.equal(arena.allocations(), 3, "the rows and fields, a text page, and namespace a's mask");
+    assert.equal(arena.usedBytes(), 10 * ROW + TEXT_PAGE_MIN_BYTES + 10);
     assert.equal(store.arenaBytes, arena.usedBytes());
     const arrays = [
       store.vectors,
@@ -92,7 +93,16 @@ describe("the vector arena", () => {
       store.lastRecalled,
       store.flags,
     ];
-    const more = [store.ttlClass, store.ids, store.nsIndex];
+    const more = [
+      store.ttlClass,
+      store.ids,
+      store.nsIndex,
+      store.slotTable,
+      store.textPage,
+      store.textOffset,
+      store.contentBytes,
+      store.sourceBytes,
+    ];
     const buffer = store.vectors.buffer;
     for (const a of [...arrays, ...more]) {
       assert.equal(a.buffer, buffer, "one allocation");
@@ -113,13 +123,13 @@ describe("the vector arena", () => {
     store.resize(9);
     assert.equal(oldVectors.length, 0, "the old memory was released");
     assert.equal(oldResiduals.length, 0, "the residuals were in it");
-    assert.equal(arena.usedBytes(), 9 * ROW + 2 * 9);
+    assert.equal(arena.usedBytes(), 9 * ROW + 2 * 9 + TEXT_PAGE_MIN_BYTES);
     for (let i = 5; i <= 9; i++) store.add(meta(i, "c"), row(i), residual(i));
     assertEntries(store, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
     store.remove(store.slotOf("a", 1));
     store.resize(8);
     assertEntries(store, [2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.equal(arena.usedBytes(), 8 * ROW + 3 * 8);
+    assert.equal(arena.usedBytes(), 8 * ROW + 3 * 8 + TEXT_PAGE_MIN_BYTES);
   });
 
   it("when the arena refuses, resize and add throw 'full' and leave the store as it was", () => {
@@ -153,30 +163,30 @@ describe("the vector arena", () => {
 
   it("a growth with no room for old and new at once parks the entries first; refused even then, every entry stays", () => {
     const perRow = ROW + 1; // one namespace's mask
-    const arena = countingArena(100 * perRow + 64);
+    const arena = countingArena(100 * perRow + TEXT_PAGE_MIN_BYTES + 64);
     const store = new VectorStore(DIMS, 60, arena);
     for (let i = 1; i <= 5; i++) store.add(meta(i, "a"), row(i), residual(i));
     store.resize(95);
     assert.equal(store.capacity, 95);
-    assert.equal(arena.usedBytes(), 95 * perRow, "only the new memory is held");
+    assert.equal(arena.usedBytes(), 95 * perRow + TEXT_PAGE_MIN_BYTES, "only the new memory (and the text page) is held");
     assertEntries(store, [1, 2, 3, 4, 5]);
     assert.throws(
       () => store.resize(101),
       (e: unknown) => e instanceof HaloError && e.tag === "full",
     );
     assert.equal(store.capacity, 95, "back at its old capacity");
-    assert.equal(arena.usedBytes(), 95 * perRow);
+    assert.equal(arena.usedBytes(), 95 * perRow + TEXT_PAGE_MIN_BYTES);
     assertEntries(store, [1, 2, 3, 4, 5]);
     for (let i = 6; i <= 95; i++) store.add(meta(i, "a"), row(i), residual(i));
     assert.equal(store.count, 95);
   });
 
   it("a first add the arena can't give refuses and the empty store stays usable", () => {
-    const arena = simVectorArena(64);
-    const store = new VectorStore(DIMS, 10, arena);
+    const arena = simVectorArena(TEXT_PAGE_MIN_BYTES);
+    const store = new VectorStore(DIMS, 100, arena);
     assert.throws(
       () => store.add(meta(1, "a"), row(1), residual(1)),
-      (e: unknown) => e instanceof HaloError && e.tag === "full" && /at most 64/.test(e.message),
+      (e: unknown) => e instanceof HaloError && e.tag === "full" && /at most 2048/.test(e.message),
     );
     assert.equal(store.count, 0);
     assert.equal(store.maskOf("a"), undefined);
@@ -186,17 +196,22 @@ describe("the vector arena", () => {
   });
 
   it("max_vectors fits the budget with a margin, counting each row's residual plane, and never goes past MAX_VECTORS_LIMIT", () => {
-    // 256 + 128 residual bytes + 36 + 8 = 428 bytes per entry (300 before the residuals: 12,582 entries).
-    assert.equal(bytesPerEntry(256), 428);
-    assert.equal(bytesPerEntry(255), 255 + 128 + ROW_FIELD_BYTES + 8, "an odd row's last residual byte is half used");
-    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 256), 8819);
-    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 4096), 610);
+    // 256 + 128 residual bytes + 51 of fields and id table + 8 mask bytes + 128 of text = 571 bytes per entry
+    // (428 while the texts and the id maps were in the XS heap: 8,819 entries; 300 before the residuals: 12,582).
+    assert.equal(bytesPerEntry(256), 571);
+    assert.equal(
+      bytesPerEntry(255),
+      255 + 128 + ROW_FIELD_BYTES + 8 + TEXT_BYTES_PER_ENTRY,
+      "an odd row's last residual byte is half used",
+    );
+    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 256), 6610);
+    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 4096), 596);
     assert.equal(maxVectorsFitting(64 * 1024 * 1024, 256), MAX_VECTORS_LIMIT);
     assert.equal(maxVectorsFitting(0, 256), 0);
     const fit = maxVectorsFitting(1024 * 1024, 256);
     // A store of that many entries and its reserved masks takes at most 90% of the budget.
-    assert.ok(fit * (256 + 128 + ROW_FIELD_BYTES + 8) <= 0.9 * 1024 * 1024);
-    assert.ok((fit + 1) * (256 + 128 + ROW_FIELD_BYTES + 8) > 0.9 * 1024 * 1024);
+    assert.ok(fit * bytesPerEntry(256) <= 0.9 * 1024 * 1024);
+    assert.ok((fit + 1) * bytesPerEntry(256) > 0.9 * 1024 * 1024);
   });
 });
 

@@ -18,7 +18,7 @@ import type { EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import type { Storage } from "../../lib/ports.ts";
-import { cloneCard, cutAfterWrites, tornStorage } from "../support/memory.ts";
+import { cloneCard, cutAfterWrites, tornStorage, storedContents } from "../support/memory.ts";
 
 const owner = makePrincipal("owner", "admin", "turn");
 const clock = fakeClock();
@@ -39,7 +39,7 @@ function engineOn(storage: Storage, dims = 64): MemoryEngine {
   return new MemoryEngine(deps);
 }
 
-const contents = (engine: MemoryEngine): string[] => engine.store.content.slice(0, engine.store.count).sort();
+const contents = (engine: MemoryEngine): string[] => storedContents(engine.store).sort();
 
 /** Everything a reboot must restore: the embedder, and every entry in slot order with its row, residuals and norm. */
 function stateOf(engine: MemoryEngine): unknown {

@@ -20,7 +20,7 @@ async function found(rig: MemoryRig, query: string, who = owner): Promise<string
   return (await searchMemory(rig.engine, who, query)).text;
 }
 const slotOf = (rig: MemoryRig, content: string): number => {
-  for (let s = 0; s < rig.engine.store.count; s++) if (rig.engine.store.content[s] === content) return s;
+  for (let s = 0; s < rig.engine.store.count; s++) if (rig.engine.store.contentOf(s) === content) return s;
   return -1;
 };
 
@@ -124,7 +124,7 @@ describe("memory forgetting", () => {
     rig.clock.advance(DAY);
     const after = rig.reboot();
     await searchMemory(after, owner, "anything");
-    const slot = Array.from({ length: after.store.count }, (_, s) => s).find((s) => after.store.content[s] === "Fact across reboots")!;
+    const slot = Array.from({ length: after.store.count }, (_, s) => s).find((s) => after.store.contentOf(s) === "Fact across reboots")!;
     assert.ok(
       Math.abs(after.store.importance[slot] - 0.4 * 0.5 ** (MAINTAIN_INTERVAL_MS / DAY)) < 0.01,
       String(after.store.importance[slot]),

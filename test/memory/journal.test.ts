@@ -18,7 +18,7 @@ import { searchMemory } from "../../lib/memory/recall/search.ts";
 import { VectorStore } from "../../lib/memory/store/vector-store.ts";
 import { pinMemory, updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
-import { HOUR, memoryRig, type MemoryRig } from "../support/memory.ts";
+import { HOUR, memoryRig, type MemoryRig, storedContents } from "../support/memory.ts";
 
 const owner = makePrincipal("owner", "admin", "turn");
 const zoe = makePrincipal("zoë", "user", "mcp");
@@ -83,7 +83,7 @@ describe("memory vector journal", () => {
       assert.deepEqual(stateOf(rig.reboot()), stateOf(engine), `${name}: read back`);
     }
     assert.deepEqual(
-      engine.store.content.slice(0, engine.store.count).sort(),
+      storedContents(engine.store).sort(),
       ["Bins go out on Thursday", "Wifi password hint: the cat's name", "Zoë prefers window seats"],
       "the session entry expired and the deleted one is gone",
     );
@@ -199,7 +199,7 @@ describe("memory vector journal", () => {
     await writeMemory(rig.engine, owner, { content: "The only fact on this card" });
     rig.storage.files.set(VECTOR_JOURNAL_PATH, other.storage.files.get(VECTOR_JOURNAL_PATH)!);
     const after = rig.reboot();
-    assert.deepEqual(after.store.content.slice(0, after.store.count), ["The only fact on this card"]);
+    assert.deepEqual(storedContents(after.store), ["The only fact on this card"]);
     assert.ok(rig.log.lines.includes("memory: memory/vectors.journal belongs to an earlier snapshot; ignored"));
     await writeMemory(after, owner, { content: "A second fact on this card" });
     assert.deepEqual(stateOf(rig.reboot()), stateOf(after));

@@ -18,7 +18,7 @@ import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store
 import { writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
-import { memoryRig, type MemoryRig } from "../support/memory.ts";
+import { memoryRig, type MemoryRig, storedContents } from "../support/memory.ts";
 import { oldArchiveFrame, oldJournal, oldSnapshot, type OldEntry } from "../support/old-memory-files.ts";
 
 const DIMS = 256;
@@ -73,9 +73,9 @@ const versionOf = (bytes: Uint8Array): number => new DataView(bytes.buffer, byte
 
 /** Every entry holds its old row exactly and a zero residual. */
 function assertOldRows(rig: MemoryRig, store: Readonly<VectorStore>, rows: Map<string, Int8Array>): void {
-  assert.deepEqual([...store.content].sort(), [...rows.keys()].sort());
+  assert.deepEqual(storedContents(store).sort(), [...rows.keys()].sort());
   for (let slot = 0; slot < store.count; slot++) {
-    const content = store.content[slot];
+    const content = store.contentOf(slot);
     assert.deepEqual(Array.from(store.row(slot)), Array.from(rows.get(content)!), content);
     assert.ok(
       store.residual(slot).every((b) => b === 0),
@@ -130,11 +130,11 @@ describe("memory migration from the formats before residuals", () => {
       assert.equal(versionOf(rig.storage.files.get(VECTOR_FILE_PATH)!), 3);
       const again = rig.reboot();
       assert.equal(again.store.count, 5);
-      const gate = again.store.content.indexOf("The gate code is 4711");
+      const gate = storedContents(again.store).indexOf("The gate code is 4711");
       assert.ok(gate >= 0 && again.store.residual(gate).some((b) => b !== 0), "the new entry has its residuals");
       rows.set("The gate code is 4711", again.store.row(gate).slice());
       for (let slot = 0; slot < again.store.count; slot++)
-        assert.deepEqual(Array.from(again.store.row(slot)), Array.from(rows.get(again.store.content[slot])!));
+        assert.deepEqual(Array.from(again.store.row(slot)), Array.from(rows.get(again.store.contentOf(slot))!));
     });
   }
 
@@ -148,7 +148,7 @@ describe("memory migration from the formats before residuals", () => {
     await writeMemory(engine, owner, { content: fact });
     assert.ok(rig.storage.files.has(VECTOR_JOURNAL_PATH), "appended to the format-3 journal");
     const after = rig.reboot();
-    const slot = after.store.content.indexOf(fact);
+    const slot = storedContents(after.store).indexOf(fact);
     const expected = quantizeRow(unit(fact));
     assert.deepEqual(Array.from(after.store.row(slot)), Array.from(expected.row));
     assert.deepEqual(Array.from(after.store.residual(slot)), Array.from(expected.residual));

@@ -12,7 +12,7 @@ import { searchMemory } from "../../lib/memory/recall/search.ts";
 import { updateMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { mulberry32 } from "../support/prng.ts";
-import { memoryRig } from "../support/memory.ts";
+import { memoryRig, storedContents } from "../support/memory.ts";
 
 const DIMS = 256;
 const NEAR = 1 - NEAR_DUPLICATE_DISTANCE;
@@ -296,7 +296,7 @@ describe("row quantization in the engine", () => {
       content: "The spare key for the garden shed is with the neighbour",
     });
     assert.match(answer, /^Updated: replaced id/);
-    assert.deepEqual([...engine.store.content].sort(), [
+    assert.deepEqual(storedContents(engine.store).sort(), [
       "The passport is in the kitchen drawer",
       "The spare key for the garden shed is with the neighbour",
     ]);

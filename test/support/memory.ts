@@ -167,3 +167,8 @@ export function cloneCard(source: MemoryStorage): MemoryStorage {
   for (const [path, bytes] of source.files) copy.files.set(path, bytes.slice());
   return copy;
 }
+
+/** Every entry's text, by slot (the store keeps them as UTF-8 in arena pages). */
+export function storedContents(store: { count: number; contentOf(slot: number): string }): string[] {
+  return Array.from({ length: store.count }, (_, slot) => store.contentOf(slot));
+}

@@ -27,13 +27,16 @@ describe("the vector arena on XS", () => {
     assert.match(xs.stdout, /^END$/m);
   });
 
-  it("a 5,000-row store's rows and fields are not in the chunk heap; over plain ArrayBuffers they are", () => {
+  it("a 5,000-row store's rows, fields, id table and texts are not in the chunk heap; over plain ArrayBuffers they are", () => {
     const c = line("CHUNKS");
-    assert.equal(c.arenaBytes, 5000 * (256 + 128 + 36 + 1), "rows, residual planes, fields and one mask");
+    const rows = 5000 * (256 + 128 + 51 + 1); // rows, residual planes, fields and id table, one mask
+    assert.equal(c.arenaBytes, rows + c.textBytes);
+    assert.ok(c.textBytes >= c.textLength && c.textBytes < c.textLength + 64 * 1024, `text pages ${c.textBytes} for ${c.textLength} bytes`);
     // The store has taken its memory (one entry): almost nothing in chunks over the arena, all of it over plain buffers.
     assert.ok(c.arenaOne < 0.1 * c.arenaBytes, `arena store grew the chunk heap by ${c.arenaOne} bytes`);
-    assert.ok(c.plainOne >= 0.9 * c.arenaBytes, `plain store grew it by only ${c.plainOne}`);
-    // Full (5,000 entries): the texts, ids and word index are in chunks either way; the rows only without the arena.
+    assert.ok(c.plainOne >= 0.9 * rows, `plain store grew it by only ${c.plainOne}`);
+    // Full (5,000 entries): over the arena the chunk heap holds no string, map entry or array per entry.
+    assert.ok(c.arenaFull < 32 * 1024, `the full store over the arena grew the chunk heap by ${c.arenaFull} bytes`);
     assert.ok(c.plainFull - c.arenaFull >= 0.9 * c.arenaBytes, `difference ${c.plainFull - c.arenaFull}`);
     assert.equal(c.sameTopK, true, "the C kernel ranks the same over arena memory and plain memory");
     assert.equal(c.top, 42);
@@ -51,23 +54,27 @@ describe("the vector arena on XS", () => {
 
   it("memory.config reports the limit, refuses past it, and a refused growth leaves memory serving", () => {
     const t = line("TOOLS");
-    assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 8819 memories \(max_vectors\)$/);
+    assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 6610 memories \(max_vectors\)$/);
     assert.match(t.write, /^Remembered/);
-    assert.match(t.over, /^ERROR limit: max_vectors can be at most 8819 on this device, not 13000/);
-    assert.equal(t.grow, "Updated: max_vectors = 6000.");
-    assert.equal(t.grownUsed, 6000 * (256 + 128 + 36 + 1), "grown through parked entries: only the new memory is held");
+    assert.match(t.over, /^ERROR limit: max_vectors can be at most 6610 on this device, not 13000/);
+    assert.equal(t.grow, "Updated: max_vectors = 5300.");
+    assert.equal(
+      t.grownUsed,
+      5300 * (256 + 128 + 51 + 1) + 2048,
+      "grown through parked entries: only the new memory (and a text page) is held",
+    );
     assert.match(t.shrink, /^ERROR full: the vector store asked for \d+ bytes and this device cannot give them/);
-    assert.equal(t.capacity, 6000);
-    assert.equal(t.maxVectors, 6000);
+    assert.equal(t.capacity, 5300);
+    assert.equal(t.maxVectors, 5300);
     assert.match(t.search, /blue flowerpot/);
     assert.match(t.write2, /^Remembered/);
     assert.equal(t.shrunk, "Updated: max_vectors = 5000.");
     assert.equal(t.shrunkCapacity, 5000);
     assert.equal(t.count, 2);
-    assert.match(t.status, /live memories \(all people\) 2 of 5000; vector arena 2\.0 MB of 4\.0 MB; max_vectors this device fits 8819$/m);
+    assert.match(t.status, /live memories \(all people\) 2 of 5000; vector arena 2\.1 MB of 4\.0 MB; max_vectors this device fits 6610$/m);
   });
 
   it("a boot config over the limit is clamped", () => {
-    assert.equal(line("BOOT").maxVectors, 8819);
+    assert.equal(line("BOOT").maxVectors, 6610);
   });
 });

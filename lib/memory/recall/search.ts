@@ -85,7 +85,7 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   hits.sort((a, b) => b.score - a.score);
   const pool = hits.slice(0, Math.max(count, Math.min(RECALL_POOL_MAX, count * 2)));
   const chosen = diversify(pool, pairwiseSimilarity(store, kernels, pool), config.mmr_lambda, count);
-  const lines = chosen.map((h) => ({ similarity: h.similarity, content: store.content[h.slot] }));
+  const lines = chosen.map((h) => ({ similarity: h.similarity, content: store.contentOf(h.slot) }));
   const { text, shown } = formatHits(lines, config.max_context_bytes);
   const shownHits = chosen.slice(0, shown);
   for (const h of shownHits) {
@@ -100,7 +100,7 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
       id: store.ids[h.slot],
       similarity: h.cosine ?? h.similarity,
       relevance: h.similarity,
-      content: store.content[h.slot],
+      content: store.contentOf(h.slot),
     })),
   };
 }

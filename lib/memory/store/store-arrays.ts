@@ -1,13 +1,22 @@
 // The vector store's typed arrays laid over arena memory (ports.ts VectorArena):
-// one allocation for the rows and every per-row field, one per namespace mask.
+// one allocation for the rows, every per-row field and the id table
+// (slot-table.ts), one per namespace mask; the texts have pages of their own
+// (text-pages.ts).
 // On XS the arena is native memory the garbage collector neither scans nor
 // moves; this file decides the layout, the copy on resize and what fits.
 import type { VectorArena } from "../../ports";
 import { MAX_VECTORS_LIMIT } from "../bounds";
 import { residualBytes } from "./quantize";
+import { SLOT_TABLE_CELLS } from "./slot-table";
 
-/** Bytes of per-row fields beside the row: created, lastRecalled (8 each), norm, scale, importance, id (4 each), namespace (2), flags, ttl class (1 each). */
-export const ROW_FIELD_BYTES = 36;
+/**
+ * Bytes of per-row fields beside the row: created, lastRecalled (8 each), norm, scale, importance, id (4 each),
+ * two id-table cells (4 each), namespace, text page, text offset, content length (2 each), flags, ttl class,
+ * source length (1 each).
+ */
+export const ROW_FIELD_BYTES = 51;
+/** Text bytes (content and source) the capacity clamp allows an entry on average; longer texts leave room for fewer. */
+export const TEXT_BYTES_PER_ENTRY = 128;
 /** Namespace masks (a byte per row each) the capacity clamp leaves room for. */
 export const MASK_RESERVE_NAMESPACES = 8;
 /** Share of the arena budget the clamp leaves free: more masks, the journal's growth on replay. */
@@ -18,9 +27,9 @@ export function rowBytes(dims: number): number {
   return dims + residualBytes(dims) + ROW_FIELD_BYTES;
 }
 
-/** Bytes one entry costs in the arena: its row, residuals and fields, and the reserved mask bytes. */
+/** Bytes one entry costs in the arena: its row, residuals and fields, the reserved mask bytes and its texts' allowance. */
 export function bytesPerEntry(dims: number): number {
-  return rowBytes(dims) + MASK_RESERVE_NAMESPACES;
+  return rowBytes(dims) + MASK_RESERVE_NAMESPACES + TEXT_BYTES_PER_ENTRY;
 }
 
 /** The most entries a store of `dims` may hold on a host whose arena gives `budgetBytes` (never above MAX_VECTORS_LIMIT). */
@@ -44,7 +53,14 @@ export interface RowArrays {
   flags: Uint8Array;
   ttlClass: Uint8Array;
   ids: Uint32Array;
+  /** SLOT_TABLE_CELLS cells per row of capacity: (namespace, id) -> slot + 1 (slot-table.ts). Rebuilt, not copied, on resize. */
+  slotTable: Int32Array;
   nsIndex: Uint16Array;
+  /** Where the row's texts are (text-pages.ts). */
+  textPage: Uint16Array;
+  textOffset: Uint16Array;
+  contentBytes: Uint16Array;
+  sourceBytes: Uint8Array;
 }
 
 /** Zero-length arrays: a store that has not taken its memory yet. */
@@ -61,7 +77,12 @@ export function emptyRowArrays(): RowArrays {
     flags: new Uint8Array(0),
     ttlClass: new Uint8Array(0),
     ids: new Uint32Array(0),
+    slotTable: new Int32Array(0),
     nsIndex: new Uint16Array(0),
+    textPage: new Uint16Array(0),
+    textOffset: new Uint16Array(0),
+    contentBytes: new Uint16Array(0),
+    sourceBytes: new Uint8Array(0),
   };
 }
 
@@ -82,15 +103,20 @@ export function allocateRowArrays(arena: VectorArena, dims: number, capacity: nu
     scales: new Float32Array(memory, 20 * c, c),
     importance: new Float32Array(memory, 24 * c, c),
     ids: new Uint32Array(memory, 28 * c, c),
-    nsIndex: new Uint16Array(memory, 32 * c, c),
-    flags: new Uint8Array(memory, 34 * c, c),
-    ttlClass: new Uint8Array(memory, 35 * c, c),
-    vectors: new Int8Array(memory, 36 * c, c * dims),
-    residuals: new Uint8Array(memory, (36 + dims) * c, c * residualBytes(dims)),
+    slotTable: new Int32Array(memory, 32 * c, SLOT_TABLE_CELLS * c),
+    nsIndex: new Uint16Array(memory, 40 * c, c),
+    textPage: new Uint16Array(memory, 42 * c, c),
+    textOffset: new Uint16Array(memory, 44 * c, c),
+    contentBytes: new Uint16Array(memory, 46 * c, c),
+    flags: new Uint8Array(memory, 48 * c, c),
+    ttlClass: new Uint8Array(memory, 49 * c, c),
+    sourceBytes: new Uint8Array(memory, 50 * c, c),
+    vectors: new Int8Array(memory, 51 * c, c * dims),
+    residuals: new Uint8Array(memory, (51 + dims) * c, c * residualBytes(dims)),
   };
 }
 
-/** Copies the first `count` entries of `from` into `to`. */
+/** Copies the first `count` entries of `from` into `to` (not the id table: its cells depend on the capacity). */
 export function copyRowArrays(from: Omit<RowArrays, "memory">, to: RowArrays, count: number, dims: number): void {
   to.vectors.set(from.vectors.subarray(0, count * dims));
   to.residuals.set(from.residuals.subarray(0, count * residualBytes(dims)));
@@ -103,6 +129,10 @@ export function copyRowArrays(from: Omit<RowArrays, "memory">, to: RowArrays, co
   to.ttlClass.set(from.ttlClass.subarray(0, count));
   to.ids.set(from.ids.subarray(0, count));
   to.nsIndex.set(from.nsIndex.subarray(0, count));
+  to.textPage.set(from.textPage.subarray(0, count));
+  to.textOffset.set(from.textOffset.subarray(0, count));
+  to.contentBytes.set(from.contentBytes.subarray(0, count));
+  to.sourceBytes.set(from.sourceBytes.subarray(0, count));
 }
 
 /** A namespace's mask: a byte per row, in its own allocation. */

@@ -44,7 +44,7 @@ export function encodeVectorFile(store: Readonly<VectorStore>, embedderId: strin
   if (id.length > 255) throw new Error("embedder id too long");
   let bound = HEADER_BYTES + 1 + id.length;
   for (let slot = 0; slot < store.count; slot++) {
-    bound += entryBound(store.nsOf(slot), store.source[slot], store.content[slot], store.dims, true);
+    bound += entryBound(store.nsOf(slot), store.sourceOf(slot), store.contentOf(slot), store.dims, true);
   }
   const buffer = new Uint8Array(bound);
   const view = new DataView(buffer.buffer);

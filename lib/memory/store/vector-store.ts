@@ -1,7 +1,9 @@
 // The live memory: one flat Int8Array of capacity x dims, the rows' 4-bit
-// residual plane, and parallel typed arrays for the metadata, not one object
-// per vector, all laid over arena memory (store-arrays.ts: native memory
-// outside the collected heap on XS).
+// residual plane, parallel typed arrays for the metadata and an id table, not
+// one object per vector, all laid over arena memory (store-arrays.ts: native
+// memory outside the collected heap on XS), and the texts in pages of arena
+// memory (text-pages.ts). The XS heap holds a few objects per namespace, none
+// per entry (until a namespace's first search builds its lexical index).
 // The memory is taken on the first add, so an empty store costs nothing.
 // Slots are dense (0..count-1): a removal moves the last entry into the hole.
 import { errorTag } from "../../errors";
@@ -9,8 +11,10 @@ import type { VectorArena } from "../../ports";
 import { MEMORY_MAX_NAMESPACES } from "../bounds";
 import { LexicalIndex, type LexicalHit } from "../recall/lexical";
 import { int8Norm, residualBytes, rowScale } from "./quantize";
+import { deleteSlot, fillSlots, findSlot, setSlot } from "./slot-table";
 import { allocateMask, allocateRowArrays, copyRowArrays, emptyRowArrays, rowBytes, type Mask, type RowArrays } from "./store-arrays";
 import { StoreChanges } from "./store-changes";
+import { TextPages } from "./text-pages";
 
 export const FLAG_PINNED = 1;
 export const FLAG_PERMANENT = 2;
@@ -33,29 +37,33 @@ export class VectorStore {
   readonly arena: VectorArena;
   capacity: number;
   count = 0;
-  vectors: Int8Array;
+  // The arrays of RowArrays (store-arrays.ts), set by adopt().
+  vectors!: Int8Array;
   /** Per row, residualBytes(dims) bytes of 4-bit residuals (quantize.ts): what Kernels.rerank refines the row with. */
-  residuals: Uint8Array;
-  norms: Float32Array;
+  residuals!: Uint8Array;
+  norms!: Float32Array;
   /** Per row, 1 / its int8 norm: the kernel ranks by dot x scale, the cosine up to the query's norm. */
-  scales: Float32Array;
-  importance: Float32Array;
-  created: Float64Array;
-  lastRecalled: Float64Array;
-  flags: Uint8Array;
-  ttlClass: Uint8Array;
-  ids: Uint32Array;
-  nsIndex: Uint16Array;
+  scales!: Float32Array;
+  importance!: Float32Array;
+  created!: Float64Array;
+  lastRecalled!: Float64Array;
+  flags!: Uint8Array;
+  ttlClass!: Uint8Array;
+  ids!: Uint32Array;
+  nsIndex!: Uint16Array;
+  slotTable!: Int32Array;
+  textPage!: Uint16Array;
+  textOffset!: Uint16Array;
+  contentBytes!: Uint16Array;
+  sourceBytes!: Uint8Array;
   /** The arena memory under the arrays above (undefined until the first add). */
   private memory: ArrayBuffer | undefined;
-  readonly content: string[] = [];
-  readonly source: string[] = [];
+  private readonly texts: TextPages;
   /** Namespace names by index; an index is never reused while the store lives. */
   private readonly namespaces: string[] = [];
   private readonly nsLookup = new Map<string, number>();
-  /** Per namespace: a mask byte per slot (1 = the slot belongs to it), each in its own arena memory, and content id -> slot. */
+  /** Per namespace: a mask byte per slot (1 = the slot belongs to it), each in its own arena memory. */
   private masks: Mask[] = [];
-  private readonly slotById: Array<Map<number, number>> = [];
   private readonly nsCounts: number[] = [];
   /** The stored texts' inverted index, per namespace, built on the namespace's first search (lexicalSearch). */
   private readonly lexicon = new LexicalIndex();
@@ -68,36 +76,26 @@ export class VectorStore {
     this.dims = dims;
     this.capacity = capacity;
     this.arena = arena;
-    const arrays = emptyRowArrays();
-    this.memory = arrays.memory;
-    this.vectors = arrays.vectors;
-    this.residuals = arrays.residuals;
-    this.norms = arrays.norms;
-    this.scales = arrays.scales;
-    this.importance = arrays.importance;
-    this.created = arrays.created;
-    this.lastRecalled = arrays.lastRecalled;
-    this.flags = arrays.flags;
-    this.ttlClass = arrays.ttlClass;
-    this.ids = arrays.ids;
-    this.nsIndex = arrays.nsIndex;
+    this.texts = new TextPages(arena);
+    this.adopt(emptyRowArrays());
   }
 
-  /** Arena bytes the store holds now: rows, residuals and fields, and a byte per row for each namespace's mask. */
+  /** Arena bytes the store holds now: rows, residuals, fields and id table, a byte per row for each namespace's mask, and the text pages. */
   get arenaBytes(): number {
-    return this.memory ? this.capacity * (rowBytes(this.dims) + this.masks.length) : 0;
+    return this.memory ? this.capacity * (rowBytes(this.dims) + this.masks.length) + this.texts.bytes : 0;
   }
 
   /**
    * Stores an entry, its int8 row and the row's residual plane (and the row's norm when known); returns its
    * slot. The caller checks capacity first. Throws a HaloError "full" when the arena cannot give the store
-   * its memory (first add, new namespace); the store is unchanged then.
+   * its memory (first add, new namespace, a new text page); the store is unchanged then.
    */
   add(meta: EntryMeta, row: Int8Array, residual: Uint8Array, norm?: number): number {
     if (this.count >= this.capacity) throw new Error("the vector store is full");
     if (row.length !== this.dims) throw new Error("bad row length");
     if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
     if (!this.memory) this.adopt(allocateRowArrays(this.arena, this.dims, this.capacity));
+    this.texts.reserve(TextPages.lengthOf(meta.content, meta.source));
     const ns = this.nsIndexFor(meta.ns);
     this.version++;
     const slot = this.count++;
@@ -105,9 +103,15 @@ export class VectorStore {
     this.residuals.set(residual, slot * residual.length);
     this.norms[slot] = norm ?? int8Norm(this.vectors, slot * this.dims, this.dims);
     this.scales[slot] = rowScale(this.norms[slot]);
-    this.setMeta(slot, meta, ns);
+    this.ids[slot] = meta.id;
+    this.nsIndex[slot] = ns;
+    this.writeFields(slot, meta);
+    this.texts.put(this, slot, meta.content, meta.source);
+    this.masks[ns].bytes[slot] = 1;
+    setSlot(this, ns, meta.id, slot);
+    this.nsCounts[ns]++;
     if (this.lexicon.has(meta.ns)) this.lexicon.add(meta.ns, meta.id, meta.content);
-    if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], row, residual);
+    if (!this.changes.overflow) this.changes.upsert(meta, this.norms[slot], row, residual);
     return slot;
   }
 
@@ -117,18 +121,27 @@ export class VectorStore {
     if (!this.changes.overflow) this.changes.upsert(this.metaAt(slot), this.norms[slot], this.row(slot), this.residual(slot));
   }
 
-  /** Overwrites the entry at `slot`, which has the same namespace and id (journal replay; not recorded). */
+  /**
+   * Overwrites the entry at `slot`, which has the same namespace and id (journal replay; not recorded).
+   * Throws the arena's HaloError "full" when its texts need a page it can't give (the entry is unchanged).
+   */
   replace(slot: number, meta: EntryMeta, row: Int8Array, residual: Uint8Array, norm: number): void {
     if (row.length !== this.dims) throw new Error("bad row length");
     if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
+    const old = this.contentOf(slot);
+    if (meta.content !== old || meta.source !== this.sourceOf(slot)) {
+      this.texts.reserve(TextPages.lengthOf(meta.content, meta.source));
+      this.texts.free(this, slot);
+      this.texts.put(this, slot, meta.content, meta.source);
+    }
+    if (meta.content !== old && this.lexicon.has(meta.ns)) {
+      this.lexicon.remove(meta.ns, meta.id, old);
+      this.lexicon.add(meta.ns, meta.id, meta.content);
+    }
     this.vectors.set(row, slot * this.dims);
     this.residuals.set(residual, slot * residual.length);
     this.norms[slot] = norm;
     this.scales[slot] = rowScale(norm);
-    if (meta.content !== this.content[slot] && this.lexicon.has(meta.ns)) {
-      this.lexicon.remove(meta.ns, meta.id, this.content[slot]);
-      this.lexicon.add(meta.ns, meta.id, meta.content);
-    }
     this.writeFields(slot, meta);
   }
 
@@ -137,27 +150,22 @@ export class VectorStore {
     this.version++;
     const last = this.count - 1;
     const ns = this.nsIndex[slot];
-    this.changes.remove(this.namespaces[ns], this.ids[slot]);
-    this.lexicon.remove(this.namespaces[ns], this.ids[slot], this.content[slot]);
+    const id = this.ids[slot];
+    this.changes.remove(this.namespaces[ns], id);
+    if (this.lexicon.has(this.namespaces[ns])) this.lexicon.remove(this.namespaces[ns], id, this.contentOf(slot));
     this.masks[ns].bytes[slot] = 0;
-    this.slotById[ns].delete(this.ids[slot]);
+    deleteSlot(this, ns, id);
+    this.texts.free(this, slot);
     this.nsCounts[ns]--;
     if (slot !== last) {
-      const moved = this.metaAt(last);
       const movedNs = this.nsIndex[last];
-      this.vectors.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
-      const half = residualBytes(this.dims);
-      this.residuals.copyWithin(slot * half, last * half, (last + 1) * half);
-      this.norms[slot] = this.norms[last];
-      this.scales[slot] = this.scales[last];
+      setSlot(this, movedNs, this.ids[last], slot);
       this.masks[movedNs].bytes[last] = 0;
-      this.slotById[movedNs].delete(moved.id);
-      this.nsCounts[movedNs]--;
-      this.setMeta(slot, moved, movedNs);
+      this.masks[movedNs].bytes[slot] = 1;
+      this.moveRow(last, slot);
     }
-    this.content.length = last;
-    this.source.length = last;
     this.count = last;
+    this.texts.compact(this, this.count);
   }
 
   /** `ns`'s best `limit` entries for `query` by their words (lexical.ts), indexing `ns` first if this is its first search. */
@@ -166,7 +174,7 @@ export class VectorStore {
     if (index === undefined || this.nsCounts[index] === 0) return [];
     if (!this.lexicon.has(ns)) {
       for (let slot = 0; slot < this.count; slot++)
-        if (this.nsIndex[slot] === index) this.lexicon.add(ns, this.ids[slot], this.content[slot]);
+        if (this.nsIndex[slot] === index) this.lexicon.add(ns, this.ids[slot], this.contentOf(slot));
     }
     return this.lexicon.search(ns, query, limit);
   }
@@ -174,13 +182,26 @@ export class VectorStore {
   /** The slot of content id `id` in `ns`, or -1. */
   slotOf(ns: string, id: number): number {
     const index = this.nsLookup.get(ns);
-    if (index === undefined) return -1;
-    const slot = this.slotById[index].get(id);
-    return slot === undefined ? -1 : slot;
+    return index === undefined ? -1 : findSlot(this, index, id);
   }
 
   nsOf(slot: number): string {
     return this.namespaces[this.nsIndex[slot]];
+  }
+
+  /** Arena bytes of the text pages (part of arenaBytes). */
+  get textBytes(): number {
+    return this.memory ? this.texts.bytes : 0;
+  }
+
+  /** The entry's text (a new string each call: the store keeps it as UTF-8 bytes). */
+  contentOf(slot: number): string {
+    return this.texts.content(this, slot);
+  }
+
+  /** The entry's source label (a new string each call). */
+  sourceOf(slot: number): string {
+    return this.texts.source(this, slot);
   }
 
   /** The mask that selects `ns`'s entries for Kernels.topK, or undefined when it has none. */
@@ -209,8 +230,8 @@ export class VectorStore {
     return {
       id: this.ids[slot],
       ns: this.nsOf(slot),
-      content: this.content[slot],
-      source: this.source[slot],
+      content: this.contentOf(slot),
+      source: this.sourceOf(slot),
       importance: this.importance[slot],
       created: this.created[slot],
       lastRecalled: this.lastRecalled[slot],
@@ -264,6 +285,7 @@ export class VectorStore {
       throw e;
     }
     copyRowArrays(this, rows, this.count, this.dims);
+    fillSlots(rows, this.count);
     for (let i = 0; i < masks.length; i++) masks[i].bytes.set(this.masks[i].bytes.subarray(0, this.count));
     const old = this.memory!;
     const oldMasks = this.masks;
@@ -287,12 +309,15 @@ export class VectorStore {
     this.ttlClass = arrays.ttlClass;
     this.ids = arrays.ids;
     this.nsIndex = arrays.nsIndex;
+    this.slotTable = arrays.slotTable;
+    this.textPage = arrays.textPage;
+    this.textOffset = arrays.textOffset;
+    this.contentBytes = arrays.contentBytes;
+    this.sourceBytes = arrays.sourceBytes;
   }
 
-  // The per-entry fields a namespace and id do not decide.
+  // The per-entry fields a namespace, an id and the texts do not decide.
   private writeFields(slot: number, meta: EntryMeta): void {
-    this.content[slot] = meta.content;
-    this.source[slot] = meta.source;
     this.importance[slot] = meta.importance;
     this.created[slot] = meta.created;
     this.lastRecalled[slot] = meta.lastRecalled;
@@ -300,13 +325,28 @@ export class VectorStore {
     this.ttlClass[slot] = meta.ttlClass;
   }
 
-  private setMeta(slot: number, meta: EntryMeta, ns: number): void {
-    this.ids[slot] = meta.id;
-    this.nsIndex[slot] = ns;
-    this.writeFields(slot, meta);
-    this.masks[ns].bytes[slot] = 1;
-    this.slotById[ns].set(meta.id, slot);
-    this.nsCounts[ns]++;
+  /** Copies the row and every per-row field of slot `from` to slot `to` (the id table and masks are the caller's). */
+  private moveRow(from: number, to: number): void {
+    const dims = this.dims;
+    const half = residualBytes(dims);
+    this.vectors.copyWithin(to * dims, from * dims, (from + 1) * dims);
+    this.residuals.copyWithin(to * half, from * half, (from + 1) * half);
+    const fields = [
+      this.norms,
+      this.scales,
+      this.importance,
+      this.created,
+      this.lastRecalled,
+      this.flags,
+      this.ttlClass,
+      this.ids,
+      this.nsIndex,
+      this.textPage,
+      this.textOffset,
+      this.contentBytes,
+      this.sourceBytes,
+    ];
+    for (const field of fields) field[to] = field[from];
   }
 
   /** The index of a namespace, added on first use. */
@@ -319,7 +359,6 @@ export class VectorStore {
       this.namespaces.push(ns);
       this.nsLookup.set(ns, index);
       this.masks.push(mask);
-      this.slotById.push(new Map());
       this.nsCounts.push(0);
     }
     return index;
