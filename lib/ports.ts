@@ -42,8 +42,19 @@ export interface FileStat {
 export interface Storage {
   present(): boolean;
   read(path: string): Uint8Array | undefined;
+  /**
+   * Copies the file's bytes from `offset` into `into`, as many as fit: returns the count, which is under
+   * `into.length` only at the file's end (0 at or past it). Undefined when there is no such file, as with read.
+   */
+  readRange(path: string, offset: number, into: Uint8Array): number | undefined;
   /** Writes to a temporary name, flushes, then renames over `path`. */
   writeAtomic(path: string, data: Uint8Array): void;
+  /**
+   * writeAtomic with the data in pieces: calls `next` until it returns undefined, each piece written before
+   * the next call (so one buffer may hold every piece). The same protocol as writeAtomic: a failure, a
+   * pulled card or a throw from `next` leaves the old file as it was.
+   */
+  writeAtomicFrom(path: string, next: () => Uint8Array | undefined): void;
   append(path: string, data: Uint8Array): void;
   rename(from: string, to: string): void;
   remove(path: string): void;
