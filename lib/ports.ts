@@ -14,9 +14,11 @@ export interface Random {
   fill(bytes: Uint8Array): void;
 }
 
-/** Hashing that the host does natively (Node crypto, Moddable crypt). */
+/** Hashing that the host does natively (Node crypto, Moddable crypt, modules/sha256). */
 export interface Digest {
   sha256(data: Uint8Array): Uint8Array;
+  /** SHA-256 fed in pieces: the memory snapshot is hashed as it is read and written, never held whole. */
+  sha256Stream(): Sha256Stream;
 }
 
 /** Line-oriented log. Never given a secret. */
@@ -342,7 +344,7 @@ export interface Ota {
   status(): OtaStatus;
 }
 
-/** SHA-256 fed in pieces: the update engine hashes an image while it streams. */
+/** SHA-256 fed in pieces: the update engine hashes an image while it streams, the memory its snapshot file. */
 export interface Sha256Stream {
   update(bytes: Uint8Array): void;
   /** The 32-byte digest; the stream takes no more bytes after it. */
