@@ -165,6 +165,7 @@ export async function runVectorFileScenario(digest: Digest, arena: VectorArena =
     ["an id repeated in its namespace", (b) => set32(b, records[2], view(b).getUint32(records[1], true))],
     ["a byte after the last entry", (b) => concatBytes([set32(b, 16, n - 32 + 1), Uint8Array.of(0)])],
     ["one entry fewer in the count", (b) => set32(b, 12, 6)],
+    ["a body length 100 bytes short, and a bad first entry", (b) => set32(b, 16, n - 32 - 100).fill(0x80, first + 24, first + 25)],
     [
       "an embedder id longer than the file",
       (b) =>

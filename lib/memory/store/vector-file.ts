@@ -125,10 +125,10 @@ class FileWindow {
     return this.end - this.start;
   }
 
-  /** Reads and hashes the rest of the file, keeping nothing; stops once past `limit` bytes (the length is wrong then). */
-  drain(limit: number): void {
+  /** Reads and hashes the rest of the file, keeping nothing (its length is then known). */
+  drain(): void {
     this.start = this.end = 0;
-    while (!this.eof && this.read <= limit) this.take(0, this.piece);
+    while (!this.eof) this.take(0, this.piece);
   }
 
   private take(at: number, length: number): void {
@@ -190,7 +190,7 @@ export function readVectorFile(
     failure = e;
   }
   const length = HEADER_BYTES + bodyBytes;
-  file.drain(length);
+  file.drain();
   if (file.read !== length) throw new VectorFileError(`truncated (${file.read - HEADER_BYTES} of ${bodyBytes} body bytes)`);
   const check = hash.digest();
   for (let i = 0; i < CHECK_BYTES; i++) if (check[i] !== file.check[i]) throw new VectorFileError("checksum mismatch");
