@@ -16,6 +16,7 @@ import { searchMemory } from "../lib/memory/recall/search.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
 import { buildEmbedderCorpus } from "./embedder-corpus.ts";
+import { zeroDigest } from "../test/support/digests.ts";
 
 export const HYBRID_DISTRACTORS = 2000;
 
@@ -80,7 +81,7 @@ export async function hybridHitAt5(lexicalWeight: number): Promise<{ hitAt5: num
     clock: { now: () => Date.UTC(2026, 5, 1) },
     log: { info: () => undefined, warn: () => undefined },
     settings: memorySettings(),
-    digest: { sha256: () => new Uint8Array(32) },
+    digest: zeroDigest(),
     kernels: tsKernels,
     arena: simVectorArena(),
     embedder: hashingEmbedder(256),

@@ -16,6 +16,7 @@ import { VectorStore } from "../lib/memory/store/vector-store.ts";
 import { writeMemory } from "../lib/memory/writes.ts";
 import type { Kernels, VectorArena } from "../lib/ports.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
+import { zeroDigest } from "../test/support/digests.ts";
 
 export const BENCH_ENTRIES = 5000;
 const TOPICS = ["garden", "car", "dentist", "birthday", "recipe", "holiday", "office", "printer", "wifi", "music"];
@@ -42,7 +43,7 @@ export async function measureMemory(kernels: Kernels, arena: VectorArena, timer:
     clock: { now: () => Date.UTC(2026, 5, 1) },
     log: { info: () => undefined, warn: () => undefined },
     settings,
-    digest: { sha256: () => new Uint8Array(32) },
+    digest: zeroDigest(),
     kernels,
     arena,
     embedder,

@@ -16,6 +16,16 @@
 //   memory-store-chunk-ratio-5k-xs     the first over the second
 //   memory-store-chunk-kb-5k-1-xs      the same 5,000-row store holding one entry (its memory taken), arena
 //   memory-store-chunk-kb-5k-1-plain-xs  and over plain ArrayBuffers
+//   memory-boot-peak-kb-5000-xs        how far the XS heap grows (live, sampled after a collection at every
+//                                      16 KB piece) while a 5,000-entry, 256-dim vector file is read into a
+//                                      store in pieces, as a boot does (bench/memory-peak.xs.ts)
+//   memory-boot-peak-kb-5000-whole-xs  the same with the whole file read into one buffer first, same run
+//   memory-boot-peak-ratio-5000-xs     the first over the second
+//   memory-boot-extra-kb-5000-xs       of the first, what is not the store itself: the read's own buffers
+//   memory-boot-extra-kb-5000-whole-xs and of the whole-file read
+//   memory-save-peak-kb-5000-xs        how far the heap grows while that store is written as a vector file
+//                                      in pieces (a compaction), and
+//   memory-save-peak-kb-5000-whole-xs  encoded whole into one buffer, same run
 //   memory-hit-at-5-hybrid     share of the hybrid set's questions (bench/hybrid-set.ts) whose fact is in
 //                              memory.search's first 5, offline embedder, lexical_weight at its default
 //   memory-hit-at-5-vector-only  the same with lexical_weight 0 (embeddings only)
@@ -35,6 +45,10 @@ export async function runMemoryBench() {
   const m = /^MEMORY-XS (.*)$/m.exec(r.stdout);
   if (r.code !== 0 || !m) throw new Error(`XS memory bench failed (${r.code}): ${(r.stderr + r.stdout).slice(0, 500)}`);
   const xs = JSON.parse(m[1]);
+  const p = await runOnXs("bench/memory-peak.xs.ts", { timeoutMs: 600_000 });
+  const pm = /^MEMORY-PEAK-XS (.*)$/m.exec(p.stdout);
+  if (p.code !== 0 || !pm) throw new Error(`XS memory peak bench failed (${p.code}): ${(p.stderr + p.stdout).slice(0, 500)}`);
+  const peak = JSON.parse(pm[1]);
   const { hybridHitAt5 } = await tsImport("./hybrid-set.ts", import.meta.url);
   const { MEM_CONFIG_KNOBS } = await tsImport("../lib/memory/config.ts", import.meta.url);
   const hybrid = await hybridHitAt5(MEM_CONFIG_KNOBS.find((k) => k.name === "lexical_weight").default);
@@ -54,6 +68,13 @@ export async function runMemoryBench() {
     ["memory-store-chunk-ratio-5k-xs", xs.chunks.fullArena / xs.chunks.fullPlain],
     ["memory-store-chunk-kb-5k-1-xs", xs.chunks.oneArena / 1024],
     ["memory-store-chunk-kb-5k-1-plain-xs", xs.chunks.onePlain / 1024],
+    ["memory-boot-peak-kb-5000-xs", peak.boot.peak / 1024],
+    ["memory-boot-peak-kb-5000-whole-xs", peak.bootWhole.peak / 1024],
+    ["memory-boot-peak-ratio-5000-xs", peak.boot.peak / peak.bootWhole.peak],
+    ["memory-boot-extra-kb-5000-xs", (peak.boot.peak - peak.boot.kept) / 1024],
+    ["memory-boot-extra-kb-5000-whole-xs", (peak.bootWhole.peak - peak.bootWhole.kept) / 1024],
+    ["memory-save-peak-kb-5000-xs", peak.save.peak / 1024],
+    ["memory-save-peak-kb-5000-whole-xs", peak.saveWhole.peak / 1024],
     ["memory-hit-at-5-hybrid", hybrid.hitAt5],
     ["memory-hit-at-5-vector-only", vectorOnly.hitAt5],
   ];

@@ -20,7 +20,8 @@ function chunkFigures(): { [name: string]: number } {
 }
 
 const chunks = chunkFigures();
-// The timings hold the running engine's store and the rebooted engine's at once: twice a device's arena.
+// The timings hold two 5,000-row stores at once (the live engine's and the rebooted one's, 2.5 MB each with
+// their residual planes and texts), which a board never does: the device's 4 MB budget would refuse the second.
 nativeArenaStats(2 * nativeArenaStats().budget);
 measureMemory(nativeKernels, nativeArena, hostNow, 5).then(
   (figures) => print(`MEMORY-XS ${JSON.stringify({ ...figures, chunks })}`),

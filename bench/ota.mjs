@@ -14,7 +14,7 @@ const RUNS = 5;
 
 export async function runOtaBench() {
   const { setUp, verifyOnce, IMAGE_BYTES } = await tsImport("../test/support/ota-big-image.ts", import.meta.url);
-  const { nodeSha256 } = await tsImport("../hosts/sim/ports/ota-slots.ts", import.meta.url);
+  const { nodeSha256 } = await tsImport("../hosts/sim/ports/node-basics.ts", import.meta.url);
   const setup = setUp(nodeSha256);
   verifyOnce(setup, nodeSha256);
   const start = performance.now();

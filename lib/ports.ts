@@ -14,9 +14,11 @@ export interface Random {
   fill(bytes: Uint8Array): void;
 }
 
-/** Hashing that the host does natively (Node crypto, Moddable crypt). */
+/** Hashing that the host does natively (Node crypto, Moddable crypt, modules/sha256). */
 export interface Digest {
   sha256(data: Uint8Array): Uint8Array;
+  /** SHA-256 fed in pieces: the memory snapshot is hashed as it is read and written, never held whole. */
+  sha256Stream(): Sha256Stream;
 }
 
 /** Line-oriented log. Never given a secret. */
@@ -42,8 +44,19 @@ export interface FileStat {
 export interface Storage {
   present(): boolean;
   read(path: string): Uint8Array | undefined;
+  /**
+   * Copies the file's bytes from `offset` into `into`, as many as fit: returns the count, which is under
+   * `into.length` only at the file's end (0 at or past it). Undefined when there is no such file, as with read.
+   */
+  readRange(path: string, offset: number, into: Uint8Array): number | undefined;
   /** Writes to a temporary name, flushes, then renames over `path`. */
   writeAtomic(path: string, data: Uint8Array): void;
+  /**
+   * writeAtomic with the data in pieces: calls `next` until it returns undefined, each piece written before
+   * the next call (so one buffer may hold every piece). The same protocol as writeAtomic: a failure, a
+   * pulled card or a throw from `next` leaves the old file as it was.
+   */
+  writeAtomicFrom(path: string, next: () => Uint8Array | undefined): void;
   append(path: string, data: Uint8Array): void;
   rename(from: string, to: string): void;
   remove(path: string): void;
@@ -331,7 +344,7 @@ export interface Ota {
   status(): OtaStatus;
 }
 
-/** SHA-256 fed in pieces: the update engine hashes an image while it streams. */
+/** SHA-256 fed in pieces: the update engine hashes an image while it streams, the memory its snapshot file. */
 export interface Sha256Stream {
   update(bytes: Uint8Array): void;
   /** The 32-byte digest; the stream takes no more bytes after it. */

@@ -79,6 +79,13 @@ export const JOURNAL_MIN_BYTES = 64 * 1024;
 /** Maintenance passes the journal holds at most: a boot replays each over the whole store (about 2 ms per 5,000 entries on XS on a PC). */
 export const JOURNAL_MAX_MAINTENANCE = 8;
 
+/**
+ * Bytes the vector file (memory/vectors.bin) is read and written in at a time: a boot or a snapshot holds
+ * one piece and one record (at most entry-codec.ts maxEntryBytes, 8.5 KB at 4,096 dimensions) beside the
+ * store, never the whole file (2.5 MB at 5,000 entries of 256 dimensions).
+ */
+export const VECTOR_FILE_PIECE_BYTES = 16 * 1024;
+
 /** Texts per embeddings request. */
 export const EMBED_BATCH_MAX = 32;
 /** Embeddings request deadline. */

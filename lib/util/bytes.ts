@@ -10,3 +10,13 @@ export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** `data` as the one piece of a Storage.writeAtomicFrom producer: writeAtomic over the streamed write. */
+export function onePiece(data: Uint8Array): () => Uint8Array | undefined {
+  let given = false;
+  return () => {
+    if (given) return undefined;
+    given = true;
+    return data;
+  };
+}

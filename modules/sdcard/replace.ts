@@ -76,12 +76,37 @@ function swapIn(card: SdCard, source: string, target: string, hook: StepHook | u
   hook?.("done");
 }
 
-/** Replaces (or creates) `path` with `data` so that a cut at any point leaves the old or the new file. */
-export function replaceFile(card: SdCard, path: string, data: Uint8Array, hook?: StepHook): void {
+/**
+ * Writes the pieces `next` gives (until undefined) to `path` (created or truncated), each in chunks of at
+ * most REPLACE_WRITE_CHUNK, synced before close; `onChunk` runs before every write but the first.
+ */
+export function writePieces(card: SdCard, path: string, next: () => Uint8Array | undefined, onChunk?: () => void): void {
+  const handle = card.open(path, "w");
+  try {
+    let first = true;
+    for (let piece = next(); piece !== undefined; piece = next()) {
+      for (let at = 0; at < piece.length; at += REPLACE_WRITE_CHUNK) {
+        if (!first) onChunk?.();
+        first = false;
+        card.write(handle, piece.subarray(at, Math.min(piece.length, at + REPLACE_WRITE_CHUNK)));
+      }
+    }
+    card.sync(handle);
+  } finally {
+    card.close(handle);
+  }
+}
+
+/**
+ * Replaces (or creates) `path` with the pieces `next` gives (each written before it is called again) so
+ * that a cut at any point leaves the old or the new file. A throw from `next` leaves the marker and a
+ * partial temporary file, which recoverReplace removes (the old file stays).
+ */
+export function replaceFileFrom(card: SdCard, path: string, next: () => Uint8Array | undefined, hook?: StepHook): void {
   const temp = path + TEMP_SUFFIX;
   writeMarker(card, "W", temp, path);
   hook?.("marker");
-  writeWhole(card, temp, data, () => hook?.("temp-partial"));
+  writePieces(card, temp, next, () => hook?.("temp-partial"));
   hook?.("temp");
   swapIn(card, temp, path, hook);
 }

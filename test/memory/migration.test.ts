@@ -12,7 +12,8 @@ import { ARCHIVE_PATH, MemoryArchive } from "../../lib/memory/forgetting/archive
 import { listArchive, restoreArchived } from "../../lib/memory/forgetting/archive-ops.ts";
 import { int8Norm, normalizeL2, quantizeInt8, quantizeRow } from "../../lib/memory/store/quantize.ts";
 import { searchMemory } from "../../lib/memory/recall/search.ts";
-import { encodeVectorFile, VECTOR_FILE_VERSION } from "../../lib/memory/store/vector-file.ts";
+import { VECTOR_FILE_VERSION } from "../../lib/memory/store/vector-file.ts";
+import { encodeVectorFile } from "../../lib/memory/store/vector-file-write.ts";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "../../lib/memory/store/vector-files.ts";
 import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { writeMemory } from "../../lib/memory/writes.ts";
@@ -111,11 +112,11 @@ describe("memory migration from the formats before residuals", () => {
       const rig = memoryRig();
       rig.storage.files.set(VECTOR_FILE_PATH, snapshot);
       rig.storage.files.set(VECTOR_JOURNAL_PATH, journal);
-      const writeAtomic = rig.storage.writeAtomic.bind(rig.storage);
+      const writeAtomicFrom = rig.storage.writeAtomicFrom.bind(rig.storage);
       let refuse = true;
-      rig.storage.writeAtomic = (path: string, data: Uint8Array): void => {
+      rig.storage.writeAtomicFrom = (path: string, next: () => Uint8Array | undefined): void => {
         if (refuse) throw new Error("card busy");
-        writeAtomic(path, data);
+        writeAtomicFrom(path, next);
       };
       const engine = rig.reboot();
       assert.equal(engine.store.count, 4);

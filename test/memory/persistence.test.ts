@@ -4,7 +4,8 @@ import { nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH } from "../../lib/memory/engine.ts";
 import { searchMemory } from "../../lib/memory/recall/search.ts";
-import { decodeVectorFile, encodeVectorFile, VectorFileError } from "../../lib/memory/store/vector-file.ts";
+import { bytesReader, decodeVectorFile, readVectorFile, VectorFileError } from "../../lib/memory/store/vector-file.ts";
+import { encodeVectorFile } from "../../lib/memory/store/vector-file-write.ts";
 import { pinMemory, writeMemory } from "../../lib/memory/writes.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryRig, type MemoryRig } from "../support/memory.ts";
@@ -45,22 +46,40 @@ describe("memory persistence", () => {
   /** The whole store as a snapshot (the card holds a small one plus the journal). */
   const snapshotOf = (rig: MemoryRig): Uint8Array => encodeVectorFile(rig.engine.store, rig.engine.storeEmbedderId, 0, nodeDigest);
 
-  it("every truncation of a valid file is refused, never read as data", async () => {
+  /** The VectorFileError a read in pieces of `piece` bytes gives (asserts that it throws one). */
+  const refusal = (bytes: Uint8Array, piece: number, what: string): string => {
+    try {
+      readVectorFile(bytesReader(bytes), nodeDigest, 100, simVectorArena(), piece);
+    } catch (e) {
+      assert.ok(e instanceof VectorFileError, `${what}, pieces of ${piece}: ${String(e)}`);
+      return e.message;
+    }
+    assert.fail(`${what}, pieces of ${piece}: read as data`);
+  };
+
+  it("every truncation of a valid file is refused, never read as data, whatever the piece size", async () => {
     const rig = await filled();
     const bytes = snapshotOf(rig);
     for (let n = 0; n < bytes.length; n++) {
       assert.throws(() => decodeVectorFile(bytes.slice(0, n), nodeDigest, 100, simVectorArena()), VectorFileError, `cut at ${n}`);
+      const message = refusal(bytes.slice(0, n), 16_384, `cut at ${n}`);
+      for (const piece of [1, 5, 64])
+        assert.equal(refusal(bytes.slice(0, n), piece, `cut at ${n}`), message, `cut at ${n}, pieces of ${piece}`);
     }
     assert.equal(decodeVectorFile(bytes.slice(), nodeDigest, 100, simVectorArena()).store.count, 3);
+    for (const piece of [1, 5, 64])
+      assert.equal(readVectorFile(bytesReader(bytes), nodeDigest, 100, simVectorArena(), piece).store.count, 3);
   });
 
-  it("every single flipped byte is refused", async () => {
+  it("every single flipped byte is refused, with the same message whatever the piece size", async () => {
     const rig = await filled();
     const bytes = snapshotOf(rig);
     for (let i = 0; i < bytes.length; i++) {
       const bad = bytes.slice();
       bad[i] ^= 0x5a;
       assert.throws(() => decodeVectorFile(bad, nodeDigest, 100, simVectorArena()), VectorFileError, `flip at ${i}`);
+      const message = refusal(bad, 16_384, `flip at ${i}`);
+      for (const piece of [1, 5, 64]) assert.equal(refusal(bad, piece, `flip at ${i}`), message, `flip at ${i}, pieces of ${piece}`);
     }
   });
 

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
-import { nodeSha256, nodeSha512 } from "../../hosts/sim/ports/ota-slots.ts";
+import { nodeSha256 } from "../../hosts/sim/ports/node-basics.ts";
+import { nodeSha512 } from "../../hosts/sim/ports/ota-slots.ts";
 import { parseFeed, type Release } from "../../lib/ota/feed.ts";
 import { verifyRelease } from "../../lib/ota/signature.ts";
 import { toHex } from "../../lib/util/hash.ts";

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
-import { nodeSha256 } from "../../hosts/sim/ports/ota-slots.ts";
+import { nodeSha256 } from "../../hosts/sim/ports/node-basics.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { startSimulator, type RunningSim } from "../../hosts/sim/start.ts";
 import { principal } from "../support/registry.ts";

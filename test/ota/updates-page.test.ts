@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import { buildAppImage } from "../../hosts/sim/ports/ota-image.ts";
-import { nodeSha256 } from "../../hosts/sim/ports/ota-slots.ts";
+import { nodeSha256 } from "../../hosts/sim/ports/node-basics.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { startSimulator, type RunningSim } from "../../hosts/sim/start.ts";
 import { digestWith, signedFeed, signingKey } from "../support/ota-fixtures.ts";

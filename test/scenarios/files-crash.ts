@@ -20,7 +20,9 @@ function pulledAfter(inner: MemoryStorage, writes: number): Storage {
   return {
     present: () => inner.present(),
     read: (path) => inner.read(path),
+    readRange: (path, offset, into) => inner.readRange(path, offset, into),
     writeAtomic: (path, data) => (step(), inner.writeAtomic(path, data)),
+    writeAtomicFrom: (path, next) => (step(), inner.writeAtomicFrom(path, next)),
     append: (path, data) => (step(), inner.append(path, data)),
     rename: (from, to) => (step(), inner.rename(from, to)),
     remove: (path) => (step(), inner.remove(path)),

@@ -11,6 +11,7 @@ import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/core.ts";
 import type { HttpClient, HttpClientRequest, HttpClientResponse, Ports } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
+import { zeroDigest } from "../support/digests.ts";
 
 /** A 1x1 PNG as the images endpoint sends it. */
 const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -51,7 +52,7 @@ export async function runFilesScenario(): Promise<string[]> {
         }
       },
     },
-    digest: { sha256: () => new Uint8Array(32) },
+    digest: zeroDigest(),
     log: { info: () => undefined, warn: () => undefined },
     settings,
     http: scriptedHttp,

@@ -10,26 +10,25 @@ import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import type { Digest, Ports, Settings, Storage, VectorArena } from "../../lib/ports.ts";
+import { standInDigest } from "../support/digests.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { djb2Bytes } from "../../lib/util/hash.ts";
 
 const HOUR = 3600 * 1000;
 
 /** Not SHA-256: a deterministic stand-in with no Node import, for the vector file's checksum field. */
-const checksumDigest: Digest = {
-  sha256(data) {
-    const out = new Uint8Array(32);
-    let h = djb2Bytes(data);
-    for (let i = 0; i < 32; i += 4) {
-      out[i] = h >>> 24;
-      out[i + 1] = (h >>> 16) & 0xff;
-      out[i + 2] = (h >>> 8) & 0xff;
-      out[i + 3] = h & 0xff;
-      h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
-    }
-    return out;
-  },
-};
+const checksumDigest: Digest = standInDigest((data) => {
+  const out = new Uint8Array(32);
+  let h = djb2Bytes(data);
+  for (let i = 0; i < 32; i += 4) {
+    out[i] = h >>> 24;
+    out[i + 1] = (h >>> 16) & 0xff;
+    out[i + 2] = (h >>> 8) & 0xff;
+    out[i + 3] = h & 0xff;
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+  }
+  return out;
+});
 
 function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Settings, vectorArena: VectorArena): Ports {
   return {

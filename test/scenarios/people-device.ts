@@ -8,24 +8,23 @@ import { isProtectedKey, scanForProtectedKeys } from "../../lib/device/protected
 import { createHalo, type HttpRequest } from "../../lib/halo.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Digest, Ports, System } from "../../lib/ports.ts";
+import { standInDigest } from "../support/digests.ts";
 import { djb2 } from "../../lib/util/hash.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 import { portablePorts } from "../support/portable-ports.ts";
 import { simWifi } from "../../hosts/sim/ports/wifi.ts";
 
 /** A deterministic stand-in for sha256 (not cryptographic): scenarios need the same bytes on every engine. */
-const scenarioDigest: Digest = {
-  sha256(data) {
-    let text = "";
-    for (let i = 0; i < data.length; i++) text += String.fromCharCode(data[i]);
-    const out = new Uint8Array(32);
-    for (let i = 0; i < 8; i++) {
-      const h = djb2(i + ":" + text);
-      out.set([h >>> 24, (h >>> 16) & 255, (h >>> 8) & 255, h & 255], i * 4);
-    }
-    return out;
-  },
-};
+const scenarioDigest: Digest = standInDigest((data) => {
+  let text = "";
+  for (let i = 0; i < data.length; i++) text += String.fromCharCode(data[i]);
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 8; i++) {
+    const h = djb2(i + ":" + text);
+    out.set([h >>> 24, (h >>> 16) & 255, (h >>> 8) & 255, h & 255], i * 4);
+  }
+  return out;
+});
 
 /** A fixed board, so the status text is the same on every engine. */
 const fixedSystem: System = {

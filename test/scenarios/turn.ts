@@ -10,6 +10,7 @@ import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import type { Digest, Led, LedPattern, Ports } from "../../lib/ports.ts";
+import { standInDigest } from "../support/digests.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { buildTurn } from "../../lib/turn/build.ts";
 import type { TurnEngine, TurnResult } from "../../lib/turn/engine.ts";
@@ -19,17 +20,15 @@ import type { ChatResponse } from "../../lib/turn/providers/types.ts";
 import { djb2Bytes, djb2Hex } from "../../lib/util/hash.ts";
 
 /** Not SHA-256: a deterministic stand-in with no Node import (the vector file's checksum). */
-const checksumDigest: Digest = {
-  sha256(data) {
-    const out = new Uint8Array(32);
-    let h = djb2Bytes(data);
-    for (let i = 0; i < 32; i++) {
-      h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
-      out[i] = h & 0xff;
-    }
-    return out;
-  },
-};
+const checksumDigest: Digest = standInDigest((data) => {
+  const out = new Uint8Array(32);
+  let h = djb2Bytes(data);
+  for (let i = 0; i < 32; i++) {
+    h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
+    out[i] = h & 0xff;
+  }
+  return out;
+});
 
 function scenarioLed(): Led {
   let current: LedPattern = { mode: "off", r: 0, g: 0, b: 0, brightness: 0 };

@@ -86,9 +86,24 @@ function interrupted(h: SdHarness, root: string, step: ReplaceStep, how: Interru
   return port;
 }
 
-function writeCase(how: Interrupt, existing: boolean): XsCase {
+/** `data` in pieces of `size` bytes through one reused buffer, as the memory snapshot is written. */
+function inPieces(data: Uint8Array, size: number): () => Uint8Array | undefined {
+  const buffer = new Uint8Array(size);
+  let at = 0;
+  return () => {
+    if (at >= data.length) return undefined;
+    const n = Math.min(size, data.length - at);
+    buffer.set(data.subarray(at, at + n));
+    at += n;
+    return buffer.subarray(0, n);
+  };
+}
+
+function writeCase(how: Interrupt, existing: boolean, streamed = false): XsCase {
+  const write = (s: SdStorage, path: string, data: Uint8Array): void =>
+    streamed ? s.writeAtomicFrom(path, inPieces(data, 16 * 1024)) : s.writeAtomic(path, data);
   return {
-    name: `writeAtomic ${existing ? "over an existing file" : "of a new file"}: a ${how} at every step leaves the old or the new file whole`,
+    name: `${streamed ? "writeAtomicFrom (16 KB pieces)" : "writeAtomic"} ${existing ? "over an existing file" : "of a new file"}: a ${how} at every step leaves the old or the new file whole`,
     run: (h) => {
       const oldBytes = pattern(1);
       const newBytes = pattern(2, REPLACE_WRITE_CHUNK * 2 + 17);
@@ -97,7 +112,7 @@ function writeCase(how: Interrupt, existing: boolean): XsCase {
         const first = h.storage(root);
         if (existing) first.writeAtomic("d/f.bin", oldBytes);
         else first.writeAtomic("d/other.bin", oldBytes);
-        const after = interrupted(h, root, step, how, (s) => s.writeAtomic("d/f.bin", newBytes));
+        const after = interrupted(h, root, step, how, (s) => write(s, "d/f.bin", newBytes));
         const got = after.read("d/f.bin");
         const committed = (existing ? COMMITTED : COMMITTED_NEW).includes(step);
         const expected = committed ? newBytes : existing ? oldBytes : undefined;
@@ -138,6 +153,10 @@ export const REPLACE_CASES: XsCase[] = [
   writeCase("power cut", false),
   writeCase("pulled card", true),
   writeCase("pulled card", false),
+  writeCase("power cut", true, true),
+  writeCase("power cut", false, true),
+  writeCase("pulled card", true, true),
+  writeCase("pulled card", false, true),
   renameCase("power cut"),
   renameCase("pulled card"),
   {

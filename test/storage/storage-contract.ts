@@ -1,9 +1,12 @@
 // The Storage port's contract: one list of cases, run against every
-// implementation. storage.test.ts runs it on Node (memory and folder storage)
-// with mocha; sdcard.xs.ts runs the same cases on the XS host against the SD
-// module's POSIX backend. No Node imports here: the cases use ./check.ts.
+// implementation (those of the ranged read and the streamed write are in
+// streamed-contract.ts). storage.test.ts runs it on Node (memory and folder
+// storage) with mocha; sdcard.xs.ts runs the same cases on the XS host against
+// the SD module's POSIX backend. No Node imports here: the cases use ./check.ts.
 import type { RemovableStorage, StorageFaults } from "../../hosts/sim/ports/removable.ts";
+import { onePiece } from "../../lib/util/bytes.ts";
 import { deepEqual, equal, ok, throws } from "./check.ts";
+import { STREAMED_CASES } from "./streamed-contract.ts";
 
 export interface ContractSubject {
   storage: RemovableStorage;
@@ -170,6 +173,8 @@ export const STORAGE_CASES: ContractCase[] = [
         throws(() => s.writeAtomic(path, bytes("no")), /bad path/, label);
         throws(() => s.append(path, bytes("no")), /bad path/, label);
         throws(() => s.read(path), /bad path/, label);
+        throws(() => s.readRange(path, 0, new Uint8Array(4)), /bad path/, label);
+        throws(() => s.writeAtomicFrom(path, onePiece(bytes("no"))), /bad path/, label);
         throws(() => s.remove(path), /bad path/, label);
         throws(() => s.rename("src.txt", path), /bad path/, label);
         throws(() => s.rename(path, "dst.txt"), /bad path/, label);
@@ -187,7 +192,9 @@ export const STORAGE_CASES: ContractCase[] = [
       equal(storage.present(), false);
       const calls: Array<() => unknown> = [
         () => storage.read("keep.txt"),
+        () => storage.readRange("keep.txt", 0, new Uint8Array(4)),
         () => storage.writeAtomic("keep.txt", bytes("lost")),
+        () => storage.writeAtomicFrom("keep.txt", onePiece(bytes("lost"))),
         () => storage.append("keep.txt", bytes("lost")),
         () => storage.rename("keep.txt", "moved.txt"),
         () => storage.remove("keep.txt"),
@@ -213,9 +220,14 @@ export const STORAGE_CASES: ContractCase[] = [
       throws(() => storage.writeAtomic("doc.md", bytes("new")), /no SD card/);
       storage.insert();
       equal(text(storage.read("doc.md")), "old");
+      armed = true;
+      throws(() => storage.writeAtomicFrom("doc.md", onePiece(bytes("new"))), /no SD card/);
+      storage.insert();
+      equal(text(storage.read("doc.md")), "old");
       deepEqual(storage.list(""), ["doc.md"]);
     },
   },
+  ...STREAMED_CASES,
 ];
 
 /** Runs one case against a fresh subject from `make`, cleaning up every subject it opened. */

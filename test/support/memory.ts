@@ -12,6 +12,7 @@ import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import type { Settings, Storage, VectorArena } from "../../lib/ports.ts";
+import { concatBytes, onePiece } from "../../lib/util/bytes.ts";
 
 export const HOUR = 3600 * 1000;
 export const DAY = 24 * HOUR;
@@ -90,14 +91,32 @@ export class PowerCut extends Error {
 
 /**
  * A Storage whose next write is cut after `cutAt` bytes, as by a power cut:
- * for writeAtomic the temporary file is cut and the rename never happens; for
- * append only `cutAt` bytes land. After the cut every call throws (no power).
- * A write of at most `cutAt` bytes completes normally.
+ * for writeAtomic (and writeAtomicFrom, counting the bytes of its pieces) the
+ * temporary file is cut and the rename never happens; for append only `cutAt`
+ * bytes land. After the cut every call throws (no power). A write of at most
+ * `cutAt` bytes completes normally.
  */
 export function tornStorage(inner: MemoryStorage, cutAt: number): Storage & { tripped: boolean } {
   let tripped = false;
   const alive = (): void => {
     if (tripped) throw new PowerCut();
+  };
+  const writeAtomicFrom = (path: string, next: () => Uint8Array | undefined): void => {
+    alive();
+    const pieces: Uint8Array[] = [];
+    let size = 0;
+    for (let piece = next(); piece !== undefined; piece = next()) {
+      if (size + piece.length > cutAt) {
+        tripped = true;
+        // What a real card is left with: a partial temporary file beside the untouched target.
+        pieces.push(piece.subarray(0, cutAt - size));
+        inner.files.set(tempPathOf(path), concatBytes(pieces));
+        throw new PowerCut();
+      }
+      pieces.push(piece.slice()); // a producer may reuse its buffer
+      size += piece.length;
+    }
+    inner.writeAtomic(path, concatBytes(pieces));
   };
   return {
     get tripped() {
@@ -105,14 +124,9 @@ export function tornStorage(inner: MemoryStorage, cutAt: number): Storage & { tr
     },
     present: () => !tripped && inner.present(),
     read: (path) => (alive(), inner.read(path)),
-    writeAtomic(path, data) {
-      alive();
-      if (data.length <= cutAt) return inner.writeAtomic(path, data);
-      tripped = true;
-      // What a real card is left with: a partial temporary file beside the untouched target.
-      inner.files.set(tempPathOf(path), data.slice(0, cutAt));
-      throw new PowerCut();
-    },
+    readRange: (path, offset, into) => (alive(), inner.readRange(path, offset, into)),
+    writeAtomic: (path, data) => writeAtomicFrom(path, onePiece(data)),
+    writeAtomicFrom,
     append(path, data) {
       alive();
       if (data.length <= cutAt) return inner.append(path, data);
@@ -151,7 +165,9 @@ export function cutAfterWrites(inner: MemoryStorage, writes: number): Storage & 
     },
     present: () => !tripped && inner.present(),
     read: (path) => (alive(), inner.read(path)),
+    readRange: (path, offset, into) => (alive(), inner.readRange(path, offset, into)),
     writeAtomic: (path, data) => (step(), inner.writeAtomic(path, data)),
+    writeAtomicFrom: (path, next) => (step(), inner.writeAtomicFrom(path, next)),
     append: (path, data) => (step(), inner.append(path, data)),
     rename: (from, to) => (step(), inner.rename(from, to)),
     remove: (path) => (step(), inner.remove(path)),

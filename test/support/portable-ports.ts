@@ -40,6 +40,9 @@ export function portablePorts(): Ports {
       sha256: () => {
         throw new Error("no digest in portable scenarios");
       },
+      sha256Stream: () => {
+        throw new Error("no digest in portable scenarios");
+      },
     },
     log: { info: (m) => void lines.push(m), warn: (m) => void lines.push(m) },
     settings: memorySettings(),

@@ -10,6 +10,7 @@ import { makePrincipal } from "../../lib/registry/principal.ts";
 import { VectorStore } from "../../lib/memory/store/vector-store.ts";
 import { storeChunks } from "../../bench/store-chunks.ts";
 import { portablePorts } from "../support/portable-ports.ts";
+import { zeroDigest } from "../support/digests.ts";
 
 declare function print(...args: unknown[]): void;
 declare function exit(code: number): void;
@@ -107,7 +108,7 @@ async function tools(): Promise<void> {
     settings,
     vectorArena: nativeArena,
     kernels: nativeKernels,
-    digest: { sha256: () => new Uint8Array(32) },
+    digest: zeroDigest(),
   };
   const core = buildCore(ports);
   const owner = makePrincipal("owner", "admin", "turn");

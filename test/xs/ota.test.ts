@@ -1,5 +1,5 @@
 // The update engine on the XS host: the Node scenario's transcript, line for line.
-import { nodeSha256 } from "../../hosts/sim/ports/ota-slots.ts";
+import { nodeSha256 } from "../../hosts/sim/ports/node-basics.ts";
 import { otaScenario } from "../ota/ota-scenario.ts";
 import { compareOnXs } from "../support/xs-compare.ts";
 

@@ -6,12 +6,13 @@
 // that never name a path.
 import type { FileStat, Log, Storage } from "../../../lib/ports";
 import { utf8Length } from "../../../lib/util/utf8";
-import { BACKUP_SUFFIX, renameOver, REPLACE_MARKER, replaceFile, recoverReplace, TEMP_SUFFIX } from "../../../modules/sdcard/replace";
+import { BACKUP_SUFFIX, renameOver, REPLACE_MARKER, replaceFileFrom, recoverReplace, TEMP_SUFFIX } from "../../../modules/sdcard/replace";
 import type { ReplaceStep } from "../../../modules/sdcard/replace";
 import { errnoOf, SDCARD_MAX_PATH_BYTES } from "../../../modules/sdcard/common";
 import type { SdCard, SdMountOptions } from "../../../modules/sdcard/sdcard";
 import { CardMount } from "./card-mount";
 import { storageErrorSentence } from "../../../lib/store/storage-errors";
+import { onePiece } from "../../../lib/util/bytes";
 
 export interface SdStorageOptions {
   card: SdCard;
@@ -86,12 +87,15 @@ export function sdStorage(options: SdStorageOptions): SdStorage {
     }
   };
 
-  /** After a replace the card refused (ENOSPC...) while still there, undo it now rather than at the next mount. */
-  const undoOnFailure = <T>(step: () => T): T => {
+  /**
+   * After a replace the card refused (ENOSPC...) while still there, or whose producer threw (`refused`),
+   * undo it now rather than at the next mount.
+   */
+  const undoOnFailure = <T>(step: () => T, refused?: () => boolean): T => {
     try {
       return step();
     } catch (e) {
-      if (card.mounted() && errnoOf(e) !== undefined) {
+      if (card.mounted() && (errnoOf(e) !== undefined || refused?.())) {
         try {
           recoverReplace(card);
         } catch {
@@ -104,6 +108,26 @@ export function sdStorage(options: SdStorageOptions): SdStorage {
 
   const hook = (path: string) => (options.onStep ? (step: ReplaceStep) => options.onStep?.(step, path) : undefined);
 
+  const writeAtomicFrom = (path: string, next: () => Uint8Array | undefined): void =>
+    onCard(() => {
+      checkPath(path);
+      makeParents(path);
+      if (card.stat(path)?.directory) throw new Error("a folder has that name");
+      let refused = false;
+      const pieces = (): Uint8Array | undefined => {
+        try {
+          return next();
+        } catch (e) {
+          refused = true;
+          throw e;
+        }
+      };
+      undoOnFailure(
+        () => replaceFileFrom(card, path, pieces, hook(path)),
+        () => refused,
+      );
+    });
+
   return {
     mount,
     present: (): boolean => mount.present(),
@@ -115,13 +139,26 @@ export function sdStorage(options: SdStorageOptions): SdStorage {
         if (info.directory) throw new Error("a folder has that name");
         return readAll(path);
       }),
-    writeAtomic: (path: string, data: Uint8Array): void =>
+    readRange: (path: string, offset: number, into: Uint8Array): number | undefined =>
       onCard(() => {
         checkPath(path);
-        makeParents(path);
-        if (card.stat(path)?.directory) throw new Error("a folder has that name");
-        undoOnFailure(() => replaceFile(card, path, data, hook(path)));
+        if (!Number.isSafeInteger(offset) || offset < 0) throw new Error("bad offset");
+        const info = card.stat(path);
+        if (info === undefined) return undefined;
+        if (info.directory) throw new Error("a folder has that name");
+        if (offset >= info.size || into.length === 0) return 0;
+        const handle = card.open(path, "r");
+        try {
+          card.seek(handle, offset);
+          let got = 0;
+          for (let n = 1; got < into.length && n > 0; got += n) n = card.read(handle, into.subarray(got));
+          return got;
+        } finally {
+          card.close(handle);
+        }
       }),
+    writeAtomic: (path: string, data: Uint8Array): void => writeAtomicFrom(path, onePiece(data)),
+    writeAtomicFrom,
     append: (path: string, data: Uint8Array): void =>
       onCard(() => {
         checkPath(path);

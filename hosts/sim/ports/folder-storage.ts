@@ -9,6 +9,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -18,7 +19,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { FileStat } from "../../../lib/ports.ts";
-import { checkStoragePath, tempPathOf, TEMP_SUFFIX, type RemovableStorage, type StorageFaults } from "./removable.ts";
+import { onePiece } from "../../../lib/util/bytes.ts";
+import { checkOffset, checkStoragePath, tempPathOf, TEMP_SUFFIX, type RemovableStorage, type StorageFaults } from "./removable.ts";
 import { storageErrorSentence } from "../../../lib/store/storage-errors.ts";
 
 export interface FolderStorageOptions extends StorageFaults {
@@ -70,12 +72,45 @@ export function folderStorage(root: string, options: FolderStorageOptions = {}):
       throw e instanceof Error && !(e as { code?: string }).code ? e : portError(e);
     }
   };
-  const ensureRoom = (full: string, adding: number): void => {
-    if (options.capacityBytes === undefined) return;
+  /** Bytes `full` may hold on the simulated card, its old contents counted as free (Infinity without a size). */
+  const roomFor = (full: string): number => {
+    if (options.capacityBytes === undefined) return Number.POSITIVE_INFINITY;
     const replaced = existsSync(full) ? statSync(full).size : 0;
-    if (folderBytes(root) - replaced + adding > options.capacityBytes) throw new Error("the SD card is full");
+    return options.capacityBytes - folderBytes(root) + replaced;
+  };
+  const ensureRoom = (full: string, adding: number): void => {
+    if (adding > roomFor(full)) throw new Error("the SD card is full");
   };
   const parentOf = (full: string): string => full.slice(0, full.lastIndexOf("/"));
+
+  const writeAtomicFrom = (path: string, next: () => Uint8Array | undefined): void =>
+    onCard(path, false, (full) => {
+      const temp = join(root, tempPathOf(path));
+      mkdirSync(parentOf(full), { recursive: true, mode: 0o700 });
+      const room = roomFor(full);
+      const fd = openSync(temp, "w", 0o600);
+      let closed = false;
+      try {
+        let written = 0;
+        for (let piece = next(); piece !== undefined; piece = next()) {
+          card(); // pulled mid-write: the old file is untouched
+          if (written + piece.length > room) throw new Error("the SD card is full");
+          for (let at = 0; at < piece.length;) at += writeSync(fd, piece, at, piece.length - at);
+          written += piece.length;
+        }
+        fsyncSync(fd);
+        closeSync(fd);
+        closed = true;
+        options.beforeRename?.(path);
+        card(); // pulled before the rename: the old file is untouched
+        if (existsSync(full) && statSync(full).isDirectory()) throw new Error("a folder has that name");
+        renameSync(temp, full);
+      } catch (e) {
+        if (!closed) closeSync(fd);
+        if (existsSync(temp)) rmSync(temp);
+        throw e;
+      }
+    });
 
   return {
     pull: () => {
@@ -94,17 +129,26 @@ export function folderStorage(root: string, options: FolderStorageOptions = {}):
           throw e;
         }
       }),
-    writeAtomic: (path, data) =>
+    readRange: (path, offset, into) =>
       onCard(path, false, (full) => {
-        const temp = join(root, tempPathOf(path));
-        mkdirSync(parentOf(full), { recursive: true, mode: 0o700 });
-        ensureRoom(full, data.length);
-        writeFileSynced(temp, data, "w");
-        options.beforeRename?.(path);
-        card(); // pulled before the rename: the old file is untouched
-        if (existsSync(full) && statSync(full).isDirectory()) throw new Error("a folder has that name");
-        renameSync(temp, full);
+        checkOffset(offset);
+        let fd: number;
+        try {
+          fd = openSync(full, "r");
+        } catch (e) {
+          if ((e as { code?: string }).code === "ENOENT") return undefined;
+          throw e;
+        }
+        try {
+          let got = 0;
+          for (let n = 1; got < into.length && n > 0; got += n) n = readSync(fd, into, got, into.length - got, offset + got);
+          return got;
+        } finally {
+          closeSync(fd);
+        }
       }),
+    writeAtomic: (path, data) => writeAtomicFrom(path, onePiece(data)),
+    writeAtomicFrom,
     append: (path, data) =>
       onCard(path, false, (full) => {
         mkdirSync(parentOf(full), { recursive: true, mode: 0o700 });

@@ -1,7 +1,8 @@
 // Storage port in memory, with a card that can be pulled and reinserted (tests, generators, benches).
 // No Node imports: XS test scenarios use it too. Folders exist implicitly, as prefixes of file paths.
 import type { FileStat } from "../../../lib/ports.ts";
-import { checkStoragePath, tempPathOf, TEMP_SUFFIX, type RemovableStorage, type StorageFaults } from "./removable.ts";
+import { concatBytes, onePiece } from "../../../lib/util/bytes.ts";
+import { checkOffset, checkStoragePath, tempPathOf, TEMP_SUFFIX, type RemovableStorage, type StorageFaults } from "./removable.ts";
 
 export interface MemoryStorage extends RemovableStorage {
   /** Every file and its bytes (tests inspect what was written). */
@@ -44,6 +45,28 @@ export function memoryStorage(capacityBytes = 64 * 1024 * 1024, faults: StorageF
     mtimes.delete(path);
     spare.delete(path);
   };
+  const writeAtomicFrom = (path: string, next: () => Uint8Array | undefined): void => {
+    card();
+    checkStoragePath(path);
+    checkPlace(path);
+    // The temporary file takes the pieces as they come (copies: the producer may reuse its buffer); the
+    // card is checked before each, so a pull mid-write stops it with the old file untouched.
+    const pieces: Uint8Array[] = [];
+    let size = 0;
+    for (let piece = next(); piece !== undefined; piece = next()) {
+      card();
+      if (used + size + piece.length > capacityBytes) throw new Error("the SD card is full");
+      pieces.push(piece.slice());
+      size += piece.length;
+    }
+    const temp = tempPathOf(path);
+    put(temp, pieces.length === 1 ? pieces[0] : concatBytes(pieces));
+    faults.beforeRename?.(path);
+    card(); // pulled before the rename: the old file is untouched
+    const bytes = files.get(temp)!;
+    drop(temp);
+    put(path, bytes);
+  };
   return {
     files,
     pull: () => {
@@ -59,18 +82,20 @@ export function memoryStorage(capacityBytes = 64 * 1024 * 1024, faults: StorageF
       const b = files.get(path);
       return b ? b.slice() : undefined;
     },
-    writeAtomic(path, data) {
+    readRange(path, offset, into) {
       card();
       checkStoragePath(path);
-      checkPlace(path);
-      const temp = tempPathOf(path);
-      put(temp, data.slice());
-      faults.beforeRename?.(path);
-      card(); // pulled before the rename: the old file is untouched
-      const bytes = files.get(temp)!;
-      drop(temp);
-      put(path, bytes);
+      checkOffset(offset);
+      const b = files.get(path);
+      if (!b) return undefined;
+      const n = Math.max(0, Math.min(into.length, b.length - offset));
+      into.set(b.subarray(offset, offset + n));
+      return n;
     },
+    writeAtomic(path, data) {
+      writeAtomicFrom(path, onePiece(data));
+    },
+    writeAtomicFrom,
     append(path, data) {
       card();
       checkStoragePath(path);

@@ -4,25 +4,8 @@
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { Sha256Stream } from "../../../lib/ports.ts";
+import { nodeSha256 } from "./node-basics.ts";
 import { bootSimSlots, type OtaData, type SimOtaSlots, type SlotFlash } from "./ota-bootloader.ts";
-
-/** Node's SHA-256 as a Sha256Stream. */
-export function nodeSha256(): Sha256Stream {
-  const h = createHash("sha256");
-  let done = false;
-  return {
-    update(bytes: Uint8Array): void {
-      if (done) throw new Error("sha256 finished");
-      h.update(bytes);
-    },
-    digest(): Uint8Array {
-      if (done) throw new Error("sha256 finished");
-      done = true;
-      return new Uint8Array(h.digest());
-    },
-  };
-}
 
 export function nodeSha512(data: Uint8Array): Uint8Array {
   return new Uint8Array(createHash("sha512").update(data).digest());

@@ -11,7 +11,11 @@ export interface RemovableStorage extends Storage {
 
 /** Test hooks that interrupt an operation at its most delicate point. */
 export interface StorageFaults {
-  /** Runs after writeAtomic's temporary file is complete, before the rename (e.g. to pull the card). */
+  /**
+   * Runs after writeAtomic's (or writeAtomicFrom's) temporary file is complete, before the rename (e.g. to
+   * pull the card). A pull in the middle of a streamed write is the producer's to make: the next piece then
+   * finds the card gone.
+   */
   beforeRename?: (path: string) => void;
 }
 
@@ -24,6 +28,11 @@ export const MAX_STORAGE_PATH_CHARS = 1024;
 export function tempPathOf(path: string): string {
   const slash = path.lastIndexOf("/");
   return `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}${TEMP_SUFFIX}`;
+}
+
+/** Throws unless `offset` (of Storage.readRange) is a whole number of bytes from the start. */
+export function checkOffset(offset: number): void {
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new Error("bad offset");
 }
 
 /**

@@ -28,6 +28,11 @@ export function entryBound(ns: string, source: string, content: string, dims: nu
   return FIXED_BYTES + 3 * (ns.length + source.length + content.length) + dims + (withResidual ? residualBytes(dims) : 0);
 }
 
+/** Bytes the largest record readEntry accepts takes: every string at its longest, the row and its residual plane. */
+export function maxEntryBytes(dims: number, withResidual: boolean): number {
+  return FIXED_BYTES + MEMORY_NS_MAX_BYTES + SOURCE_MAX_BYTES + MEMORY_CONTENT_MAX_BYTES + dims + (withResidual ? residualBytes(dims) : 0);
+}
+
 /**
  * Writes an entry and its row, then the row's residual plane when given, at `offset` (room for
  * entryBound bytes); returns the offset after it.

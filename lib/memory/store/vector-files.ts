@@ -4,11 +4,14 @@
 // (re-embed, new embedder) or the journal's tail is damaged, it writes a new
 // snapshot (temp + rename) and then removes the journal. A crash between the
 // two leaves a journal naming the old snapshot, which the next boot ignores.
+// The snapshot is read and written in pieces, never whole (vector-file.ts,
+// vector-file-write.ts); the journal is bounded and read whole (boot-read.ts).
 import type { Digest, Storage, VectorArena } from "../../ports";
 import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "../bounds";
 import { OP_MAINTAIN } from "./store-changes";
-import { decodeVectorFile, encodeVectorFile, RESIDUAL_VERSION, VECTOR_FILE_VERSION, type DecodedVectorFile } from "./vector-file";
-import { baseOf, encodeBase, encodeCommit, replayJournal, type JournalBase, type JournalReplay } from "./vector-journal";
+import { readVectorFile, RESIDUAL_VERSION, VECTOR_FILE_VERSION, type DecodedVectorFile, type RangeReader } from "./vector-file";
+import { vectorFileWriter } from "./vector-file-write";
+import { encodeBase, encodeCommit, replayJournal, type JournalBase, type JournalReplay } from "./vector-journal";
 import type { VectorStore } from "./vector-store";
 
 export const VECTOR_FILE_PATH = "memory/vectors.bin";
@@ -41,17 +44,17 @@ export class VectorFiles {
   ) {}
 
   /**
-   * The store in `snapshot` with `journal` replayed over it; throws
-   * VectorFileError when the snapshot is damaged. Undefined without a snapshot
+   * The store in the snapshot `read` reads, with `journal` replayed over it; throws
+   * VectorFileError when the snapshot is damaged (and what `read` throws). Undefined without a snapshot
    * (a journal without one is stale: nothing it holds is acknowledged on its own).
    */
-  open(snapshot: Uint8Array | undefined, journal: Uint8Array | undefined, capacity: number, arena: VectorArena): LoadedVectors | undefined {
+  open(read: RangeReader | undefined, journal: Uint8Array | undefined, capacity: number, arena: VectorArena): LoadedVectors | undefined {
     this.base = undefined;
     this.held = undefined;
     this.journal = journal && journal.length > 0 ? "stale" : "absent";
-    if (!snapshot) return undefined;
-    const file = decodeVectorFile(snapshot, this.digest, capacity, arena);
-    this.base = baseOf(snapshot);
+    if (!read) return undefined;
+    const file = readVectorFile(read, this.digest, capacity, arena);
+    this.base = file.base;
     this.held = file.store;
     this.heldEmbedderId = file.embedderId;
     const replay = replayJournal(journal ?? new Uint8Array(0), this.base, file.store, this.digest, file.version >= RESIDUAL_VERSION);
@@ -116,9 +119,9 @@ export class VectorFiles {
   }
 
   private compact(store: VectorStore, embedderId: string, maintainedAt: number): void {
-    const bytes = encodeVectorFile(store, embedderId, maintainedAt, this.digest);
-    this.storage.writeAtomic(VECTOR_FILE_PATH, bytes);
-    this.base = baseOf(bytes);
+    const file = vectorFileWriter(store, embedderId, maintainedAt, this.digest);
+    this.storage.writeAtomicFrom(VECTOR_FILE_PATH, file.next);
+    this.base = file.base;
     this.held = store;
     this.heldEmbedderId = embedderId;
     this.commits = 0;

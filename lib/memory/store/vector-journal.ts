@@ -23,7 +23,7 @@ import { entryBound, readEntry, writeEntry } from "./entry-codec";
 import { residualBytes } from "./quantize";
 import { forget } from "../forgetting/forgetting";
 import { OP_MAINTAIN, OP_REMOVE, OP_UPSERT, type StoreOp } from "./store-changes";
-import { CHECK_AT, CHECK_BYTES } from "./vector-file";
+import { CHECK_BYTES } from "./vector-file";
 import type { VectorStore } from "./vector-store";
 
 const FRAME_HEADER = 12;
@@ -32,14 +32,13 @@ const KIND_COMMIT = 2;
 const MAGIC = [0x48, 0x56, 0x4a, 0x31];
 const BASE_PAYLOAD = 1 + MAGIC.length + CHECK_BYTES + 4;
 
-/** The snapshot a journal extends: its checksum field and its length. */
+/**
+ * The snapshot a journal extends: its checksum field and its length (the snapshot's reader and writer
+ * give them, vector-file.ts and vector-file-write.ts, without the file in one buffer).
+ */
 export interface JournalBase {
   check: Uint8Array;
   length: number;
-}
-
-export function baseOf(snapshot: Uint8Array): JournalBase {
-  return { check: snapshot.slice(CHECK_AT, CHECK_AT + CHECK_BYTES), length: snapshot.length };
 }
 
 /** The journal's first frame, naming its snapshot. */

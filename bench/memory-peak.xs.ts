@@ -1,0 +1,95 @@
+// XS entry of bench/memory.mjs: how far the XS heap grows while a 5,000-entry vector file is read into a
+// store (a boot) and while a store is written as one (a compaction), in pieces as the engine does and, as
+// the baseline in the same run, with the whole file in one buffer. The store's rows are in the native arena
+// and the file is hashed by the C SHA-256, as on the device. The heap is measured live: after a collection,
+// at every piece read or written (a peak of uncollected garbage says more about the host's collection policy
+// than about the code). Prints MEMORY-PEAK-XS {json}.
+import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
+import { residualBytes } from "../lib/memory/store/quantize.ts";
+import { bytesReader, readVectorFile, type RangeReader } from "../lib/memory/store/vector-file.ts";
+import { encodeVectorFile, vectorFileWriter } from "../lib/memory/store/vector-file-write.ts";
+import { VectorStore } from "../lib/memory/store/vector-store.ts";
+import { nativeDigest } from "../modules/sha256/sha256.ts";
+import { nativeArena } from "../modules/vector/arena.ts";
+
+const ENTRIES = 5000;
+const DIMS = 256;
+const PATH = "memory/vectors.bin";
+const EMBEDDER = "offline-hash-v1/256";
+const TOPICS = ["garden", "car", "dentist", "birthday", "recipe", "holiday", "office", "printer", "wifi", "music"];
+
+/** A store like bench/memory-bench.ts's (its facts' texts, one namespace), with rows made up rather than embedded. */
+function benchStore(): VectorStore {
+  const store = new VectorStore(DIMS, ENTRIES, nativeArena);
+  const row = new Int8Array(DIMS);
+  const residual = new Uint8Array(residualBytes(DIMS));
+  for (let i = 0; i < ENTRIES; i++) {
+    for (let j = 0; j < DIMS; j++) row[j] = ((i * 31 + j * 17) % 255) - 127;
+    row[i % DIMS] = 127;
+    residual.fill(i & 0xff);
+    const content = `Fact ${i}: the ${TOPICS[i % TOPICS.length]} note number ${i} mentions item${i} and place${i % 97}`;
+    const meta = { id: i + 1, ns: "owner", content, source: "self", importance: 0.5, created: i, lastRecalled: i, flags: 0, ttlClass: 3 };
+    store.add(meta, row, residual);
+  }
+  return store;
+}
+
+interface Growth {
+  /** The live heap at its largest over the samples, over the heap before. */
+  peak: number;
+  /** What stays once the work is done (the store a boot read; nothing for a save). */
+  kept: number;
+}
+
+/** How far the live heap grows while `work` runs, sampled whenever it calls `sample` and at its end. */
+function growth(work: (sample: () => void) => unknown): Growth {
+  const before = xsHeapInfo(true).heapBytes;
+  let peak = 0;
+  const sample = (): void => {
+    peak = Math.max(peak, xsHeapInfo(true).heapBytes - before);
+  };
+  const result = work(sample);
+  sample();
+  const kept = xsHeapInfo(true).heapBytes - before;
+  if (result === undefined) throw new Error("nothing was made"); // and `result` is alive until here
+  return { peak, kept };
+}
+
+/** `read` with a sample before every piece. */
+function sampled(read: RangeReader, sample: () => void): RangeReader {
+  return (offset, into) => {
+    sample();
+    return read(offset, into);
+  };
+}
+
+const card = memoryStorage();
+let fileBytes = 0;
+let save: Growth;
+let saveWhole: Growth;
+{
+  const store = benchStore();
+  // A save: the pieces go to a card that keeps none of them, so what is held is the writer's alone.
+  save = growth((sample) => {
+    const writer = vectorFileWriter(store, EMBEDDER, 0, nativeDigest);
+    for (let piece = writer.next(); piece !== undefined; piece = writer.next()) sample();
+    return writer;
+  });
+  saveWhole = growth((sample) => {
+    const bytes = encodeVectorFile(store, EMBEDDER, 0, nativeDigest);
+    sample(); // the whole file, as writeAtomic took it
+    return bytes;
+  });
+  card.writeAtomicFrom(PATH, vectorFileWriter(store, EMBEDDER, 0, nativeDigest).next);
+  fileBytes = card.stat(PATH)!.size;
+}
+// Each boot's store is dropped (and its arena memory collected) before the next one is measured.
+const boot = growth((sample) => {
+  const read: RangeReader = (offset, into) => card.readRange(PATH, offset, into) ?? 0;
+  return readVectorFile(sampled(read, sample), nativeDigest, ENTRIES, nativeArena).store;
+});
+const bootWhole = growth((sample) => {
+  const bytes = card.read(PATH)!;
+  return readVectorFile(sampled(bytesReader(bytes), sample), nativeDigest, ENTRIES, nativeArena).store;
+});
+print(`MEMORY-PEAK-XS ${JSON.stringify({ entries: ENTRIES, fileBytes, boot, bootWhole, save, saveWhole })}`);
