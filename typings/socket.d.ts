@@ -1,12 +1,13 @@
-// "socket" (modules/network/socket): the SDK's TCP/UDP socket. Only the UDP side the captive DNS uses is declared.
+// "socket" (modules/network/socket): the SDK's TCP/UDP socket. Declared: the UDP side the captive DNS uses,
+// and the TCP client the WebSocket port guards (hosts/device/ports/websocket.ts).
 
 export class Socket {
-  constructor(options: { kind: "UDP"; port?: number });
+  constructor(options: { kind: "UDP"; port?: number } | { host?: string; address?: string; port: number });
   /** For UDP: message 2 (readable) with value = datagram bytes, and the sender's address and port. */
   callback: (this: Socket, message: number, value: number, address: string, port: number) => void;
   read(type: typeof ArrayBuffer, count?: number): ArrayBuffer;
-  /** UDP: sends one datagram. */
-  write(address: string, port: number, data: ArrayBuffer): void;
+  /** UDP: sends one datagram. TCP: writes each part (strings, numbers as bytes, buffers); throws when the connection failed. */
+  write(...parts: unknown[]): void;
   close(): void;
   static readonly readable: 2;
   static readonly error: -2;

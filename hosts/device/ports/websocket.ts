@@ -3,12 +3,31 @@
 // frame is ignored. The Client throws from write() on a frame over 64 KB and
 // from callbacks on socket errors: both end only this connection.
 import SecureSocket from "securesocket";
+import { Socket } from "socket";
 import { Client } from "websocket";
 import type { WebSocketClient, WebSocketConnection, WebSocketEvents, WebSocketOptions } from "../../../lib/ports";
 
 /** scheme, host (name or [IPv6]), port, path+query. */
 const URL_PATTERN = /^(wss?):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?([/?][^#\s]*)?$/;
 const TLS_MIN_VERSION = 0x303;
+
+/**
+ * The SDK's TCP socket for ws://, whose write ends the connection instead of throwing. The Client writes its
+ * handshake from inside the socket's own callback, where a throw is uncaught and aborts the app; on the
+ * Linux target a refused connect still reports "connected" and that write throws (found there: setting a
+ * relay nobody listens on aborted the firmware). SecureSocket (wss://) catches in its callback already.
+ */
+class GuardedSocket extends Socket {
+  override write(...parts: unknown[]): void {
+    try {
+      super.write(...parts);
+    } catch {
+      const report = this.callback;
+      // Reported after the Client's callback returns: Socket.error ends the Client as any socket error does.
+      Promise.resolve().then(() => report?.call(this, Socket.error, 0, "", 0));
+    }
+  }
+}
 
 export const moddableWebSocket: WebSocketClient = {
   open(url: string, events: WebSocketEvents, options: WebSocketOptions): WebSocketConnection {
@@ -47,7 +66,7 @@ export const moddableWebSocket: WebSocketClient = {
         port,
         path: m[4] ?? "/",
         headers,
-        ...(secure ? { Socket: SecureSocket, secure: { protocolVersion: TLS_MIN_VERSION } } : {}),
+        ...(secure ? { Socket: SecureSocket, secure: { protocolVersion: TLS_MIN_VERSION } } : { Socket: GuardedSocket }),
       });
     } catch {
       Promise.resolve().then(() => finish("the connection failed"));
