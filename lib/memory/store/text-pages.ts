@@ -40,6 +40,7 @@ export class TextPages {
   private current = -1;
   private liveBytes = 0;
   private usedBytes = 0;
+  private encoder: TextEncoder | undefined;
 
   constructor(private readonly arena: VectorArena) {}
 
@@ -70,15 +71,21 @@ export class TextPages {
     this.current = at;
   }
 
-  /** UTF-8 bytes an entry's texts take here. */
-  static lengthOf(content: string, source: string): number {
-    return utf8Length(content) + utf8Length(source);
+  /**
+   * Makes room for an entry's texts (reserve): three bytes per UTF-16 unit when the page being filled has
+   * that, else their exact UTF-8 length (counting is a loop in JS; most entries never need it).
+   */
+  reserveFor(content: string, source: string): void {
+    const page = this.current >= 0 ? this.pages[this.current]! : undefined;
+    if (page && page.used + 3 * (content.length + source.length) <= page.size) return;
+    this.reserve(utf8Length(content) + utf8Length(source));
   }
 
-  /** Writes `slot`'s texts into the page being filled; reserve(lengthOf(...)) first. */
+  /** Writes `slot`'s texts into the page being filled; reserveFor(content, source) first. */
   put(refs: TextRefs, slot: number, content: string, source: string): void {
     const page = this.pages[this.current]!;
-    const encoder = new TextEncoder();
+    this.encoder ??= new TextEncoder(); // made on first use: a preloaded module cannot make one while loading
+    const encoder = this.encoder;
     const start = page.used;
     const contentLength = encoder.encodeInto(content, page.bytes.subarray(start)).written;
     const sourceLength = encoder.encodeInto(source, page.bytes.subarray(start + contentLength)).written;

@@ -95,7 +95,7 @@ export class VectorStore {
     if (row.length !== this.dims) throw new Error("bad row length");
     if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
     if (!this.memory) this.adopt(allocateRowArrays(this.arena, this.dims, this.capacity));
-    this.texts.reserve(TextPages.lengthOf(meta.content, meta.source));
+    this.texts.reserveFor(meta.content, meta.source);
     const ns = this.nsIndexFor(meta.ns);
     this.version++;
     const slot = this.count++;
@@ -130,7 +130,7 @@ export class VectorStore {
     if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
     const old = this.contentOf(slot);
     if (meta.content !== old || meta.source !== this.sourceOf(slot)) {
-      this.texts.reserve(TextPages.lengthOf(meta.content, meta.source));
+      this.texts.reserveFor(meta.content, meta.source);
       this.texts.free(this, slot);
       this.texts.put(this, slot, meta.content, meta.source);
     }
