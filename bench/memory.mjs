@@ -16,6 +16,9 @@
 //   memory-store-chunk-ratio-5k-xs     the first over the second
 //   memory-store-chunk-kb-5k-1-xs      the same 5,000-row store holding one entry (its memory taken), arena
 //   memory-store-chunk-kb-5k-1-plain-xs  and over plain ArrayBuffers
+//   memory-lexicon-chunk-kb-5k-xs      XS chunk heap the lexical index of that full store's namespace takes,
+//                                      built by its first search (lexical.ts)
+//   memory-lexicon-slot-kb-5k-xs       and the slots it takes
 //   memory-boot-peak-kb-5000-xs        how far the XS heap grows (live, sampled after a collection at every
 //                                      16 KB piece) while a 5,000-entry, 256-dim vector file is read into a
 //                                      store in pieces, as a boot does (bench/memory-peak.xs.ts)
@@ -68,6 +71,8 @@ export async function runMemoryBench() {
     ["memory-store-chunk-ratio-5k-xs", xs.chunks.fullArena / xs.chunks.fullPlain],
     ["memory-store-chunk-kb-5k-1-xs", xs.chunks.oneArena / 1024],
     ["memory-store-chunk-kb-5k-1-plain-xs", xs.chunks.onePlain / 1024],
+    ["memory-lexicon-chunk-kb-5k-xs", xs.chunks.lexiconChunks / 1024],
+    ["memory-lexicon-slot-kb-5k-xs", xs.chunks.lexiconSlots / 1024],
     ["memory-boot-peak-kb-5000-xs", peak.boot.peak / 1024],
     ["memory-boot-peak-kb-5000-whole-xs", peak.bootWhole.peak / 1024],
     ["memory-boot-peak-ratio-5000-xs", peak.boot.peak / peak.bootWhole.peak],

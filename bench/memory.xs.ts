@@ -10,13 +10,20 @@ declare function print(...args: unknown[]): void;
 declare function hostNow(): number;
 declare function exit(code: number): void;
 
-/** Chunk bytes of the store: one entry (it has taken its memory) and 5,000 entries, arena and plain, in this run. */
+/** Chunk bytes of the store: one entry (it has taken its memory) and 5,000 entries, arena and plain, and the full store's lexical index, in this run. */
 function chunkFigures(): { [name: string]: number } {
   const oneArena = storeChunks(nativeArena, 1).chunkBytes;
   const onePlain = storeChunks(simVectorArena(), 1).chunkBytes;
-  const fullArena = storeChunks(nativeArena, 5000).chunkBytes;
+  const full = storeChunks(nativeArena, 5000);
+  const fullArena = full.chunkBytes;
+  // The lexical index of the full store's namespace, built by its first search.
+  const before = xsHeapInfo(true);
+  full.store.lexicalSearch("owner", "plant shelf 42 water", 16);
+  const after = xsHeapInfo(true);
+  const lexiconChunks = after.chunkBytes - before.chunkBytes;
+  const lexiconSlots = after.slotBytes - before.slotBytes;
   const fullPlain = storeChunks(simVectorArena(), 5000).chunkBytes;
-  return { oneArena, onePlain, fullArena, fullPlain };
+  return { oneArena, onePlain, fullArena, fullPlain, lexiconChunks, lexiconSlots };
 }
 
 const chunks = chunkFigures();

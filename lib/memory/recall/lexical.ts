@@ -10,10 +10,13 @@
 // so it lies in [0, 1]: 1 when every query term is in the fact at least once
 // at about the average length.
 //
-// Layout (XS runs this: no regex, no Map per posting): each indexed entry has
-// a dense document number; a term's posting is one packed number
-// (doc x 65536 + tf) while a single entry holds it, else a Uint32Array of them.
+// Layout (XS runs this: no regex, no Map per posting or per entry): each
+// indexed entry has a dense document number, its id and length in typed
+// arrays and id -> number in an open-addressing table (slot-table.ts); a
+// term's posting is one packed number (doc x 65536 + tf) while a single entry
+// holds it, else a Uint32Array of them.
 import { LEXICAL_MAX_TERMS_PER_ENTRY, LEXICAL_MAX_QUERY_TERMS } from "../bounds";
+import { deleteSlot, findSlot, setSlot, SLOT_TABLE_CELLS } from "../store/slot-table";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -87,13 +90,22 @@ interface Dense {
 /** A sparse posting of at least this many entries turns dense when more than half the entries hold its term. */
 const DENSE_MIN = 64;
 
+/** Document numbers the arrays of a new lexicon hold (doubled as needed). */
+const FIRST_DOCS = 16;
+
 /** One namespace's index. */
 class Lexicon {
-  /** Document number -> entry id, and -> its length in terms (-1: a free number). */
-  readonly ids: number[] = [];
-  readonly lengths: number[] = [];
-  readonly free: number[] = [];
-  readonly docOf = new Map<number, number>();
+  /** Document number -> entry id, and -> its length in terms (-1: a free number); numbers [0, docCount) are in use. */
+  ids = new Uint32Array(FIRST_DOCS);
+  lengths = new Int32Array(FIRST_DOCS);
+  docCount = 0;
+  /** Free document numbers: a stack in [0, freeCount). */
+  free = new Int32Array(FIRST_DOCS);
+  freeCount = 0;
+  /** Entries indexed. */
+  live = 0;
+  /** Entry id -> document number + 1 (slot-table.ts): SLOT_TABLE_CELLS cells per document number. */
+  slotTable = new Int32Array(SLOT_TABLE_CELLS * FIRST_DOCS);
   /** Term -> its only entry, packed, or its posting. */
   readonly postings = new Map<string, number | Sparse | Dense>();
   totalLength = 0;
@@ -122,15 +134,16 @@ export class LexicalIndex {
       lexicon = new Lexicon();
       this.lexicons.set(ns, lexicon);
     }
-    if (lexicon.docOf.has(id)) throw new Error("entry indexed twice");
-    if (lexicon.free.length === 0 && lexicon.ids.length >= TF_BITS) throw new Error("too many entries for the lexical index");
+    if (findSlot(lexicon, 0, id) >= 0) throw new Error("entry indexed twice");
+    if (lexicon.freeCount === 0 && lexicon.docCount >= TF_BITS) throw new Error("too many entries for the lexical index");
     const { counts, length } = countTerms(text);
-    const doc = lexicon.free.length > 0 ? lexicon.free.pop()! : lexicon.ids.length;
+    if (lexicon.freeCount === 0 && lexicon.docCount === lexicon.ids.length) growDocs(lexicon);
+    const doc = lexicon.freeCount > 0 ? lexicon.free[--lexicon.freeCount] : lexicon.docCount++;
     lexicon.ids[doc] = id;
     lexicon.lengths[doc] = length;
-    lexicon.docOf.set(id, doc);
+    setSlot(lexicon, 0, id, doc);
     lexicon.totalLength += length;
-    const live = lexicon.docOf.size;
+    const live = ++lexicon.live;
     for (const [term, tf] of counts) {
       const packed = doc * TF_BITS + tf;
       const posting = lexicon.postings.get(term);
@@ -141,7 +154,7 @@ export class LexicalIndex {
         grown[1] = packed;
         lexicon.postings.set(term, { packed: grown, size: 2 });
       } else if ("tf" in posting) {
-        if (doc >= posting.tf.length) posting.tf = grow16(posting.tf, lexicon.ids.length * 2);
+        if (doc >= posting.tf.length) posting.tf = grow16(posting.tf, lexicon.docCount * 2);
         posting.tf[doc] = tf;
         posting.size++;
       } else {
@@ -151,7 +164,7 @@ export class LexicalIndex {
           posting.packed = grown;
         }
         posting.packed[posting.size++] = packed;
-        if (posting.size >= DENSE_MIN && posting.size * 2 > live) lexicon.postings.set(term, densify(posting, lexicon.ids.length));
+        if (posting.size >= DENSE_MIN && posting.size * 2 > live) lexicon.postings.set(term, densify(posting, lexicon.docCount));
       }
     }
   }
@@ -159,13 +172,13 @@ export class LexicalIndex {
   /** Removes the entry `id` of `ns`, whose text was `text` (its terms say which postings hold it). */
   remove(ns: string, id: number, text: string): void {
     const lexicon = this.lexicons.get(ns);
-    const doc = lexicon?.docOf.get(id);
-    if (!lexicon || doc === undefined) return;
-    lexicon.docOf.delete(id);
+    const doc = lexicon ? findSlot(lexicon, 0, id) : -1;
+    if (!lexicon || doc < 0) return;
+    deleteSlot(lexicon, 0, id);
     lexicon.totalLength -= lexicon.lengths[doc];
-    lexicon.ids[doc] = -1;
     lexicon.lengths[doc] = -1;
-    lexicon.free.push(doc);
+    lexicon.free[lexicon.freeCount++] = doc;
+    lexicon.live--;
     for (const term of countTerms(text).counts.keys()) {
       const posting = lexicon.postings.get(term);
       if (posting === undefined) continue;
@@ -187,7 +200,7 @@ export class LexicalIndex {
         if (posting.size === 1) lexicon.postings.set(term, packed[0]);
       }
     }
-    if (lexicon.docOf.size === 0) this.lexicons.delete(ns);
+    if (lexicon.live === 0) this.lexicons.delete(ns);
   }
 
   /**
@@ -201,8 +214,8 @@ export class LexicalIndex {
     if (!lexicon || limit <= 0) return [];
     const queryTerms = [...new Set(terms(query))].slice(0, LEXICAL_MAX_QUERY_TERMS);
     const t = queryTerms.length;
-    const { ids, lengths } = lexicon;
-    const docs = lexicon.docOf.size;
+    const { ids, lengths, docCount } = lexicon;
+    const docs = lexicon.live;
     const average = lexicon.totalLength / docs || 1;
     const postings: Array<number | Sparse | Dense | undefined> = [];
     const idfs: number[] = [];
@@ -220,7 +233,7 @@ export class LexicalIndex {
       else listed += n;
     }
     if (mass <= 0) return [];
-    if (lexicon.candidateOf.length < ids.length) lexicon.candidateOf = new Int32Array(ids.length + 64);
+    if (lexicon.candidateOf.length < docCount) lexicon.candidateOf = new Int32Array(docCount + 64);
     if (lexicon.tfs.length < listed * t) lexicon.tfs = new Uint16Array(listed * t + 64);
     const { candidateOf, tfs } = lexicon;
     // The candidates and their tf per query term.
@@ -255,8 +268,8 @@ export class LexicalIndex {
     // An entry of dense terms alone scores at most their idf sum (a margin for rounding).
     if (denseMass > 0 && (best.length < limit || denseMass * (1 + 1e-9) >= best[limit - 1].score * mass)) {
       for (let c = 0; c < candidates.length; c++) candidateOf[candidates[c]] = -1;
-      for (let doc = 0; doc < ids.length; doc++) {
-        if (ids[doc] < 0 || candidateOf[doc] !== 0) continue;
+      for (let doc = 0; doc < docCount; doc++) {
+        if (lengths[doc] < 0 || candidateOf[doc] !== 0) continue;
         const sum = score(doc, -1);
         if (sum > 0) keep(best, limit, ids[doc], sum / mass);
       }
@@ -295,6 +308,22 @@ function keep(best: LexicalHit[], limit: number, id: number, score: number): voi
   best.push(hit);
   for (; at > 0 && better(hit, best[at - 1]); at--) best[at] = best[at - 1];
   best[at] = hit;
+}
+
+/** Twice the document numbers: the arrays copied, the id table rebuilt for its new size. */
+function growDocs(lexicon: Lexicon): void {
+  const size = lexicon.ids.length * 2;
+  const ids = new Uint32Array(size);
+  ids.set(lexicon.ids);
+  const lengths = new Int32Array(size);
+  lengths.set(lexicon.lengths);
+  const free = new Int32Array(size);
+  free.set(lexicon.free.subarray(0, lexicon.freeCount));
+  lexicon.ids = ids;
+  lexicon.lengths = lengths;
+  lexicon.free = free;
+  lexicon.slotTable = new Int32Array(SLOT_TABLE_CELLS * size);
+  for (let doc = 0; doc < lexicon.docCount; doc++) if (lengths[doc] >= 0) setSlot(lexicon, 0, ids[doc], doc);
 }
 
 function grow16(a: Uint16Array, size: number): Uint16Array {

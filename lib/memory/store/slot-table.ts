@@ -1,14 +1,16 @@
 // Which slot holds content id `id` of namespace `ns`: an open-addressing hash
-// table with linear probing, in the store's arena memory (store-arrays.ts),
-// so the XS heap holds no map entry per memory. The table has two cells per
-// slot of capacity; a cell holds slot + 1 (0: empty). The key of a cell is
-// read from the store's ids and nsIndex arrays at that slot, so the table
-// holds no keys of its own. Removal shifts the probe run back (no tombstones).
+// table with linear probing over typed arrays, so the XS heap holds no map
+// entry per memory (the store's is in its arena memory, store-arrays.ts; the
+// lexical index keeps one per namespace with no nsIndex, lexical.ts). The
+// table has two cells per slot of capacity; a cell holds slot + 1 (0: empty).
+// The key of a cell is read from the ids (and nsIndex) arrays at that slot, so
+// the table holds no keys of its own. Removal shifts the probe run back (no
+// tombstones).
 
-/** The store's arrays a lookup reads. */
+/** The arrays a lookup reads; without nsIndex every key is in namespace 0. */
 export interface SlotKeys {
   ids: Uint32Array;
-  nsIndex: Uint16Array;
+  nsIndex?: Uint16Array;
   slotTable: Int32Array;
 }
 
@@ -25,7 +27,7 @@ function cellOf(keys: SlotKeys, ns: number, id: number): number {
   let cell = home(table, ns, id);
   for (;;) {
     const held = table[cell];
-    if (held === 0 || (keys.ids[held - 1] === id && keys.nsIndex[held - 1] === ns)) return cell;
+    if (held === 0 || (keys.ids[held - 1] === id && (keys.nsIndex === undefined || keys.nsIndex[held - 1] === ns))) return cell;
     cell = cell + 1 === table.length ? 0 : cell + 1;
   }
 }
@@ -54,7 +56,7 @@ export function deleteSlot(keys: SlotKeys, ns: number, id: number): void {
     cell = cell + 1 === size ? 0 : cell + 1;
     const held = table[cell];
     if (held === 0) return;
-    const want = home(table, keys.nsIndex[held - 1], keys.ids[held - 1]);
+    const want = home(table, keys.nsIndex === undefined ? 0 : keys.nsIndex[held - 1], keys.ids[held - 1]);
     const stays = hole <= cell ? hole < want && want <= cell : hole < want || want <= cell;
     if (stays) continue;
     table[hole] = held;
@@ -63,7 +65,7 @@ export function deleteSlot(keys: SlotKeys, ns: number, id: number): void {
   }
 }
 
-/** Fills an empty table with slots [0, count). */
-export function fillSlots(keys: SlotKeys, count: number): void {
+/** Fills an empty table with the store's slots [0, count). */
+export function fillSlots(keys: Required<SlotKeys>, count: number): void {
   for (let slot = 0; slot < count; slot++) setSlot(keys, keys.nsIndex[slot], keys.ids[slot], slot);
 }
