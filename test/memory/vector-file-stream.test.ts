@@ -13,6 +13,9 @@ import { writeMemory } from "../../lib/memory/writes.ts";
 import type { Storage } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { sampleStore } from "../scenarios/vector-file.ts";
+import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
+import { entryBound, writeEntry } from "../../lib/memory/store/entry-codec.ts";
+import { vectorFileWriter } from "../../lib/memory/store/vector-file-write.ts";
 import { memoryRig, type MemoryRig } from "../support/memory.ts";
 import { recordingStorage } from "../support/recording-storage.ts";
 
@@ -27,7 +30,45 @@ async function bigRig(storage: Storage): Promise<{ rig: MemoryRig; store: Vector
   return { rig, store };
 }
 
+/** The records of `store` as writeEntry writes them from its entries' strings: the layout the copied bytes must keep. */
+function recordsFromStrings(store: VectorStore): Uint8Array {
+  let bound = 0;
+  for (let slot = 0; slot < store.count; slot++) {
+    const m = store.metaAt(slot);
+    bound += entryBound(m.ns, m.source, m.content, store.dims, true);
+  }
+  const bytes = new Uint8Array(bound);
+  const view = new DataView(bytes.buffer);
+  let at = 0;
+  for (let slot = 0; slot < store.count; slot++)
+    at = writeEntry(bytes, view, at, store.metaAt(slot), store.norms[slot], store.row(slot), store.residual(slot));
+  return bytes.subarray(0, at);
+}
+
 describe("the vector file read and written in pieces", () => {
+  it("the writer copies each record's texts as stored and gives the records writeEntry makes from the strings, at any piece size", () => {
+    // Namespaces, sources and contents of 1-, 2- and 3-byte characters, the longest a record may hold among them.
+    const store = sampleStore(16, 40, simVectorArena());
+    const long = sampleStore(16, 3, simVectorArena(), true);
+    store.resize(store.count + long.count);
+    for (let slot = 0; slot < long.count; slot++) store.add(long.metaAt(slot), long.row(slot), long.residual(slot));
+    const expected = recordsFromStrings(store);
+    for (const pieceBytes of [7, 100, 4096, VECTOR_FILE_PIECE_BYTES]) {
+      const writer = vectorFileWriter(
+        store,
+        "offline-hash-v1/16",
+        0,
+        { sha256: () => new Uint8Array(32), sha256Stream: () => ({ update: () => undefined, digest: () => new Uint8Array(32) }) },
+        pieceBytes,
+      );
+      const parts: number[] = [];
+      for (let piece = writer.next(); piece !== undefined; piece = writer.next()) parts.push(...piece);
+      const file = Uint8Array.from(parts);
+      assert.equal(file.length, writer.base.length);
+      assert.deepEqual(file.subarray(file.length - expected.length), expected, `piece size ${pieceBytes}`);
+    }
+  });
+
   it(`a compaction and a boot of ${ENTRIES} entries take no buffer larger than a piece, never the whole file`, async () => {
     const card = memoryStorage();
     const recorded = recordingStorage(card, VECTOR_FILE_PATH);

@@ -46,13 +46,6 @@ export function writeEntry(
   row: Int8Array,
   residual?: Uint8Array,
 ): number {
-  view.setUint32(offset, meta.id, true);
-  view.setFloat32(offset + 4, meta.importance, true);
-  view.setFloat64(offset + 8, meta.created, true);
-  view.setFloat64(offset + 16, meta.lastRecalled, true);
-  view.setUint8(offset + 24, meta.flags);
-  view.setUint8(offset + 25, meta.ttlClass);
-  view.setFloat32(offset + 30, norm, true);
   // Made here, not at the top level: a preloaded module cannot call the host's TextEncoder while loading.
   const encoder = new TextEncoder();
   let at = offset + FIXED_BYTES;
@@ -61,7 +54,52 @@ export function writeEntry(
   const sourceLen = encoder.encodeInto(meta.source, bytes.subarray(at)).written;
   at += sourceLen;
   const contentLen = encoder.encodeInto(meta.content, bytes.subarray(at)).written;
-  at += contentLen;
+  return writeFixedAndRow(bytes, view, offset, meta, norm, nsLen, sourceLen, contentLen, row, residual);
+}
+
+/** Bytes of a record whose strings take these many UTF-8 bytes. */
+export function recordBytes(nsLen: number, sourceLen: number, contentLen: number, dims: number, withResidual: boolean): number {
+  return FIXED_BYTES + nsLen + sourceLen + contentLen + dims + (withResidual ? residualBytes(dims) : 0);
+}
+
+/**
+ * writeEntry for strings already in UTF-8 (the store keeps its texts so: vector-file-write.ts copies them
+ * without making a string); `bytes` has room for recordBytes(...) from `offset`.
+ */
+export function writeEncodedEntry(
+  bytes: Uint8Array,
+  view: DataView,
+  offset: number,
+  meta: Omit<EntryMeta, "ns" | "source" | "content">,
+  norm: number,
+  ns: Uint8Array,
+  source: Uint8Array,
+  content: Uint8Array,
+  row: Int8Array,
+  residual?: Uint8Array,
+): number {
+  let at = offset + FIXED_BYTES;
+  bytes.set(ns, at);
+  at += ns.length;
+  bytes.set(source, at);
+  at += source.length;
+  bytes.set(content, at);
+  return writeFixedAndRow(bytes, view, offset, meta, norm, ns.length, source.length, content.length, row, residual);
+}
+
+/** The fixed fields (after checking the strings' lengths), then the row and residual plane after the strings. */
+function writeFixedAndRow(
+  bytes: Uint8Array,
+  view: DataView,
+  offset: number,
+  meta: Omit<EntryMeta, "ns" | "source" | "content">,
+  norm: number,
+  nsLen: number,
+  sourceLen: number,
+  contentLen: number,
+  row: Int8Array,
+  residual: Uint8Array | undefined,
+): number {
   if (
     nsLen === 0 ||
     nsLen > MEMORY_NS_MAX_BYTES ||
@@ -71,9 +109,17 @@ export function writeEntry(
   ) {
     throw new Error("entry strings out of range");
   }
+  view.setUint32(offset, meta.id, true);
+  view.setFloat32(offset + 4, meta.importance, true);
+  view.setFloat64(offset + 8, meta.created, true);
+  view.setFloat64(offset + 16, meta.lastRecalled, true);
+  view.setUint8(offset + 24, meta.flags);
+  view.setUint8(offset + 25, meta.ttlClass);
   view.setUint8(offset + 26, nsLen);
   view.setUint8(offset + 27, sourceLen);
   view.setUint16(offset + 28, contentLen, true);
+  view.setFloat32(offset + 30, norm, true);
+  let at = offset + FIXED_BYTES + nsLen + sourceLen + contentLen;
   bytes.set(new Uint8Array(row.buffer, row.byteOffset, row.length), at);
   at += row.length;
   if (residual === undefined) return at;

@@ -97,13 +97,23 @@ export class TextPages {
   }
 
   content(refs: TextRefs, slot: number): string {
-    const start = refs.textOffset[slot];
-    return decodeUtf8(this.pages[refs.textPage[slot]]!.bytes.subarray(start, start + refs.contentBytes[slot]));
+    return decodeUtf8(this.contentUtf8(refs, slot));
   }
 
   source(refs: TextRefs, slot: number): string {
+    return decodeUtf8(this.sourceUtf8(refs, slot));
+  }
+
+  /** The slot's content as UTF-8: a view of the page, valid until the store next changes. */
+  contentUtf8(refs: TextRefs, slot: number): Uint8Array {
+    const start = refs.textOffset[slot];
+    return this.pages[refs.textPage[slot]]!.bytes.subarray(start, start + refs.contentBytes[slot]);
+  }
+
+  /** The slot's source label as UTF-8 (a view, as contentUtf8). */
+  sourceUtf8(refs: TextRefs, slot: number): Uint8Array {
     const start = refs.textOffset[slot] + refs.contentBytes[slot];
-    return decodeUtf8(this.pages[refs.textPage[slot]]!.bytes.subarray(start, start + refs.sourceBytes[slot]));
+    return this.pages[refs.textPage[slot]]!.bytes.subarray(start, start + refs.sourceBytes[slot]);
   }
 
   /** Frees `slot`'s texts (its refs are left as they are); gives its page back when nothing on it is live. */

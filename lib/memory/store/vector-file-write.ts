@@ -1,14 +1,15 @@
 // Writing the vector file (vector-file.ts) in pieces for Storage.writeAtomicFrom,
 // never whole. The checksum sits in the header, ahead of the records it covers,
-// so the records are encoded three times, one at a time into one reusable
-// buffer: to count the file's length (it is in the header, which is hashed
-// first), to hash the file, and to hand it out in pieces of
-// VECTOR_FILE_PIECE_BYTES. That takes about twice as long as encoding the file
-// once into one buffer (5,000 entries on the XS test host: about 150 ms against
-// 70), and holds one piece and one record instead of the whole file.
+// so the file's length (in the header) is summed from the store's fields
+// first, then the pieces of VECTOR_FILE_PIECE_BYTES are made twice: once to
+// hash them, once to hand them out. A record is encoded straight into the
+// piece (into a reusable buffer when it straddles two), its texts copied as
+// the UTF-8 bytes the store keeps, so this holds one piece and one record
+// instead of the whole file and makes no string.
 import type { Digest } from "../../ports";
 import { VECTOR_FILE_PIECE_BYTES } from "../bounds";
-import { entryBound, writeEntry } from "./entry-codec";
+import { encodeUtf8 } from "../../util/utf8";
+import { recordBytes, writeEncodedEntry } from "./entry-codec";
 import { CHECK_AT, CHECK_BYTES, encodeVectorFileHead } from "./vector-file";
 import type { JournalBase } from "./vector-journal";
 import type { VectorStore } from "./vector-store";
@@ -33,58 +34,91 @@ export function vectorFileWriter(
 ): VectorFileWriter {
   if (!(pieceBytes >= 1)) throw new RangeError("bad piece size");
   const record = recordEncoder(store);
-  let recordBytes = 0;
-  for (let slot = 0; slot < store.count; slot++) recordBytes += record(slot).length;
-  const head = encodeVectorFileHead(store.dims, store.count, recordBytes, maintainedAt, embedderId);
-  const length = head.length + recordBytes;
+  let records = 0;
+  for (let slot = 0; slot < store.count; slot++) records += record.size(slot);
+  const head = encodeVectorFileHead(store.dims, store.count, records, maintainedAt, embedderId);
+  const length = head.length + records;
+  /** The file's pieces, the header as `head` holds it when the first piece is made. */
+  const pieces = (): (() => Uint8Array | undefined) => {
+    const piece = new Uint8Array(pieceBytes);
+    const view = new DataView(piece.buffer);
+    let pending = head; // what is left to hand out of the header or of a record that straddles pieces
+    let at = 0;
+    let slot = 0;
+    let written = 0;
+    return () => {
+      let filled = 0;
+      while (filled < pieceBytes) {
+        if (at < pending.length) {
+          const n = Math.min(pieceBytes - filled, pending.length - at);
+          piece.set(pending.subarray(at, at + n), filled);
+          filled += n;
+          at += n;
+        } else if (slot >= store.count) break;
+        else if (record.size(slot) <= pieceBytes - filled) filled = record.encodeInto(slot++, piece, view, filled);
+        else {
+          pending = record.encode(slot++);
+          at = 0;
+        }
+      }
+      written += filled;
+      if (filled > 0) return piece.subarray(0, filled);
+      // A store changed between the passes would write a file its checksum does not match: refuse it (the old file stays).
+      if (written !== length) throw new Error("the store changed while it was written");
+      return undefined;
+    };
+  };
   const hash = digest.sha256Stream();
-  hash.update(head);
-  for (let slot = 0; slot < store.count; slot++) hash.update(record(slot));
+  const hashed = pieces();
+  for (let piece = hashed(); piece !== undefined; piece = hashed()) hash.update(piece);
   const check = hash.digest().slice(0, CHECK_BYTES);
   head.set(check, CHECK_AT);
-
-  const piece = new Uint8Array(pieceBytes);
-  let pending = head; // what is left to hand out of the header or of the current record
-  let at = 0;
-  let slot = 0;
-  let written = 0;
-  const next = (): Uint8Array | undefined => {
-    let filled = 0;
-    while (filled < pieceBytes) {
-      if (at === pending.length) {
-        if (slot >= store.count) break;
-        pending = record(slot++);
-        at = 0;
-        continue;
-      }
-      const n = Math.min(pieceBytes - filled, pending.length - at);
-      piece.set(pending.subarray(at, at + n), filled);
-      filled += n;
-      at += n;
-    }
-    written += filled;
-    if (filled > 0) return piece.subarray(0, filled);
-    // A store changed between the passes would write a file its checksum does not match: refuse it (the old file stays).
-    if (written !== length) throw new Error("the store changed while it was written");
-    return undefined;
-  };
-  return { base: { check, length }, next };
+  return { base: { check, length }, next: pieces() };
 }
 
-/** Encodes the entry at a slot into one reusable buffer (grown when an entry needs more) and returns the record. */
-function recordEncoder(store: Readonly<VectorStore>): (slot: number) => Uint8Array {
+interface RecordEncoder {
+  /** Bytes of the slot's record. */
+  size(slot: number): number;
+  /** Writes the slot's record at `offset` (room for size(slot)); returns the offset after it. */
+  encodeInto(slot: number, bytes: Uint8Array, view: DataView, offset: number): number;
+  /** The slot's record in one reusable buffer (valid until the next call). */
+  encode(slot: number): Uint8Array;
+}
+
+/** A store's records, its texts copied as the UTF-8 bytes it keeps; the namespaces' names encoded once each. */
+function recordEncoder(store: Readonly<VectorStore>): RecordEncoder {
   let buffer = new Uint8Array(0);
   let view = new DataView(buffer.buffer);
-  return (slot) => {
-    const meta = store.metaAt(slot);
-    const bound = entryBound(meta.ns, meta.source, meta.content, store.dims, true);
-    if (bound > buffer.length) {
-      buffer = new Uint8Array(bound);
+  const names: Uint8Array[] = [];
+  const nsUtf8 = (slot: number): Uint8Array => {
+    const index = store.nsIndex[slot];
+    names[index] ??= encodeUtf8(store.nsOf(slot));
+    return names[index];
+  };
+  const size = (slot: number): number =>
+    recordBytes(nsUtf8(slot).length, store.sourceBytes[slot], store.contentBytes[slot], store.dims, true);
+  const encodeInto = (slot: number, bytes: Uint8Array, into: DataView, offset: number): number => {
+    const fields = {
+      id: store.ids[slot],
+      importance: store.importance[slot],
+      created: store.created[slot],
+      lastRecalled: store.lastRecalled[slot],
+      flags: store.flags[slot],
+      ttlClass: store.ttlClass[slot],
+    };
+    const ns = nsUtf8(slot);
+    const source = store.sourceUtf8(slot);
+    const content = store.contentUtf8(slot);
+    return writeEncodedEntry(bytes, into, offset, fields, store.norms[slot], ns, source, content, store.row(slot), store.residual(slot));
+  };
+  const encode = (slot: number): Uint8Array => {
+    if (size(slot) > buffer.length) {
+      buffer = new Uint8Array(size(slot));
       view = new DataView(buffer.buffer);
     }
-    const end = writeEntry(buffer, view, 0, meta, store.norms[slot], store.row(slot), store.residual(slot));
-    return buffer.subarray(0, end);
+    return buffer.subarray(0, encodeInto(slot, buffer, view, 0));
   };
+  return { size, encodeInto, encode };
 }
 
 /** The whole file in one buffer (tests and tools; the card is written in pieces): the pieces of vectorFileWriter. */

@@ -204,6 +204,16 @@ export class VectorStore {
     return this.texts.source(this, slot);
   }
 
+  /** The entry's text as UTF-8: a view of arena memory, valid until the store next changes (a save copies it from here). */
+  contentUtf8(slot: number): Uint8Array {
+    return this.texts.contentUtf8(this, slot);
+  }
+
+  /** The entry's source label as UTF-8 (a view, as contentUtf8). */
+  sourceUtf8(slot: number): Uint8Array {
+    return this.texts.sourceUtf8(this, slot);
+  }
+
   /** The mask that selects `ns`'s entries for Kernels.topK, or undefined when it has none. */
   maskOf(ns: string): Uint8Array | undefined {
     const index = this.nsLookup.get(ns);
