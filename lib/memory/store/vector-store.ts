@@ -111,7 +111,7 @@ export class VectorStore {
     setSlot(this, ns, meta.id, slot);
     this.nsCounts[ns]++;
     if (this.lexicon.has(meta.ns)) this.lexicon.add(meta.ns, meta.id, meta.content);
-    if (!this.changes.overflow) this.changes.upsert(meta, this.norms[slot], row, residual);
+    if (!this.changes.overflow) this.changes.upsert({ ...meta }, this.norms[slot], row, residual);
     return slot;
   }
 
