@@ -116,23 +116,38 @@ export function allocateRowArrays(arena: VectorArena, dims: number, capacity: nu
   };
 }
 
+/** One element per row: what copying a row needs of a field's typed array. */
+export interface RowField {
+  [row: number]: number;
+  set(values: ArrayLike<number>): void;
+  subarray(begin: number, end: number): ArrayLike<number>;
+}
+
+/** The fields of `a` that hold one element per row (not the rows, their residuals or the id table), in one order. */
+export function perRowFields(a: Omit<RowArrays, "memory">): RowField[] {
+  return [
+    a.created,
+    a.lastRecalled,
+    a.norms,
+    a.scales,
+    a.importance,
+    a.ids,
+    a.nsIndex,
+    a.textPage,
+    a.textOffset,
+    a.contentBytes,
+    a.flags,
+    a.ttlClass,
+    a.sourceBytes,
+  ];
+}
+
 /** Copies the first `count` entries of `from` into `to` (not the id table: its cells depend on the capacity). */
 export function copyRowArrays(from: Omit<RowArrays, "memory">, to: RowArrays, count: number, dims: number): void {
   to.vectors.set(from.vectors.subarray(0, count * dims));
   to.residuals.set(from.residuals.subarray(0, count * residualBytes(dims)));
-  to.norms.set(from.norms.subarray(0, count));
-  to.scales.set(from.scales.subarray(0, count));
-  to.importance.set(from.importance.subarray(0, count));
-  to.created.set(from.created.subarray(0, count));
-  to.lastRecalled.set(from.lastRecalled.subarray(0, count));
-  to.flags.set(from.flags.subarray(0, count));
-  to.ttlClass.set(from.ttlClass.subarray(0, count));
-  to.ids.set(from.ids.subarray(0, count));
-  to.nsIndex.set(from.nsIndex.subarray(0, count));
-  to.textPage.set(from.textPage.subarray(0, count));
-  to.textOffset.set(from.textOffset.subarray(0, count));
-  to.contentBytes.set(from.contentBytes.subarray(0, count));
-  to.sourceBytes.set(from.sourceBytes.subarray(0, count));
+  const target = perRowFields(to);
+  perRowFields(from).forEach((field, i) => target[i].set(field.subarray(0, count)));
 }
 
 /** A namespace's mask: a byte per row, in its own allocation. */

@@ -12,7 +12,16 @@ import { MEMORY_MAX_NAMESPACES } from "../bounds";
 import { LexicalIndex, type LexicalHit } from "../recall/lexical";
 import { int8Norm, residualBytes, rowScale } from "./quantize";
 import { deleteSlot, fillSlots, findSlot, setSlot } from "./slot-table";
-import { allocateMask, allocateRowArrays, copyRowArrays, emptyRowArrays, rowBytes, type Mask, type RowArrays } from "./store-arrays";
+import {
+  allocateMask,
+  allocateRowArrays,
+  copyRowArrays,
+  emptyRowArrays,
+  perRowFields,
+  rowBytes,
+  type Mask,
+  type RowArrays,
+} from "./store-arrays";
 import { StoreChanges } from "./store-changes";
 import { TextPages } from "./text-pages";
 
@@ -341,22 +350,7 @@ export class VectorStore {
     const half = residualBytes(dims);
     this.vectors.copyWithin(to * dims, from * dims, (from + 1) * dims);
     this.residuals.copyWithin(to * half, from * half, (from + 1) * half);
-    const fields = [
-      this.norms,
-      this.scales,
-      this.importance,
-      this.created,
-      this.lastRecalled,
-      this.flags,
-      this.ttlClass,
-      this.ids,
-      this.nsIndex,
-      this.textPage,
-      this.textOffset,
-      this.contentBytes,
-      this.sourceBytes,
-    ];
-    for (const field of fields) field[to] = field[from];
+    for (const field of perRowFields(this)) field[to] = field[from];
   }
 
   /** The index of a namespace, added on first use. */
