@@ -147,7 +147,8 @@ export function copyRowArrays(from: Omit<RowArrays, "memory">, to: RowArrays, co
   to.vectors.set(from.vectors.subarray(0, count * dims));
   to.residuals.set(from.residuals.subarray(0, count * residualBytes(dims)));
   const target = perRowFields(to);
-  perRowFields(from).forEach((field, i) => target[i].set(field.subarray(0, count)));
+  const source = perRowFields(from);
+  for (let i = 0; i < source.length; i++) target[i].set(source[i].subarray(0, count));
 }
 
 /** A namespace's mask: a byte per row, in its own allocation. */
