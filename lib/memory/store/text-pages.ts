@@ -40,7 +40,7 @@ export class TextPages {
   private current = -1;
   private liveBytes = 0;
   private usedBytes = 0;
-  private encoder: TextEncoder | undefined;
+  private encoder: InstanceType<typeof TextEncoder> | undefined;
 
   constructor(private readonly arena: VectorArena) {}
 
