@@ -1,13 +1,18 @@
 // XS entry of bench/memory.mjs: how far the XS heap grows while a 5,000-entry vector file is read into a
 // store (a boot) and while a store is written as one (a compaction), in pieces as the engine does and, as
-// the baseline in the same run, with the whole file in one buffer. The store's rows are in the native arena
-// and the file is hashed by the C SHA-256, as on the device. The heap is measured live: after a collection,
-// at every piece read or written (a peak of uncollected garbage says more about the host's collection policy
-// than about the code). Prints MEMORY-PEAK-XS {json}.
+// the baseline in the same run, with the whole file in one buffer; then a boot of the same file with a
+// journal of JOURNAL_COMMITS commits of JOURNAL_MAX_COMMIT_OPS changes beside it (about 520 KB, under the
+// quarter of the snapshot a journal may reach), replayed a frame at a time as the engine does and, as the
+// baseline, read whole first. The store's rows are in the native arena and the files are hashed by the C
+// SHA-256, as on the device. The heap is measured live: after a collection, at every piece read or written
+// (a peak of uncollected garbage says more about the host's collection policy than about the code). Prints
+// MEMORY-PEAK-XS {json}.
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
+import { JOURNAL_MAX_COMMIT_OPS } from "../lib/memory/bounds.ts";
 import { residualBytes } from "../lib/memory/store/quantize.ts";
 import { bytesReader, readVectorFile, type RangeReader } from "../lib/memory/store/vector-file.ts";
 import { encodeVectorFile, vectorFileWriter } from "../lib/memory/store/vector-file-write.ts";
+import { VECTOR_JOURNAL_PATH, VectorFiles } from "../lib/memory/store/vector-files.ts";
 import { VectorStore } from "../lib/memory/store/vector-store.ts";
 import { nativeDigest } from "../modules/sha256/sha256.ts";
 import { nativeArena } from "../modules/vector/arena.ts";
@@ -15,6 +20,7 @@ import { nativeArena } from "../modules/vector/arena.ts";
 const ENTRIES = 5000;
 const DIMS = 256;
 const PATH = "memory/vectors.bin";
+const JOURNAL_COMMITS = 16;
 const EMBEDDER = "offline-hash-v1/256";
 const TOPICS = ["garden", "car", "dentist", "birthday", "recipe", "holiday", "office", "printer", "wifi", "music"];
 
@@ -92,4 +98,50 @@ const bootWhole = growth((sample) => {
   const bytes = card.read(PATH)!;
   return readVectorFile(sampled(bytesReader(bytes), sample), nativeDigest, ENTRIES, nativeArena).store;
 });
-print(`MEMORY-PEAK-XS ${JSON.stringify({ entries: ENTRIES, fileBytes, boot, bootWhole, save, saveWhole })}`);
+
+// The journal: the snapshot written again by VectorFiles (which then knows it), then commits that each
+// move the importance of JOURNAL_MAX_COMMIT_OPS entries; a save that found the journal past its bound
+// would write a snapshot instead, which the check below refuses. Each boot reads both files as a new
+// VectorFiles (boot-read.ts), the journal streamed or, as the baseline, read whole first.
+{
+  const files = new VectorFiles(card, nativeDigest);
+  const store = benchStore();
+  files.save(store, EMBEDDER, 0);
+  const snapshot = card.files.get(PATH);
+  for (let c = 0; c < JOURNAL_COMMITS; c++) {
+    for (let i = 0; i < JOURNAL_MAX_COMMIT_OPS; i++) {
+      const slot = ((c * JOURNAL_MAX_COMMIT_OPS + i) * 7) % ENTRIES;
+      store.importance[slot] = ((c + i) % 10) / 10;
+      store.touch(slot);
+    }
+    files.save(store, EMBEDDER, 0);
+  }
+  if (card.files.get(PATH) !== snapshot) throw new Error("the journal outgrew its bound");
+}
+const journalBytes = card.stat(VECTOR_JOURNAL_PATH)!.size;
+const snapshotReader = (sample: () => void): RangeReader => sampled((offset, into) => card.readRange(PATH, offset, into) ?? 0, sample);
+const bootJournal = growth((sample) => {
+  const read: RangeReader = (offset, into) => card.readRange(VECTOR_JOURNAL_PATH, offset, into) ?? 0;
+  const loaded = new VectorFiles(card, nativeDigest).open(
+    snapshotReader(sample),
+    { length: journalBytes, read: sampled(read, sample) },
+    ENTRIES,
+    nativeArena,
+  );
+  if (loaded?.journal.commits !== JOURNAL_COMMITS) throw new Error("the journal was not replayed");
+  return loaded.store;
+});
+const bootJournalWhole = growth((sample) => {
+  const bytes = card.read(VECTOR_JOURNAL_PATH)!;
+  const loaded = new VectorFiles(card, nativeDigest).open(
+    snapshotReader(sample),
+    { length: bytes.length, read: sampled(bytesReader(bytes), sample) },
+    ENTRIES,
+    nativeArena,
+  );
+  if (loaded?.journal.commits !== JOURNAL_COMMITS) throw new Error("the journal was not replayed");
+  return loaded.store;
+});
+print(
+  `MEMORY-PEAK-XS ${JSON.stringify({ entries: ENTRIES, fileBytes, boot, bootWhole, save, saveWhole, journalBytes, bootJournal, bootJournalWhole })}`,
+);

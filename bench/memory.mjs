@@ -26,6 +26,10 @@
 //   memory-boot-peak-ratio-5000-xs     the first over the second
 //   memory-boot-extra-kb-5000-xs       of the first, what is not the store itself: the read's own buffers
 //   memory-boot-extra-kb-5000-whole-xs and of the whole-file read
+//   memory-boot-journal-peak-kb-xs     how far the heap grows while the same file is read with a journal of
+//                                      16 commits of 64 changes beside it (495 KB), replayed a frame at a time
+//                                      as a boot does (sampled at every piece and every frame read)
+//   memory-boot-journal-peak-kb-whole-xs  the same with the whole journal read into one buffer first, same run
 //   memory-save-peak-kb-5000-xs        how far the heap grows while that store is written as a vector file
 //                                      in pieces (a compaction), and
 //   memory-save-peak-kb-5000-whole-xs  encoded whole into one buffer, same run
@@ -78,6 +82,8 @@ export async function runMemoryBench() {
     ["memory-boot-peak-ratio-5000-xs", peak.boot.peak / peak.bootWhole.peak],
     ["memory-boot-extra-kb-5000-xs", (peak.boot.peak - peak.boot.kept) / 1024],
     ["memory-boot-extra-kb-5000-whole-xs", (peak.bootWhole.peak - peak.bootWhole.kept) / 1024],
+    ["memory-boot-journal-peak-kb-xs", peak.bootJournal.peak / 1024],
+    ["memory-boot-journal-peak-kb-whole-xs", peak.bootJournalWhole.peak / 1024],
     ["memory-save-peak-kb-5000-xs", peak.save.peak / 1024],
     ["memory-save-peak-kb-5000-whole-xs", peak.saveWhole.peak / 1024],
     ["memory-hit-at-5-hybrid", hybrid.hitAt5],

@@ -49,7 +49,7 @@ export function sampleStore(dims: number, count: number, arena: VectorArena, lon
 }
 
 /** Whether two stores hold the same entries with the same rows, residuals and norms, slot for slot. */
-function sameEntries(a: VectorStore, b: VectorStore): boolean {
+export function sameEntries(a: VectorStore, b: VectorStore): boolean {
   if (a.count !== b.count || a.dims !== b.dims) return false;
   for (let s = 0; s < a.count; s++) {
     if (JSON.stringify(a.metaAt(s)) !== JSON.stringify(b.metaAt(s)) || a.norms[s] !== b.norms[s]) return false;

@@ -5,6 +5,7 @@ import { errorTag } from "../../errors";
 import type { Log, Storage, VectorArena } from "../../ports";
 import { type RangeReader, VectorFileError } from "./vector-file";
 import { type LoadedVectors, VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type VectorFiles } from "./vector-files";
+import type { JournalSource } from "./vector-journal";
 
 /** unread: the card is absent or refused (try again on the next call); read: `file` when there was one, `blocked` when saving must stop. */
 export type BootRead = { state: "unread" } | { state: "read"; file?: LoadedVectors; blocked?: string };
@@ -17,28 +18,29 @@ export function readVectorFiles(
   nowMs: number,
 ): BootRead {
   let snapshot: RangeReader | undefined;
-  let journal: Uint8Array | undefined;
-  /** Set when the card failed while the snapshot was read: nothing is known about the file then. */
+  let journal: JournalSource | undefined;
+  /** Set when the card failed while a file was read: nothing is known about the files then. */
   let cardFailed = false;
+  const reader =
+    (path: string): RangeReader =>
+    (offset, into) => {
+      try {
+        const n = storage.readRange(path, offset, into);
+        if (n === undefined) throw new Error("a memory file went away while it was read");
+        return n;
+      } catch (e) {
+        cardFailed = true;
+        throw e;
+      }
+    };
   try {
     if (!storage.present()) return { state: "unread" };
     const info = storage.stat(VECTOR_FILE_PATH);
-    if (info && !info.directory)
-      snapshot = (offset, into) => {
-        try {
-          const n = storage.readRange(VECTOR_FILE_PATH, offset, into);
-          if (n === undefined) throw new Error("the memory file went away while it was read");
-          return n;
-        } catch (e) {
-          cardFailed = true;
-          throw e;
-        }
-      };
-    // The journal is read whole: it is bounded, as a save appends to it only while it stays under
-    // JOURNAL_MAX_SHARE of its snapshot's size (JOURNAL_MIN_BYTES when that is more, bounds.ts) and writes a
-    // new snapshot instead past that, so it is a few KB after a handful of saves and at most a quarter of the
-    // snapshot. The snapshot itself is read in pieces (vector-file.ts).
-    journal = storage.read(VECTOR_JOURNAL_PATH);
+    if (info && !info.directory) snapshot = reader(VECTOR_FILE_PATH);
+    // Both are read in pieces: the snapshot 16 KB at a time (vector-file.ts), the journal a frame at a
+    // time (vector-journal.ts), so a boot holds neither file whole.
+    const journalInfo = storage.stat(VECTOR_JOURNAL_PATH);
+    if (journalInfo && !journalInfo.directory) journal = { length: journalInfo.size, read: reader(VECTOR_JOURNAL_PATH) };
   } catch {
     return { state: "unread" };
   }
@@ -54,7 +56,7 @@ export function readVectorFiles(
     log.info(`memory: loaded ${file.store.count} memories (${file.embedderId})`);
     return { state: "read", file };
   } catch (e) {
-    if (cardFailed) return { state: "unread" }; // the card went while the snapshot was read: try again later
+    if (cardFailed) return { state: "unread" }; // the card went while a file was read: try again later
     if (errorTag(e) === "full") {
       // The file is intact; this host cannot hold it. Keep it as it is and save nothing over it.
       const why = "the memory file holds more memories than this device's vector arena fits";

@@ -5,13 +5,13 @@
 // snapshot (temp + rename) and then removes the journal. A crash between the
 // two leaves a journal naming the old snapshot, which the next boot ignores.
 // The snapshot is read and written in pieces, never whole (vector-file.ts,
-// vector-file-write.ts); the journal is bounded and read whole (boot-read.ts).
+// vector-file-write.ts); the journal is read a frame at a time (vector-journal.ts).
 import type { Digest, Storage, VectorArena } from "../../ports";
 import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "../bounds";
 import { OP_MAINTAIN } from "./store-changes";
 import { readVectorFile, RESIDUAL_VERSION, VECTOR_FILE_VERSION, type DecodedVectorFile, type RangeReader } from "./vector-file";
 import { vectorFileWriter } from "./vector-file-write";
-import { encodeBase, encodeCommit, replayJournal, type JournalBase, type JournalReplay } from "./vector-journal";
+import { encodeBase, encodeCommit, replayJournal, type JournalBase, type JournalReplay, type JournalSource } from "./vector-journal";
 import type { VectorStore } from "./vector-store";
 
 export const VECTOR_FILE_PATH = "memory/vectors.bin";
@@ -44,20 +44,21 @@ export class VectorFiles {
   ) {}
 
   /**
-   * The store in the snapshot `read` reads, with `journal` replayed over it; throws
-   * VectorFileError when the snapshot is damaged (and what `read` throws). Undefined without a snapshot
-   * (a journal without one is stale: nothing it holds is acknowledged on its own).
+   * The store in the snapshot `read` reads, with `journal` (undefined: no journal file) replayed over it;
+   * throws VectorFileError when the snapshot is damaged (and what either reader throws: then nothing is
+   * held, as before any read). Undefined without a snapshot (a journal without one is stale: nothing it
+   * holds is acknowledged on its own).
    */
-  open(read: RangeReader | undefined, journal: Uint8Array | undefined, capacity: number, arena: VectorArena): LoadedVectors | undefined {
+  open(read: RangeReader | undefined, journal: JournalSource | undefined, capacity: number, arena: VectorArena): LoadedVectors | undefined {
     this.base = undefined;
     this.held = undefined;
     this.journal = journal && journal.length > 0 ? "stale" : "absent";
     if (!read) return undefined;
     const file = readVectorFile(read, this.digest, capacity, arena);
+    const replay = replayJournal(journal, file.base, file.store, this.digest, file.version >= RESIDUAL_VERSION);
     this.base = file.base;
     this.held = file.store;
     this.heldEmbedderId = file.embedderId;
-    const replay = replayJournal(journal ?? new Uint8Array(0), this.base, file.store, this.digest, file.version >= RESIDUAL_VERSION);
     file.store.changes.clear(); // what the card already holds
     this.journal = replay.state === "ok" ? "open" : replay.state === "torn" ? "compact" : replay.state === "stale" ? "stale" : "absent";
     // An older format is rewritten whole by the next save, never extended.

@@ -11,19 +11,20 @@
 //
 // The first frame names the snapshot the journal extends; a journal naming
 // another snapshot (left over when a compaction was cut before it removed the
-// journal) is ignored. Replay stops at the first torn or damaged frame. A
+// journal) is ignored. Replay stops at the first torn or damaged frame. A boot
+// reads the journal frame by frame (replayJournal), never whole. A
 // journal's records have the layout of its snapshot's format: commits are
 // only appended to a journal whose snapshot is in the current format
 // (vector-files.ts compacts an older one first), and the journal of an older
 // snapshot is replayed in that snapshot's layout.
 import type { Digest } from "../../ports";
 import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
-import { JOURNAL_MAX_COMMIT_OPS, MEMORY_NS_MAX_BYTES } from "../bounds";
-import { entryBound, readEntry, writeEntry } from "./entry-codec";
+import { JOURNAL_MAX_COMMIT_OPS, MEMORY_NS_MAX_BYTES, VECTOR_FILE_PIECE_BYTES } from "../bounds";
+import { entryBound, maxEntryBytes, readEntry, writeEntry } from "./entry-codec";
 import { residualBytes } from "./quantize";
 import { forget } from "../forgetting/forgetting";
 import { OP_MAINTAIN, OP_REMOVE, OP_UPSERT, type StoreOp } from "./store-changes";
-import { CHECK_BYTES } from "./vector-file";
+import { CHECK_BYTES, type RangeReader } from "./vector-file";
 import type { VectorStore } from "./vector-store";
 
 const FRAME_HEADER = 12;
@@ -95,31 +96,48 @@ export interface JournalReplay {
   passes: number;
 }
 
+/** The journal as a boot reads it: its length (Storage.stat) and its bytes by range (Storage.readRange). */
+export interface JournalSource {
+  length: number;
+  read: RangeReader;
+}
+
 /**
- * Applies the journal `bytes` to `store` (loaded from the snapshot named by
- * `base`, undefined when there is none), whose records end with a residual
- * plane when `withResidual` (the snapshot's format has them; without, every
- * upserted row gets a zero residual). The changes this records in the store
- * are not new: the caller clears them.
+ * Payload bytes of the longest frame a replay accepts: a commit of JOURNAL_MAX_COMMIT_OPS upserts of the
+ * longest record (171 KB at 256 dimensions with residuals). No commit a save writes is longer, and no
+ * longer one could be read: a header announcing more is a damaged frame.
+ */
+export function journalFrameBound(dims: number, withResidual: boolean): number {
+  return 3 + JOURNAL_MAX_COMMIT_OPS * (1 + maxEntryBytes(dims, withResidual));
+}
+
+/**
+ * Applies the journal `source` (none: no journal file) to `store` (loaded from the snapshot named by
+ * `base`, undefined when there is none), whose records end with a residual plane when `withResidual`
+ * (the snapshot's format has them; without, every upserted row gets a zero residual). It is read frame
+ * by frame, each frame's header and then its payload, into one buffer grown to the longest frame met and
+ * never past journalFrameBound; a commit is applied once its whole frame checks out. What the source
+ * throws (a pulled card) passes through, the store then half-replayed. The changes this records in the
+ * store are not new: the caller clears them.
  */
 export function replayJournal(
-  bytes: Uint8Array,
+  source: JournalSource | undefined,
   base: JournalBase | undefined,
   store: VectorStore,
   digest: Digest,
   withResidual: boolean,
 ): JournalReplay {
   const result: JournalReplay = { state: "empty", commits: 0, bytes: 0, maintainedAt: 0, passes: 0 };
-  if (bytes.length === 0) return result;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const first = frameAt(bytes, view, 0, digest);
-  if (first < 0) return { ...result, state: "torn" };
-  if (!base || !namesBase(bytes, view, FRAME_HEADER, first, base)) return { ...result, state: "stale" };
+  if (!source || source.length === 0) return result;
+  const frames = new FrameReader(source, digest, journalFrameBound(store.dims, withResidual));
+  const first = frames.read(0, true);
+  if (first === TORN) return { ...result, state: "torn" };
+  if (!base || first === FOREIGN || !namesBase(frames.payload, frames.view, 0, first, base)) return { ...result, state: "stale" };
   let at = FRAME_HEADER + first;
   result.state = "ok";
-  while (at < bytes.length) {
-    const length = frameAt(bytes, view, at, digest);
-    const ops = length < 0 ? undefined : readCommit(bytes, view, at + FRAME_HEADER, at + FRAME_HEADER + length, store.dims, withResidual);
+  while (at < source.length) {
+    const length = frames.read(at, false);
+    const ops = length < 0 ? undefined : readCommit(frames.payload, frames.view, 0, length, store.dims, withResidual);
     if (!ops) {
       result.state = "torn";
       break;
@@ -134,8 +152,68 @@ export function replayJournal(
     at += FRAME_HEADER + length;
     result.commits++;
   }
-  result.bytes = result.state === "torn" ? at : bytes.length;
+  result.bytes = result.state === "torn" ? at : source.length;
   return result;
+}
+
+/** What FrameReader.read gives for a frame that is not intact, and for an intact one too long to be held. */
+const TORN = -1;
+const FOREIGN = -2;
+
+/** The journal's frames read one at a time into one buffer, grown to the longest frame met and never past `bound`. */
+class FrameReader {
+  private readonly header = new Uint8Array(FRAME_HEADER);
+  private readonly headerView = new DataView(this.header.buffer);
+  /** The last frame read's payload is payload[0, its length). */
+  payload = new Uint8Array(0);
+  view = new DataView(this.payload.buffer);
+
+  constructor(
+    private readonly source: JournalSource,
+    private readonly digest: Digest,
+    private readonly bound: number,
+  ) {}
+
+  /**
+   * The payload length of the intact frame at `at`, its payload then in `payload`; TORN when it is cut
+   * short or fails its checksum. A frame longer than the bound is never held: it is TORN, or, with
+   * `first` (an intact first frame that is no base makes the journal stale, not torn), FOREIGN when its
+   * payload, hashed a piece at a time, checks out.
+   */
+  read(at: number, first: boolean): number {
+    const { length: total, read } = this.source;
+    if (at + FRAME_HEADER > total || read(at, this.header) < FRAME_HEADER) return TORN;
+    const length = this.headerView.getUint32(0, true);
+    if (length === 0 || length > total - at - FRAME_HEADER) return TORN;
+    if (length > this.bound) return first && this.intactInPieces(at + FRAME_HEADER, length) ? FOREIGN : TORN;
+    if (this.payload.length < length) this.grow(length);
+    const body = this.payload.subarray(0, length);
+    if (read(at + FRAME_HEADER, body) < length) return TORN;
+    return this.checks(this.digest.sha256(body)) ? length : TORN;
+  }
+
+  private intactInPieces(at: number, length: number): boolean {
+    if (this.payload.length < VECTOR_FILE_PIECE_BYTES) this.grow(VECTOR_FILE_PIECE_BYTES);
+    const hash = this.digest.sha256Stream();
+    for (let done = 0; done < length;) {
+      const piece = this.payload.subarray(0, Math.min(this.payload.length, length - done));
+      if (this.source.read(at + done, piece) < piece.length) return false;
+      hash.update(piece);
+      done += piece.length;
+    }
+    return this.checks(hash.digest());
+  }
+
+  private grow(length: number): void {
+    this.payload = new Uint8Array(length);
+    this.view = new DataView(this.payload.buffer);
+  }
+
+  /** Whether `check` starts with the header's checksum bytes. */
+  private checks(check: Uint8Array): boolean {
+    for (let i = 0; i < CHECK_BYTES; i++) if (check[i] !== this.header[4 + i]) return false;
+    return true;
+  }
 }
 
 function apply(store: VectorStore, op: StoreOp): number {
@@ -212,14 +290,4 @@ function frame(payload: Uint8Array, length: number, digest: Digest): Uint8Array 
   out.set(digest.sha256(body).subarray(0, CHECK_BYTES), 4);
   out.set(body, FRAME_HEADER);
   return out;
-}
-
-/** The payload length of an intact frame at `at`, or -1. */
-function frameAt(bytes: Uint8Array, view: DataView, at: number, digest: Digest): number {
-  if (at + FRAME_HEADER > bytes.length) return -1;
-  const length = view.getUint32(at, true);
-  if (length === 0 || length > bytes.length - at - FRAME_HEADER) return -1;
-  const check = digest.sha256(bytes.subarray(at + FRAME_HEADER, at + FRAME_HEADER + length));
-  for (let i = 0; i < CHECK_BYTES; i++) if (check[i] !== bytes[at + 4 + i]) return -1;
-  return length;
 }
