@@ -9,16 +9,15 @@
 // MEMORY-PEAK-XS {json}.
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
 import { JOURNAL_MAX_COMMIT_OPS } from "../lib/memory/bounds.ts";
-import { residualBytes } from "../lib/memory/store/quantize.ts";
 import { bytesReader, readVectorFile, type RangeReader } from "../lib/memory/store/vector-file.ts";
 import { encodeVectorFile, vectorFileWriter } from "../lib/memory/store/vector-file-write.ts";
 import { VECTOR_JOURNAL_PATH, VectorFiles } from "../lib/memory/store/vector-files.ts";
-import { VectorStore } from "../lib/memory/store/vector-store.ts";
+import type { VectorStore } from "../lib/memory/store/vector-store.ts";
+import { CHUNK_STORE_ROWS, filledStore } from "./store-chunks.ts";
 import { nativeDigest } from "../modules/sha256/sha256.ts";
 import { nativeArena } from "../modules/vector/arena.ts";
 
-const ENTRIES = 5000;
-const DIMS = 256;
+const ENTRIES = CHUNK_STORE_ROWS;
 const PATH = "memory/vectors.bin";
 const JOURNAL_COMMITS = 16;
 const EMBEDDER = "offline-hash-v1/256";
@@ -26,18 +25,11 @@ const TOPICS = ["garden", "car", "dentist", "birthday", "recipe", "holiday", "of
 
 /** A store like bench/memory-bench.ts's (its facts' texts, one namespace), with rows made up rather than embedded. */
 function benchStore(): VectorStore {
-  const store = new VectorStore(DIMS, ENTRIES, nativeArena);
-  const row = new Int8Array(DIMS);
-  const residual = new Uint8Array(residualBytes(DIMS));
-  for (let i = 0; i < ENTRIES; i++) {
-    for (let j = 0; j < DIMS; j++) row[j] = ((i * 31 + j * 17) % 255) - 127;
-    row[i % DIMS] = 127;
-    residual.fill(i & 0xff);
-    const content = `Fact ${i}: the ${TOPICS[i % TOPICS.length]} note number ${i} mentions item${i} and place${i % 97}`;
-    const meta = { id: i + 1, ns: "owner", content, source: "self", importance: 0.5, created: i, lastRecalled: i, flags: 0, ttlClass: 3 };
-    store.add(meta, row, residual);
-  }
-  return store;
+  return filledStore(
+    nativeArena,
+    ENTRIES,
+    (i) => `Fact ${i}: the ${TOPICS[i % TOPICS.length]} note number ${i} mentions item${i} and place${i % 97}`,
+  );
 }
 
 interface Growth {

@@ -24,22 +24,40 @@ export interface StoreChunks {
 /** A 5,000-row, 256-dimension store over `arena` holding `entries` entries (one namespace, texts of a sentence). */
 export function storeChunks(arena: VectorArena, entries: number): StoreChunks {
   const before = xsHeapInfo(true).chunkBytes;
+  let textLength = 0;
+  const store = filledStore(arena, entries, (i) => {
+    const content = `Fact ${i}: the plant on shelf ${i % 97} needs water every ${1 + (i % 13)} days`;
+    textLength += content.length + 4; // and "self"
+    return content;
+  });
+  const after = xsHeapInfo(true).chunkBytes;
+  return { chunkBytes: after - before, arenaBytes: store.arenaBytes, textBytes: store.textBytes, textLength, store };
+}
+
+/**
+ * A store of CHUNK_STORE_ROWS rows of CHUNK_STORE_DIMS over `arena` holding `entries` entries of one
+ * namespace, source "self", content `contentOf(i)`; the rows are made up (each distinct, none all zeros).
+ */
+export function filledStore(arena: VectorArena, entries: number, contentOf: (i: number) => string): VectorStore {
   const store = new VectorStore(CHUNK_STORE_DIMS, CHUNK_STORE_ROWS, arena);
   const row = new Int8Array(CHUNK_STORE_DIMS);
   const residual = new Uint8Array(residualBytes(CHUNK_STORE_DIMS));
-  let textLength = 0;
   for (let i = 0; i < entries; i++) {
-    const content = `Fact ${i}: the plant on shelf ${i % 97} needs water every ${1 + (i % 13)} days`;
-    textLength += content.length + 4;
     for (let j = 0; j < CHUNK_STORE_DIMS; j++) row[j] = ((i * 31 + j * 17) % 255) - 127;
-    row[i % CHUNK_STORE_DIMS] = 127; // never all zeros
+    row[i % CHUNK_STORE_DIMS] = 127;
     residual.fill(i & 0xff);
-    store.add(
-      { id: i + 1, ns: "owner", content, source: "self", importance: 0.5, created: i, lastRecalled: i, flags: 0, ttlClass: 3 },
-      row,
-      residual,
-    );
+    const meta = {
+      id: i + 1,
+      ns: "owner",
+      content: contentOf(i),
+      source: "self",
+      importance: 0.5,
+      created: i,
+      lastRecalled: i,
+      flags: 0,
+      ttlClass: 3,
+    };
+    store.add(meta, row, residual);
   }
-  const after = xsHeapInfo(true).chunkBytes;
-  return { chunkBytes: after - before, arenaBytes: store.arenaBytes, textBytes: store.textBytes, textLength, store };
+  return store;
 }
