@@ -42,6 +42,16 @@ export class StoreChanges {
     this.push({ kind: OP_MAINTAIN, now, lastPass, decayFactor });
   }
 
+  /**
+   * Records nothing until clear(): the store is being filled from what the card already holds (a boot's
+   * snapshot and journal), so there is nothing to persist. Marked as overflow, so a save that came before
+   * clear() would write a whole snapshot, never lose a change.
+   */
+  ignoreUntilCleared(): void {
+    this.clear();
+    this.overflow = true;
+  }
+
   clear(): void {
     this.ops.length = 0;
     this.openUpserts.clear();

@@ -214,6 +214,7 @@ function readBody(
   const embedderId = decodeUtf8(bytes.subarray(file.start + 1, file.start + 1 + idLen));
   file.start += 1 + idLen;
   const store = new VectorStore(dims, Math.max(capacity, count), arena);
+  store.changes.ignoreUntilCleared(); // what is read is what the card holds (VectorFiles.open clears after the journal)
   const rows = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const withResidual = version >= RESIDUAL_VERSION;
   const half = residualBytes(dims);
