@@ -55,7 +55,7 @@ export class TextPages {
    * Makes room for `length` more bytes of text in the page being filled, taking a new page when it has not
    * (throws the arena's HaloError "full" when it can't give one; nothing changes then).
    */
-  reserve(length: number): void {
+  private reserve(length: number): void {
     if (this.current >= 0) {
       const page = this.pages[this.current]!;
       if (page.used + length <= page.size) return;

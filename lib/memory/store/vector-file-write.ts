@@ -112,8 +112,9 @@ function recordEncoder(store: Readonly<VectorStore>): RecordEncoder {
     return writeEncodedEntry(bytes, into, offset, fields, store.norms[slot], ns, source, content, store.row(slot), store.residual(slot));
   };
   const encode = (slot: number): Uint8Array => {
-    if (size(slot) > buffer.length) {
-      buffer = new Uint8Array(size(slot));
+    const bytes = size(slot);
+    if (bytes > buffer.length) {
+      buffer = new Uint8Array(bytes);
       view = new DataView(buffer.buffer);
     }
     return buffer.subarray(0, encodeInto(slot, buffer, view, 0));

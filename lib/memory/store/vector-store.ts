@@ -91,7 +91,7 @@ export class VectorStore {
 
   /** Arena bytes the store holds now: rows, residuals, fields and id table, a byte per row for each namespace's mask, and the text pages. */
   get arenaBytes(): number {
-    return this.memory ? this.capacity * (rowBytes(this.dims) + this.masks.length) + this.texts.bytes : 0;
+    return (this.memory ? this.capacity * (rowBytes(this.dims) + this.masks.length) : 0) + this.texts.bytes;
   }
 
   /**
@@ -200,7 +200,7 @@ export class VectorStore {
 
   /** Arena bytes of the text pages (part of arenaBytes). */
   get textBytes(): number {
-    return this.memory ? this.texts.bytes : 0;
+    return this.texts.bytes;
   }
 
   /** The entry's text (a new string each call: the store keeps it as UTF-8 bytes). */
