@@ -6,7 +6,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { memoryPorts } from "../hosts/sim/ports/index.ts";
-import { buildCore } from "../lib/core.ts";
+import { buildCore } from "../lib/app/core.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
 
 const TOKEN = process.env.BENCH_TOKEN ?? "bench-token";

@@ -19,6 +19,9 @@ export const RESULTS_RING_MAX_NAMESPACES = 8;
 /** Largest single result the ring keeps; the remainder of a larger one is dropped. */
 export const RESULTS_RING_MAX_ENTRY_BYTES = 64 * 1024;
 
+/** Longest task a sub-agent is given (characters), whichever starts it: session.spawn or a turn's spawn op. */
+export const SUBAGENT_TASK_MAX_CHARS = 8000;
+
 /** docs.* bounds. */
 export const DOCS_SECTION_MAX_BYTES = 3500;
 export const DOCS_QUERY_MAX_CHARS = 200;

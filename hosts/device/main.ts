@@ -1,7 +1,7 @@
 // The Halo device app: builds the ports from Moddable modules, creates the
 // core, joins the network and serves /mcp with Moddable's HTTP server.
 import "./globals"; // first: lib/ needs TextEncoder and TextDecoder
-import { createHalo } from "../../lib/halo";
+import { createHalo } from "../../lib/app/halo";
 import { episodicOverStorage } from "../../lib/memory/build";
 import { RateLimitedLog } from "../../lib/util/log-limit";
 import { readDeviceConfig } from "./config";

@@ -4,7 +4,7 @@
 // streamed answers (server-sent events) included.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Log } from "../../lib/ports.ts";
-import type { Halo, HttpRequest, HttpResponse } from "../../lib/halo.ts";
+import type { Halo, HttpRequest, HttpResponse } from "../../lib/app/halo.ts";
 import type { BodyStream } from "../../lib/http/types.ts";
 
 /** Header and idle limits Node applies for the simulator (the device host sets its own). */

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
-import { createHalo, type Halo } from "../../lib/halo.ts";
+import { createHalo, type Halo } from "../../lib/app/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import { RateLimitedLog } from "../../lib/util/log-limit.ts";
 import type { Ports } from "../../lib/ports.ts";

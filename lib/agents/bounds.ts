@@ -9,8 +9,7 @@ export const SUBAGENTS_MAX_QUEUED = 12;
 export const SUBAGENTS_MAX_ACTIVE_PER_MEMBER = 4;
 /** Sub-agents remembered (their conversation and last reply); the oldest inactive one is forgotten first. */
 export const SUBAGENTS_MAX_KEPT = 16;
-/** A task (the brief's own text) and one follow-up message, in characters. */
-export const SUBAGENT_TASK_MAX_CHARS = 8000;
+/** One follow-up message to a sub-agent (characters; the task's bound is SUBAGENT_TASK_MAX_CHARS in lib/limits.ts). */
 export const SUBAGENT_MESSAGE_MAX_CHARS = 4000;
 /** Display name of a sub-agent (also its saved document's stem). */
 export const SUBAGENT_NAME_MAX_CHARS = 40;
@@ -37,9 +36,6 @@ export const WAKEUP_RETRY_DELAY_MS = 60 * 1000;
 /** Routines stored (approved or pending), and how many may await the owner's approval. */
 export const ROUTINES_MAX = 16;
 export const ROUTINES_MAX_PENDING = 4;
-/** Shortest and longest interval of a recurring routine (seconds). */
-export const ROUTINE_MIN_INTERVAL_S = 300;
-export const ROUTINE_MAX_INTERVAL_S = 30 * 24 * 3600;
 /** A routine's name, its prompt, and a wakeup's note (characters). */
 export const ROUTINE_NAME_MAX_CHARS = 60;
 export const ROUTINE_PROMPT_MAX_CHARS = 1000;
@@ -53,9 +49,6 @@ export const ROUTINE_MISSED_GRACE_MS = 10 * 60 * 1000;
 export const ROUTINE_TURN_TIMEOUT_MS = 10 * 60 * 1000;
 /** Consecutive failures of a routine after which the owner is alerted. */
 export const ROUTINE_ALERT_AFTER_FAILURES = 3;
-/** Scheduled turns (routines and wakeups) per day: the owner knob's default and largest value. */
-export const SCHEDULED_TURNS_PER_DAY_DEFAULT = 24;
-export const SCHEDULED_TURNS_PER_DAY_MAX = 96;
 /** How often the host should call the scheduler's tick() (ms). */
 export const SCHEDULER_TICK_MS = 20 * 1000;
 

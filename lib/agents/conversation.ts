@@ -7,8 +7,8 @@
 //   never dropped; older follow-ups go first.
 // The first exchange may be served by any provider (the router's fallback);
 // later ones stay on the provider that served it.
-import type { RouteRequest } from "../turn/providers/router";
-import type { ChatMessage, ProviderId } from "../turn/providers/types";
+import type { RouteRequest } from "../providers/router";
+import type { ChatMessage, ProviderId } from "../providers/types";
 import { utf8Length } from "../util/utf8";
 import { SUBAGENT_HISTORY_MAX_BYTES, SUBAGENT_HISTORY_MAX_MESSAGES } from "./bounds";
 

@@ -4,7 +4,7 @@ import { toJson } from "../util/json";
 // routineTurnsPerDay). The count lives in Settings, so a restart does not
 // reset it; a new day starts from zero.
 import type { Log, Settings } from "../ports";
-import { localDay } from "./schedule";
+import { localDay } from "../util/schedule";
 
 const SETTINGS_KEY = "loop.governor";
 

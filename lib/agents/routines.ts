@@ -21,7 +21,7 @@ import {
   WAKEUP_MIN_MINUTES,
   WAKEUPS_MAX_ARMED,
 } from "./bounds";
-import { isSchedule, nextRunAfter, type Schedule } from "./schedule";
+import { isSchedule, nextRunAfter, type Schedule } from "../util/schedule";
 
 export type RoutineKind = "routine" | "wakeup";
 

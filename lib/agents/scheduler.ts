@@ -14,7 +14,7 @@ import type { OwnerAlerts } from "./alerts";
 import { ROUTINE_ALERT_AFTER_FAILURES, ROUTINE_MISSED_GRACE_MS, ROUTINE_TURN_TIMEOUT_MS, WAKEUP_RETRY_DELAY_MS } from "./bounds";
 import type { DailyGovernor } from "./daily-governor";
 import type { RoutineRecord, Routines } from "./routines";
-import { describeSchedule, formatLocalTime, localDay, nextRunAfter } from "./schedule";
+import { describeSchedule, formatLocalTime, localDay, nextRunAfter } from "../util/schedule";
 
 export interface ScheduledTurnRequest {
   /** What the turn is asked: the routine's prompt or the wakeup's note, with a line saying which. */

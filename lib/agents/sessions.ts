@@ -11,8 +11,8 @@ import { HaloError } from "../errors";
 // and are gone after a restart; their results are saved to the artifact store.
 import type { Clock, Log, Random } from "../ports";
 import type { Principal } from "../registry/principal";
-import type { RoutedResponse, RouteRequest } from "../turn/providers/router";
-import type { ChatProvider, ProviderId } from "../turn/providers/types";
+import type { RoutedResponse, RouteRequest } from "../providers/router";
+import type { ChatProvider, ProviderId } from "../providers/types";
 import { randomHexId } from "../util/id";
 import { clipForMessage } from "../util/text";
 import {

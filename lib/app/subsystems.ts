@@ -1,11 +1,11 @@
 // The table of the device's subsystems: each names the ports it is built from
 // and what it needs of the subsystems built before it. lib/core.ts builds them
 // in this order; nothing here holds state of its own.
-import { buildAgentsSubsystem, scheduledPrincipal } from "../agents/build";
+import { buildAgentsSubsystem, scheduledPrincipal } from "./subsystems/agents";
 import type { VoiceSynth } from "../chat/voice";
 import { DeviceActuator } from "../device/actuator";
 import { ConfigStore } from "../device/config";
-import type { IntrospectionDeps, IntrospectionSources } from "../device/introspection";
+import type { IntrospectionDeps, IntrospectionSources } from "../status/sources";
 import { ProviderPriority } from "../device/provider-priority";
 import { SecretStore } from "../device/secrets";
 import { buildMemoryEngine } from "../memory/build";
@@ -19,20 +19,20 @@ import { PeopleStore } from "../people/people";
 import type { ToolRegistry } from "../registry/registry";
 import { DocsLibrary } from "../store/docs-pack";
 import { FIRMWARE_DOCS, FIRMWARE_DOCS_LOWERED } from "../store/firmware-docs";
-import type { ResultsRing } from "../store/results-ring";
-import { buildChannelsSubsystem, type ChannelsSubsystem } from "../tools/channels-subsystem";
+import type { ResultsRing } from "../registry/results-ring";
+import { buildChannelsSubsystem, type ChannelsSubsystem } from "./subsystems/channels";
 import { registerDeviceTools } from "../tools/device";
 import { registerDocsTools } from "../tools/docs";
-import { buildFilesSubsystem, filesUsageSource, type FilesSubsystem } from "../tools/files-subsystem";
+import { buildFilesSubsystem, filesUsageSource, type FilesSubsystem } from "./subsystems/files";
 import { registerMemoryTools } from "../tools/memory";
 import { registerArchiveTool, registerEpisodicTool } from "../tools/memory-history";
 import { registerResultTools } from "../tools/results";
 import { registerTenantTools } from "../tools/tenant";
-import { buildTurn } from "../turn/build";
-import type { BudgetGovernor } from "../turn/budget";
-import type { ProviderRouter } from "../turn/providers/router";
-import type { ProviderModels } from "../turn/provider-models";
-import { buildProviderRouter } from "../turn/providers/wiring";
+import { buildTurn } from "./subsystems/turn";
+import type { BudgetGovernor } from "../providers/budget";
+import type { ProviderRouter } from "../providers/router";
+import type { ProviderModels } from "../providers/models";
+import { buildProviderRouter } from "./subsystems/providers";
 import { registerAudioTools } from "../tools/audio";
 import type { AudioHttp } from "../voice/audio-http";
 import { VoiceSubsystem } from "../voice/build";

@@ -4,7 +4,7 @@
 // The key and base URL are read at each call; failures are the provider
 // adapters' one-sentence ProviderErrors (never a key).
 import type { Clock, HttpClient, HttpClientResponse } from "../ports";
-import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
+import { fromHttpFailure, fromHttpStatus, ProviderError } from "../providers/errors";
 import { decodeUtf8 } from "../util/utf8";
 import { bufferedAudioHttp } from "../voice/audio-http";
 import { openSpeech, SPEECH_MAX_CHARS, SPEECH_MODEL } from "../voice/speech";

@@ -1,9 +1,7 @@
 // The owner knobs a device config action (or the owner API) may set: each with
 // its type and range. Anything not listed here is refused; the protected keys
 // (lib/device/protected-keys.ts) are refused before this table is consulted.
-import { SCHEDULED_TURNS_PER_DAY_DEFAULT, SCHEDULED_TURNS_PER_DAY_MAX } from "../agents/bounds";
-import { UTC_OFFSET_MAX_MINUTES, UTC_OFFSET_MIN_MINUTES } from "../agents/schedule";
-import { TOOL_ROUNDS_DEFAULT, TOOL_ROUNDS_MAX } from "../turn/bounds";
+import { UTC_OFFSET_MAX_MINUTES, UTC_OFFSET_MIN_MINUTES } from "../util/schedule";
 
 export type KnobValue = number | boolean | string;
 /** Who may write a knob: a device config action, only the owner API, or the orch_model action. */
@@ -20,6 +18,13 @@ export interface KnobSpec {
   writer: KnobWriter;
   description: string;
 }
+
+/** Tool rounds per turn: the default, and the most the owner may allow (knob toolLoopRounds). */
+export const TOOL_ROUNDS_DEFAULT = 4;
+export const TOOL_ROUNDS_MAX = 12;
+/** Scheduled turns (routines and wakeups) per day: the owner knob's default and largest value. */
+export const SCHEDULED_TURNS_PER_DAY_DEFAULT = 24;
+export const SCHEDULED_TURNS_PER_DAY_MAX = 96;
 
 /** The most the ring is ever driven (60% of 255), for the hardware's safety. */
 export const LED_MAX_BRIGHTNESS = 153;

@@ -6,7 +6,7 @@
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
 import { taggedText } from "../errors";
-import { CREDIT_REFUSAL } from "../turn/credit";
+import { CREDIT_REFUSAL } from "../people/credit";
 import type { TurnEngine, TurnResult } from "../turn/engine";
 import type { ToolCallReport } from "../turn/loop";
 import { truncateUtf8, utf8Length } from "../util/utf8";

@@ -1,6 +1,6 @@
 // The checks routes compose: where a token may come from, which Host and
 // Origin a request may carry, who the caller is, and what its body must be.
-import { jsonTooDeep } from "../mcp/json-depth";
+import { jsonTooDeep } from "../util/json-depth";
 import type { McpClient } from "../people/clients";
 import { decodeUtf8 } from "../util/utf8";
 import { bearerToken, tokenInQuery } from "./bearer";

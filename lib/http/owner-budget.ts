@@ -3,8 +3,8 @@
 // the spend is priced at, and the day the period resets. The governor refuses
 // a provider once a ceiling is reached; no tool reads or writes any of it.
 import type { Log } from "../ports";
-import type { BudgetGovernor, BudgetLimits } from "../turn/budget";
-import { PROVIDER_IDS, type ProviderId } from "../turn/providers/types";
+import type { BudgetGovernor, BudgetLimits } from "../providers/budget";
+import { PROVIDER_IDS, type ProviderId } from "../providers/types";
 import { onlyFields } from "./owner-fields";
 import type { ApiHandler, ApiReply } from "./owner-routes";
 import type { Route } from "./router";

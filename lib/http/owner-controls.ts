@@ -5,8 +5,8 @@
 import type { ConfigStore } from "../device/config";
 import type { MemoryEngine } from "../memory/engine";
 import type { HttpClient, Log } from "../ports";
-import type { BudgetGovernor } from "../turn/budget";
-import type { ProviderModels } from "../turn/provider-models";
+import type { BudgetGovernor } from "../providers/budget";
+import type { ProviderModels } from "../providers/models";
 import { budgetRoutes } from "./owner-budget";
 import { embedderRoutes } from "./owner-embedder";
 import { skillShelfRoutes, type SkillShelf } from "./owner-skills";

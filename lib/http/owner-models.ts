@@ -3,8 +3,8 @@
 // for when it serves, and the models a provider lists for the owner's key.
 import type { ConfigStore } from "../device/config";
 import type { Log } from "../ports";
-import { MODEL_NAME_PATTERN, type ProviderModels } from "../turn/provider-models";
-import { PROVIDER_IDS, type ProviderId } from "../turn/providers/types";
+import { MODEL_NAME_PATTERN, type ProviderModels } from "../providers/models";
+import { PROVIDER_IDS, type ProviderId } from "../providers/types";
 import { onlyFields } from "./owner-fields";
 import type { ApiHandler, ApiReply } from "./owner-routes";
 import type { Route } from "./router";

@@ -4,8 +4,8 @@
 import { isSecretName, type SecretName } from "../device/secrets";
 import type { Clock, HttpClient, HttpClientResponse } from "../ports";
 import type { McpClient } from "../people/clients";
-import { type ProviderError, fromHttpFailure, fromHttpStatus } from "../turn/providers/errors";
-import { DEFAULT_BASE_URLS, type ProviderId } from "../turn/providers/types";
+import { type ProviderError, fromHttpFailure, fromHttpStatus } from "../providers/errors";
+import { DEFAULT_BASE_URLS, type ProviderId } from "../providers/types";
 import { TAVILY_DEFAULT_BASE_URL } from "../web/tavily";
 import { TELEGRAM_DEFAULT_BASE_URL } from "../chat/telegram";
 import { decodeUtf8 } from "../util/utf8";

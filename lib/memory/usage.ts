@@ -1,5 +1,5 @@
 // What device.status and system.health report about memory.
-import type { Gauge, UsageSource } from "../device/introspection";
+import type { Gauge, UsageSource } from "../people/usage";
 import type { MemoryEngine } from "./engine";
 import { FLAG_PINNED } from "./store/vector-store";
 

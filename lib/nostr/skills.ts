@@ -8,7 +8,7 @@ import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 import { SETTINGS_VALUE_MAX_BYTES } from "../limits";
 import type { Log, Settings } from "../ports";
-import { parseSchedule, type Schedule } from "../agents/schedule";
+import { parseSchedule, type Schedule } from "../util/schedule";
 import type { NostrEvent } from "./event";
 import { tagValue } from "./event";
 import type { Filter } from "./relay";

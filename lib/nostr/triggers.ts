@@ -7,7 +7,7 @@
 // sees only the skill's requires_tool tools. A finished skill fires the skills
 // chained to it, at most NOSTR_SKILL_CHAIN_DEPTH_MAX deep. Driven by time only:
 // the host's scheduler tick calls tick(); nothing here sets a timer.
-import { formatLocalTime, nextRunAfter, type Schedule } from "../agents/schedule";
+import { formatLocalTime, nextRunAfter, type Schedule } from "../util/schedule";
 import type { Log } from "../ports";
 import type { Principal } from "../registry/principal";
 import { toJson } from "../util/json";

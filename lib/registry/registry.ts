@@ -1,6 +1,6 @@
 import { RESULT_CLAMP_BYTES, TOOL_NAME_PATTERN } from "../limits";
 import type { Log } from "../ports";
-import type { ResultsRing } from "../store/results-ring";
+import type { ResultsRing } from "./results-ring";
 import { truncateUtf8, utf8Length } from "../util/utf8";
 import { HaloError } from "../errors";
 import { UnknownToolError } from "./errors";

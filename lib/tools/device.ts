@@ -1,11 +1,11 @@
 import { HaloError } from "../errors";
 import { ACTION_KINDS, LED_MODES, TTS_MAX_CHARS, validateDeviceAction } from "../device/actions";
 import type { DeviceActuator } from "../device/actuator";
-import { healthItems, healthText } from "../device/health";
-import type { IntrospectionDeps } from "../device/introspection";
+import { healthItems, healthText } from "../status/health";
+import type { IntrospectionDeps } from "../status/sources";
 import { PROVIDERS } from "../device/knobs";
-import { runSelfTest, selfTestText } from "../device/selftest";
-import { deviceStatusText, otaStatusText } from "../device/status";
+import { runSelfTest, selfTestText } from "../status/selftest";
+import { deviceStatusText, otaStatusText } from "../status/status";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";

@@ -1,8 +1,6 @@
 import { HaloError } from "../errors";
 import {
   ROUTINE_CHAT_ID_MAX_CHARS,
-  ROUTINE_MAX_INTERVAL_S,
-  ROUTINE_MIN_INTERVAL_S,
   ROUTINE_NAME_MAX_CHARS,
   ROUTINE_PROMPT_MAX_CHARS,
   WAKEUP_MAX_MINUTES,
@@ -11,7 +9,14 @@ import {
 } from "../agents/bounds";
 import type { RoutineRecord, Routines } from "../agents/routines";
 import type { RoutineScheduler } from "../agents/scheduler";
-import { describeSchedule, formatLocalTime, parseSchedule, WEEKDAYS } from "../agents/schedule";
+import {
+  describeSchedule,
+  formatLocalTime,
+  parseSchedule,
+  ROUTINE_MAX_INTERVAL_S,
+  ROUTINE_MIN_INTERVAL_S,
+  WEEKDAYS,
+} from "../util/schedule";
 import { assertMayCall } from "../registry/policy";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";

@@ -14,6 +14,7 @@ import { listArchive, restoreArchived, searchArchive } from "../memory/forgettin
 import type { MemoryEngine } from "../memory/engine";
 import type { EpisodicStore } from "../memory/episodic/episodic";
 import { EPISODIC_KINDS, formatPosition, parsePosition, POSITION_PATTERN, type EpisodicRow } from "../memory/episodic/format";
+import { SYSTEM_NS } from "../memory/episodic/device-events";
 import type { Principal } from "../registry/principal";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
@@ -21,8 +22,6 @@ import type { ToolResult } from "../registry/types";
 import { MEMORY_ID, requireApproved, TTL } from "./memory";
 
 const HOUR_MS = 3600 * 1000;
-/** The namespace of the device's own event timeline (session "system"); admins see it too. No person id can take it. */
-export const SYSTEM_NS = "#system";
 /** memory.episodic's limit is clamped to 1..EPISODIC_PAGE_MAX; the schema only bounds it loosely. */
 const LIMIT_SCHEMA_MAX = 10000;
 

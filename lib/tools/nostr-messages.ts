@@ -1,7 +1,7 @@
 import { toJson } from "../util/json";
 // nostr.dm_send (NIP-04), nostr.dm_send_nip17 (gift-wrapped), nostr.encrypt and
 // nostr.decrypt (NIP-44 with the device's key), nostr.encode and nostr.decode (NIP-19).
-import { sendDm } from "../chat/nostr-channel";
+import { sendDm } from "../nostr/dm-channel";
 import { HaloError } from "../errors";
 import { parsePubkey } from "../nostr/keys";
 import { NOSTR_DM_MAX_CHARS } from "../nostr/limits";

@@ -2,7 +2,7 @@ import { DOCS_SECTION_MAX_BYTES } from "../limits";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
-import type { ResultsRing } from "../store/results-ring";
+import type { ResultsRing } from "../registry/results-ring";
 import { truncateUtf8 } from "../util/utf8";
 
 /** One page of results.get stays under the per-result clamp. */

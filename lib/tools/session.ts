@@ -4,20 +4,19 @@ import {
   SUBAGENT_MESSAGE_MAX_CHARS,
   SUBAGENT_MODEL_MAX_CHARS,
   SUBAGENT_NAME_MAX_CHARS,
-  SUBAGENT_TASK_MAX_CHARS,
   SUBAGENTS_MAX_QUEUED,
   SUBAGENTS_MAX_RUNNING,
 } from "../agents/bounds";
 import { subAgentSystem, subAgentTask, type BriefDocuments, type BriefSkills } from "../agents/brief";
 import type { SubAgents, SubAgentView } from "../agents/sessions";
-import { ARTIFACT_PROJECT_MAX_CHARS, SKILL_ID_MAX_CHARS } from "../limits";
+import { ARTIFACT_PROJECT_MAX_CHARS, SKILL_ID_MAX_CHARS, SUBAGENT_TASK_MAX_CHARS } from "../limits";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import { projectProblem } from "../store/artifact-names";
 import type { Principal } from "../registry/principal";
-import { CREDIT_REFUSAL } from "../turn/credit";
-import { PROVIDER_IDS, PROVIDER_LABELS } from "../turn/providers/types";
+import { CREDIT_REFUSAL } from "../people/credit";
+import { PROVIDER_IDS, PROVIDER_LABELS } from "../providers/types";
 
 export interface SessionToolDeps {
   agents: SubAgents;

@@ -1,6 +1,6 @@
 // Every bound of the orchestrator turn, named once: the contract, the prompt,
 // the tool loop and the conversation state read them from here.
-import { SUBAGENT_TASK_MAX_CHARS } from "../agents/bounds";
+import { SUBAGENT_TASK_MAX_CHARS } from "../limits";
 
 /** The answer's required strings (UTF-8 bytes). A longer reply is cut and the cut reported. */
 export const REPLY_MAX_BYTES = 8 * 1024;
@@ -50,9 +50,6 @@ export const CONVERSATION_CACHE_MAX = 16;
 /** Largest conversation state file read back. */
 export const CONVERSATION_FILE_MAX_BYTES = 32 * 1024;
 
-/** Tool rounds per turn: the default, and the most the owner may allow (knob toolLoopRounds). */
-export const TOOL_ROUNDS_DEFAULT = 4;
-export const TOOL_ROUNDS_MAX = 12;
 /** Tool calls run per round; further calls in the same round are answered with a refusal. */
 export const TOOL_CALLS_PER_ROUND_MAX = 8;
 /** Bytes of all tool results given to the model in one turn (each is clamped at RESULT_CLAMP_BYTES); overflow stays in the results ring. */

@@ -6,7 +6,7 @@
 import { ACTION_KINDS, LED_MODES, MAX_DEVICE_ACTIONS, TTS_MAX_CHARS } from "../device/actions";
 import { PROVIDERS } from "../device/knobs";
 import { TTL_CLASSES } from "../memory/forgetting/ttl";
-import type { AnswerSchema, JsonSchema } from "./providers/types";
+import type { AnswerSchema, JsonSchema } from "../providers/types";
 import {
   ASK_MAX_BYTES,
   MEM_QUERY_MAX_ITEMS,

@@ -1,32 +1,26 @@
 // The orchestrator turn: compose the prompt, run the tool loop to a contract
 // answer, deliver the reply, then apply the answer's arrays and keep the
 // conversation state. One turn per person at a time.
-import { mayUseCredit } from "./credit";
+import { mayUseCredit } from "../people/credit";
 import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
 import { EpisodicJournal } from "../memory/episodic/journal";
 import type { Clock, Log } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
-import type { ResultsRing } from "../store/results-ring";
+import type { ResultsRing } from "../registry/results-ring";
 import { clipForMessage } from "../util/text";
 import type { TurnSignal } from "../device/ring/status";
 import { utf8Length } from "../util/utf8";
 import { applyAnswer, type AppliedTurn, type Outcome, type ScratchpadWriter } from "./apply";
-import {
-  TOOL_ROUNDS_DEFAULT,
-  TOOL_ROUNDS_MAX,
-  TURN_CHANNEL_MAX_CHARS,
-  TURN_DEADLINE_MS,
-  TURN_SESSION_MAX_CHARS,
-  TURN_TEXT_MAX_BYTES,
-} from "./bounds";
+import { TOOL_ROUNDS_DEFAULT, TOOL_ROUNDS_MAX } from "../device/knobs";
+import { TURN_CHANNEL_MAX_CHARS, TURN_DEADLINE_MS, TURN_SESSION_MAX_CHARS, TURN_TEXT_MAX_BYTES } from "./bounds";
 import { parseTurnAnswer, TURN_ANSWER, type TurnAnswer } from "./contract";
 import { recordTurn, type ConversationStore } from "./conversation";
 import { DEFAULT_TURN_SESSION, turnHistory, type TurnHistory } from "./history";
 import { runToolLoop, type LoopFailure, type ToolCallReport, type TurnRouter } from "./loop";
 import { composePrompt } from "./prompt";
-import { CHAT_MAX_TOOLS, isProviderId, type ProviderId } from "./providers/types";
+import { CHAT_MAX_TOOLS, isProviderId, type ProviderId } from "../providers/types";
 
 /** What a turn is asked. */
 export interface TurnInput {

@@ -8,7 +8,7 @@ import type { Clock, Log } from "../ports";
 import { UnknownToolError } from "../registry/errors";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
-import type { ResultsRing } from "../store/results-ring";
+import type { ResultsRing } from "../registry/results-ring";
 import { clipForMessage } from "../util/text";
 import { truncateUtf8, utf8Length } from "../util/utf8";
 import {
@@ -19,9 +19,9 @@ import {
   TOOL_RESULTS_TOTAL_MAX_BYTES,
   TURN_MAX_OUTPUT_TOKENS,
 } from "./bounds";
-import { ProviderError } from "./providers/errors";
-import type { RouteRequest, RoutedResponse } from "./providers/router";
-import type { AnswerSchema, ChatMessage, ChatProvider, ProviderId, ToolCall, ToolSpec } from "./providers/types";
+import { ProviderError } from "../providers/errors";
+import type { RouteRequest, RoutedResponse } from "../providers/router";
+import type { AnswerSchema, ChatMessage, ChatProvider, ProviderId, ToolCall, ToolSpec } from "../providers/types";
 
 /** What the loop needs of the ProviderRouter. */
 export interface TurnRouter {

@@ -6,7 +6,7 @@
 import { ACTION_KINDS } from "../device/actions";
 import type { Principal } from "../registry/principal";
 import { truncateUtf8, utf8Length } from "../util/utf8";
-import type { ChatMessage } from "./providers/types";
+import type { ChatMessage } from "../providers/types";
 import { PROMPT_CAPABILITIES_MAX_BYTES, PROMPT_QUERY_RESULTS_MAX_BYTES, PROMPT_RECALL_MAX_BYTES, SUMMARY_MAX_BYTES } from "./bounds";
 import type { ConversationState } from "./conversation";
 

@@ -5,7 +5,6 @@
 import type { ConfigStore } from "../device/config";
 import type { AudioOut, Ports } from "../ports";
 import type { Principal } from "../registry/principal";
-import type { TurnEngine } from "../turn/engine";
 import type { ToolRegistry } from "../registry/registry";
 import { bufferedAudioHttp, type AudioHttp } from "./audio-http";
 import { VoicePipeline, type PhaseEvent, type VoiceExchange } from "./pipeline";
@@ -15,6 +14,11 @@ import { Transcriber, type SttProvider } from "./transcribe";
 
 /** The channel a spoken turn is shown as. */
 export const VOICE_CHANNEL = "voice";
+
+/** What voice needs of the orchestrator turn: a spoken request run as a turn, its reply's text back. */
+export interface TurnRunner {
+  runTurn(principal: Principal, request: { text: string; channel: string }): Promise<{ reply: string }>;
+}
 
 /** The ports voice is built from. */
 export type VoicePorts = Pick<Ports, "http" | "random" | "clock" | "audioIn" | "audioOut" | "webSocket">;
@@ -38,7 +42,7 @@ export class VoiceSubsystem {
   /** Present when the host also has a WebSocket client (the webSocket port). */
   readonly realtime: RealtimeVoice | undefined;
   private readonly listeners: Array<(e: PhaseEvent) => void> = [];
-  private turn: { engine: Pick<TurnEngine, "runTurn">; principal(): Principal } | undefined;
+  private turn: { engine: TurnRunner; principal(): Principal } | undefined;
 
   constructor(private readonly deps: VoiceBuildDeps) {
     const { ports, config } = deps;
@@ -110,7 +114,7 @@ export class VoiceSubsystem {
   }
 
   /** Binds the turn engine and whose turn a spoken request on the device is. */
-  bindTurn(engine: Pick<TurnEngine, "runTurn">, principal: () => Principal): void {
+  bindTurn(engine: TurnRunner, principal: () => Principal): void {
     this.turn = { engine, principal };
   }
 

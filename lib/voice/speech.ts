@@ -4,8 +4,8 @@ import { toJson } from "../util/json";
 // goes to the speaker as it comes. stop() is barge-in: the download is
 // abandoned and the speaker drops what it queued.
 import type { AudioOut, Clock, HttpClientResponse } from "../ports";
-import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
-import { DEFAULT_BASE_URLS } from "../turn/providers/types";
+import { fromHttpFailure, fromHttpStatus, ProviderError } from "../providers/errors";
+import { DEFAULT_BASE_URLS } from "../providers/types";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
 import type { AudioHttp, AudioHttpExchange } from "./audio-http";
 import { SPEECH_PCM_RATE } from "./pcm";

@@ -6,8 +6,8 @@
 // then each block of samples as it is recorded, then the closing boundary, so
 // at the end of speech only the last block is left to send.
 import type { Clock, HttpClientResponse, Random } from "../ports";
-import { fromHttpFailure, fromHttpStatus, ProviderError } from "../turn/providers/errors";
-import { DEFAULT_BASE_URLS } from "../turn/providers/types";
+import { fromHttpFailure, fromHttpStatus, ProviderError } from "../providers/errors";
+import { DEFAULT_BASE_URLS } from "../providers/types";
 import { multipartBoundary, multipartContentType } from "../util/multipart";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
 import type { AudioHttp, AudioHttpExchange } from "./audio-http";

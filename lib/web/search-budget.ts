@@ -3,7 +3,7 @@ import { toJson } from "../util/json";
 // (`web.usage`, atomic per write) against the owner-only knob webSearchBudget.
 // Months are calendar months in UTC; the counter starts again at 0 when the
 // month changes.
-import type { UsageSource } from "../device/introspection";
+import type { UsageSource } from "../people/usage";
 import type { Clock, Log, Settings } from "../ports";
 
 /** The knob (owner API only; a device config action naming it is protected-BLOCKED). */

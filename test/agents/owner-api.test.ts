@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { createHalo, type Halo, type HttpResponse } from "../../lib/halo.ts";
+import { createHalo, type Halo, type HttpResponse } from "../../lib/app/halo.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 import { MINUTE, owner, scriptedRunner } from "./support.ts";
 

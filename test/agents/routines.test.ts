@@ -9,7 +9,7 @@ import { ROUTINE_TURN_TIMEOUT_MS, ROUTINES_MAX_PENDING, WAKEUP_RETRY_DELAY_MS, W
 import { DailyGovernor } from "../../lib/agents/daily-governor.ts";
 import { Routines } from "../../lib/agents/routines.ts";
 import { RoutineScheduler, type ScheduledTurnOutcome } from "../../lib/agents/scheduler.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import type { Settings } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { HOUR, MINUTE, owner, scriptedRunner } from "./support.ts";

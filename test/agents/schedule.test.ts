@@ -1,7 +1,7 @@
 // Next-run computation for interval, daily and weekly schedules across day, week,
 // month and year boundaries and UTC offsets; schedule parsing and its refusals.
 import assert from "node:assert/strict";
-import { formatLocalTime, localDay, nextRunAfter, parseSchedule, type Schedule } from "../../lib/agents/schedule.ts";
+import { formatLocalTime, localDay, nextRunAfter, parseSchedule, type Schedule } from "../../lib/util/schedule";
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 16);

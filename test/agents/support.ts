@@ -6,11 +6,11 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage, type MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import type { ScheduledTurnOutcome, ScheduledTurnRequest } from "../../lib/agents/scheduler.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import type { Settings } from "../../lib/ports.ts";
 import { makePrincipal, type Principal } from "../../lib/registry/principal.ts";
 import type { DispatchResult } from "../../lib/registry/types.ts";
-import type { ProviderId } from "../../lib/turn/providers/types.ts";
+import type { ProviderId } from "../../lib/providers/types";
 import { anthropicMessage, mistralCompletion, openAiResponse, openAiText } from "../scenarios/provider-fixtures.ts";
 import { ProviderServer, recordingSleep, type ScriptedReply } from "../support/provider-server.ts";
 

@@ -5,7 +5,7 @@ import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { fakeClock } from "../../hosts/sim/ports/node-basics.ts";
 import { OpenAiVoiceSynth, OPENAI_SPEECH_MAX_CHARS } from "../../lib/chat/openai-voice.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
-import { ProviderError } from "../../lib/turn/providers/errors.ts";
+import { ProviderError } from "../../lib/providers/errors";
 import { memoryCore } from "../support/memory.ts";
 import { ProviderServer, type ScriptedReply } from "../support/provider-server.ts";
 import { TelegramServer, TEST_BOT_TOKEN } from "../support/telegram-server.ts";

@@ -5,7 +5,7 @@ import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import type { SimAudioOut } from "../../hosts/sim/ports/hardware.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import type { VoiceSynth } from "../../lib/chat/voice.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Principal } from "../../lib/registry/principal.ts";
 import { memoryCore } from "../support/memory.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import type { SimLed } from "../../hosts/sim/ports/hardware.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { MAX_DEVICE_ACTIONS, validateDeviceAction, validateDeviceActions, type ValidationContext } from "../../lib/device/actions.ts";
 import { runDeviceArray } from "../../lib/device/device-array.ts";
 import { principal } from "../support/registry.ts";

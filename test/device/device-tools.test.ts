@@ -4,7 +4,7 @@ import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import type { MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { fakeClock } from "../../hosts/sim/ports/node-basics.ts";
 import type { SimSystem } from "../../hosts/sim/ports/system.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import type { Ota, Ports, SystemInfo } from "../../lib/ports.ts";
 import { principal } from "../support/registry.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { simLed } from "../../hosts/sim/ports/hardware.ts";
-import { createHalo } from "../../lib/halo.ts";
+import { createHalo } from "../../lib/app/halo.ts";
 import { LED_MAX_BRIGHTNESS } from "../../lib/device/knobs.ts";
 import { frameBytes, renderFrame } from "../../lib/device/ring/frames.ts";
 import { DEFAULT_LOOK, lookFromKnobs, type RingLook, type RingTheme } from "../../lib/device/ring/look.ts";

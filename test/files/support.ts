@@ -10,8 +10,8 @@ import type { Principal } from "../../lib/registry/principal.ts";
 import { ToolRegistry } from "../../lib/registry/registry.ts";
 import type { DispatchResult } from "../../lib/registry/types.ts";
 import type { DownloadOptions } from "../../lib/store/downloads.ts";
-import { ResultsRing } from "../../lib/store/results-ring.ts";
-import { buildFilesSubsystem, type FilesSubsystem } from "../../lib/tools/files-subsystem.ts";
+import { ResultsRing } from "../../lib/registry/results-ring";
+import { buildFilesSubsystem, type FilesSubsystem } from "../../lib/app/subsystems/files.ts";
 
 export interface FilesHarness extends FilesSubsystem {
   registry: ToolRegistry;

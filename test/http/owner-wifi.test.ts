@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { simWifi, SIM_WIFI_ADDRESS, type SimWifi } from "../../hosts/sim/ports/wifi.ts";
-import { createHalo, type Halo } from "../../lib/halo.ts";
+import { createHalo, type Halo } from "../../lib/app/halo.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 
 const PASSWORD = "correct-HORSE-battery";

@@ -2,7 +2,7 @@
 // refusals on every path, token wording, static assets and server-sent events.
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { createHalo, type Halo, type HttpResponse } from "../../lib/halo.ts";
+import { createHalo, type Halo, type HttpResponse } from "../../lib/app/halo.ts";
 import { HostPolicy, hostName } from "../../lib/http/host-policy.ts";
 import { HttpPipeline } from "../../lib/http/pipeline.ts";
 import { sseResponse } from "../../lib/http/sse.ts";

@@ -13,7 +13,7 @@ import {
 import { EPISODIC_DIR, EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import type { EpisodicKind } from "../../lib/memory/episodic/format.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
-import { SYSTEM_NS } from "../../lib/tools/memory-history.ts";
+import { SYSTEM_NS } from "../../lib/memory/episodic/device-events.ts";
 import type { Storage } from "../../lib/ports.ts";
 import { DAY, HOUR, memoryCore } from "../support/memory.ts";
 

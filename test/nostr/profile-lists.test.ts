@@ -7,7 +7,7 @@ import { encrypt as nip04Encrypt } from "nostr-tools/nip04";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { RELAY_INFO, startTestRelay, type TestRelay } from "../support/nostr-relay.ts";
 import { publishAsClient, sleep, until } from "./support.ts";

@@ -4,7 +4,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure
 import { nip44 } from "nostr-tools";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { NOSTR_KEY_SETTING } from "../../lib/nostr/identity.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { startTestRelay, type TestRelay } from "../support/nostr-relay.ts";

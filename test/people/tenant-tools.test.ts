@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { roleQuota } from "../../lib/registry/principal.ts";
 import { principal } from "../support/registry.ts";
 

@@ -6,7 +6,7 @@ import { HaloError } from "../../lib/errors.ts";
 import { UnknownToolError } from "../../lib/registry/errors.ts";
 import { ToolRegistry } from "../../lib/registry/registry.ts";
 import type { CompiledValidator, JsonSchema, ToolDefinition } from "../../lib/registry/types.ts";
-import { ResultsRing } from "../../lib/store/results-ring.ts";
+import { ResultsRing } from "../../lib/registry/results-ring";
 import { utf8Length } from "../../lib/util/utf8.ts";
 import { principal } from "../support/registry.ts";
 

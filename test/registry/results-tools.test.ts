@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RESULTS_RING_MAX_BYTES, RESULTS_RING_MAX_ENTRIES, RESULTS_RING_MAX_NAMESPACES } from "../../lib/limits.ts";
-import { ResultsRing } from "../../lib/store/results-ring.ts";
+import { ResultsRing } from "../../lib/registry/results-ring";
 import { deviceRegistry, principal } from "../support/registry.ts";
 
 describe("results.get and results.list", () => {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { HaloError, errorTag, taggedText } from "../../lib/errors.ts";
 import { annotationsOf } from "../../lib/registry/annotations.ts";
 import { defineTool } from "../../lib/registry/define.ts";
-import { buildCore } from "../../lib/core.ts";
+import { buildCore } from "../../lib/app/core.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 

@@ -2,9 +2,9 @@
 // adapters over an in-process HttpClient that answers in the OpenAI and Anthropic
 // wire formats, and the scheduler on a hand-moved clock. No Node imports: the XS
 // run uses it. runAgentsScenario returns a transcript; Node and XS must match.
-import { nextRunAfter } from "../../lib/agents/schedule.ts";
+import { nextRunAfter } from "../../lib/util/schedule";
 import type { ScheduledTurnOutcome } from "../../lib/agents/scheduler.ts";
-import { buildCore } from "../../lib/core.ts";
+import { buildCore } from "../../lib/app/core.ts";
 import type { HttpClient, HttpClientRequest, HttpClientResponse } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { decodeUtf8, encodeUtf8 } from "../../lib/util/utf8.ts";

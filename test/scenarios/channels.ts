@@ -8,7 +8,7 @@ import { TelegramClient } from "../../lib/chat/telegram.ts";
 import { splitForTelegram } from "../../lib/chat/telegram-channel.ts";
 import { TelegramError } from "../../lib/chat/telegram-errors.ts";
 import { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
-import { buildCore } from "../../lib/core.ts";
+import { buildCore } from "../../lib/app/core.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { HttpClient, HttpClientRequest, HttpClientResponse } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";

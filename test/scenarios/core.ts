@@ -1,11 +1,11 @@
 // A scripted run through the registry, JSON-RPC, schema validation, the HTTP envelope
 // and the docs/results tools. It returns a transcript; the Node and XS runs must match.
-import { buildCore } from "../../lib/core.ts";
+import { buildCore } from "../../lib/app/core.ts";
 import { HostPolicy } from "../../lib/http/host-policy.ts";
 import { hostAndOrigin, refuseTokenInUrl } from "../../lib/http/middleware.ts";
 import { HttpPipeline } from "../../lib/http/pipeline.ts";
 import type { HttpRequest } from "../../lib/http/types.ts";
-import { mcpRoute } from "../../lib/mcp/http.ts";
+import { mcpRoute } from "../../lib/http/mcp-route";
 import { McpServer } from "../../lib/mcp/server.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import type { Ports } from "../../lib/ports.ts";

@@ -8,7 +8,7 @@ import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import type { HttpClient, HttpClientRequest, HttpClientResponse, Ports } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { zeroDigest } from "../support/digests.ts";

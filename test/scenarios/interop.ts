@@ -2,7 +2,7 @@
 // the host-address parser and classifier files.fetch relies on, the fetch URL check, plain tool
 // names, the per-namespace results ring and the rate-limited log.
 import { checkFetchUrl } from "../../lib/store/https-fetch.ts";
-import { ResultsRing } from "../../lib/store/results-ring.ts";
+import { ResultsRing } from "../../lib/registry/results-ring";
 import { canonicalToolName, plainToolName } from "../../lib/mcp/tool-names.ts";
 import { formatAddress, isPublicAddress, parseHostAddress, parseResolvedAddress } from "../../lib/util/ip-address.ts";
 import { RateLimitedLog } from "../../lib/util/log-limit.ts";

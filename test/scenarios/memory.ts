@@ -5,7 +5,7 @@
 import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";

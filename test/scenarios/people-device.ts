@@ -5,7 +5,7 @@ import { validateDeviceActions } from "../../lib/device/actions.ts";
 import { ConfigStore } from "../../lib/device/config.ts";
 import { runDeviceArray } from "../../lib/device/device-array.ts";
 import { isProtectedKey, scanForProtectedKeys } from "../../lib/device/protected-keys.ts";
-import { createHalo, type HttpRequest } from "../../lib/halo.ts";
+import { createHalo, type HttpRequest } from "../../lib/app/halo.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Digest, Ports, System } from "../../lib/ports.ts";
 import { standInDigest } from "../support/digests.ts";

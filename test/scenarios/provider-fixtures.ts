@@ -1,5 +1,5 @@
 // Provider replies in their documented wire shapes (no Node imports: the XS scenario uses them too).
-import type { ChatRequest } from "../../lib/turn/providers/types.ts";
+import type { ChatRequest } from "../../lib/providers/types";
 
 export const TURN_SCHEMA = {
   type: "object",

@@ -4,15 +4,15 @@
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import type { HttpClient, HttpClientResponse } from "../../lib/ports.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
-import { billingPeriod, BudgetGovernor } from "../../lib/turn/budget.ts";
-import { anthropicToolId, buildAnthropicRequest, parseAnthropicResponse } from "../../lib/turn/providers/anthropic.ts";
-import { ProviderError } from "../../lib/turn/providers/errors.ts";
-import { readReply } from "../../lib/turn/providers/exchange.ts";
-import { buildMistralRequest, mistralToolId, parseMistralResponse } from "../../lib/turn/providers/mistral.ts";
-import { buildOpenAiRequest, parseOpenAiResponse } from "../../lib/turn/providers/openai.ts";
-import { ProviderRouter } from "../../lib/turn/providers/router.ts";
-import type { ProviderId } from "../../lib/turn/providers/types.ts";
-import { toolNames } from "../../lib/turn/providers/wire.ts";
+import { billingPeriod, BudgetGovernor } from "../../lib/providers/budget";
+import { anthropicToolId, buildAnthropicRequest, parseAnthropicResponse } from "../../lib/providers/anthropic";
+import { ProviderError } from "../../lib/providers/errors";
+import { readReply } from "../../lib/providers/exchange";
+import { buildMistralRequest, mistralToolId, parseMistralResponse } from "../../lib/providers/mistral";
+import { buildOpenAiRequest, parseOpenAiResponse } from "../../lib/providers/openai";
+import { ProviderRouter } from "../../lib/providers/router";
+import type { ProviderId } from "../../lib/providers/types";
+import { toolNames } from "../../lib/providers/wire";
 import {
   ANSWER,
   anthropicMessage,

@@ -5,18 +5,18 @@
 import { NO_BOARD } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import type { Digest, Led, LedPattern, Ports } from "../../lib/ports.ts";
 import { standInDigest } from "../support/digests.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
-import { buildTurn } from "../../lib/turn/build.ts";
+import { buildTurn } from "../../lib/app/subsystems/turn.ts";
 import type { TurnEngine, TurnResult } from "../../lib/turn/engine.ts";
 import type { TurnRouter } from "../../lib/turn/loop.ts";
-import type { RouteRequest, RoutedResponse } from "../../lib/turn/providers/router.ts";
-import type { ChatResponse } from "../../lib/turn/providers/types.ts";
+import type { RouteRequest, RoutedResponse } from "../../lib/providers/router";
+import type { ChatResponse } from "../../lib/providers/types";
 import { djb2Bytes, djb2Hex } from "../../lib/util/hash.ts";
 
 /** Not SHA-256: a deterministic stand-in with no Node import (the vector file's checksum). */

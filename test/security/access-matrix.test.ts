@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { McpServer } from "../../lib/mcp/server.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import { refusalFor } from "../../lib/registry/policy.ts";

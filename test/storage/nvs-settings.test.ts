@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { nvsSettings, SETTINGS_DOMAIN } from "../../hosts/device/ports/nvs-settings.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { createHalo } from "../../lib/halo.ts";
+import { createHalo } from "../../lib/app/halo.ts";
 import type { Storage } from "../../lib/ports.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 import { NvsModel } from "./nvs-model.ts";

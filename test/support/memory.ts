@@ -5,7 +5,7 @@ import { memoryStorage, type MemoryStorage } from "../../hosts/sim/ports/memory-
 import { tempPathOf } from "../../hosts/sim/ports/removable.ts";
 import { fakeClock, memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
-import { buildCore, type Core, type CoreOptions } from "../../lib/core.ts";
+import { buildCore, type Core, type CoreOptions } from "../../lib/app/core.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import { MemoryEngine, type MemoryDeps } from "../../lib/memory/engine.ts";
 import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";

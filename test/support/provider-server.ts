@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import assert from "node:assert/strict";
-import { ProviderError } from "../../lib/turn/providers/errors.ts";
+import { ProviderError } from "../../lib/providers/errors";
 
 export interface SeenRequest {
   method: string;

@@ -1,6 +1,6 @@
 // The turn contract's schema (strict-mode shape) and its parser: required strings, tolerant arrays, caps.
 import assert from "node:assert/strict";
-import { SUBAGENT_TASK_MAX_CHARS } from "../../lib/agents/bounds.ts";
+import { SUBAGENT_TASK_MAX_CHARS } from "../../lib/limits.ts";
 import { MAX_DEVICE_ACTIONS } from "../../lib/device/actions.ts";
 import { MEM_QUERY_MAX_ITEMS, MEM_WRITE_MAX_ITEMS, REPLY_MAX_BYTES, SESSION_OPS_MAX_ITEMS } from "../../lib/turn/bounds.ts";
 import { parseTurnAnswer, TURN_ANSWER, TURN_ANSWER_SCHEMA, type TurnAnswer } from "../../lib/turn/contract.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { createHalo } from "../../lib/halo.ts";
+import { createHalo } from "../../lib/app/halo.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { EpisodicRow } from "../../lib/memory/episodic/format.ts";
 import type { Principal } from "../../lib/registry/principal.ts";

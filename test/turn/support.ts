@@ -1,7 +1,7 @@
 // Rigs for the turn tests: the real core over memory ports and a fake clock,
 // its providers pointed at local servers that speak their wire formats.
 import { makePrincipal, type Principal, type Role } from "../../lib/registry/principal.ts";
-import type { ProviderId } from "../../lib/turn/providers/types.ts";
+import type { ProviderId } from "../../lib/providers/types";
 import { memoryCore, type CoreRig } from "../support/memory.ts";
 import { ProviderServer, recordingSleep, type SeenRequest } from "../support/provider-server.ts";
 import { anthropicMessage, mistralCompletion, openAiCall, openAiResponse, openAiText } from "../scenarios/provider-fixtures.ts";

@@ -192,7 +192,7 @@ describe("realtime speech on the simulator", function () {
   });
 
   it("refuses realtime mode clearly on a host without a WebSocket client", async () => {
-    const { buildCore } = await import("../../lib/core.ts");
+    const { buildCore } = await import("../../lib/app/core.ts");
     const { memoryPorts } = await import("../../hosts/sim/ports/index.ts");
     const core = buildCore({ ...memoryPorts({ log: memoryLog() }), webSocket: undefined });
     core.config.apply([["voiceMode", "realtime"]], "owner");

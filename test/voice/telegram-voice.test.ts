@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { telegramInboundFor } from "../../lib/chat/inbound-for-core.ts";
+import { telegramInboundFor } from "../../lib/app/telegram-inbound";
 import { NON_TEXT_REPLY, VOICE_EMPTY_REPLY, VOICE_FAILED_REPLY, type TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { TelegramServer, TEST_BOT_TOKEN } from "../support/telegram-server.ts";
 import { VoiceServer } from "../support/voice-server.ts";
 import { answer, openAiAnswer } from "../turn/support.ts";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { SimAudioIn } from "../../hosts/sim/ports/audio.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { buildCore, type Core } from "../../lib/core.ts";
+import { buildCore, type Core } from "../../lib/app/core.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { encodeWav } from "../../lib/voice/wav.ts";
 import { say, scene } from "../support/speech.ts";

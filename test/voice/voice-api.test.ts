@@ -3,7 +3,7 @@
 // WAV; malformed, oversized and hostile requests refused while the server keeps serving.
 import assert from "node:assert/strict";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { VOICE_UPLOAD_MAX_BYTES } from "../../lib/voice/voice-api.ts";
+import { VOICE_UPLOAD_MAX_BYTES } from "../../lib/http/voice-api";
 import { decodeWav, encodeWav, wavHeader } from "../../lib/voice/wav.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
 import { replyPcm, say, scene } from "../support/speech.ts";

@@ -8,7 +8,7 @@ import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Settings } from "../../lib/ports.ts";
 import { VALIDATORS } from "../../lib/generated/validators.js";
 import { ToolRegistry } from "../../lib/registry/registry.ts";
-import { ResultsRing } from "../../lib/store/results-ring.ts";
+import { ResultsRing } from "../../lib/registry/results-ring";
 import { registerWebTools } from "../../lib/tools/web.ts";
 import { WebSearchBudget } from "../../lib/web/search-budget.ts";
 import { TavilyClient, TavilyError } from "../../lib/web/tavily.ts";

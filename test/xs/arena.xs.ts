@@ -1,7 +1,7 @@
 // XS entry: the vector store over the native arena (modules/vector/arena.c) on
 // the XS engine. Prints one `NAME {json}` line per check, then END;
 // test/xs/arena.test.ts asserts on them.
-import { buildCore } from "../../lib/core.ts";
+import { buildCore } from "../../lib/app/core.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { nativeKernels } from "../../modules/vector/vector.ts";

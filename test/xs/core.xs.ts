@@ -1,5 +1,5 @@
 // XS entry: runs the core scenario on the XS host and prints its transcript, then the heap after boot.
-import { buildCore } from "../../lib/core.ts";
+import { buildCore } from "../../lib/app/core.ts";
 import { runCoreScenario } from "../scenarios/core.ts";
 import { nativeArena } from "../../modules/vector/arena.ts";
 import { portablePorts } from "../support/portable-ports.ts";

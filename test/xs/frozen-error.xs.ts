@@ -4,8 +4,8 @@
 import { HaloError } from "../../lib/errors.ts";
 import { HttpError } from "../../lib/http/http-error.ts";
 import { UnknownToolError } from "../../lib/registry/errors.ts";
-import { ProviderError } from "../../lib/turn/providers/errors.ts";
-import { RouteError } from "../../lib/turn/providers/router.ts";
+import { ProviderError } from "../../lib/providers/errors";
+import { RouteError } from "../../lib/providers/router";
 import { TelegramError } from "../../lib/chat/telegram-errors.ts";
 import { VectorFileError } from "../../lib/memory/store/vector-file.ts";
 

@@ -1,5 +1,5 @@
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
-import { buildCore } from "../../lib/core.ts";
+import { buildCore } from "../../lib/app/core.ts";
 import { SecretStore } from "../../lib/device/secrets.ts";
 import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types.ts";

@@ -7,7 +7,7 @@
 // that stalls in its head or body.
 import TCP from "embedded:io/socket/tcp";
 import Timer, { type TimerId } from "timer";
-import type { Halo } from "../../../lib/halo";
+import type { Halo } from "../../../lib/app/halo";
 import { HttpError } from "../../../lib/http/http-error";
 import { errorAnswer } from "../../../lib/http/pipeline";
 import type { BodyStream, HttpRequest, HttpResponse } from "../../../lib/http/types";

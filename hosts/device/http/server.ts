@@ -6,7 +6,7 @@
 // by the module, so the module holds no state and can be preloaded.
 import Listener from "embedded:io/socket/listener";
 import type TCP from "embedded:io/socket/tcp";
-import type { Halo } from "../../../lib/halo";
+import type { Halo } from "../../../lib/app/halo";
 import { HttpError } from "../../../lib/http/http-error";
 import { refusalResponse } from "../../../lib/http/wire";
 import type { Log } from "../../../lib/ports";

@@ -1,0 +1,178 @@
+import { SCHEDULER_TICK_MS } from "../agents/bounds";
+import { telegramInboundFor } from "./telegram-inbound";
+import { buildCore, type Core, type CoreOptions } from "./core";
+import { bootEventText, recordDeviceEvent } from "../memory/episodic/device-events";
+import { chatRoute } from "../http/chat-api";
+import { HostPolicy } from "../http/host-policy";
+import { hostAndOrigin, refuseTokenInUrl } from "../http/middleware";
+import { ownerApiRoutes } from "../http/owner-api";
+import { hostRoutes } from "../http/owner-hosts";
+import { nostrWebhookRoute } from "../http/nostr-webhook";
+import { HttpPipeline, type Middleware, type RouteSpec } from "../http/pipeline";
+import { filesApiRoutes } from "../http/files-api";
+import { ObservedLed, ringEventsRoute } from "../http/ring-events";
+import { secretCheckRoute } from "../http/secret-check";
+import { assetRoutes } from "../http/static-assets";
+import { statusPage } from "../http/status-page";
+import { updatesPage } from "../http/updates-page";
+import { webApiRoutes, webPageRoutes } from "../http/web-api";
+import { webAssets } from "../generated/web-assets";
+import type { HttpRequest, HttpResponse } from "../http/types";
+import { mcpRoute } from "../http/mcp-route";
+import { McpServer } from "../mcp/server";
+import { EpisodicJournal } from "../memory/episodic/journal";
+import { derivePrincipal } from "../people/principals";
+import type { Ports } from "../ports";
+import { RING_FRAME_MS } from "../device/ring/runner";
+import type { StatusRing } from "../device/ring/status";
+import { statusRingFor } from "./ring";
+import { voiceRoutes } from "../http/voice-api";
+
+export type { HttpRequest, HttpResponse } from "../http/types";
+
+/** What a host gives the lifecycle: its timers. The core itself never sets a timer. */
+export interface HostTimers {
+  /** Calls `fn` every `ms` until the returned function is called. */
+  every(ms: number, fn: () => void): () => void;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface HaloOptions {
+  ports: Ports;
+  firmwareVersion: string;
+  /** Tools per MCP tools/list page (default and maximum TOOLS_PAGE_SIZE). */
+  toolsPageSize?: number;
+  /** Host choices for buildCore (the episodic store, the secrets reader). */
+  core?: CoreOptions;
+  /** The device's own addresses, for the Host check (default: none beyond loopback). */
+  addresses?(): string[];
+  /** The device answers to `<deviceName>.local` (default "halo"). */
+  deviceName?: string;
+}
+
+/** The assembled device: the core's subsystems behind the MCP server and one HTTP pipeline. */
+export interface Halo {
+  core: Core;
+  mcp: McpServer;
+  http: HttpPipeline;
+  handleHttp(req: HttpRequest): Promise<HttpResponse>;
+  /** Creates the owner's admin token on first boot and returns it once; undefined when an admin client exists. */
+  ensureOwnerToken(): string | undefined;
+  /** The status ring, when the Led port takes frames: start() ticks it; the host reports network and setup to it. */
+  lights?: StatusRing;
+  /** Starts what runs in the background (the scheduler tick, inbound channels); the first-boot owner token, once. */
+  start(timers: HostTimers): { ownerToken?: string };
+  /** Stops it again; resolves when the inbound channels have let go. */
+  stop(): Promise<void>;
+  /** Whether start() has run and stop() has not. */
+  running(): boolean;
+}
+
+export function createHalo(options: HaloOptions): Halo {
+  const { ports, firmwareVersion } = options;
+  // The ring as the web page's preview sees it: every pattern shown is also an event (lib/http/ring-events.ts).
+  const led = ports.led ? new ObservedLed(ports.led) : undefined;
+  const core = buildCore(led ? { ...ports, led } : ports, undefined, options.core);
+  // The boot is the first row of the device's timeline (session "system"); a missing card only skips it.
+  recordDeviceEvent(new EpisodicJournal(core.episodic, ports.log), bootEventText(firmwareVersion, ports.system));
+  const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
+  const hosts = new HostPolicy({
+    addresses: options.addresses ?? (() => []),
+    deviceName: () => options.deviceName ?? "halo",
+    settings: ports.settings,
+  });
+  // Every request passes the Host and Origin check first, 404s and 405s included; routes add their own guards.
+  const guards: Middleware[] = [];
+  const verifyToken = (token: string) => core.clients.verify(token);
+  const routes: RouteSpec[] = [
+    mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }, guards),
+    chatRoute(
+      { verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn },
+      guards,
+    ),
+    ...ownerApiRoutes({ ...core, log: ports.log, wifi: ports.wifi }, verifyToken, guards),
+    ...hostRoutes(hosts, verifyToken, guards),
+    nostrWebhookRoute({ verifyToken, triggers: () => core.nostr.triggers }, guards),
+    ...voiceRoutes(
+      { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
+      guards,
+    ),
+    ...webApiRoutes(core, verifyToken, guards),
+    ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
+    ...filesApiRoutes(
+      { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },
+      verifyToken,
+      guards,
+    ),
+    secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
+    ...webPageRoutes(assetRoutes(webAssets()), guards),
+    {
+      method: "GET",
+      pattern: "/status",
+      maxBody: 0,
+      errors: "api",
+      use: guards,
+      handler: () => ({
+        status: 200,
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: statusPage(firmwareVersion, core.registry.all().length),
+      }),
+    },
+    {
+      method: "GET",
+      pattern: "/updates",
+      maxBody: 0,
+      errors: "api",
+      use: guards,
+      handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
+    },
+  ];
+  const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
+  const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
+  let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
+  const lights = statusRingFor(core);
+
+  return {
+    core,
+    mcp,
+    http,
+    lights,
+    handleHttp: (req) => http.handle(req),
+    ensureOwnerToken,
+    start(timers) {
+      const ownerToken = ensureOwnerToken();
+      if (!running) {
+        // Routines and wakeups fire from the tick; Telegram messages from allow-listed chats run as turns.
+        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick(), core.nostr.triggers?.tick()));
+        // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
+        void core.ota?.boot();
+        const inbound = telegramInboundFor(core, ports.log, timers.sleep);
+        inbound.start();
+        lights?.report({ kind: "booted" });
+        const stopRing = lights ? timers.every(RING_FRAME_MS, () => void lights.tick()) : undefined;
+        // The owner's Nostr relays, and DMs to the device's key as turns (docs/nostr.md).
+        core.nostr.start();
+        core.nostrChannel.start();
+        running = {
+          stopTick: () => {
+            stopTick();
+            stopRing?.();
+          },
+          stopInbound: async () => {
+            core.nostr.stop();
+            await inbound.stop();
+          },
+        };
+      }
+      return ownerToken === undefined ? {} : { ownerToken };
+    },
+    running: () => running !== undefined,
+    async stop() {
+      const was = running;
+      running = undefined;
+      if (!was) return;
+      was.stopTick();
+      await was.stopInbound();
+    },
+  };
+}

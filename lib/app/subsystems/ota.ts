@@ -1,0 +1,78 @@
+// Builds the update engine from the ports, with the health check a new image
+// must pass after its first restart: network (the feed answers), storage (the
+// card takes a write when one is inserted) and registry (tools are there).
+import { defineSubsystem } from "../subsystem";
+import type { Ports } from "../../ports";
+import type { ToolRegistry } from "../../registry/registry";
+import type { HealthCheck } from "../../ota/boot";
+import { FEED_TIMEOUT_MS, OtaEngine } from "../../ota/engine";
+import { FEED_MAX_BYTES } from "../../ota/feed";
+import { OtaRecords } from "../../ota/records";
+
+/** What the host knows about its build (CoreOptions.ota). */
+export interface OtaBuildOptions {
+  /** The build's version (the slots' reading of the running image wins). */
+  version: string;
+  /** The board name in the feed's images, e.g. "esp32s3". */
+  board: string;
+  trustedKeys: readonly string[];
+  feedUrl?: string;
+  checkIntervalMs?: number;
+}
+
+const PROBE_PATH = "ota-health-probe.txt";
+
+function healthChecks(ports: Pick<Ports, "http" | "storage">, registry: ToolRegistry, feedUrl: () => string | undefined): HealthCheck[] {
+  return [
+    {
+      name: "network",
+      run: async () => {
+        const url = feedUrl();
+        if (!url) return undefined; // nothing to reach yet
+        const res = await ports.http.request({ method: "GET", url, timeoutMs: FEED_TIMEOUT_MS, maxResponseBytes: FEED_MAX_BYTES });
+        return res.status === 200 ? undefined : `the release feed answered HTTP ${res.status}`;
+      },
+    },
+    {
+      name: "storage",
+      run: async () => {
+        const storage = ports.storage;
+        if (!storage?.present()) return undefined; // no card is not the firmware's fault
+        const probe = new TextEncoder().encode("ok");
+        storage.writeAtomic(PROBE_PATH, probe);
+        const back = storage.read(PROBE_PATH);
+        storage.remove(PROBE_PATH);
+        return back && back.length === 2 ? undefined : "the card did not read back what was written";
+      },
+    },
+    {
+      name: "registry",
+      run: async () => (registry.all().length > 0 && registry.has("ota.status") ? undefined : "the tool registry is incomplete"),
+    },
+  ];
+}
+
+/** The update engine, built from the ports it names; undefined when the host has no app slots or gave no OTA options. */
+export const UPDATES = defineSubsystem({
+  name: "updates",
+  ports: ["otaSlots", "http", "settings", "log", "clock", "storage"],
+  build(p, d: { registry: ToolRegistry; options: OtaBuildOptions | undefined }): OtaEngine | undefined {
+    const { otaSlots } = p;
+    if (!otaSlots || !d.options) return undefined;
+    const options = d.options;
+    const records = new OtaRecords(p.settings);
+    return new OtaEngine({
+      slots: otaSlots,
+      http: p.http,
+      settings: p.settings,
+      log: p.log,
+      now: () => p.clock.now(),
+      version: options.version,
+      board: options.board,
+      trustedKeys: options.trustedKeys,
+      feedUrl: options.feedUrl,
+      checkIntervalMs: options.checkIntervalMs,
+      checks: healthChecks(p, d.registry, () => records.feedUrl() ?? options.feedUrl),
+    });
+  },
+});

@@ -1,0 +1,142 @@
+// POST /api/voice: a WAV body through the voice pipeline, as the web UI's talk
+// button and the tests drive it. Any client's token gets in; the turn runs as
+// that client's person. The answer is JSON: transcript, reply, and `audio`,
+// the path from which GET returns the spoken reply as WAV (only to the client
+// that asked, while the reply is among the last VOICE_REPLIES_KEPT).
+import type { ConfigStore } from "../device/config";
+import { HaloError } from "../errors";
+import { HttpError } from "./http-error";
+import { requireClient } from "./middleware";
+import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import type { HttpRequest, HttpResponse } from "./types";
+import type { McpClient } from "../people/clients";
+import type { Random, Storage } from "../ports";
+import type { Principal } from "../registry/principal";
+import type { TurnEngine } from "../turn/engine";
+import { toHex } from "../util/hash";
+import { VOICE_CHANNEL, type VoiceSubsystem } from "../voice/build";
+import { recordingSpeaker, samplesSource } from "../voice/memory-audio";
+import { MIC_SAMPLE_RATE, resample } from "../voice/pcm";
+import { VoicePipeline } from "../voice/pipeline";
+import { decodeWav, encodeWav } from "../voice/wav";
+
+export const VOICE_API_PATH = "/api/voice";
+/** Largest WAV upload: a minute of 16 kHz mono, or about 12 s of 44.1 kHz stereo. */
+export const VOICE_UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
+/** Spoken replies kept for GET; older ones are removed from the card. */
+export const VOICE_REPLIES_KEPT = 8;
+export const VOICE_REPLY_DIR = "voice";
+const REPLY_ID_BYTES = 8;
+const REPLY_FILE = /^([0-9a-f]{16})\.wav$/;
+const WAV_TYPES = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"];
+
+export interface VoiceApiEnvironment {
+  verifyToken(token: string): McpClient | undefined;
+  principalFor(client: McpClient): Principal;
+  turn: Pick<TurnEngine, "runTurn">;
+  voice: VoiceSubsystem;
+  random: Random;
+  /** Where spoken replies are kept; without it the answer's audio is null. */
+  storage: Storage | undefined;
+  /** The ttsOn knob decides whether a reply is spoken. */
+  config: Pick<ConfigStore, "bool">;
+}
+
+/** POST /api/voice and GET /api/voice/<id>.wav, for the HTTP pipeline's route table. */
+export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): RouteSpec[] {
+  /** Reply id to the client that asked, newest last. */
+  const replies = new Map<string, string>();
+  const client = requireClient(env.verifyToken, "any");
+  return [
+    {
+      method: "POST",
+      pattern: VOICE_API_PATH,
+      maxBody: VOICE_UPLOAD_MAX_BYTES,
+      errors: "api",
+      use: [...guards, client],
+      handler: (ctx) => talk(env, ctx.req, ctx.client!, replies),
+    },
+    {
+      method: "GET",
+      pattern: `${VOICE_API_PATH}/:file`,
+      maxBody: 0,
+      errors: "api",
+      use: [...guards, client],
+      handler: (ctx) => {
+        const m = REPLY_FILE.exec(ctx.params.file);
+        const bytes = m && replies.get(m[1]) === ctx.client!.name ? readReply(env.storage, m[1]) : undefined;
+        if (!bytes) throw new HttpError(404, "Not found: no such voice reply.");
+        return { status: 200, headers: { "content-type": "audio/wav", "cache-control": "no-store" }, body: bytes };
+      },
+    },
+  ];
+}
+
+async function talk(env: VoiceApiEnvironment, req: HttpRequest, client: McpClient, replies: Map<string, string>): Promise<HttpResponse> {
+  const type = (req.headers["content-type"] || "").split(";")[0].trim().toLowerCase();
+  if (WAV_TYPES.indexOf(type) < 0) throw new HttpError(415, "Unsupported media type: send audio/wav.");
+  let samples: Int16Array;
+  try {
+    const pcm = decodeWav(req.body ?? new Uint8Array(0));
+    samples = resample(pcm.samples, pcm.sampleRate, MIC_SAMPLE_RATE);
+  } catch (e) {
+    if (e instanceof HaloError) throw new HttpError(400, `Bad request: ${e.sentence}`);
+    throw e;
+  }
+  const speaker = recordingSpeaker();
+  const principal = env.principalFor(client);
+  const pipeline: VoicePipeline = new VoicePipeline({
+    mic: samplesSource(samples, () => pipeline.release()),
+    transcriber: env.voice.transcriber,
+    speech: env.voice.speechOn(speaker),
+    runTurn: async (text) => (await env.turn.runTurn(principal, { text, channel: VOICE_CHANNEL })).reply,
+    speakWith: () =>
+      env.config.bool("ttsOn") ? { voice: env.voice.voiceName() } : { refusal: "off: spoken replies are off (ttsOn is false)." },
+  });
+  const exchange = await pipeline.press()!;
+  const rate = speaker.rate();
+  const recorded = speaker.take();
+  const audio =
+    rate !== undefined && recorded.length ? keepReply(env, client, replies, encodeWav({ sampleRate: rate, samples: recorded })) : null;
+  const body: { [key: string]: unknown } = {
+    transcript: exchange.transcript,
+    reply: exchange.reply,
+    audio,
+    ended: exchange.ended,
+    capturedMs: Math.round(exchange.capturedMs),
+  };
+  if (exchange.error) body.error = exchange.error;
+  return jsonAnswer(exchange.error ? 502 : 200, body);
+}
+
+function keepReply(env: VoiceApiEnvironment, client: McpClient, replies: Map<string, string>, wav: Uint8Array): string | null {
+  const storage = env.storage;
+  if (!storage) return null;
+  const idBytes = new Uint8Array(REPLY_ID_BYTES);
+  env.random.fill(idBytes);
+  const id = toHex(idBytes);
+  try {
+    storage.writeAtomic(`${VOICE_REPLY_DIR}/${id}.wav`, wav);
+  } catch {
+    return null;
+  }
+  replies.set(id, client.name);
+  for (const old of replies.keys()) {
+    if (replies.size <= VOICE_REPLIES_KEPT) break;
+    replies.delete(old);
+    try {
+      storage.remove(`${VOICE_REPLY_DIR}/${old}.wav`);
+    } catch {
+      // A card pulled since: the file goes with it.
+    }
+  }
+  return `${VOICE_API_PATH}/${id}.wav`;
+}
+
+function readReply(storage: Storage | undefined, id: string): Uint8Array | undefined {
+  try {
+    return storage?.read(`${VOICE_REPLY_DIR}/${id}.wav`);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,170 @@
+// The Nostr DM channel: DMs to the device's key (NIP-04 kind 4, NIP-17 gift
+// wraps) from permitted senders run as turns and are answered the same way
+// they came. The sender's tier decides: the owner's key runs as the owner
+// (admin), keys the owner follows as a guest, and a stranger's text never
+// reaches the model (the owner may set one fixed reply for strangers).
+import type { NostrEvent } from "./event";
+import { NOSTR_DM_MAX_CHARS, NOSTR_GIFT_WRAP_LOOKBACK_S, NOSTR_INBOUND_QUEUE_MAX, NOSTR_SEEN_IDS_MAX } from "./limits";
+import type { PublishOutcome } from "./pool";
+import { KIND_GIFT_WRAP, unwrapPrivateMessage, wrapPrivateMessage } from "./nip17";
+import { toolsOf, withSkills, type AdoptedSkill } from "./skills";
+import type { NostrSubsystem, SenderTier } from "./subsystem";
+import type { Log } from "../ports";
+import type { Principal } from "../registry/principal";
+
+export const KIND_NIP04_DM = 4;
+export const NOSTR_FAILED_TURN_REPLY = "Sorry, something went wrong with that message. Please try again.";
+
+export interface NostrTurnRunner {
+  runTurn(principal: Principal, input: { text: string; channel: string; tools?: readonly string[] }): Promise<{ reply: string }>;
+}
+
+export interface NostrChannelDeps {
+  nostr: NostrSubsystem;
+  runner: NostrTurnRunner;
+  /** The principal of a tier that may talk (admin and wot); undefined refuses. */
+  principalFor(tier: SenderTier, pubkey: string): Principal | undefined;
+  /** The owner's fixed reply to strangers; undefined or empty: strangers get nothing. */
+  strangerReply(): string | undefined;
+  /** Told after a turn that used skills (the skills chained to them fire). */
+  skillsDone?(skills: AdoptedSkill[]): void;
+  log: Log;
+}
+
+interface Inbound {
+  sender: string;
+  text: string;
+  nip: "04" | "17";
+}
+
+export class NostrChannel {
+  private readonly queue: Inbound[] = [];
+  private readonly seen = new Set<string>();
+  private working = false;
+  private startedAt = 0;
+  private counts = { turns: 0, strangers: 0, refused: 0, dropped: 0 };
+
+  constructor(private readonly deps: NostrChannelDeps) {}
+
+  /** Subscribes to the device's inbox; messages older than now are ignored. */
+  start(): void {
+    const { nostr } = this.deps;
+    if (!nostr.pool) return;
+    this.startedAt = nostr.nowSeconds();
+    const me = nostr.identity.pubkey;
+    nostr.pool.subscribe(
+      "dm-inbox",
+      [
+        { kinds: [KIND_NIP04_DM], "#p": [me], since: this.startedAt },
+        { kinds: [KIND_GIFT_WRAP], "#p": [me], since: this.startedAt - NOSTR_GIFT_WRAP_LOOKBACK_S },
+      ],
+      (e) => this.accept(e),
+    );
+  }
+
+  stats(): { turns: number; strangers: number; refused: number; dropped: number } {
+    return { ...this.counts };
+  }
+
+  private accept(e: NostrEvent): void {
+    if (this.seen.has(e.id)) return;
+    if (this.seen.size >= NOSTR_SEEN_IDS_MAX) this.seen.clear();
+    this.seen.add(e.id);
+    const inbound = this.open(e);
+    if (!inbound) {
+      this.counts.refused++;
+      return;
+    }
+    if (this.deps.nostr.isBlocked(inbound.sender)) return;
+    if (this.queue.length >= NOSTR_INBOUND_QUEUE_MAX) {
+      if (this.counts.dropped++ === 0) this.deps.log.warn("nostr: the DM queue is full; dropping DMs until it drains");
+      return;
+    }
+    this.queue.push(inbound);
+    if (!this.working) void this.work();
+  }
+
+  /** Decrypts a DM addressed to the device; undefined when it is not one or does not open. */
+  private open(e: NostrEvent): Inbound | undefined {
+    const { identity } = this.deps.nostr;
+    try {
+      if (e.kind === KIND_NIP04_DM) {
+        if (e.created_at < this.startedAt || !e.tags.some((t) => t[0] === "p" && t[1] === identity.pubkey)) return undefined;
+        return { sender: e.pubkey, text: identity.nip04Decrypt(e.pubkey, e.content), nip: "04" };
+      }
+      if (e.kind === KIND_GIFT_WRAP) {
+        const m = unwrapPrivateMessage(identity, e, this.deps.nostr.nowSeconds());
+        // A rumor from before this start is an old DM delivered again, not a new one.
+        if (m.createdAt < this.startedAt) return undefined;
+        return { sender: m.sender, text: m.content, nip: "17" };
+      }
+    } catch {
+      return undefined;
+    }
+    return undefined;
+  }
+
+  private async work(): Promise<void> {
+    this.working = true;
+    try {
+      for (let item = this.queue.shift(); item; item = this.queue.shift()) await this.handle(item);
+    } finally {
+      this.working = false;
+    }
+  }
+
+  private async handle(item: Inbound): Promise<void> {
+    const tier = this.deps.nostr.tierOf(item.sender);
+    const principal = tier === "stranger" ? undefined : this.deps.principalFor(tier, item.sender);
+    if (!principal) {
+      this.counts.strangers++;
+      const fixed = this.deps.strangerReply();
+      if (fixed) await this.reply(item, fixed);
+      return;
+    }
+    let text: string;
+    try {
+      this.counts.turns++;
+      // Approved DM-triggered skills whose keyword the message has bring their instructions into this turn.
+      // Such a turn sees only the skills' requires_tool tools.
+      const message = item.text.slice(0, NOSTR_DM_MAX_CHARS);
+      const skills = this.deps.nostr.skills.forDm(message);
+      text = (await this.deps.runner.runTurn(principal, { text: withSkills(message, skills), channel: "nostr", tools: toolsOf(skills) }))
+        .reply;
+      if (skills.length) this.deps.skillsDone?.(skills);
+    } catch (e) {
+      this.deps.log.warn(`nostr: a DM turn failed (${e instanceof Error ? e.name : "error"})`);
+      text = NOSTR_FAILED_TURN_REPLY;
+    }
+    if (typeof text === "string" && text.trim()) await this.reply(item, text);
+  }
+
+  private async reply(to: Inbound, text: string): Promise<void> {
+    const { nostr } = this.deps;
+    if (!nostr.pool) return;
+    await sendDm(nostr, to.sender, text.slice(0, NOSTR_DM_MAX_CHARS), to.nip).catch((e) =>
+      this.deps.log.warn(`nostr: a DM reply was not sent (${e instanceof Error ? e.name : "error"})`),
+    );
+  }
+}
+
+/** Signs and publishes a DM to `recipient` by NIP-04 or NIP-17; returns the event and each relay's answer. */
+export async function sendDm(
+  nostr: NostrSubsystem,
+  recipient: string,
+  text: string,
+  nip: "04" | "17",
+  subject?: string,
+): Promise<{ event: NostrEvent; outcomes: PublishOutcome[] }> {
+  const now = nostr.nowSeconds();
+  const event =
+    nip === "17"
+      ? wrapPrivateMessage(nostr.identity, recipient, text, now, subject)
+      : nostr.identity.sign({
+          kind: KIND_NIP04_DM,
+          tags: [["p", recipient]],
+          created_at: now,
+          content: nostr.identity.nip04Encrypt(recipient, text),
+        });
+  return { event, outcomes: nostr.pool ? await nostr.pool.publish(event) : [] };
+}
