@@ -1,6 +1,7 @@
 // The baseline for the MCP benchmark: the official SDK's McpServer, stateless Streamable HTTP with JSON
 // responses (the SDK's documented pattern: a new server and transport per request), behind a bearer check,
 // serving the same tools from Halo's registry.
+import { TEST_HOST } from "../test/support/halo.ts";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -10,7 +11,7 @@ import { buildCore } from "../lib/app/core.ts";
 import { makePrincipal } from "../lib/registry/principal.ts";
 
 const TOKEN = process.env.BENCH_TOKEN ?? "bench-token";
-const core = buildCore(memoryPorts());
+const core = buildCore(memoryPorts(), TEST_HOST);
 const owner = makePrincipal("owner", "admin", "mcp");
 
 function sdkServer(): McpServer {

@@ -40,7 +40,11 @@ export type ErrorTag =
   | "binary"
   | "last-admin"
   | "not-mid-turn"
-  | "rate-limited";
+  | "rate-limited"
+  | "send-failed"
+  | "not-spoken"
+  | "silent"
+  | "off";
 
 /** How a tag is written before its sentence; most are written as they are. */
 const TAG_PREFIX: { readonly [tag: string]: string } = { "invalid-arguments": "invalid arguments" };

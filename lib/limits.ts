@@ -9,6 +9,8 @@ export const MAX_TOKEN_CHARS = 512;
 /** Tools per tools/list page: one page holds the whole catalog up to this bound; cursors page past it. */
 export const TOOLS_PAGE_SIZE = 128;
 
+/** How long a tool call may run when its caller gives no deadline of its own (an MCP call; a turn passes its own). */
+export const TOOL_CALL_DEADLINE_MS = 120 * 1000;
 /** A tool result's text beyond this is cut; the whole text stays in the results ring. */
 export const RESULT_CLAMP_BYTES = 4 * 1024;
 /** Entries and bytes kept in the results ring of one namespace. */

@@ -127,6 +127,18 @@ export interface VectorArena {
   release(memory: ArrayBuffer): void;
 }
 
+/**
+ * Cancellation a caller hands down (lib/util/abort.ts makes one): XS 13.3 has no AbortController, so the
+ * core carries its own. Host ports that do long work (an HTTP request) stop when it is aborted.
+ */
+export interface CallSignal {
+  readonly aborted: boolean;
+  /** One sentence saying why, once aborted. */
+  readonly reason: string | undefined;
+  /** Calls `listener` once when aborted (at once if it already is); returns the function that stops listening. */
+  onAbort(listener: () => void): () => void;
+}
+
 export interface HttpClientRequest {
   method: string;
   url: string;
@@ -139,6 +151,8 @@ export interface HttpClientRequest {
   maxResponseBytes: number;
   /** Connect to this IP address instead of resolving the URL's host; the Host header and TLS name stay the URL's. */
   address?: string;
+  /** Abandons the exchange when aborted (the caller's deadline passed): the request rejects with code "timeout". */
+  signal?: CallSignal;
 }
 
 /** Name resolution as the HttpClient does it (the hosts file included): every address a name has. */
@@ -166,6 +180,43 @@ export interface HttpClientResponse {
  */
 export interface HttpClient {
   request(req: HttpClientRequest): Promise<HttpClientResponse>;
+}
+
+export interface AudioHttpRequest {
+  method: string;
+  url: string;
+  /** Header names in lower case. No content-length: the body is sent chunked. */
+  headers: { [name: string]: string };
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** A 2xx body is handed here piece by piece as it arrives instead of being collected. */
+  onBody?(chunk: Uint8Array): void;
+}
+
+export interface AudioHttpExchange {
+  /** Queues a piece of the request body. */
+  write(chunk: Uint8Array): void;
+  /** Ends the request body; resolves with the response once its body has ended (empty when streamed to onBody). */
+  end(): Promise<HttpClientResponse>;
+  /** Abandons the exchange; a pending `end()` rejects. */
+  abort(): void;
+}
+
+/**
+ * HTTP with bodies in pieces, for audio: the capture goes up while it is being recorded (chunked
+ * transfer encoding) and speech comes down while it is being made. A host whose client cannot stream
+ * binds `bufferedAudioHttp(http)` (lib/voice/audio-http.ts) and says so.
+ */
+export interface AudioHttp {
+  open(req: AudioHttpRequest): AudioHttpExchange;
+}
+
+/** The host's timers. The core never sets a timer of its own; it asks here. */
+export interface Timers {
+  /** Calls `fn` every `ms` until the returned function is called. */
+  every(ms: number, fn: () => void): () => void;
+  /** Resolves after `ms` (provider retry backoff, the Telegram loop's waits, relay reconnects). */
+  sleep(ms: number): Promise<void>;
 }
 
 /** What one WebSocket tells its owner. After `close()` (or onClose) nothing more fires. */
@@ -418,6 +469,9 @@ export interface Ports {
   log: Log;
   settings: Settings;
   http: HttpClient;
+  /** Audio up and down in pieces: a streaming client, or `bufferedAudioHttp(http)` where the host has none. */
+  audioHttp: AudioHttp;
+  timers: Timers;
   /** Resolves host names so files.fetch checks every address before connecting; undefined: names are refused. */
   resolver: Resolver | undefined;
   /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */

@@ -2,7 +2,6 @@
 // core, joins the network and serves /mcp with Moddable's HTTP server.
 import "./globals"; // first: lib/ needs TextEncoder and TextDecoder
 import { createHalo } from "../../lib/app/halo";
-import { episodicOverStorage } from "../../lib/memory/build";
 import { RateLimitedLog } from "../../lib/util/log-limit";
 import { readDeviceConfig } from "./config";
 import { serveHttp } from "./http/server";
@@ -12,11 +11,6 @@ import Net from "net";
 import Timer from "timer";
 import { RING_FRAME_MS } from "../../lib/device/ring/runner";
 
-/** Provider retry backoff and the Telegram loop's waits run on Moddable's Timer. */
-function timerSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => void Timer.set(() => resolve(), ms));
-}
-
 export default function main(): void {
   const config = readDeviceConfig();
   const given = devicePorts(config);
@@ -25,18 +19,16 @@ export default function main(): void {
   const wifi = config.simulated ? undefined : deviceWifi(() => network);
   // Repeated lines (a client aborting requests) are rate-limited and counted.
   const ports = { ...given, wifi, log: new RateLimitedLog(given.log, given.clock) };
-  // The episodic log lives on the SD card (memory.episodic exists only with it).
   const halo = createHalo({
     ports,
     firmwareVersion: config.firmwareVersion,
     core: {
-      episodic: episodicOverStorage(ports),
       baseUrls: config.baseUrls,
-      sleep: timerSleep,
-      ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
+      otaBuild: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
     },
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
     addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
+    deviceName: () => "halo",
   });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
   // Shown once, on first boot, on the console only: the owner copies it from there.
@@ -55,13 +47,7 @@ export default function main(): void {
       serveHttp(halo, config.httpPort, ports.log);
       if (early !== undefined) Timer.clear(early);
       // The scheduler tick, the Telegram loop and the ring start once the network (and so SNTP time) is up.
-      halo.start({
-        every: (ms, fn) => {
-          const id = Timer.repeat(fn, ms);
-          return (): void => Timer.clear(id);
-        },
-        sleep: timerSleep,
-      });
+      halo.start();
     },
   });
   // Long press: Wi-Fi setup; very long press: reboot. A short press is for talking (the voice issue).

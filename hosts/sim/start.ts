@@ -5,13 +5,11 @@ import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
 import { createHalo, type Halo } from "../../lib/app/halo.ts";
-import { episodicOverStorage } from "../../lib/memory/build.ts";
 import { RateLimitedLog } from "../../lib/util/log-limit.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
 import { serveFlashPage } from "./flash-page.ts";
-import { nodeAudioHttp } from "./ports/audio-http.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -87,14 +85,9 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   // Seeded before the core is built, so every subsystem sees them from the first boot on.
   const seeds = new SecretStore(ports.settings, ports.log);
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
-  // The episodic log lives on the simulated SD card, when the simulator has one.
-  const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
   const core = {
-    episodic: episodicOverStorage(ports),
-    baseUrls: options.baseUrls,
-    sleep,
-    audioHttp: nodeAudioHttp,
-    ota: { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] },
+    baseUrls: options.baseUrls ?? {},
+    otaBuild: { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] },
   };
   const halo = createHalo({
     ports,
@@ -103,21 +96,16 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     core,
     // The Host check: the PC's own addresses, for when HALO_HOST opens the simulator to the LAN.
     addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
+    // The Host check also answers to halo.local.
+    deviceName: () => "halo",
   });
   const tokenPath = join(options.dataDir, "admin-token");
   // A new image's health check settles before the simulator answers (start() would run it in the background).
-  await halo.core.ota?.boot();
+  await halo.core.updates?.boot();
   // HALO_NOSTR_RELAYS seeds the Nostr relays while the owner has set none (docs/nostr.md).
   if (options.nostrRelays && halo.core.nostr.relays().length === 0) halo.core.nostr.setRelays(options.nostrRelays);
   // The scheduler tick and the Telegram loop run on Node's timers; neither keeps the process alive.
-  const { ownerToken: token } = halo.start({
-    every: (ms, fn) => {
-      const t = setInterval(fn, ms);
-      t.unref();
-      return () => clearInterval(t);
-    },
-    sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
-  });
+  const { ownerToken: token } = halo.start();
   if (token) {
     writeFileSync(tokenPath, token + "\n", { mode: 0o600 });
     chmodSync(tokenPath, 0o600);

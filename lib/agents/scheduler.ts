@@ -34,11 +34,6 @@ export interface ScheduledTurnRunner {
   runScheduledTurn(principal: Principal, request: ScheduledTurnRequest): Promise<ScheduledTurnOutcome>;
 }
 
-/** The runner until the turn engine is wired: every fire fails, honestly. */
-export const UNAVAILABLE_TURN_RUNNER: ScheduledTurnRunner = {
-  runScheduledTurn: () => Promise.resolve({ ok: false, error: "turn engine not available" }),
-};
-
 export interface SchedulerDeps {
   routines: Routines;
   clock: Clock;
@@ -48,23 +43,19 @@ export interface SchedulerDeps {
   offsetMinutes(): number;
   /** The principal a routine's turn runs as (scheduled: true), derived now from the creator's namespace. */
   principalFor(ns: string): Principal;
+  /** Runs each fired routine's turn. */
+  runner: ScheduledTurnRunner;
 }
 
 const ERROR_MAX_CHARS = 120;
 
 export class RoutineScheduler {
-  private runner: ScheduledTurnRunner = UNAVAILABLE_TURN_RUNNER;
   /** Turns in flight by routine id; the token tells a late outcome (after a timeout or a cancel) from the current one. */
   private readonly running = new Map<string, { token: number; started: number }>();
   private nextToken = 1;
   private governorAlertDay = "";
 
   constructor(private readonly deps: SchedulerDeps) {}
-
-  /** The turn engine binds itself here once it exists. */
-  setRunner(runner: ScheduledTurnRunner): void {
-    this.runner = runner;
-  }
 
   isRunning(id: string): boolean {
     return this.running.has(id);
@@ -147,7 +138,7 @@ export class RoutineScheduler {
       try {
         const request: ScheduledTurnRequest = { text, routineId: r.id };
         if (r.chatId !== undefined) request.chatId = r.chatId;
-        outcome = await this.runner.runScheduledTurn({ ...principal, scheduled: true }, request);
+        outcome = await this.deps.runner.runScheduledTurn({ ...principal, scheduled: true }, request);
       } catch (e) {
         outcome = { ok: false, error: e instanceof Error ? e.message : "the turn failed" };
       }

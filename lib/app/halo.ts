@@ -1,4 +1,5 @@
 import { SCHEDULER_TICK_MS } from "../agents/bounds";
+import { pick } from "../util/pick";
 import { telegramInboundFor } from "./telegram-inbound";
 import { buildCore, type Core, type CoreOptions } from "./core";
 import { bootEventText, recordDeviceEvent } from "../memory/episodic/device-events";
@@ -30,24 +31,17 @@ import { voiceRoutes } from "../http/voice-api";
 
 export type { HttpRequest, HttpResponse } from "../http/types";
 
-/** What a host gives the lifecycle: its timers. The core itself never sets a timer. */
-export interface HostTimers {
-  /** Calls `fn` every `ms` until the returned function is called. */
-  every(ms: number, fn: () => void): () => void;
-  sleep(ms: number): Promise<void>;
-}
-
 export interface HaloOptions {
   ports: Ports;
   firmwareVersion: string;
   /** Tools per MCP tools/list page (default and maximum TOOLS_PAGE_SIZE). */
   toolsPageSize?: number;
-  /** Host choices for buildCore (the episodic store, the secrets reader). */
-  core?: CoreOptions;
-  /** The device's own addresses, for the Host check (default: none beyond loopback). */
-  addresses?(): string[];
-  /** The device answers to `<deviceName>.local` (default "halo"). */
-  deviceName?: string;
+  /** The host's choices besides its ports: base URLs of outside services, its build for updates. */
+  core: CoreOptions;
+  /** The device's own addresses, for the Host check (loopback is always allowed). */
+  addresses(): string[];
+  /** The device answers to `<deviceName>.local`. */
+  deviceName(): string;
 }
 
 /** The assembled device: the core's subsystems behind the MCP server and one HTTP pipeline. */
@@ -60,8 +54,8 @@ export interface Halo {
   ensureOwnerToken(): string | undefined;
   /** The status ring, when the Led port takes frames: start() ticks it; the host reports network and setup to it. */
   lights?: StatusRing;
-  /** Starts what runs in the background (the scheduler tick, inbound channels); the first-boot owner token, once. */
-  start(timers: HostTimers): { ownerToken?: string };
+  /** Starts what runs in the background on the host's timers (the scheduler tick, inbound channels); the first-boot owner token, once. */
+  start(): { ownerToken?: string };
   /** Stops it again; resolves when the inbound channels have let go. */
   stop(): Promise<void>;
   /** Whether start() has run and stop() has not. */
@@ -72,13 +66,13 @@ export function createHalo(options: HaloOptions): Halo {
   const { ports, firmwareVersion } = options;
   // The ring as the web page's preview sees it: every pattern shown is also an event (lib/http/ring-events.ts).
   const led = ports.led ? new ObservedLed(ports.led) : undefined;
-  const core = buildCore(led ? { ...ports, led } : ports, undefined, options.core);
+  const core = buildCore(led ? { ...ports, led } : ports, options.core);
   // The boot is the first row of the device's timeline (session "system"); a missing card only skips it.
   recordDeviceEvent(new EpisodicJournal(core.episodic, ports.log), bootEventText(firmwareVersion, ports.system));
   const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
   const hosts = new HostPolicy({
-    addresses: options.addresses ?? (() => []),
-    deviceName: () => options.deviceName ?? "halo",
+    addresses: options.addresses,
+    deviceName: options.deviceName,
     settings: ports.settings,
   });
   // Every request passes the Host and Origin check first, 404s and 405s included; routes add their own guards.
@@ -90,21 +84,40 @@ export function createHalo(options: HaloOptions): Halo {
       { verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn },
       guards,
     ),
-    ...ownerApiRoutes({ ...core, log: ports.log, wifi: ports.wifi }, verifyToken, guards),
-    ...hostRoutes(hosts, verifyToken, guards),
-    nostrWebhookRoute({ verifyToken, triggers: () => core.nostr.triggers }, guards),
-    ...voiceRoutes(
-      { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
+    ...ownerApiRoutes(
+      {
+        ...pick(core, ["secrets", "clients", "people", "chats", "priority", "config", "skills", "routines", "alerts", "downloads"]),
+        ...pick(core, ["nostr", "budget", "models", "memory", "ports"]),
+        ota: core.updates,
+        log: ports.log,
+        wifi: ports.wifi,
+      },
+      verifyToken,
       guards,
     ),
-    ...webApiRoutes(core, verifyToken, guards),
+    ...hostRoutes(hosts, verifyToken, guards),
+    nostrWebhookRoute({ verifyToken, triggers: () => core.triggers }, guards),
+    ...voiceRoutes(
+      {
+        ...pick(core, ["turn", "speech", "config"]),
+        ...pick(ports, ["random", "storage"]),
+        verifyToken,
+        principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }),
+      },
+      guards,
+    ),
+    ...webApiRoutes(pick(core, ["registry", "secrets"]), verifyToken, guards),
     ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
     ...filesApiRoutes(
       { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },
       verifyToken,
       guards,
     ),
-    secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
+    secretCheckRoute(
+      { ...pick(ports, ["http", "clock"]), getSecret: (n) => core.secrets.getSecret(n), baseUrls: options.core.baseUrls },
+      verifyToken,
+      guards,
+    ),
     ...webPageRoutes(assetRoutes(webAssets()), guards),
     {
       method: "GET",
@@ -130,7 +143,7 @@ export function createHalo(options: HaloOptions): Halo {
   const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
-  const lights = statusRingFor(core);
+  const lights = statusRingFor({ ...pick(core, ["ports", "config", "turn", "skills", "routines", "downloads"]) });
 
   return {
     core,
@@ -139,19 +152,21 @@ export function createHalo(options: HaloOptions): Halo {
     lights,
     handleHttp: (req) => http.handle(req),
     ensureOwnerToken,
-    start(timers) {
+    start() {
+      const { timers } = ports;
       const ownerToken = ensureOwnerToken();
       if (!running) {
         // Routines and wakeups fire from the tick; Telegram messages from allow-listed chats run as turns.
-        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.ota?.tick(), core.nostr.triggers?.tick()));
+        const stopTick = timers.every(SCHEDULER_TICK_MS, () => void (core.scheduler.tick(), core.updates?.tick(), core.triggers.tick()));
         // A new image checks its health (network, storage, registry) and marks itself valid, or rolls back.
-        void core.ota?.boot();
-        const inbound = telegramInboundFor(core, ports.log, timers.sleep);
+        void core.updates?.boot();
+        const inbound = telegramInboundFor(core, ports.log, (ms) => timers.sleep(ms));
         inbound.start();
         lights?.report({ kind: "booted" });
         const stopRing = lights ? timers.every(RING_FRAME_MS, () => void lights.tick()) : undefined;
         // The owner's Nostr relays, and DMs to the device's key as turns (docs/nostr.md).
         core.nostr.start();
+        core.triggers.start();
         core.nostrChannel.start();
         running = {
           stopTick: () => {

@@ -13,7 +13,7 @@ export function approvalsWaiting(core: Pick<Core, "skills" | "routines" | "downl
 }
 
 /** The ring, or undefined when the host's Led port has no frame writer. */
-export function statusRingFor(core: Core): StatusRing | undefined {
+export function statusRingFor(core: Pick<Core, "ports" | "config" | "turn" | "skills" | "routines" | "downloads">): StatusRing | undefined {
   const { led, clock, log } = core.ports;
   const frame = led?.frame?.bind(led);
   if (!led || !frame) return undefined;

@@ -20,7 +20,7 @@ export function telegramInboundFor(core: Core, log: Log, sleep: (ms: number) => 
     log,
     sleep,
     transcribeVoice: async (fileId) =>
-      core.voice.transcriber.transcribeFile(
+      core.speech.transcriber.transcribeFile(
         await core.telegram.client.downloadFile(fileId, VOICE_NOTE_MAX_BYTES),
         "audio/ogg",
         "voice.ogg",

@@ -1,3 +1,4 @@
+import { taggedText, type ErrorTag } from "../errors";
 import type { AudioOut, Led, LedPattern, Log, System } from "../ports";
 import type { DeviceAction } from "./actions";
 import type { ConfigStore } from "./config";
@@ -13,11 +14,8 @@ export interface ActuatorDeps {
   speak?(text: string, voice: string): Promise<unknown>;
 }
 
-export interface ActionOutcome {
-  ok: boolean;
-  /** One sentence; a failure starts with its tag (not-present:, silent:, off:). */
-  text: string;
-}
+/** What an action did: one sentence; a failure also its tag and its sentence apart (`text` is "<tag>: <sentence>"). */
+export type ActionOutcome = { ok: true; text: string } | { ok: false; tag: ErrorTag; sentence: string; text: string };
 
 /**
  * Carries out validated device actions through the ports. An absent port is
@@ -30,7 +28,7 @@ export class DeviceActuator {
     const { config, led, audioOut, system } = this.deps;
     switch (action.kind) {
       case "led": {
-        if (!led) return fail("not-present: this device has no LED ring.");
+        if (!led) return fail("not-present", "this device has no LED ring.");
         const asked = action.brightness === null ? config.number("ledBrightness") : action.brightness;
         const brightness = Math.min(asked, LED_MAX_BRIGHTNESS);
         led.show({ mode: action.mode, r: action.r, g: action.g, b: action.b, brightness });
@@ -38,7 +36,7 @@ export class DeviceActuator {
         return done(`ring: ${action.mode} ${action.r},${action.g},${action.b} at brightness ${brightness}${capped}.`);
       }
       case "lights": {
-        if (!led) return fail("not-present: this device has no LED ring.");
+        if (!led) return fail("not-present", "this device has no LED ring.");
         const pattern: LedPattern =
           action.value === "off"
             ? { mode: "off", r: 0, g: 0, b: 0, brightness: 0 }
@@ -48,7 +46,7 @@ export class DeviceActuator {
       }
       case "config": {
         const problem = config.apply(action.changes, "device");
-        if (problem) return fail(`invalid: ${problem}`);
+        if (problem) return fail("invalid", problem);
         if (audioOut && action.changes.some(([k]) => k === "sfxVol")) audioOut.setVolume(config.number("sfxVol"));
         this.deps.log.info(`config: ${action.changes.map(([k]) => k).join(", ")} changed by a device action`);
         return done(`config: ${action.changes.map(([k]) => k).join(", ")} updated.`);
@@ -61,11 +59,11 @@ export class DeviceActuator {
           ],
           "orch_model",
         );
-        if (problem) return fail(`invalid: ${problem}`);
+        if (problem) return fail("invalid", problem);
         return done(`orchestrator model: ${action.provider} ${action.model} from the next turn.`);
       }
       case "reboot":
-        if (!system) return fail("not-present: this host cannot reboot (no System port).");
+        if (!system) return fail("not-present", "this host cannot reboot (no System port).");
         this.deps.log.info("device: reboot requested by a device action");
         system.reboot();
         return done(system.info().simulated ? "reboot requested (simulated: the simulator keeps running)." : "rebooting.");
@@ -76,16 +74,16 @@ export class DeviceActuator {
 
   private async speak(text: string): Promise<ActionOutcome> {
     const { config, audioOut } = this.deps;
-    if (!audioOut) return fail("not-present: this device has no speaker.");
-    if (config.string("profile") === "silent") return fail("silent: the device is on silent (profile silent).");
-    if (!config.bool("ttsOn")) return fail("off: spoken replies are off (ttsOn is false).");
-    if (config.number("sfxVol") === 0 || audioOut.volume() === 0) return fail("off: the speaker volume is 0.");
-    if (!this.deps.speak) return fail("not-present: this build has no speech synthesis.");
+    if (!audioOut) return fail("not-present", "this device has no speaker.");
+    if (config.string("profile") === "silent") return fail("silent", "the device is on silent (profile silent).");
+    if (!config.bool("ttsOn")) return fail("off", "spoken replies are off (ttsOn is false).");
+    if (config.number("sfxVol") === 0 || audioOut.volume() === 0) return fail("off", "the speaker volume is 0.");
+    if (!this.deps.speak) return fail("not-present", "this build has no speech synthesis.");
     try {
       await this.deps.speak(text, config.string("ttsVoice"));
     } catch (e) {
       const why = e instanceof Error ? e.message.replace(/\.$/, "") : "unknown error";
-      return fail(`failed: the speech did not play (${why}).`);
+      return fail("failed", `the speech did not play (${why}).`);
     }
     return done(`spoke ${text.length} characters.`);
   }
@@ -95,6 +93,6 @@ function done(text: string): ActionOutcome {
   return { ok: true, text };
 }
 
-function fail(text: string): ActionOutcome {
-  return { ok: false, text };
+function fail(tag: ErrorTag, sentence: string): ActionOutcome {
+  return { ok: false, tag, sentence, text: taggedText(tag, sentence) };
 }

@@ -3,6 +3,7 @@
 // memories exist unless it comes with the re-embed; lib/memory/embedders/change.ts).
 import { HaloError } from "../errors";
 import { changeEmbedder, embedderView } from "../memory/embedders/change";
+import { describeEmbedderChange } from "../tools/memory-text";
 import { EMBEDDER_SECRET_NAME, selectEmbedder } from "../memory/embedders/select";
 import type { MemoryEngine } from "../memory/engine";
 import type { HttpClient, Log } from "../ports";
@@ -50,7 +51,7 @@ export function embedderRoutes(deps: EmbedderDeps): Array<Route<ApiHandler>> {
             reembed === true,
           );
           deps.log.info("owner api: embedder changed");
-          return { status: 200, body: { ...view(), result: done } };
+          return { status: 200, body: { ...view(), result: describeEmbedderChange(done) } };
         } catch (e) {
           if (!(e instanceof HaloError)) throw e;
           const invalid = e.tag === "invalid";

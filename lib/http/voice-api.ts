@@ -14,7 +14,8 @@ import type { Random, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { TurnEngine } from "../turn/engine";
 import { toHex } from "../util/hash";
-import { VOICE_CHANNEL, type VoiceSubsystem } from "../voice/build";
+import type { Speech } from "../voice/speech-service";
+import { VOICE_CHANNEL } from "../voice/voice-loop";
 import { recordingSpeaker, samplesSource } from "../voice/memory-audio";
 import { MIC_SAMPLE_RATE, resample } from "../voice/pcm";
 import { VoicePipeline } from "../voice/pipeline";
@@ -34,7 +35,7 @@ export interface VoiceApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
   principalFor(client: McpClient): Principal;
   turn: Pick<TurnEngine, "runTurn">;
-  voice: VoiceSubsystem;
+  speech: Pick<Speech, "transcriber" | "speechOn" | "voiceName">;
   random: Random;
   /** Where spoken replies are kept; without it the answer's audio is null. */
   storage: Storage | undefined;
@@ -87,11 +88,11 @@ async function talk(env: VoiceApiEnvironment, req: HttpRequest, client: McpClien
   const principal = env.principalFor(client);
   const pipeline: VoicePipeline = new VoicePipeline({
     mic: samplesSource(samples, () => pipeline.release()),
-    transcriber: env.voice.transcriber,
-    speech: env.voice.speechOn(speaker),
+    transcriber: env.speech.transcriber,
+    speech: env.speech.speechOn(speaker),
     runTurn: async (text) => (await env.turn.runTurn(principal, { text, channel: VOICE_CHANNEL })).reply,
     speakWith: () =>
-      env.config.bool("ttsOn") ? { voice: env.voice.voiceName() } : { refusal: "off: spoken replies are off (ttsOn is false)." },
+      env.config.bool("ttsOn") ? { voice: env.speech.voiceName() } : { refusal: "off: spoken replies are off (ttsOn is false)." },
   });
   const exchange = await pipeline.press()!;
   const rate = speaker.rate();

@@ -1,30 +1,33 @@
-import { HaloError } from "../errors";
 // memory.config: view and update the knobs, and the explicit re-embed path.
+import { HaloError } from "../errors";
 import { formatBytes } from "../util/format";
-import { describeMemConfig, knobError, MEM_CONFIG_KNOBS, saveMemConfig, type KnobName, type MemConfig } from "./config";
+import { knobError, MEM_CONFIG_KNOBS, saveMemConfig, type KnobName, type MemConfig } from "./config";
 import type { MemoryEngine, MemoryTx, TxNeeds } from "./engine";
+import type { ArenaUse, ConfigView, ReembedOutcome } from "./outcomes";
 import { bytesPerEntry } from "./store/store-arrays";
 import { VectorStore } from "./store/vector-store";
 
 /** Config calls read and change knobs, not entries: no housekeeping, no card or embedder checks. */
 const CONFIG_NEEDS: TxNeeds = { housekeeping: false, loaded: false, writable: false, embedder: false };
 
-export function viewConfig(engine: MemoryEngine): string {
+export function viewConfig(engine: MemoryEngine): ConfigView {
   return engine.transactNow(
     "read",
-    ({ store, embedder, storeEmbedderId, config }) => {
-      const stale =
-        storeEmbedderId !== embedder.id && store.count > 0 ? ` (stored vectors are from ${storeEmbedderId}: re-embed needed)` : "";
-      return `${describeMemConfig(config)}\nEmbedder: ${embedder.id}${stale}\nLive memories: ${store.count} of ${config.max_vectors}\n${arenaLine(engine)}`;
-    },
+    ({ store, embedder, storeEmbedderId, config }) => ({
+      config: { ...config },
+      embedderId: embedder.id,
+      staleFrom: storeEmbedderId !== embedder.id && store.count > 0 ? storeEmbedderId : undefined,
+      count: store.count,
+      arena: arenaUse(engine),
+    }),
     CONFIG_NEEDS,
   );
 }
 
 /** What the host's vector arena holds and what max_vectors can reach on it (memory.config, device.status). */
-export function arenaLine(engine: MemoryEngine): string {
+export function arenaUse(engine: MemoryEngine): ArenaUse {
   const { arena } = engine;
-  return `Vector arena: ${formatBytes(arena.usedBytes())} of ${formatBytes(arena.budgetBytes())} in use; this device fits at most ${engine.vectorLimit} memories (max_vectors)`;
+  return { usedBytes: arena.usedBytes(), budgetBytes: arena.budgetBytes(), vectorLimit: engine.vectorLimit };
 }
 
 /** The refusal for a max_vectors the arena cannot hold: it names the limit, never aborts. */
@@ -35,19 +38,19 @@ function overLimit(tx: MemoryTx, asked: number): HaloError {
   );
 }
 
-/** Applies a validated patch of knobs and persists it; nothing changes when any value is invalid. */
-export function updateConfig(engine: MemoryEngine, patch: { [name: string]: unknown }): string {
+/** Applies a validated patch of knobs and persists it, returning the knobs changed; nothing changes when any value is invalid. */
+export function updateConfig(engine: MemoryEngine, patch: { [name: string]: unknown }): Array<[KnobName, number]> {
   return engine.transactNow(
     "write",
     (tx) => {
       const next: MemConfig = { ...tx.config };
-      const changed: string[] = [];
+      const changed: Array<[KnobName, number]> = [];
       for (const knob of MEM_CONFIG_KNOBS) {
         if (!(knob.name in patch)) continue;
         const error = knobError(knob, patch[knob.name]);
         if (error) throw new HaloError("invalid-arguments", `${error}.`);
         next[knob.name as KnobName] = patch[knob.name] as number;
-        changed.push(`${knob.name} = ${patch[knob.name]}`);
+        changed.push([knob.name as KnobName, patch[knob.name] as number]);
       }
       if (changed.length === 0) throw new HaloError("invalid-arguments", "name at least one knob to update.");
       if (next.max_vectors < tx.store.count) {
@@ -63,7 +66,7 @@ export function updateConfig(engine: MemoryEngine, patch: { [name: string]: unkn
         tx.setConfig(previous);
         throw e;
       }
-      return `Updated: ${changed.join(", ")}.`;
+      return changed;
     },
     CONFIG_NEEDS,
   );
@@ -74,12 +77,12 @@ export function updateConfig(engine: MemoryEngine, patch: { [name: string]: unkn
  * dimensions changed). All or nothing: the old store and file stay until every
  * entry has its new vector, and other memory calls are refused (busy) meanwhile.
  */
-export async function reembed(engine: MemoryEngine): Promise<string> {
+export async function reembed(engine: MemoryEngine): Promise<ReembedOutcome> {
   return engine.transact(
     "exclusive",
     async (tx) => {
       const target = tx.embedder;
-      if (tx.storeEmbedderId === target.id) return `Nothing to re-embed: every memory already uses ${target.id}.`;
+      if (tx.storeEmbedderId === target.id) return { embedderId: target.id, count: 0, already: true };
       const old = tx.store;
       const metas = [];
       for (let slot = 0; slot < old.count; slot++) metas.push(old.metaAt(slot));
@@ -89,7 +92,7 @@ export async function reembed(engine: MemoryEngine): Promise<string> {
         next.add(m, rows[i].row, rows[i].residual);
       });
       tx.replaceStore(next, target.id);
-      return `Re-embedded ${metas.length} memories with ${target.id}.`;
+      return { embedderId: target.id, count: metas.length, already: false };
     },
     { embedder: false },
   );

@@ -116,8 +116,3 @@ function readStored(settings: Settings, log: Log): MemConfig {
 export function saveMemConfig(settings: Settings, config: MemConfig): void {
   settings.set(MEM_CONFIG_SETTINGS_KEY, toJson(config));
 }
-
-/** One line per knob: value, range, default. */
-export function describeMemConfig(config: MemConfig): string {
-  return MEM_CONFIG_KNOBS.map((k) => `- ${k.name}: ${config[k.name]} (${k.min}-${k.max}, default ${k.default}; ${k.help})`).join("\n");
-}

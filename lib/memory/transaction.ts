@@ -3,6 +3,7 @@
 // awaits; every embed method re-checks, after its await, what the transaction
 // was opened with (the card, the file, the embedder), so operations never
 // repeat those checks themselves.
+import type { Persistence } from "./outcomes";
 import { HaloError } from "../errors";
 import type { Clock, Kernels, Log, Storage, VectorArena } from "../ports";
 import { CARD_ABSENT_SENTENCE } from "../store/card";
@@ -60,7 +61,8 @@ export interface MemoryTx {
   /** Recall boosts: saved with the next change, or after RECALL_FLUSH_INTERVAL_MS. */
   markSoftDirty(): void;
   /** A note for results when nothing is persisted at all. */
-  persistenceNote(): string;
+  /** Where this transaction's changes live: on the card, or in RAM only on a device without one. */
+  persistence(): Persistence;
   /** The SD archive; refuses (no-card) without a card. */
   archive(): MemoryArchive;
   /** Takes new knobs (already validated) and resizes the store to max_vectors; when the arena refuses (HaloError "full") nothing changes. */
@@ -129,7 +131,7 @@ export function openTx(state: TxState, services: TxServices): MemoryTx {
     },
     commit: services.commit,
     markSoftDirty: services.markSoftDirty,
-    persistenceNote: (): string => (deps.storage ? "" : " (kept in RAM only: this device has no SD card)"),
+    persistence: (): Persistence => (deps.storage ? "card" : "ram-only"),
     archive: (): MemoryArchive => {
       if (!services.archive || !deps.storage?.present()) throw new HaloError("no-card", CARD_ABSENT_SENTENCE);
       return services.archive;

@@ -13,9 +13,10 @@ import {
   UPDATE_MIN_SIMILARITY,
 } from "./bounds";
 import type { MemoryEngine, MemoryTx, StoreView } from "./engine";
+import type { Eviction, PinOutcome, UpdateOutcome, WriteOutcome } from "./outcomes";
 import { evictionCandidate } from "./forgetting/forgetting";
 import { cosines, type QueryVector } from "./recall/similarity";
-import { clampTtl, DEFAULT_TTL, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./forgetting/ttl";
+import { clampTtl, DEFAULT_TTL, TTL_PERMANENT, ttlIndex, type TtlClass } from "./forgetting/ttl";
 import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta, type VectorStore } from "./store/vector-store";
 
 export interface WriteArgs {
@@ -42,14 +43,14 @@ export function parseId(text: string): number | undefined {
 }
 
 /** Stores a fact; the same or a near-identical fact raises the existing entry's importance instead. */
-export async function writeMemory(engine: MemoryEngine, p: Principal, args: WriteArgs): Promise<string> {
+export async function writeMemory(engine: MemoryEngine, p: Principal, args: WriteArgs): Promise<WriteOutcome> {
   const content = checkContent(args.content);
   const importance = checkImportance(args.importance);
   return engine.transact("write", async (tx) => {
     const query = await tx.embedQuery(content);
     const { store } = tx;
     const now = tx.now();
-    const { ttl, note: ttlNote } = chooseTtl(args, p);
+    const { ttl, clamped } = chooseTtl(args, p);
     const same = findContent(store, p.ns, content);
     const near = same.slot >= 0 ? same.slot : nearestSlot(tx, p.ns, query, 1 - NEAR_DUPLICATE_DISTANCE);
     if (near >= 0) {
@@ -58,8 +59,7 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
       store.lastRecalled[near] = now;
       if (ttl > store.ttlClass[near]) setTtl(store, near, ttl);
       store.touch(near);
-      const what = same.slot >= 0 ? "Already remembered" : "A near-identical memory exists";
-      return `${what} (id ${formatId(store.ids[near])}); importance raised to ${raised.toFixed(2)}.${tx.persistenceNote()}`;
+      return { kind: "raised", id: store.ids[near], exact: same.slot >= 0, importance: raised, kept: tx.persistence() };
     }
     const evicted = makeRoom(tx, p);
     const meta: EntryMeta = {
@@ -74,13 +74,12 @@ export async function writeMemory(engine: MemoryEngine, p: Principal, args: Writ
       ttlClass: ttl,
     };
     store.add(meta, query.row, query.residual);
-    const notes = ttlNote + evicted.map(describeEviction).join("");
-    return `Remembered (id ${formatId(meta.id)}, ttl ${TTL_CLASSES[ttl]}).${notes}${tx.persistenceNote()}`;
+    return { kind: "stored", id: meta.id, ttl, ttlClamped: clamped, evicted, kept: tx.persistence() };
   });
 }
 
 /** Replaces a changed fact: finds the stale entry (by id, exact content, or closest match) and stores the new content. */
-export async function updateMemory(engine: MemoryEngine, p: Principal, args: UpdateArgs): Promise<string> {
+export async function updateMemory(engine: MemoryEngine, p: Principal, args: UpdateArgs): Promise<UpdateOutcome> {
   const content = checkContent(args.content);
   const importance = checkImportance(args.importance);
   if ((args.id === undefined) === (args.old === undefined)) throw new HaloError("invalid-arguments", "give either 'old' or 'id'.");
@@ -103,7 +102,8 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
     const target = store.slotOf(p.ns, targetId);
     if (target < 0) throw new HaloError("not-found", "the memory to replace is gone.");
     const old = store.metaAt(target);
-    const { ttl, note } = args.ttl !== undefined || args.permanent !== undefined ? chooseTtl(args, p) : { ttl: old.ttlClass, note: "" };
+    const { ttl, clamped } =
+      args.ttl !== undefined || args.permanent !== undefined ? chooseTtl(args, p) : { ttl: old.ttlClass, clamped: false };
     store.remove(target);
     const same = findContent(store, p.ns, content);
     const now = tx.now();
@@ -120,7 +120,7 @@ export async function updateMemory(engine: MemoryEngine, p: Principal, args: Upd
         stored.residual,
       );
     }
-    return `Updated: replaced id ${formatId(old.id)} with id ${formatId(same.id)}.${note}${tx.persistenceNote()}`;
+    return { replaced: old.id, id: same.id, ttl, ttlClamped: clamped, kept: tx.persistence() };
   });
 }
 
@@ -130,7 +130,7 @@ export function pinMemory(
   p: Principal,
   action: "pin" | "unpin" | "delete",
   target: { id?: string; content?: string },
-): string {
+): PinOutcome {
   if ((target.id === undefined) === (target.content === undefined))
     throw new HaloError("invalid-arguments", "give either 'content' or 'id'.");
   return engine.transactNow(
@@ -142,25 +142,25 @@ export function pinMemory(
         slot = findContent(store, p.ns, target.content!.trim()).slot;
         if (slot < 0) throw new HaloError("not-found", "no memory with exactly that content.");
       }
-      const id = formatId(store.ids[slot]);
+      const id = store.ids[slot];
       if (action === "delete") {
         store.remove(slot);
-        return `Deleted id ${id}.`;
+        return { id, done: "deleted" };
       }
       const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
       if (action === "unpin") {
-        if (!pinned) return `id ${id} was not pinned.`;
+        if (!pinned) return { id, done: "not-pinned" };
         store.flags[slot] &= ~FLAG_PINNED;
         store.touch(slot);
-        return `Unpinned id ${id}.`;
+        return { id, done: "unpinned" };
       }
-      if (pinned) return `id ${id} is already pinned.`;
+      if (pinned) return { id, done: "already-pinned" };
       if (pinnedCount(store, p.ns) >= p.quota.pins) {
         throw new HaloError("quota", `you have ${p.quota.pins} pinned memories, the most your quota allows; unpin one first.`);
       }
       store.flags[slot] |= FLAG_PINNED;
       store.touch(slot);
-      return `Pinned id ${id}: it will not be forgotten.`;
+      return { id, done: "pinned" };
     },
     { embedder: false },
   );
@@ -181,12 +181,12 @@ function checkImportance(value: number | undefined): number | undefined {
   return value;
 }
 
-/** The TTL class asked for, clamped to the caller's quota (with a note when clamped). */
-function chooseTtl(args: { ttl?: TtlClass; permanent?: boolean }, p: Principal): { ttl: number; note: string } {
+/** The TTL class asked for, clamped to the caller's quota (`clamped` when one was asked for and cut). */
+function chooseTtl(args: { ttl?: TtlClass; permanent?: boolean }, p: Principal): { ttl: number; clamped: boolean } {
   const wanted = args.permanent ? TTL_PERMANENT : ttlIndex(args.ttl ?? DEFAULT_TTL);
   const ttl = clampTtl(wanted, p.quota.ttlHours);
-  const asked = args.permanent || args.ttl !== undefined;
-  return { ttl, note: asked && ttl !== wanted ? ` TTL clamped to ${TTL_CLASSES[ttl]} by your quota.` : "" };
+  const asked = args.permanent === true || args.ttl !== undefined;
+  return { ttl, clamped: asked && ttl !== wanted };
 }
 
 function setTtl(store: VectorStore, slot: number, ttl: number): void {
@@ -227,19 +227,6 @@ function pinnedCount(store: StoreView, ns: string): number {
   let n = 0;
   if (mask) for (let slot = 0; slot < store.count; slot++) if (mask[slot] && store.flags[slot] & FLAG_PINNED) n++;
   return n;
-}
-
-/** A memory evicted to make room: the caller's own (id and content), or another person's (nothing about it). */
-export type Eviction = { mine: true; id: number; content: string } | { mine: false };
-
-/** Characters of an evicted memory's content a write's answer quotes. */
-const EVICTED_SNIPPET_CHARS = 80;
-
-function describeEviction(e: Eviction): string {
-  if (!e.mine) return " Evicted a lower-value memory of another person to make room.";
-  const text = e.content.replace(/\s+/g, " ");
-  const quoted = text.length > EVICTED_SNIPPET_CHARS ? text.slice(0, EVICTED_SNIPPET_CHARS - 3) + "..." : text;
-  return ` Evicted your lower-value memory ${formatId(e.id)} ("${quoted}") to make room.`;
 }
 
 /** Frees a slot for one more of `p`'s entries: the person's quota first, then the store's capacity. Says which entries went. */

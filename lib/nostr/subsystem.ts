@@ -9,7 +9,6 @@ import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./li
 import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
 import { NostrSkills } from "./skills";
-import type { SkillTriggers } from "./triggers";
 
 const OWNER_SETTING = "nostr.owner";
 const RELAYS_SETTING = "nostr.relays";
@@ -35,8 +34,6 @@ export class NostrSubsystem {
   readonly pool?: RelayPool;
   /** Adopted skills (kind 31123), each inert until the owner approves it. */
   readonly skills: NostrSkills;
-  /** The runtime of triggered skills, bound once the turn engine exists (bindNostrChannel). */
-  triggers?: SkillTriggers;
   private readonly contacts = new Set<string>();
   private contactsAt = 0;
   private blockEntriesNow: string[][] = [];
@@ -108,7 +105,6 @@ export class NostrSubsystem {
       this.blockAt = e.created_at;
       this.takeBlockList(readList(this, e));
     });
-    this.triggers?.start();
   }
 
   /** Replaces the block list in force (after an edit, or the newest copy from a relay). */

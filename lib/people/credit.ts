@@ -8,8 +8,7 @@ export interface CreditKnobs {
   bool(key: string): boolean;
 }
 
-export const CREDIT_REFUSAL =
-  "not-allowed: the owner has not allowed this role to spend provider credit (owner API knobs guestCredit, userCredit).";
+export const CREDIT_REFUSAL = "the owner has not allowed this role to spend provider credit (owner API knobs guestCredit, userCredit).";
 
 export function mayUseCredit(config: CreditKnobs, principal: Principal): boolean {
   if (principal.role === "admin") return true;

@@ -1,14 +1,15 @@
-import { RESULT_CLAMP_BYTES, TOOL_NAME_PATTERN } from "../limits";
-import type { Log } from "../ports";
-import type { ResultsRing } from "./results-ring";
-import { truncateUtf8, utf8Length } from "../util/utf8";
 import { HaloError } from "../errors";
-import { UnknownToolError } from "./errors";
+import { RESULT_CLAMP_BYTES, TOOL_CALL_DEADLINE_MS, TOOL_NAME_PATTERN } from "../limits";
+import type { Clock, Log, Timers } from "../ports";
+import { Abort, type CallSignal } from "../util/abort";
+import { truncateUtf8, utf8Length } from "../util/utf8";
 import { annotationsOf } from "./annotations";
+import { UnknownToolError } from "./errors";
 import { refusalFor } from "./policy";
 import type { Principal } from "./principal";
+import type { ResultsRing } from "./results-ring";
 import { schemaKey } from "./schema-key";
-import type { CompiledValidator, DispatchResult, ToolDefinition, ToolResult, ToolSpec, ValidationReport } from "./types";
+import type { CompiledValidator, DispatchResult, ToolDefinition, ToolSpec, ValidationReport } from "./types";
 import { describeValidationError } from "./validation";
 
 export interface RegistryOptions {
@@ -16,11 +17,22 @@ export interface RegistryOptions {
   validators: { [key: string]: CompiledValidator };
   ring: ResultsRing;
   log: Log;
+  clock: Clock;
+  /** Arms each call's deadline: its signal is aborted when the deadline passes. */
+  timers: Pick<Timers, "every">;
+}
+
+/** What a caller may say about one call: its deadline and the signal it aborts when it gives up. */
+export interface CallOptions {
+  deadline?: number;
+  signal?: CallSignal;
 }
 
 interface Entry {
   tool: ToolDefinition;
   validate: CompiledValidator;
+  /** The services the tool named in `needs`, and nothing else. */
+  deps: { [name: string]: unknown };
 }
 
 /**
@@ -35,7 +47,8 @@ export class ToolRegistry {
     this.options = options;
   }
 
-  register(tool: ToolDefinition): void {
+  /** Adds `tool`, handing it the services it needs from `from` (only those it names). */
+  register<D>(tool: ToolDefinition<D>, from: D): void {
     if (typeof tool.name !== "string" || !TOOL_NAME_PATTERN.test(tool.name)) {
       throw new Error(`bad tool name: ${String(tool.name).slice(0, 64)}`);
     }
@@ -50,23 +63,35 @@ export class ToolRegistry {
     if (typeof tool.handler !== "function") throw new Error(`tool ${tool.name} needs a handler`);
     const validate = tool.validate || this.options.validators[schemaKey(schema)];
     if (!validate) throw new Error(`no compiled validator for ${tool.name}: run npm run build`);
-    this.entries.set(tool.name, { tool, validate });
+    const deps: { [name: string]: unknown } = {};
+    const source = from as { [name: string]: unknown };
+    for (const need of tool.needs) {
+      if (!(need in source)) throw new Error(`tool ${tool.name} needs ${need}, which nothing provides`);
+      deps[need] = source[need];
+    }
+    this.entries.set(tool.name, { tool: tool as ToolDefinition, validate, deps });
+  }
+
+  /** Registers every tool of a list with the services they need. */
+  registerAll<D>(tools: readonly ToolDefinition<D>[], from: D): void {
+    for (const tool of tools) this.register(tool, from);
   }
 
   has(name: string): boolean {
     return this.entries.has(name);
   }
 
-  /** Every registered tool, in registration order (docs generation). */
+  /** Every registered tool, in registration order (docs generation); those not available now included. */
   all(): ToolDefinition[] {
     return Array.from(this.entries.values(), (e) => e.tool);
   }
 
-  /** The tools `principal` may call, as advertised to it. */
+  /** The tools `principal` may call now, as advertised to it. */
   toolSpecsFor(principal: Principal): ToolSpec[] {
     const specs: ToolSpec[] = [];
-    for (const { tool } of this.entries.values()) {
-      if (refusalFor(tool, principal)) continue;
+    for (const entry of this.entries.values()) {
+      const { tool } = entry;
+      if (refusalFor(tool, principal) || unavailable(entry) !== undefined) continue;
       const spec: ToolSpec = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
       if (tool.outputSchema) spec.outputSchema = tool.outputSchema;
       const annotations = annotationsOf(tool);
@@ -85,30 +110,42 @@ export class ToolRegistry {
 
   /**
    * Runs one tool call. Throws UnknownToolError for a name the registry does
-   * not hold; every other failure is a result with isError.
+   * not hold; every other failure is a result with isError and its tag.
    */
-  async dispatch(name: string, args: unknown, principal: Principal): Promise<DispatchResult> {
+  async dispatch(name: string, args: unknown, principal: Principal, call: CallOptions = {}): Promise<DispatchResult> {
     const entry = this.entries.get(name);
     if (!entry) throw new UnknownToolError(name);
     const { tool, validate } = entry;
     const refusal = refusalFor(tool, principal);
-    if (refusal) return { text: refusal.text, isError: true };
+    if (refusal) return failure(new HaloError(refusal.tag, refusal.sentence, refusal.text));
+    const why = unavailable(entry);
+    if (why !== undefined) return failure(new HaloError("not-configured", why));
     const input = args === undefined ? {} : args;
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      return { text: "invalid arguments: arguments must be an object.", isError: true };
+      return failure(new HaloError("invalid-arguments", "arguments must be an object."));
     }
     const report: ValidationReport = {};
-    if (!validate(input, report)) return { text: describeValidationError(report), isError: true };
-    let result: ToolResult;
-    try {
-      result = await tool.handler(input as { [key: string]: unknown }, { principal });
-    } catch (e) {
-      if (e instanceof HaloError) return { text: e.message, isError: true };
-      this.options.log.warn(`tool ${name} failed: ${e instanceof Error ? e.name : "error"}`);
-      return { text: `internal error: ${name} failed.`, isError: true };
+    if (!validate(input, report)) {
+      const text = describeValidationError(report);
+      return failure(new HaloError("invalid-arguments", text.replace(/^invalid arguments: /, ""), text));
     }
-    if (result.isError) return result;
-    return this.clamp(tool, result, principal);
+    const now = this.options.clock.now();
+    const deadline = call.deadline ?? now + TOOL_CALL_DEADLINE_MS;
+    // The call's own signal: aborted when the caller's is, or when the deadline passes.
+    const abort = new Abort();
+    const unlink = call.signal?.onAbort(() => abort.abort(call.signal?.reason ?? "the caller gave up.")) ?? ((): void => undefined);
+    const disarm = this.options.timers.every(Math.max(1, deadline - now), () => abort.abort("the call's deadline passed."));
+    try {
+      const result = await tool.handler(input as { [key: string]: unknown }, { principal, deadline, signal: abort.signal }, entry.deps);
+      return this.clamp(tool, result, principal);
+    } catch (e) {
+      if (e instanceof HaloError) return failure(e);
+      this.options.log.warn(`tool ${name} failed: ${e instanceof Error ? e.name : "error"}`);
+      return failure(new HaloError("failed", `${name} failed.`, `internal error: ${name} failed.`));
+    } finally {
+      disarm();
+      unlink();
+    }
   }
 
   // Keeps the whole output in the results ring and cuts what the caller gets.
@@ -121,6 +158,16 @@ export class ToolRegistry {
     const text = truncateUtf8(result.text, RESULT_CLAMP_BYTES - utf8Length(note)) + note;
     return { ...result, text, tag, truncated: true };
   }
+}
+
+function failure(e: HaloError): DispatchResult {
+  return { text: e.message, isError: true, error: { tag: e.tag, sentence: e.sentence } };
+}
+
+/** Why the tool cannot run now, or undefined when it can. */
+function unavailable(entry: Entry): string | undefined {
+  const answer = entry.tool.available?.(entry.deps);
+  return answer === undefined || answer === true ? undefined : answer;
 }
 
 function argumentSummary(spec: ToolSpec): string {

@@ -4,7 +4,7 @@ import { HaloError } from "../errors";
 // (POST {base}/images/generations, reply {data:[{b64_json}]}). The key and
 // base URL are read at each call through a small config the core wires to the
 // owner's secrets; with no key set the tool reports "not configured".
-import type { HttpClient, HttpClientResponse } from "../ports";
+import type { CallSignal, HttpClient, HttpClientResponse } from "../ports";
 import { decodeBase64 } from "../util/base64";
 import { clipForMessage } from "../util/text";
 import { decodeUtf8 } from "../util/utf8";
@@ -45,7 +45,8 @@ export class ImageClient {
   }
 
   /** The PNG bytes of one generated image; a HaloError with one sentence on any failure. */
-  async generate(req: ImageRequest): Promise<Uint8Array> {
+  /** `limits` cuts the request's own timeout to what is left of a caller's deadline and aborts with its signal. */
+  async generate(req: ImageRequest, limits?: { timeoutMs: number; signal?: CallSignal }): Promise<Uint8Array> {
     const key = this.config.apiKey();
     if (!key) throw new HaloError("not-configured", "image.generate needs an OpenAI API key, which the owner sets through the owner API.");
     const base = (this.config.baseUrl() || DEFAULT_IMAGE_BASE_URL).replace(/\/+$/, "");
@@ -57,7 +58,8 @@ export class ImageClient {
         url: `${base}/images/generations`,
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" },
         body: toJson({ model: req.model, prompt: req.prompt, n: 1, size: req.size, quality: req.quality }),
-        timeoutMs: this.timeoutMs,
+        timeoutMs: Math.min(this.timeoutMs, limits?.timeoutMs ?? this.timeoutMs),
+        signal: limits?.signal,
         maxResponseBytes: IMAGE_MAX_RESPONSE_BYTES,
       });
     } catch (e) {

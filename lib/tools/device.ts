@@ -7,8 +7,13 @@ import { PROVIDERS } from "../device/knobs";
 import { runSelfTest, selfTestText } from "../status/selftest";
 import { deviceStatusText, otaStatusText } from "../status/status";
 import { defineTool } from "../registry/define";
-import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
+
+/** What the device tools read and drive: the status sources (ports, knobs, usage) and the actuator. */
+export interface DeviceToolDeps {
+  status: IntrospectionDeps;
+  actuator: DeviceActuator;
+}
 
 const NO_ARGS = { type: "object", properties: {}, additionalProperties: false } as const;
 const BYTE = { type: "integer", minimum: 0, maximum: 255 } as const;
@@ -54,71 +59,69 @@ const ACTION_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+export const deviceControl = defineTool({
+  name: "device.control",
+  needs: ["status", "actuator"],
+  effect: "act",
+  description:
+    "Apply ONE device action immediately, mid-turn: action is one device[] element (led / lights / config / orch_model / tts). " +
+    "Same knobs, validator and rails as device[]; changes are real and persist. reboot is refused here.",
+  inputSchema: { type: "object", properties: { action: ACTION_SCHEMA }, required: ["action"], additionalProperties: false },
+  handler: async (args, ctx, { status, actuator }: DeviceToolDeps): Promise<ToolResult> => {
+    const check = validateDeviceAction(args.action, { principal: ctx.principal, config: status.config, midTurn: true });
+    if (!check.ok) throw new HaloError(check.tag, check.reason, check.reason);
+    const outcome = await actuator.apply(check.action);
+    if (!outcome.ok) throw new HaloError(outcome.tag, outcome.sentence);
+    return { text: outcome.text };
+  },
+});
+
+export const deviceStatus = defineTool({
+  name: "device.status",
+  needs: ["status"],
+  effect: "read",
+  description:
+    "Read the complete live device state: firmware and build, update engine, time and time zone, heap and PSRAM, SD and flash, " +
+    "Wi-Fi, memory and file-store usage against caps, sub-agents, token budget, provider priority, and every config knob.",
+  inputSchema: NO_ARGS,
+  handler: (_args, ctx, { status }: Pick<DeviceToolDeps, "status">): ToolResult => ({ text: deviceStatusText(status, ctx.principal) }),
+});
+
+export const systemHealth = defineTool({
+  name: "system.health",
+  needs: ["status"],
+  effect: "read",
+  description: "Report live hardware + subsystem health (ring, mic, speaker, SD, memory, PSRAM, Wi-Fi, chat link).",
+  inputSchema: NO_ARGS,
+  handler: (_args, ctx, { status }: Pick<DeviceToolDeps, "status">): ToolResult => ({
+    text: healthText(healthItems(status, ctx.principal)),
+  }),
+});
+
+export const deviceSelftest = defineTool({
+  name: "device.selftest",
+  needs: ["status"],
+  effect: "act",
+  description: "Run a hardware self-test; returns per-item PASS/FAIL/SKIP.",
+  inputSchema: {
+    type: "object",
+    properties: { audible: { type: "boolean", description: "also run the speaker tone and mic loopback (refused on silent)" } },
+    additionalProperties: false,
+  },
+  handler: async (args, _ctx, { status }: Pick<DeviceToolDeps, "status">): Promise<ToolResult> => {
+    const result = await runSelfTest(status, args.audible === true);
+    return { text: selfTestText(result, status.ports.system?.info().simulated === true) };
+  },
+});
+
+export const otaStatus = defineTool({
+  name: "ota.status",
+  needs: ["status"],
+  effect: "read",
+  description: "Read the firmware-update engine: state, latest version seen + its release notes, last install outcome.",
+  inputSchema: NO_ARGS,
+  handler: (_args, _ctx, { status }: Pick<DeviceToolDeps, "status">): ToolResult => ({ text: otaStatusText(status) }),
+});
+
 /** device.control, device.status, system.health, device.selftest, ota.status. */
-export function registerDeviceTools(registry: ToolRegistry, deps: IntrospectionDeps, actuator: DeviceActuator): void {
-  registry.register(
-    defineTool({
-      name: "device.control",
-      effect: "act",
-      description:
-        "Apply ONE device action immediately, mid-turn: action is one device[] element (led / lights / config / orch_model / tts). " +
-        "Same knobs, validator and rails as device[]; changes are real and persist. reboot is refused here.",
-      inputSchema: { type: "object", properties: { action: ACTION_SCHEMA }, required: ["action"], additionalProperties: false },
-      handler: async (args, ctx): Promise<ToolResult> => {
-        const check = validateDeviceAction(args.action, { principal: ctx.principal, config: deps.config, midTurn: true });
-        if (!check.ok) throw new HaloError(check.tag, check.reason, check.reason);
-        const outcome = await actuator.apply(check.action);
-        return outcome.ok ? { text: outcome.text } : { text: outcome.text, isError: true };
-      },
-    }),
-  );
-
-  registry.register(
-    defineTool({
-      name: "device.status",
-      effect: "read",
-      description:
-        "Read the complete live device state: firmware and build, update engine, time and time zone, heap and PSRAM, SD and flash, " +
-        "Wi-Fi, memory and file-store usage against caps, sub-agents, token budget, provider priority, and every config knob.",
-      inputSchema: NO_ARGS,
-      handler: (_args, ctx): ToolResult => ({ text: deviceStatusText(deps, ctx.principal) }),
-    }),
-  );
-
-  registry.register(
-    defineTool({
-      name: "system.health",
-      effect: "read",
-      description: "Report live hardware + subsystem health (ring, mic, speaker, SD, memory, PSRAM, Wi-Fi, chat link).",
-      inputSchema: NO_ARGS,
-      handler: (_args, ctx): ToolResult => ({ text: healthText(healthItems(deps, ctx.principal)) }),
-    }),
-  );
-
-  registry.register(
-    defineTool({
-      name: "device.selftest",
-      effect: "act",
-      description: "Run a hardware self-test; returns per-item PASS/FAIL/SKIP.",
-      inputSchema: {
-        type: "object",
-        properties: { audible: { type: "boolean", description: "also run the speaker tone and mic loopback (refused on silent)" } },
-        additionalProperties: false,
-      },
-      handler: async (args): Promise<ToolResult> => {
-        const result = await runSelfTest(deps, args.audible === true);
-        return { text: selfTestText(result, deps.ports.system?.info().simulated === true) };
-      },
-    }),
-  );
-
-  registry.register(
-    defineTool({
-      name: "ota.status",
-      effect: "read",
-      description: "Read the firmware-update engine: state, latest version seen + its release notes, last install outcome.",
-      inputSchema: NO_ARGS,
-      handler: (): ToolResult => ({ text: otaStatusText(deps) }),
-    }),
-  );
-}
+export const DEVICE_TOOLS = [deviceControl, deviceStatus, systemHealth, deviceSelftest, otaStatus] as const;

@@ -1,16 +1,15 @@
-import { HaloError } from "../errors";
 // The turn-only file tools: files.send (through the messenger port) and
 // image.generate (an OpenAI-compatible images endpoint). Both block for long
 // or act outside the device, so they run only inside a conversation turn.
+import { HaloError } from "../errors";
 import type { Clock, Messenger } from "../ports";
-import { assertMayCall } from "../registry/policy";
 import type { Principal } from "../registry/principal";
 import { defineTool } from "../registry/define";
-import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
 import { mimeOf, nameProblem } from "../store/artifact-names";
 import type { ArtifactStore } from "../store/artifact-store";
-import { DEFAULT_IMAGE_MODEL, type ImageClient } from "../store/image-client";
+import { DEFAULT_IMAGE_MODEL, IMAGE_TIMEOUT_MS, type ImageClient } from "../store/image-client";
+import { boundedBy } from "../util/abort";
 import { clipForMessage } from "../util/text";
 import { NAME_ARG, PROJECT_ARG } from "./files";
 
@@ -21,124 +20,120 @@ export const IMAGE_QUALITIES = ["low", "medium", "high"];
 /** Default names that already exist get -2, -3, ... up to this. */
 const MAX_NAME_SUFFIX = 50;
 
-export interface DeliveryDeps {
-  store: ArtifactStore;
+/** What files.send uses: the artifact store and where files go (the host's messenger, else the Telegram channel). */
+export interface SendToolDeps {
+  artifacts: ArtifactStore;
+  outbox: Messenger | undefined;
+}
+
+export const filesSend = defineTool({
+  name: "files.send",
+  turnOnly: true,
+  needs: ["artifacts", "outbox"],
+  effect: "act",
+  openWorld: true,
+  description:
+    "Send a stored file to the owner on Telegram - images go as an inline photo, other files as a document. Reports not-configured until the Telegram messenger is set up.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      project: PROJECT_ARG,
+      name: NAME_ARG,
+      chat_id: {
+        type: "string",
+        minLength: 1,
+        maxLength: 64,
+        pattern: "^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$",
+        description: "owner only: another chat than the owner's",
+      },
+    },
+    required: ["project", "name"],
+    additionalProperties: false,
+  },
+  handler: async (args, ctx, { artifacts, outbox }: SendToolDeps): Promise<ToolResult> => {
+    const chatId = args.chat_id;
+    if (chatId !== undefined && ctx.principal.role !== "admin") {
+      throw new HaloError("admin-only", "only the owner may choose chat_id; leave it out to send to the owner.");
+    }
+    if (!outbox) {
+      throw new HaloError("not-configured", "files.send needs the Telegram messenger, which is not configured on this device yet.");
+    }
+    const { record, bytes } = artifacts.readBytes(ctx.principal, args.project, args.name);
+    const file = { name: record.name, mime: mimeOf(record.name), bytes, caption: `${record.project}/${record.name}` };
+    try {
+      if (record.kind === "image") await outbox.sendPhoto(file, chatId);
+      else await outbox.sendDocument(file, chatId);
+    } catch (e) {
+      throw new HaloError("send-failed", clipForMessage(e instanceof Error ? e.message : "the messenger failed", 120));
+    }
+    return {
+      text: `Sent ${record.project}/${record.name} (${bytes.length} bytes) as ${record.kind === "image" ? "a photo" : "a document"}.`,
+    };
+  },
+});
+
+/** What image.generate uses: the images endpoint, the store it saves to, and the time for default names. */
+export interface ImageToolDeps {
+  artifacts: ArtifactStore;
   images: ImageClient;
   clock: Clock;
-  /** Absent until the Telegram client is wired. */
-  messenger?: Messenger;
 }
 
-export function registerDeliveryTools(registry: ToolRegistry, deps: DeliveryDeps): void {
-  const { store, images, clock } = deps;
+export const imageGenerate = defineTool({
+  name: "image.generate",
+  turnOnly: true,
+  needs: ["artifacts", "images", "clock"],
+  effect: "write",
+  openWorld: true,
+  description: "Generate an image from a text prompt and save it as a PNG in the durable store; returns the saved project/name.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      prompt: { type: "string", minLength: 1, maxLength: IMAGE_PROMPT_MAX_CHARS },
+      project: { ...PROJECT_ARG, description: "project folder, default images" },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: IMAGE_STEM_MAX_CHARS,
+        description: "file name stem (.png is added); default image-<date>-<time>",
+      },
+      size: { type: "string", enum: IMAGE_SIZES, description: "default 1024x1024" },
+      quality: { type: "string", enum: IMAGE_QUALITIES, description: "default low (fast, small, cheap)" },
+      model: {
+        type: "string",
+        minLength: 1,
+        maxLength: 40,
+        pattern: "^[a-z0-9][a-z0-9._-]*$",
+        description: `default ${DEFAULT_IMAGE_MODEL}`,
+      },
+    },
+    required: ["prompt"],
+    additionalProperties: false,
+  },
+  handler: async (args, ctx, { artifacts, images, clock }: ImageToolDeps): Promise<ToolResult> => {
+    const p = ctx.principal;
+    if (p.role === "guest") throw new HaloError("guest-refused", "guests cannot generate images (it spends the owner's provider credit).");
+    if (!images.configured()) {
+      throw new HaloError("not-configured", "image.generate needs an OpenAI API key, which the owner sets through the owner API.");
+    }
+    const project = args.project ?? "images";
+    const name = pickName(artifacts, p, project, args.name, clock.now());
+    const png = await images.generate(
+      {
+        prompt: args.prompt,
+        model: args.model ?? DEFAULT_IMAGE_MODEL,
+        size: args.size ?? "1024x1024",
+        quality: args.quality ?? "low",
+      },
+      boundedBy(IMAGE_TIMEOUT_MS, ctx, clock.now()),
+    );
+    const { record } = artifacts.save(p, project, name, png, { note: args.prompt });
+    return { text: `Saved the image as ${record.project}/${record.name} (${record.size} bytes). Deliver it with files.send.` };
+  },
+});
 
-  const sendMarks = { name: "files.send", turnOnly: true };
-  registry.register(
-    defineTool({
-      ...sendMarks,
-      effect: "act",
-      openWorld: true,
-      description:
-        "Send a stored file to the owner on Telegram - images go as an inline photo, other files as a document. Reports not-configured until the Telegram messenger is set up.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          project: PROJECT_ARG,
-          name: NAME_ARG,
-          chat_id: {
-            type: "string",
-            minLength: 1,
-            maxLength: 64,
-            pattern: "^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$",
-            description: "owner only: another chat than the owner's",
-          },
-        },
-        required: ["project", "name"],
-        additionalProperties: false,
-      },
-      handler: async (args, ctx): Promise<ToolResult> => {
-        assertMayCall(sendMarks, ctx.principal);
-        const chatId = args.chat_id;
-        if (chatId !== undefined && ctx.principal.role !== "admin") {
-          return { text: "admin-only: only the owner may choose chat_id; leave it out to send to the owner.", isError: true };
-        }
-        if (!deps.messenger) {
-          return {
-            text: "not-configured: files.send needs the Telegram messenger, which is not configured on this device yet.",
-            isError: true,
-          };
-        }
-        const { record, bytes } = store.readBytes(ctx.principal, args.project, args.name);
-        const file = { name: record.name, mime: mimeOf(record.name), bytes, caption: `${record.project}/${record.name}` };
-        try {
-          if (record.kind === "image") await deps.messenger.sendPhoto(file, chatId);
-          else await deps.messenger.sendDocument(file, chatId);
-        } catch (e) {
-          return { text: `send-failed: ${clipForMessage(e instanceof Error ? e.message : "the messenger failed", 120)}`, isError: true };
-        }
-        return {
-          text: `Sent ${record.project}/${record.name} (${bytes.length} bytes) as ${record.kind === "image" ? "a photo" : "a document"}.`,
-        };
-      },
-    }),
-  );
-
-  const imageMarks = { name: "image.generate", turnOnly: true };
-  registry.register(
-    defineTool({
-      ...imageMarks,
-      effect: "write",
-      openWorld: true,
-      description: "Generate an image from a text prompt and save it as a PNG in the durable store; returns the saved project/name.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          prompt: { type: "string", minLength: 1, maxLength: IMAGE_PROMPT_MAX_CHARS },
-          project: { ...PROJECT_ARG, description: "project folder, default images" },
-          name: {
-            type: "string",
-            minLength: 1,
-            maxLength: IMAGE_STEM_MAX_CHARS,
-            description: "file name stem (.png is added); default image-<date>-<time>",
-          },
-          size: { type: "string", enum: IMAGE_SIZES, description: "default 1024x1024" },
-          quality: { type: "string", enum: IMAGE_QUALITIES, description: "default low (fast, small, cheap)" },
-          model: {
-            type: "string",
-            minLength: 1,
-            maxLength: 40,
-            pattern: "^[a-z0-9][a-z0-9._-]*$",
-            description: `default ${DEFAULT_IMAGE_MODEL}`,
-          },
-        },
-        required: ["prompt"],
-        additionalProperties: false,
-      },
-      handler: async (args, ctx): Promise<ToolResult> => {
-        const p = ctx.principal;
-        assertMayCall(imageMarks, p);
-        if (p.role === "guest")
-          return { text: "guest-refused: guests cannot generate images (it spends the owner's provider credit).", isError: true };
-        if (!images.configured()) {
-          return {
-            text: "not-configured: image.generate needs an OpenAI API key, which the owner sets through the owner API.",
-            isError: true,
-          };
-        }
-        const project = args.project ?? "images";
-        const name = pickName(store, p, project, args.name, clock.now());
-        const png = await images.generate({
-          prompt: args.prompt,
-          model: args.model ?? DEFAULT_IMAGE_MODEL,
-          size: args.size ?? "1024x1024",
-          quality: args.quality ?? "low",
-        });
-        const { record } = store.save(p, project, name, png, { note: args.prompt });
-        return { text: `Saved the image as ${record.project}/${record.name} (${record.size} bytes). Deliver it with files.send.` };
-      },
-    }),
-  );
-}
+/** files.send and image.generate: turn-only, since both act outside the device. */
+export const DELIVERY_TOOLS = [filesSend, imageGenerate] as const;
 
 /**
  * The file name for a generated image: the caller's stem + .png (their own

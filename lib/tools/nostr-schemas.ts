@@ -1,6 +1,4 @@
 // Argument schemas the Nostr tools share.
-import { assertMayCall } from "../registry/policy";
-import type { ToolDefinition } from "../registry/types";
 import {
   NOSTR_CONTENT_MAX_BYTES,
   NOSTR_QUERY_EVENTS_MAX,
@@ -38,15 +36,3 @@ export const FILTER = {
   },
   additionalProperties: false,
 } as const;
-
-/** A tool whose handler re-checks its caller (admin-only, scheduled) before it runs, as every handler must. */
-export function guarded(def: ToolDefinition): ToolDefinition {
-  const inner = def.handler;
-  return {
-    ...def,
-    handler: (args, ctx) => {
-      assertMayCall(def, ctx.principal);
-      return inner(args, ctx);
-    },
-  };
-}

@@ -9,81 +9,83 @@ import { KIND_SKILL, KIND_SKILL_ADOPTIONS } from "../nostr/skills";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import type { TriggerStatus } from "../nostr/triggers";
 import { defineTool } from "../registry/define";
-import type { ToolDefinition, ToolResult } from "../registry/types";
+import type { ToolResult } from "../registry/types";
 import { PUBKEY } from "./nostr-schemas";
 
 /** Skill events read per search, adoption lists read to rank them, and results shown. */
 export const NOSTR_SKILL_SEARCH_EVENTS_MAX = 100;
 export const NOSTR_SKILL_SEARCH_RESULTS_MAX = 20;
 
-export function registerNostrSkillFindTools(
-  register: (tool: ToolDefinition) => void,
-  nostr: NostrSubsystem,
-  triggerStatus: () => TriggerStatus[],
-): void {
-  register(
-    defineTool({
-      name: "nostr.skill_search",
-      description:
-        "Search public skills (kind 31123) by words in their d tag, description or text and/or by author; popular: rank by how many agents adopted each (kind 10123 lists).",
-      effect: "read",
-      openWorld: true,
-      inputSchema: {
-        type: "object",
-        properties: { query: { type: "string", minLength: 1, maxLength: 100 }, author: PUBKEY, popular: { type: "boolean" } },
-        additionalProperties: false,
-      },
-      handler: async (args): Promise<ToolResult> => {
-        const { pool } = nostr;
-        if (!pool) throw new HaloError("not-configured", "this device has no WebSocket client for relays.");
-        const filter: { [key: string]: unknown } = { kinds: [KIND_SKILL], limit: NOSTR_SKILL_SEARCH_EVENTS_MAX };
-        if (args.author) filter.authors = [parsePubkey(args.author)];
-        const words = (args.query ?? "").toLowerCase();
-        const found = (await pool.query([filter], NOSTR_QUERY_TIMEOUT_DEFAULT_MS, NOSTR_SKILL_SEARCH_EVENTS_MAX)).filter(
-          (e) => e.kind === KIND_SKILL && !!tagValue(e, "d") && (!words || searchable(e).includes(words)),
-        );
-        if (found.length === 0) return { text: "No skills found." };
-        const counts = new Map<string, number>();
-        if (args.popular) {
-          const lists = await pool.query(
-            [{ kinds: [KIND_SKILL_ADOPTIONS], "#a": found.slice(0, 20).map(addressOf), limit: NOSTR_SKILL_SEARCH_EVENTS_MAX }],
-            NOSTR_QUERY_TIMEOUT_DEFAULT_MS,
-            NOSTR_SKILL_SEARCH_EVENTS_MAX,
-          );
-          countAdoptions(lists, counts);
-          found.sort((a, b) => (counts.get(addressOf(b)) ?? 0) - (counts.get(addressOf(a)) ?? 0));
-        }
-        const lines = found.slice(0, NOSTR_SKILL_SEARCH_RESULTS_MAX).map((e) => {
-          const adopted = args.popular ? `; adopted by ${counts.get(addressOf(e)) ?? 0}` : "";
-          return `- ${tagValue(e, "d")} by ${e.pubkey}: ${(tagValue(e, "description") ?? "(no description)").slice(0, 200)}; trigger ${tagValue(e, "trigger") ?? "none"}${adopted}`;
-        });
-        return { text: lines.join("\n") };
-      },
-    }),
-  );
-  register(
-    defineTool({
-      name: "nostr.trigger_list",
-      description: "The approved triggered skills and their runtime status: fires, running, next and last run, last result, dropped.",
-      adminOnly: true,
-      effect: "read",
-      inputSchema: { type: "object", properties: {}, additionalProperties: false },
-      handler: (): ToolResult => {
-        const all = triggerStatus();
-        if (all.length === 0) return { text: "No approved triggered skills." };
-        return {
-          text: all
-            .map((t) => {
-              const when = (ms?: number): string => (ms === undefined ? "never" : `${Math.floor(ms / 1000)}`);
-              const next = t.nextRun === undefined ? "" : `; next run at ${when(t.nextRun)} s`;
-              return `- ${t.id} ${t.d} (${t.trigger}): ${t.fires} fires${t.running ? ", running" : ""}; last run ${when(t.lastRun)}${next}; last result ${t.lastResult ?? "none"}; dropped ${t.dropped}`;
-            })
-            .join("\n"),
-        };
-      },
-    }),
-  );
+/** What the search reads (the relays) and what the trigger list reads (the skill triggers, which run turns). */
+export interface SkillFindToolDeps {
+  nostr: NostrSubsystem;
+  triggers: { list(): TriggerStatus[] };
 }
+
+export const nostrSkillSearch = defineTool({
+  name: "nostr.skill_search",
+  needs: ["nostr"],
+  description:
+    "Search public skills (kind 31123) by words in their d tag, description or text and/or by author; popular: rank by how many agents adopted each (kind 10123 lists).",
+  effect: "read",
+  openWorld: true,
+  inputSchema: {
+    type: "object",
+    properties: { query: { type: "string", minLength: 1, maxLength: 100 }, author: PUBKEY, popular: { type: "boolean" } },
+    additionalProperties: false,
+  },
+  handler: async (args, _ctx, { nostr }: Pick<SkillFindToolDeps, "nostr">): Promise<ToolResult> => {
+    const { pool } = nostr;
+    if (!pool) throw new HaloError("not-configured", "this device has no WebSocket client for relays.");
+    const filter: { [key: string]: unknown } = { kinds: [KIND_SKILL], limit: NOSTR_SKILL_SEARCH_EVENTS_MAX };
+    if (args.author) filter.authors = [parsePubkey(args.author)];
+    const words = (args.query ?? "").toLowerCase();
+    const found = (await pool.query([filter], NOSTR_QUERY_TIMEOUT_DEFAULT_MS, NOSTR_SKILL_SEARCH_EVENTS_MAX)).filter(
+      (e) => e.kind === KIND_SKILL && !!tagValue(e, "d") && (!words || searchable(e).includes(words)),
+    );
+    if (found.length === 0) return { text: "No skills found." };
+    const counts = new Map<string, number>();
+    if (args.popular) {
+      const lists = await pool.query(
+        [{ kinds: [KIND_SKILL_ADOPTIONS], "#a": found.slice(0, 20).map(addressOf), limit: NOSTR_SKILL_SEARCH_EVENTS_MAX }],
+        NOSTR_QUERY_TIMEOUT_DEFAULT_MS,
+        NOSTR_SKILL_SEARCH_EVENTS_MAX,
+      );
+      countAdoptions(lists, counts);
+      found.sort((a, b) => (counts.get(addressOf(b)) ?? 0) - (counts.get(addressOf(a)) ?? 0));
+    }
+    const lines = found.slice(0, NOSTR_SKILL_SEARCH_RESULTS_MAX).map((e) => {
+      const adopted = args.popular ? `; adopted by ${counts.get(addressOf(e)) ?? 0}` : "";
+      return `- ${tagValue(e, "d")} by ${e.pubkey}: ${(tagValue(e, "description") ?? "(no description)").slice(0, 200)}; trigger ${tagValue(e, "trigger") ?? "none"}${adopted}`;
+    });
+    return { text: lines.join("\n") };
+  },
+});
+
+export const nostrTriggerList = defineTool({
+  name: "nostr.trigger_list",
+  needs: ["triggers"],
+  description: "The approved triggered skills and their runtime status: fires, running, next and last run, last result, dropped.",
+  adminOnly: true,
+  effect: "read",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  handler: (_args, _ctx, { triggers }: Pick<SkillFindToolDeps, "triggers">): ToolResult => {
+    const all = triggers.list();
+    if (all.length === 0) return { text: "No approved triggered skills." };
+    return {
+      text: all
+        .map((t) => {
+          const when = (ms?: number): string => (ms === undefined ? "never" : `${Math.floor(ms / 1000)}`);
+          const next = t.nextRun === undefined ? "" : `; next run at ${when(t.nextRun)} s`;
+          return `- ${t.id} ${t.d} (${t.trigger}): ${t.fires} fires${t.running ? ", running" : ""}; last run ${when(t.lastRun)}${next}; last result ${t.lastResult ?? "none"}; dropped ${t.dropped}`;
+        })
+        .join("\n"),
+    };
+  },
+});
+
+/** The tools of this file. */
+export const NOSTR_SKILL_FIND_TOOLS = [nostrSkillSearch, nostrTriggerList] as const;
 
 function addressOf(e: NostrEvent): string {
   return `${e.kind}:${e.pubkey}:${tagValue(e, "d")}`;

@@ -15,16 +15,13 @@ import {
   NOSTR_SKILL_FILTER_MAX_CHARS,
   SKILL_TRIGGERS,
   skillFromEvent,
-  type NostrSkills,
 } from "../nostr/skills";
-import type { TriggerStatus } from "../nostr/triggers";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
-import type { ToolDefinition, ToolResult } from "../registry/types";
+import type { ToolResult } from "../registry/types";
 import { outcomesText, publish } from "./nostr";
-import { registerNostrSkillFindTools } from "./nostr-skill-find";
-import { guarded, PUBKEY } from "./nostr-schemas";
+import { PUBKEY } from "./nostr-schemas";
 
 export const D = { type: "string", pattern: "^[A-Za-z0-9._-]{1,64}$" } as const;
 const SKILL_FIELDS = {
@@ -100,126 +97,131 @@ function readableText(nostr: NostrSubsystem, e: NostrEvent): string {
   }
 }
 
-export function registerNostrSkillTools(
-  registry: ToolRegistry,
-  nostr: NostrSubsystem,
-  skills: NostrSkills,
-  triggerStatus: () => TriggerStatus[],
-): void {
-  const register = (tool: ToolDefinition): void => registry.register(guarded(tool));
-  registerNostrSkillFindTools(register, nostr, triggerStatus);
-  const publishAdoptions = async (): Promise<string> => {
-    const tags = skills.list().map((s) => ["a", s.address]);
-    const event = nostr.identity.sign({ kind: KIND_SKILL_ADOPTIONS, tags, content: "", created_at: nostr.nowSeconds() });
-    return outcomesText(event, nostr.pool ? await nostr.pool.publish(event) : []);
-  };
-  register(
-    defineTool({
-      name: "nostr.skill_publish",
-      description:
-        "Publish a skill (markdown instructions) as a kind 31123 event (private: 31124, readable only by this device) with an optional trigger: dm, schedule, subscription, webhook or chain.",
-      adminOnly: true,
-      effect: "act",
-      openWorld: true,
-      inputSchema: {
-        type: "object",
-        properties: { d: D, ...SKILL_FIELDS, private: { type: "boolean" } },
-        required: ["d", "content"],
-        additionalProperties: false,
-      },
-      handler: (args): Promise<ToolResult> => publish(nostr, skillEvent(nostr, args)),
-    }),
-  );
-  register(
-    defineTool({
-      name: "nostr.skill_edit",
-      description: "Edit one of this device's own published skills by d tag (the fields given replace the old ones) and republish it.",
-      adminOnly: true,
-      effect: "act",
-      openWorld: true,
-      inputSchema: {
-        type: "object",
-        properties: { d: D, ...SKILL_FIELDS },
-        required: ["d"],
-        additionalProperties: false,
-      },
-      handler: async (args): Promise<ToolResult> => {
-        const old = await findSkill(nostr, nostr.identity.pubkey, args.d);
-        if (!old) throw new HaloError("not-found", "this device has published no skill with that d tag.");
-        const was = skillFromEvent(old, readableText(nostr, old));
-        const spec: SkillSpec = {
-          d: args.d,
-          content: args.content ?? was.content,
-          description: args.description ?? was.description,
-          trigger: args.trigger ?? was.trigger,
-          filter: args.filter ?? was.pattern,
-          requires_tool: args.requires_tool ?? was.requiresTools,
-          private: old.kind === KIND_SKILL_PRIVATE,
-        };
-        // A replaceable event with the same time may lose to the old one on a relay (lowest id wins): the edit is dated later.
-        return publish(nostr, skillEvent(nostr, spec, old.created_at + 1));
-      },
-    }),
-  );
-  register(
-    defineTool({
-      name: "nostr.skill_adopt",
-      description: "Adopt a published skill by author and d tag; it stays inert until the owner approves it.",
-      adminOnly: true,
-      effect: "write",
-      openWorld: true,
-      inputSchema: { type: "object", properties: { pubkey: PUBKEY, d: D }, required: ["pubkey", "d"], additionalProperties: false },
-      handler: async (args): Promise<ToolResult> => {
-        const event = await findSkill(nostr, parsePubkey(args.pubkey), args.d);
-        if (!event) throw new HaloError("not-found", "no such skill on the relays.");
-        const skill = skillFromEvent(event, readableText(nostr, event));
-        const missing = skill.requiresTools.filter((t) => !registry.all().some((tool) => tool.name === t));
-        if (missing.length)
-          throw new HaloError("unavailable", `the skill requires tools this device does not have: ${missing.slice(0, 5).join(", ")}.`);
-        const kept = skills.adopt(skill);
-        const adoptions = await publishAdoptions();
-        return { text: `Adopted skill ${kept.d} (id ${kept.id}); it is inert until the owner approves it.\n${adoptions}` };
-      },
-    }),
-  );
-  register(
-    defineTool({
-      name: "nostr.skill_list",
-      description: "The adopted skills: id, address, trigger, whether the owner approved each.",
-      adminOnly: true,
-      effect: "read",
-      inputSchema: { type: "object", properties: {}, additionalProperties: false },
-      handler: (): ToolResult => {
-        const all = skills.list();
-        if (all.length === 0) return { text: "No adopted skills." };
-        return {
-          text: all
-            .map(
-              (s) =>
-                `- ${s.id} ${s.address}: ${s.description || "(no description)"}; trigger ${s.trigger ?? "none"}${s.pattern ? ` "${s.pattern}"` : ""}; ${s.approved ? "approved" : "awaiting the owner"}`,
-            )
-            .join("\n"),
-        };
-      },
-    }),
-  );
-  register(
-    defineTool({
-      name: "nostr.skill_remove",
-      description: "Stop using an adopted skill (by id) and republish the adoption list.",
-      adminOnly: true,
-      effect: "destroy",
-      openWorld: true,
-      inputSchema: {
-        type: "object",
-        properties: { id: { type: "string", pattern: "^[0-9a-f]{16}$" } },
-        required: ["id"],
-        additionalProperties: false,
-      },
-      handler: async (args): Promise<ToolResult> => {
-        const gone = skills.remove(args.id);
-        return { text: `Removed skill ${gone.d}.\n${await publishAdoptions()}` };
-      },
-    }),
-  );
+/** What the skill tools work on: the device's key, relays and adopted skills (nostr.skills). */
+export interface NostrSkillToolDeps {
+  nostr: NostrSubsystem;
 }
+
+/** skill_adopt also checks that every tool the skill requires is on this device. */
+export interface SkillAdoptToolDeps extends NostrSkillToolDeps {
+  registry: Pick<ToolRegistry, "has">;
+}
+
+/** Publishes the kind 10123 list of the skills this device adopted; the relays' answers as text. */
+async function publishAdoptions(nostr: NostrSubsystem): Promise<string> {
+  const tags = nostr.skills.list().map((s) => ["a", s.address]);
+  const event = nostr.identity.sign({ kind: KIND_SKILL_ADOPTIONS, tags, content: "", created_at: nostr.nowSeconds() });
+  return outcomesText(event, nostr.pool ? await nostr.pool.publish(event) : []);
+}
+
+export const nostrSkillPublish = defineTool({
+  name: "nostr.skill_publish",
+  needs: ["nostr"],
+  description:
+    "Publish a skill (markdown instructions) as a kind 31123 event (private: 31124, readable only by this device) with an optional trigger: dm, schedule, subscription, webhook or chain.",
+  adminOnly: true,
+  effect: "act",
+  openWorld: true,
+  inputSchema: {
+    type: "object",
+    properties: { d: D, ...SKILL_FIELDS, private: { type: "boolean" } },
+    required: ["d", "content"],
+    additionalProperties: false,
+  },
+  handler: (args, _ctx, { nostr }: NostrSkillToolDeps): Promise<ToolResult> => publish(nostr, skillEvent(nostr, args)),
+});
+
+export const nostrSkillEdit = defineTool({
+  name: "nostr.skill_edit",
+  needs: ["nostr"],
+  description: "Edit one of this device's own published skills by d tag (the fields given replace the old ones) and republish it.",
+  adminOnly: true,
+  effect: "act",
+  openWorld: true,
+  inputSchema: {
+    type: "object",
+    properties: { d: D, ...SKILL_FIELDS },
+    required: ["d"],
+    additionalProperties: false,
+  },
+  handler: async (args, _ctx, { nostr }: NostrSkillToolDeps): Promise<ToolResult> => {
+    const old = await findSkill(nostr, nostr.identity.pubkey, args.d);
+    if (!old) throw new HaloError("not-found", "this device has published no skill with that d tag.");
+    const was = skillFromEvent(old, readableText(nostr, old));
+    const spec: SkillSpec = {
+      d: args.d,
+      content: args.content ?? was.content,
+      description: args.description ?? was.description,
+      trigger: args.trigger ?? was.trigger,
+      filter: args.filter ?? was.pattern,
+      requires_tool: args.requires_tool ?? was.requiresTools,
+      private: old.kind === KIND_SKILL_PRIVATE,
+    };
+    // A replaceable event with the same time may lose to the old one on a relay (lowest id wins): the edit is dated later.
+    return publish(nostr, skillEvent(nostr, spec, old.created_at + 1));
+  },
+});
+
+export const nostrSkillAdopt = defineTool({
+  name: "nostr.skill_adopt",
+  needs: ["nostr", "registry"],
+  description: "Adopt a published skill by author and d tag; it stays inert until the owner approves it.",
+  adminOnly: true,
+  effect: "write",
+  openWorld: true,
+  inputSchema: { type: "object", properties: { pubkey: PUBKEY, d: D }, required: ["pubkey", "d"], additionalProperties: false },
+  handler: async (args, _ctx, { nostr, registry }: SkillAdoptToolDeps): Promise<ToolResult> => {
+    const event = await findSkill(nostr, parsePubkey(args.pubkey), args.d);
+    if (!event) throw new HaloError("not-found", "no such skill on the relays.");
+    const skill = skillFromEvent(event, readableText(nostr, event));
+    const missing = skill.requiresTools.filter((t) => !registry.has(t));
+    if (missing.length)
+      throw new HaloError("unavailable", `the skill requires tools this device does not have: ${missing.slice(0, 5).join(", ")}.`);
+    const kept = nostr.skills.adopt(skill);
+    const adoptions = await publishAdoptions(nostr);
+    return { text: `Adopted skill ${kept.d} (id ${kept.id}); it is inert until the owner approves it.\n${adoptions}` };
+  },
+});
+
+export const nostrSkillList = defineTool({
+  name: "nostr.skill_list",
+  needs: ["nostr"],
+  description: "The adopted skills: id, address, trigger, whether the owner approved each.",
+  adminOnly: true,
+  effect: "read",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  handler: (_args, _ctx, { nostr }: NostrSkillToolDeps): ToolResult => {
+    const all = nostr.skills.list();
+    if (all.length === 0) return { text: "No adopted skills." };
+    return {
+      text: all
+        .map(
+          (s) =>
+            `- ${s.id} ${s.address}: ${s.description || "(no description)"}; trigger ${s.trigger ?? "none"}${s.pattern ? ` "${s.pattern}"` : ""}; ${s.approved ? "approved" : "awaiting the owner"}`,
+        )
+        .join("\n"),
+    };
+  },
+});
+
+export const nostrSkillRemove = defineTool({
+  name: "nostr.skill_remove",
+  needs: ["nostr"],
+  description: "Stop using an adopted skill (by id) and republish the adoption list.",
+  adminOnly: true,
+  effect: "destroy",
+  openWorld: true,
+  inputSchema: {
+    type: "object",
+    properties: { id: { type: "string", pattern: "^[0-9a-f]{16}$" } },
+    required: ["id"],
+    additionalProperties: false,
+  },
+  handler: async (args, _ctx, { nostr }: NostrSkillToolDeps): Promise<ToolResult> => {
+    const gone = nostr.skills.remove(args.id);
+    return { text: `Removed skill ${gone.d}.\n${await publishAdoptions(nostr)}` };
+  },
+});
+
+/** nostr.skill_publish, _edit, _adopt, _list, _remove, with nostr.skill_search and nostr.trigger_list. */
+export const NOSTR_SKILL_TOOLS = [nostrSkillPublish, nostrSkillEdit, nostrSkillAdopt, nostrSkillList, nostrSkillRemove] as const;

@@ -113,3 +113,9 @@ export function formatLocalTime(ms: number, offsetMinutes = 0): string {
 export function localDay(ms: number, offsetMinutes = 0): string {
   return new Date(ms + offsetMinutes * MINUTE_MS).toISOString().slice(0, 10);
 }
+
+/** The owner's UTC offset (the utcOffsetMin knob) in minutes, 0 when it is somehow out of range. */
+export function utcOffsetMinutes(config: { number(key: "utcOffsetMin"): number }): number {
+  const n = config.number("utcOffsetMin");
+  return Number.isInteger(n) && n >= UTC_OFFSET_MIN_MINUTES && n <= UTC_OFFSET_MAX_MINUTES ? n : 0;
+}

@@ -1,34 +1,10 @@
+// The AudioHttp port (lib/ports.ts) for a host whose HTTP client cannot stream: whole bodies over the
+// ordinary HttpClient port. Correct, only later: the capture goes up once it has ended and speech comes
+// down whole. The device binds it by name (hosts/device/ports/index.ts); the simulator streams.
+import type { AudioHttp, HttpClient } from "../ports";
 import { concatBytes } from "../util/bytes";
-// HTTP with bodies in pieces, for audio: the capture goes up while it is being
-// recorded (chunked transfer encoding) and speech comes down while it is being
-// made. A host that has no streaming client gets `bufferedAudioHttp`, which
-// sends and delivers whole bodies over the ordinary HttpClient port: correct,
-// only later.
-import type { HttpClient, HttpClientResponse } from "../ports";
 
-export interface AudioHttpRequest {
-  method: string;
-  url: string;
-  /** Header names in lower case. No content-length: the body is sent chunked. */
-  headers: { [name: string]: string };
-  timeoutMs: number;
-  maxResponseBytes: number;
-  /** A 2xx body is handed here piece by piece as it arrives instead of being collected. */
-  onBody?(chunk: Uint8Array): void;
-}
-
-export interface AudioHttpExchange {
-  /** Queues a piece of the request body. */
-  write(chunk: Uint8Array): void;
-  /** Ends the request body; resolves with the response once its body has ended (empty when streamed to onBody). */
-  end(): Promise<HttpClientResponse>;
-  /** Abandons the exchange; a pending `end()` rejects. */
-  abort(): void;
-}
-
-export interface AudioHttp {
-  open(req: AudioHttpRequest): AudioHttpExchange;
-}
+export type { AudioHttp, AudioHttpExchange, AudioHttpRequest } from "../ports";
 
 /** Whole bodies over the HttpClient port. */
 export function bufferedAudioHttp(http: HttpClient): AudioHttp {

@@ -4,6 +4,7 @@ import { toJson } from "../util/json";
 // Months are calendar months in UTC; the counter starts again at 0 when the
 // month changes.
 import type { UsageSource } from "../people/usage";
+import { HaloError } from "../errors";
 import type { Clock, Log, Settings } from "../ports";
 
 /** The knob (owner API only; a device config action naming it is protected-BLOCKED). */
@@ -43,14 +44,16 @@ export class WebSearchBudget {
   }
 
   /** Counts one search before it is sent; a refusal sentence (tag quota:) when the budget is spent. */
-  reserve(): string | undefined {
+  reserve(): void {
     const { month, calls, budget } = this.usage();
-    if (budget === 0) return "quota: web search is switched off (the owner set the monthly budget to 0).";
+    if (budget === 0) throw new HaloError("quota", "web search is switched off (the owner set the monthly budget to 0).");
     if (calls >= budget) {
-      return `quota: this month's web-search budget (${budget} searches) is spent; it starts again on ${nextMonthStart(month)} (UTC), or the owner can raise it.`;
+      throw new HaloError(
+        "quota",
+        `this month's web-search budget (${budget} searches) is spent; it starts again on ${nextMonthStart(month)} (UTC), or the owner can raise it.`,
+      );
     }
-    if (!this.save(month, calls + 1)) return "unavailable: the web-search counter could not be saved; try again later.";
-    return undefined;
+    if (!this.save(month, calls + 1)) throw new HaloError("unavailable", "the web-search counter could not be saved; try again later.");
   }
 
   /** Gives a reserved search back (the service refused it, so it cost nothing). */

@@ -3,7 +3,7 @@ import { toJson } from "../util/json";
 // body and `Authorization: Bearer <key>` (the current documented auth; the key
 // never goes in the body). The key and base URL are read at each call. Every
 // failure is a HaloError with one sentence that never contains the key.
-import type { HttpClient, HttpClientResponse } from "../ports";
+import type { CallSignal, HttpClient, HttpClientResponse } from "../ports";
 import { HaloError, type ErrorTag } from "../errors";
 import { clipForMessage } from "../util/text";
 import { parseHttpUrl } from "../util/url";
@@ -64,7 +64,8 @@ export class TavilyClient {
     return !!this.config.apiKey();
   }
 
-  async search(query: string, maxResults: number): Promise<WebSearchOutcome> {
+  /** `limits` cuts the request's own timeout to what is left of a caller's deadline and aborts with its signal. */
+  async search(query: string, maxResults: number, limits?: { timeoutMs: number; signal?: CallSignal }): Promise<WebSearchOutcome> {
     const key = this.config.apiKey();
     if (!key) throw new TavilyError("not-configured", "web search needs a Tavily key, which the owner sets through the owner API.", false);
     const base = (this.config.baseUrl() || TAVILY_DEFAULT_BASE_URL).replace(/\/+$/, "");
@@ -86,7 +87,8 @@ export class TavilyClient {
         url: `${base}/search`,
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" },
         body: toJson(body),
-        timeoutMs: this.timeoutMs,
+        timeoutMs: Math.min(this.timeoutMs, limits?.timeoutMs ?? this.timeoutMs),
+        signal: limits?.signal,
         maxResponseBytes: TAVILY_MAX_RESPONSE_BYTES,
       });
     } catch (e) {

@@ -2,19 +2,22 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { createHalo, type Halo, type HttpResponse } from "../../lib/app/halo.ts";
+import type { Halo, HttpResponse } from "../../lib/app/halo.ts";
+import { testHalo } from "../support/halo.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
-import { MINUTE, owner, scriptedRunner } from "./support.ts";
+import { MINUTE, owner, scriptedRunner, switchableScheduler } from "./support.ts";
 
 describe("owner API: routines and alerts", () => {
   let halo: Halo;
   let token: string;
   let log: ReturnType<typeof memoryLog>;
   let clock: ReturnType<typeof fakeClock>;
+  let scheduled: ReturnType<typeof switchableScheduler>;
   beforeEach(() => {
     log = memoryLog();
     clock = fakeClock(Date.UTC(2026, 0, 5, 9, 0));
-    halo = createHalo({ ports: memoryPorts({ log, clock }), firmwareVersion: "t" });
+    scheduled = switchableScheduler(scriptedRunner());
+    halo = testHalo(memoryPorts({ log, clock }), { core: { baseUrls: {}, otaBuild: undefined, subsystems: scheduled.subsystems } });
     token = halo.ensureOwnerToken()!;
   });
 
@@ -73,7 +76,7 @@ describe("owner API: routines and alerts", () => {
       { ok: false, error: "no key" },
       { ok: false, error: "still no key" },
     ]);
-    halo.core.scheduler.setRunner(runner);
+    scheduled.use(runner);
     await halo.core.registry.dispatch("wakeup.set", { minutes: 2, note: "ping" }, owner);
     clock.advance(2 * MINUTE);
     await halo.core.scheduler.tick();

@@ -2,6 +2,7 @@
 // stand-in) to the routine's chat while it is allowed, else to the owner's chat;
 // kept as an owner alert when it cannot be sent; never sent twice; recorded in the
 // episodic history. Real core, fake clock, the turn's provider on a local server.
+import { nodeTimers } from "../../hosts/sim/ports/timers.ts";
 import assert from "node:assert/strict";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
@@ -24,7 +25,10 @@ describe("routines: the reply is delivered", () => {
   beforeEach(async () => {
     openai = await ProviderServer.start();
     telegram = await TelegramServer.start();
-    rig = memoryCore({ core: { baseUrls: { openai: openai.url, telegram: telegram.url }, sleep: recordingSleep().sleep } });
+    rig = memoryCore({
+      core: { baseUrls: { openai: openai.url, telegram: telegram.url } },
+      ports: { timers: { every: nodeTimers.every, sleep: recordingSleep().sleep } },
+    });
     rig.clock.set(START);
     rig.core.secrets.set("openai", "sk-test-openai-ROUTINES");
     rig.core.secrets.set("telegram", TEST_BOT_TOKEN);

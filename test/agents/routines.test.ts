@@ -1,5 +1,7 @@
 // Routines and wakeups: the approval gate, firing on a fake clock, wakeup bounds and the
 // retry-once-then-alert rule, the daily governor, refusals in scheduled turns, restarts.
+import { NEVER_ABORTED } from "../../lib/util/abort.ts";
+import type { ScheduledTurnRunner } from "../../lib/agents/scheduler.ts";
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
@@ -12,7 +14,7 @@ import { RoutineScheduler, type ScheduledTurnOutcome } from "../../lib/agents/sc
 import { buildCore, type Core } from "../../lib/app/core.ts";
 import type { Settings } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
-import { HOUR, MINUTE, owner, scriptedRunner } from "./support.ts";
+import { HOUR, MINUTE, owner, scriptedRunner, switchableScheduler } from "./support.ts";
 
 const START = Date.UTC(2026, 0, 5, 9, 0); // a Monday
 
@@ -24,6 +26,8 @@ interface Rig {
   runner: ReturnType<typeof scriptedRunner>;
   call(name: string, args: unknown, p?: typeof owner): Promise<{ text: string; isError?: boolean; structured?: any }>;
   reboot(): void;
+  /** Switches what runs the fired routines' turns from now on. */
+  use(runner: ScheduledTurnRunner): void;
 }
 
 function rig(): Rig {
@@ -38,8 +42,9 @@ function rig(): Rig {
     runner: scriptedRunner(),
     call: (name: string, args: unknown, p = owner) => r.core.registry.dispatch(name, args, p),
     reboot() {
-      r.core = buildCore(memoryPorts({ clock, settings, log }));
-      r.core.scheduler.setRunner(r.runner);
+      const scheduled = switchableScheduler(r.runner);
+      r.use = scheduled.use;
+      r.core = buildCore(memoryPorts({ clock, settings, log }), { baseUrls: {}, otaBuild: undefined, subsystems: scheduled.subsystems });
     },
   });
   r.reboot();
@@ -184,7 +189,7 @@ describe("routines: the approval gate and firing", () => {
   it("counts a turn that never finishes as failed after the timeout and ignores its late outcome", async () => {
     const h = rig();
     let finish!: (o: ScheduledTurnOutcome) => void;
-    h.core.scheduler.setRunner({ runScheduledTurn: () => new Promise((ok) => (finish = ok)) });
+    h.use({ runScheduledTurn: () => new Promise((ok) => (finish = ok)) });
     const id = idOf((await h.call("loop.create", { name: "slow", prompt: "p", schedule: { kind: "interval", every_seconds: 3600 } })).text);
     h.core.routines.approve(id);
     h.clock.advance(HOUR);
@@ -285,7 +290,7 @@ describe("routines: wakeups", () => {
     assert.deepEqual([h.runner.calls.length, h.core.alerts.list().length, h.core.routines.list().length], [2, 0, 0]);
   });
 
-  it("without a turn engine, every fire fails as 'turn engine not available' (counted, retried, alerted)", async () => {
+  it("a wakeup whose every fire fails is counted, retried once and alerted", async () => {
     const clock = fakeClock(START);
     const settings = memorySettings();
     const log = memoryLog();
@@ -312,6 +317,10 @@ describe("routines: wakeups", () => {
       governor,
       offsetMinutes: () => 0,
       principalFor: (ns) => makePrincipal(ns, "admin", "turn", true),
+      runner: scriptedRunner([
+        { ok: false, error: "turn engine not available" },
+        { ok: false, error: "turn engine not available" },
+      ]),
     });
     routines.setWakeup("owner", 2, "remind me");
     clock.advance(2 * MINUTE);
@@ -408,7 +417,7 @@ describe("routines: scheduled turns and access", () => {
     }
     const tool = h.core.registry.all().find((t) => t.name === "loop.create")!;
     await assert.rejects(
-      async () => tool.handler(daily("08:00"), { principal: scheduledOwner }),
+      async () => tool.handler(daily("08:00"), { principal: scheduledOwner, deadline: START + HOUR, signal: NEVER_ABORTED }, {}),
       /^HaloError: scheduled-refused: loop\.create/,
     );
     assert.equal(h.core.routines.list().length, 0);
@@ -425,7 +434,7 @@ describe("routines: scheduled turns and access", () => {
   it("a routine's own turn, running as its scheduled principal, cannot create routines", async () => {
     const h = rig();
     const answers: string[] = [];
-    h.core.scheduler.setRunner({
+    h.use({
       async runScheduledTurn(principal) {
         answers.push((await h.core.registry.dispatch("loop.create", daily("07:00"), principal)).text);
         return { ok: true };
@@ -480,7 +489,7 @@ describe("routines: persistence", () => {
 
   it("a restart during a wakeup's turn counts as a failed attempt: the retry still runs, then an alert", async () => {
     const h = rig();
-    h.core.scheduler.setRunner({ runScheduledTurn: () => new Promise(() => undefined) }); // the power goes mid-turn
+    h.use({ runScheduledTurn: () => new Promise(() => undefined) }); // the power goes mid-turn
     const id = idOf((await h.call("wakeup.set", { minutes: 2, note: "survive" })).text);
     h.clock.advance(2 * MINUTE);
     void h.core.scheduler.tick();
@@ -491,14 +500,14 @@ describe("routines: persistence", () => {
     assert.match(h.runner.calls[0].request.text, /This is the one retry/);
     assert.equal(h.core.routines.list().length, 0);
 
-    h.core.scheduler.setRunner({ runScheduledTurn: () => new Promise(() => undefined) });
+    h.use({ runScheduledTurn: () => new Promise(() => undefined) });
     const again = idOf((await h.call("wakeup.set", { minutes: 2, note: "twice unlucky" })).text);
     h.clock.advance(2 * MINUTE);
     void h.core.scheduler.tick();
     h.reboot();
     h.clock.advance(WAKEUP_RETRY_DELAY_MS);
     void h.core.scheduler.tick(); // the retry starts, and the power goes again
-    h.core.scheduler.setRunner({ runScheduledTurn: () => new Promise(() => undefined) });
+    h.use({ runScheduledTurn: () => new Promise(() => undefined) });
     h.reboot();
     h.clock.advance(WAKEUP_RETRY_DELAY_MS);
     await h.core.scheduler.tick();

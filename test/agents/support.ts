@@ -6,11 +6,12 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage, type MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import type { ScheduledTurnOutcome, ScheduledTurnRequest } from "../../lib/agents/scheduler.ts";
+import { nodeTimers } from "../../hosts/sim/ports/timers.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
 import type { Settings } from "../../lib/ports.ts";
 import { makePrincipal, type Principal } from "../../lib/registry/principal.ts";
 import type { DispatchResult } from "../../lib/registry/types.ts";
-import type { ProviderId } from "../../lib/providers/types";
+import type { ProviderId } from "../../lib/providers/types.ts";
 import { anthropicMessage, mistralCompletion, openAiResponse, openAiText } from "../scenarios/provider-fixtures.ts";
 import { ProviderServer, recordingSleep, type ScriptedReply } from "../support/provider-server.ts";
 
@@ -51,9 +52,10 @@ export async function agentRig(options: { keyed?: ProviderId[]; start?: number; 
   const settings = options.settings ?? memorySettings();
   const log = memoryLog();
   const build = (): Core => {
-    const core = buildCore(memoryPorts({ clock, log, storage, settings }), undefined, {
+    const timers = { every: nodeTimers.every, sleep: recordingSleep().sleep };
+    const core = buildCore(memoryPorts({ clock, log, storage, settings, timers }), {
       baseUrls: { openai: servers.openai.url, anthropic: servers.anthropic.url, mistral: servers.mistral.url },
-      sleep: recordingSleep().sleep,
+      otaBuild: undefined,
     });
     for (const id of keyed) core.secrets.set(id, KEYS[id]);
     if (keyed.length) core.priority.set(keyed);
@@ -133,3 +135,5 @@ export function scriptedRunner(outcomes: Array<ScheduledTurnOutcome | Error> = [
     },
   };
 }
+
+export { switchableScheduler } from "../support/scheduler.ts";

@@ -1,5 +1,10 @@
 // reply.speak and reply.telegram through the real core: the speaker port of the
 // simulator, and a local server speaking the Telegram Bot API.
+import { VALIDATORS } from "../../lib/generated/validators.js";
+import { ToolRegistry } from "../../lib/registry/registry.ts";
+import { REPLY_TOOLS } from "../../lib/tools/reply.ts";
+import { withoutError } from "../support/registry.ts";
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import type { SimAudioOut } from "../../hosts/sim/ports/hardware.ts";
@@ -24,7 +29,7 @@ describe("reply.speak", () => {
   });
   after(async () => stand.close());
   const setup = (overrides: Parameters<typeof memoryPorts>[0] = {}) => {
-    const core = buildCore(memoryPorts({ log: memoryLog(), ...overrides }), undefined, { baseUrls: { openai: stand.url } });
+    const core = buildCore(memoryPorts({ log: memoryLog(), ...overrides }), { ...TEST_HOST, baseUrls: { openai: stand.url } });
     core.secrets.set("openai", "sk-speak-KEY");
     return { core, owner: derivePrincipal(core, "web", "owner"), speaker: core.ports.audioOut as SimAudioOut | undefined };
   };
@@ -48,7 +53,7 @@ describe("reply.speak", () => {
   it("says why nothing was spoken when the speech service has no key or fails", async () => {
     const { core, owner, speaker } = setup();
     core.secrets.clear("openai");
-    assert.deepEqual(await core.registry.dispatch("reply.speak", { text: "hello" }, owner), {
+    assert.deepEqual(withoutError(await core.registry.dispatch("reply.speak", { text: "hello" }, owner)), {
       text: "not-spoken: the speech did not play (No OpenAI key is set for speech; the owner sets it through the owner API). Reply in text instead.",
       isError: true,
     });
@@ -78,11 +83,11 @@ describe("reply.speak", () => {
     for (const [label, change, text] of cases) {
       const { core, owner, speaker } = setup();
       change(core);
-      assert.deepEqual(await core.registry.dispatch("reply.speak", { text: "hello" }, owner), { text, isError: true }, label);
+      assert.deepEqual(withoutError(await core.registry.dispatch("reply.speak", { text: "hello" }, owner)), { text, isError: true }, label);
       assert.equal(speaker!.played.length, 0, label);
     }
     const bare = setup({ audioOut: undefined });
-    assert.deepEqual(await bare.core.registry.dispatch("reply.speak", { text: "hello" }, bare.owner), {
+    assert.deepEqual(withoutError(await bare.core.registry.dispatch("reply.speak", { text: "hello" }, bare.owner)), {
       text: "not-spoken: this device has no speaker. Reply in text instead.",
       isError: true,
     });
@@ -144,8 +149,17 @@ describe("reply.telegram", () => {
   afterEach(async () => server.close());
 
   function setup(options: { voice?: VoiceSynth; token?: string | null; ownerChat?: string } = {}) {
-    const rig = memoryCore({ core: { baseUrls: { telegram: server.url }, voiceSynth: options.voice } });
+    const rig = memoryCore({ core: { baseUrls: { telegram: server.url } } });
     const { core } = rig;
+    // The tools are values: bound here to a synthesizer of the test's own when it gives one.
+    const registry = new ToolRegistry({
+      validators: VALIDATORS,
+      ring: core.ring,
+      log: core.ports.log,
+      clock: core.ports.clock,
+      timers: core.ports.timers,
+    });
+    registry.registerAll(REPLY_TOOLS, { ...core, voiceNotes: options.voice ?? core.voiceNotes });
     if (options.token !== null) core.secrets.set("telegram", options.token ?? TEST_BOT_TOKEN);
     core.chats.replace(["42", "-1001", "77"]);
     core.people.setRole("42", "user");
@@ -156,15 +170,15 @@ describe("reply.telegram", () => {
       rig,
       owner: as("web", "owner"),
       user42: as("chat", "42"),
-      call: (args: unknown, p: Principal) => core.registry.dispatch("reply.telegram", args, p),
+      call: (args: unknown, p: Principal) => registry.dispatch("reply.telegram", args, p).then(withoutError),
     };
   }
   const texts = (): Array<[string, string]> => server.calls("sendMessage").map((q) => [q.params.chat_id, q.params.text]);
 
   it("sends the owner's text to the owner's chat, and a chat's text to its own chat", async () => {
     const { owner, user42, call } = setup();
-    assert.deepEqual(await call({ text: "Reminder: call mum." }, owner), { text: "Sent to the owner's chat as text." });
-    assert.deepEqual(await call({ text: "Here you go." }, user42), { text: "Sent to chat 42 as text." });
+    assert.deepEqual(withoutError(await call({ text: "Reminder: call mum." }, owner)), { text: "Sent to the owner's chat as text." });
+    assert.deepEqual(withoutError(await call({ text: "Here you go." }, user42)), { text: "Sent to chat 42 as text." });
     assert.deepEqual(texts(), [
       ["7", "Reminder: call mum."],
       ["42", "Here you go."],
@@ -174,16 +188,16 @@ describe("reply.telegram", () => {
 
   it("lets an admin name an allow-listed chat; refuses other chats, and non-admins naming another chat", async () => {
     const { owner, user42, call } = setup();
-    assert.deepEqual(await call({ text: "to the group", chat_id: "-1001" }, owner), { text: "Sent to chat -1001 as text." });
-    assert.deepEqual(await call({ text: "x", chat_id: "99" }, owner), {
+    assert.deepEqual(withoutError(await call({ text: "to the group", chat_id: "-1001" }, owner)), { text: "Sent to chat -1001 as text." });
+    assert.deepEqual(withoutError(await call({ text: "x", chat_id: "99" }, owner)), {
       text: "not-allowed: that chat is not on the owner's chat allow-list.",
       isError: true,
     });
-    assert.deepEqual(await call({ text: "x", chat_id: "77" }, user42), {
+    assert.deepEqual(withoutError(await call({ text: "x", chat_id: "77" }, user42)), {
       text: "admin-only: only an admin may name another chat; leave chat_id out to reach this conversation's chat.",
       isError: true,
     });
-    assert.deepEqual(await call({ text: "mine", chat_id: "42" }, user42), { text: "Sent to chat 42 as text." });
+    assert.deepEqual(withoutError(await call({ text: "mine", chat_id: "42" }, user42)), { text: "Sent to chat 42 as text." });
     assert.deepEqual(texts(), [
       ["-1001", "to the group"],
       ["42", "mine"],
@@ -192,12 +206,12 @@ describe("reply.telegram", () => {
 
   it("reports not-configured without a token or without an owner chat, sending nothing", async () => {
     const noToken = setup({ token: null });
-    assert.deepEqual(await noToken.call({ text: "x" }, noToken.owner), {
+    assert.deepEqual(withoutError(await noToken.call({ text: "x" }, noToken.owner)), {
       text: "not-configured: Telegram is not set up (the owner sets the bot token through the owner API).",
       isError: true,
     });
     const noOwner = setup({ ownerChat: "" });
-    assert.deepEqual(await noOwner.call({ text: "x" }, noOwner.owner), {
+    assert.deepEqual(withoutError(await noOwner.call({ text: "x" }, noOwner.owner)), {
       text: "not-configured: there is no chat to send to: no owner chat is set (the owner sets ownerChatId through the owner API).",
       isError: true,
     });
@@ -210,7 +224,9 @@ describe("reply.telegram", () => {
       synthesize: async (text, v) => (asked.push([text, v]), { bytes: OGG, mime: "audio/ogg", name: "reply.ogg" }),
     };
     const { owner, call } = setup({ voice });
-    assert.deepEqual(await call({ text: "Spoken hello", voice: true }, owner), { text: "Sent to the owner's chat as a voice message." });
+    assert.deepEqual(withoutError(await call({ text: "Spoken hello", voice: true }, owner)), {
+      text: "Sent to the owner's chat as a voice message.",
+    });
     assert.deepEqual(asked, [["Spoken hello", "alloy"]]);
     const [req] = server.calls("sendVoice");
     assert.equal(req.params.chat_id, "7");
@@ -224,16 +240,16 @@ describe("reply.telegram", () => {
 
   it("falls back to text when voice cannot be made or sent: the content always arrives", async () => {
     const none = setup();
-    assert.deepEqual(await none.call({ text: "a", voice: true }, none.owner), {
+    assert.deepEqual(withoutError(await none.call({ text: "a", voice: true }, none.owner)), {
       text: "Sent to the owner's chat as text (not as voice: the voice note failed: No OpenAI key is set for speech; the owner sets it through the owner API).",
     });
     const off = setup({ voice: { synthesize: async () => assert.fail("must not synthesize with voice replies off") } });
     off.core.config.apply([["ttsOn", false]], "owner");
-    assert.deepEqual(await off.call({ text: "b", voice: true }, off.owner), {
+    assert.deepEqual(withoutError(await off.call({ text: "b", voice: true }, off.owner)), {
       text: "Sent to the owner's chat as text (not as voice: spoken replies are off (ttsOn is false)).",
     });
     const failing = setup({ voice: { synthesize: () => Promise.reject(new Error("The speech service refused the request.")) } });
-    assert.deepEqual(await failing.call({ text: "c", voice: true }, failing.owner), {
+    assert.deepEqual(withoutError(await failing.call({ text: "c", voice: true }, failing.owner)), {
       text: "Sent to the owner's chat as text (not as voice: the voice note failed: The speech service refused the request).",
     });
     const rejected = setup({ voice: { synthesize: async () => ({ bytes: OGG, mime: "audio/ogg", name: "r.ogg" }) } });
@@ -244,7 +260,7 @@ describe("reply.telegram", () => {
     );
     const mistral = setup();
     mistral.core.config.apply([["ttsProv", "mistral"]], "owner");
-    assert.deepEqual(await mistral.call({ text: "e", voice: true }, mistral.owner), {
+    assert.deepEqual(withoutError(await mistral.call({ text: "e", voice: true }, mistral.owner)), {
       text: "Sent to the owner's chat as text (not as voice: the voice note failed: Voice notes are made with OpenAI speech only; ttsProv is mistral).",
     });
     assert.deepEqual(texts(), [
@@ -277,7 +293,7 @@ describe("reply.telegram", () => {
     const { core, call } = setup();
     const mcp = principal("admin", "mcp", "owner");
     assert.match((await call({ text: "x" }, mcp)).text, /^turn-only: reply\.telegram/);
-    assert.deepEqual(await call({ text: "daily digest" }, derivePrincipal(core, "web", "owner", true)), {
+    assert.deepEqual(withoutError(await call({ text: "daily digest" }, derivePrincipal(core, "web", "owner", true))), {
       text: "Sent to the owner's chat as text.",
     });
     assert.deepEqual(texts(), [["7", "daily digest"]]);
@@ -306,7 +322,7 @@ describe("reply.telegram", () => {
     }
     assert.equal((await call({ text: "  \n " }, owner)).text, "invalid arguments: the text is empty.");
     assert.equal(server.requests.length, 0);
-    assert.deepEqual(await call({ text: "y".repeat(4096) }, owner), { text: "Sent to the owner's chat as text." });
+    assert.deepEqual(withoutError(await call({ text: "y".repeat(4096) }, owner)), { text: "Sent to the owner's chat as text." });
   });
 });
 
@@ -329,7 +345,7 @@ describe("files.send through the Telegram channel", () => {
     assert.deepEqual(req.params, { chat_id: "7", caption: "images/dot.png" });
     assert.deepEqual(req.file!.bytes, TINY_PNG);
     const off = await core.registry.dispatch("files.send", { project: "images", name: "dot.png", chat_id: "555" }, owner);
-    assert.deepEqual(off, { text: "send-failed: Not sent: that chat is not on the owner's chat allow-list.", isError: true });
+    assert.deepEqual(withoutError(off), { text: "send-failed: Not sent: that chat is not on the owner's chat allow-list.", isError: true });
     assert.equal(server.requests.length, 1);
   });
 });

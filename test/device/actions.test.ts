@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { TEST_HOST } from "../support/halo.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import type { SimLed } from "../../hosts/sim/ports/hardware.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
@@ -10,7 +11,7 @@ describe("device[] validator", () => {
   let core: Core;
   let ctx: ValidationContext;
   beforeEach(() => {
-    core = buildCore(memoryPorts());
+    core = buildCore(memoryPorts(), TEST_HOST);
     ctx = { principal: principal("admin", "turn", "owner"), config: core.config, midTurn: false };
   });
   const check = (raw: unknown, over: Partial<ValidationContext> = {}) => validateDeviceAction(raw, { ...ctx, ...over });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { TEST_HOST } from "../support/halo.ts";
 import type { SimAudioOut, SimLed } from "../../hosts/sim/ports/hardware.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import type { MemoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
@@ -6,7 +7,7 @@ import { fakeClock } from "../../hosts/sim/ports/node-basics.ts";
 import type { SimSystem } from "../../hosts/sim/ports/system.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
 import type { Ota, Ports, SystemInfo } from "../../lib/ports.ts";
-import { principal } from "../support/registry.ts";
+import { principal, withoutError } from "../support/registry.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { FREE_SPACE_UNKNOWN } from "../../lib/util/format.ts";
 import { babble as babbleNoise, replyPcm } from "../support/speech.ts";
@@ -16,15 +17,15 @@ import { VoiceServer } from "../support/voice-server.ts";
 const admin = principal("admin", "turn", "owner");
 
 function coreWith(over: Partial<Ports> = {}): Core {
-  return buildCore(memoryPorts({ clock: fakeClock(Date.UTC(2026, 5, 1, 12)), ...over }));
+  return buildCore(memoryPorts({ clock: fakeClock(Date.UTC(2026, 5, 1, 12)), ...over }), TEST_HOST);
 }
 
 /** Ports with no board at all (no System, ring, speaker, update engine or card) and no memory or file store. */
 function bareCore(): Core {
   const core = coreWith({ system: undefined, led: undefined, audioOut: undefined, ota: undefined, storage: undefined });
-  delete core.introspection.memory;
-  delete core.introspection.files;
-  delete core.introspection.agents;
+  delete core.status.sources.memory;
+  delete core.status.sources.files;
+  delete core.status.sources.agents;
   return core;
 }
 
@@ -109,14 +110,14 @@ describe("device.status", () => {
 
   it("reports present subsystems through their gauges, and a failing one as an error", async () => {
     const core = coreWith();
-    core.introspection.memory = { gauges: (p) => [{ label: "vectors", used: 950, cap: p.quota.vectors, unit: "count" }] };
-    core.introspection.files = {
+    core.status.sources.memory = { gauges: (p) => [{ label: "vectors", used: 950, cap: p.quota.vectors, unit: "count" }] };
+    core.status.sources.files = {
       gauges: () => [
         { label: "bytes", used: 2048, cap: 1024 * 1024, unit: "bytes" },
         { label: "files", used: 3, unit: "count" },
       ],
     };
-    core.introspection.budget = {
+    core.status.sources.budget = {
       gauges: () => {
         throw new Error("boom");
       },
@@ -301,7 +302,7 @@ describe("device.control", () => {
   it("speaks unless silent, off, muted or without a speaker", async () => {
     const stand = await VoiceServer.start();
     after(() => stand.close());
-    const core = buildCore(memoryPorts({ clock: fakeClock(Date.UTC(2026, 5, 1, 12)) }), undefined, { baseUrls: { openai: stand.url } });
+    const core = buildCore(memoryPorts({ clock: fakeClock(Date.UTC(2026, 5, 1, 12)) }), { ...TEST_HOST, baseUrls: { openai: stand.url } });
     core.secrets.set("openai", "sk-tts-KEY");
     stand.speech.push({ pcm: replyPcm(300) });
     const audio = core.ports.audioOut as SimAudioOut;
@@ -331,7 +332,7 @@ describe("device.control", () => {
     assert.equal(stand.speechRequests.length, 1);
     assert.equal(audio.played.length, 1);
     const bare = await bareCore().registry.dispatch("device.control", { action: { tts: { text: "x" } } }, admin);
-    assert.deepEqual(bare, { text: "not-present: this device has no speaker.", isError: true });
+    assert.deepEqual(withoutError(bare), { text: "not-present: this device has no speaker.", isError: true });
   });
 
   it("refuses reboot, non-admin config, protected keys and malformed actions", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { simLed } from "../../hosts/sim/ports/hardware.ts";
-import { createHalo } from "../../lib/app/halo.ts";
+import { testHalo } from "../support/halo.ts";
 import { LED_MAX_BRIGHTNESS } from "../../lib/device/knobs.ts";
 import { frameBytes, renderFrame } from "../../lib/device/ring/frames.ts";
 import { DEFAULT_LOOK, lookFromKnobs, type RingLook, type RingTheme } from "../../lib/device/ring/look.ts";
@@ -217,7 +217,7 @@ describe("status ring on the core", () => {
     const led = simLed();
     let now = 1_000_000;
     const ports = memoryPorts({ led, clock: { now: () => now } });
-    const halo = createHalo({ ports, firmwareVersion: "test" });
+    const halo = testHalo(ports, { firmwareVersion: "test" });
     const lights = halo.lights;
     assert.ok(lights);
     const seen: string[] = [];

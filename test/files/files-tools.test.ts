@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { ARTIFACT_TEXT_MAX_BYTES, ARTIFACTS_MAX_COUNT, FILES_READ_PAGE_BYTES } from "../../lib/limits.ts";
 import { ArtifactStore } from "../../lib/store/artifact-store.ts";
-import { filesUsageSource } from "../../lib/app/subsystems/files.ts";
+import { filesUsageSource } from "../../lib/store/artifact-usage.ts";
 import { principal } from "../support/registry.ts";
 import { filesHarness, TINY_PNG } from "./support.ts";
 

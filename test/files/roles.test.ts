@@ -2,7 +2,7 @@
 // each other's files, private and shared: exactly the outcomes docs/files-and-skills.md lists.
 import assert from "node:assert/strict";
 import type { Principal } from "../../lib/registry/principal.ts";
-import { principal } from "../support/registry.ts";
+import { principal, callContext } from "../support/registry.ts";
 import { filesHarness, recordingMessenger, type FilesHarness } from "./support.ts";
 
 const people: { [who: string]: Principal } = {
@@ -158,12 +158,12 @@ describe("files: who may do what to whose file", () => {
     const { h } = await setUp();
     const share = h.registry.all().find((t) => t.name === "files.share")!;
     await assert.rejects(
-      async () => share.handler({ project: "team", name: "member-private.md" }, { principal: principal("user", "turn", "member", true) }),
+      async () => share.handler({ project: "team", name: "member-private.md" }, callContext(principal("user", "turn", "member", true)), {}),
       /scheduled-refused/,
     );
     const send = h.registry.all().find((t) => t.name === "files.send")!;
     await assert.rejects(
-      async () => send.handler({ project: "team", name: "owner-private.md" }, { principal: { ...people.owner, via: "mcp" } }),
+      async () => send.handler({ project: "team", name: "owner-private.md" }, callContext({ ...people.owner, via: "mcp" }), {}),
       /turn-only/,
     );
   });

@@ -1,5 +1,6 @@
 // A registry with the files subsystem over chosen ports: memory or folder
 // storage, a fake clock, a local image server, test-only http downloads.
+import { nodeTimers } from "../../hosts/sim/ports/timers.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
@@ -10,10 +11,21 @@ import type { Principal } from "../../lib/registry/principal.ts";
 import { ToolRegistry } from "../../lib/registry/registry.ts";
 import type { DispatchResult } from "../../lib/registry/types.ts";
 import type { DownloadOptions } from "../../lib/store/downloads.ts";
-import { ResultsRing } from "../../lib/registry/results-ring";
-import { buildFilesSubsystem, type FilesSubsystem } from "../../lib/app/subsystems/files.ts";
+import { ResultsRing } from "../../lib/registry/results-ring.ts";
+import { ArtifactStore } from "../../lib/store/artifact-store.ts";
+import { Downloads } from "../../lib/store/downloads.ts";
+import { ImageClient } from "../../lib/store/image-client.ts";
+import { SkillStore } from "../../lib/store/skills.ts";
+import { DELIVERY_TOOLS } from "../../lib/tools/files-deliver.ts";
+import { FETCH_TOOLS } from "../../lib/tools/files-fetch.ts";
+import { FILES_TOOLS } from "../../lib/tools/files.ts";
+import { SKILL_TOOLS } from "../../lib/tools/skill.ts";
 
-export interface FilesHarness extends FilesSubsystem {
+export interface FilesHarness {
+  artifacts: ArtifactStore;
+  downloads: Downloads;
+  images: ImageClient;
+  skills: SkillStore;
   registry: ToolRegistry;
   ports: Ports;
   storage: RemovableStorage;
@@ -34,11 +46,16 @@ export function filesHarness(options: HarnessOptions = {}): FilesHarness {
   const storage = options.storage ?? memoryStorage();
   const log = memoryLog();
   const ports = memoryPorts({ clock, storage, log, messenger: options.messenger });
-  const registry = new ToolRegistry({ validators: VALIDATORS, ring: new ResultsRing(), log });
-  const sub = buildFilesSubsystem(registry, ports, {
-    image: { apiKey: () => options.imageKey, baseUrl: () => options.imageBaseUrl },
-    downloads: options.downloads,
-  });
+  const registry = new ToolRegistry({ validators: VALIDATORS, ring: new ResultsRing(), log, clock, timers: nodeTimers });
+  const artifacts = new ArtifactStore(ports.storage, ports.clock);
+  const sub = {
+    artifacts,
+    downloads: new Downloads(artifacts, ports, options.downloads),
+    images: new ImageClient(ports.http, { apiKey: () => options.imageKey, baseUrl: () => options.imageBaseUrl }),
+    skills: new SkillStore(ports.storage, ports.clock),
+  };
+  const services = { ...ports, ...sub, outbox: ports.messenger };
+  for (const list of [FILES_TOOLS, DELIVERY_TOOLS, FETCH_TOOLS, SKILL_TOOLS]) registry.registerAll(list, services);
   return { ...sub, registry, ports, storage, clock, call: (name, args, p) => registry.dispatch(name, args, p) };
 }
 

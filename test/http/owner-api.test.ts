@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { createHalo, type Halo, type HttpResponse } from "../../lib/app/halo.ts";
+import type { Halo, HttpResponse } from "../../lib/app/halo.ts";
+import { testHalo } from "../support/halo.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 
 describe("owner API (transport-free)", () => {
@@ -11,7 +12,7 @@ describe("owner API (transport-free)", () => {
   let log: ReturnType<typeof memoryLog>;
   beforeEach(() => {
     log = memoryLog();
-    halo = createHalo({ ports: memoryPorts({ log }), firmwareVersion: "t" });
+    halo = testHalo(memoryPorts({ log }));
     token = halo.ensureOwnerToken()!;
   });
 

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { simWifi, SIM_WIFI_ADDRESS, type SimWifi } from "../../hosts/sim/ports/wifi.ts";
-import { createHalo, type Halo } from "../../lib/app/halo.ts";
+import type { Halo } from "../../lib/app/halo.ts";
+import { testHalo } from "../support/halo.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 
 const PASSWORD = "correct-HORSE-battery";
@@ -15,7 +16,7 @@ describe("owner API: Wi-Fi", () => {
 
   function build(wifi?: SimWifi): { halo: Halo; token: string } {
     log = memoryLog();
-    const halo = createHalo({ ports: memoryPorts({ log, wifi }), firmwareVersion: "t" });
+    const halo = testHalo(memoryPorts({ log, wifi }));
     return { halo, token: halo.ensureOwnerToken()! };
   }
 

@@ -2,7 +2,8 @@
 // refusals on every path, token wording, static assets and server-sent events.
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { createHalo, type Halo, type HttpResponse } from "../../lib/app/halo.ts";
+import type { Halo, HttpResponse } from "../../lib/app/halo.ts";
+import { testHalo } from "../support/halo.ts";
 import { HostPolicy, hostName } from "../../lib/http/host-policy.ts";
 import { HttpPipeline } from "../../lib/http/pipeline.ts";
 import { sseResponse } from "../../lib/http/sse.ts";
@@ -15,7 +16,7 @@ describe("HTTP pipeline", () => {
   let halo: Halo;
   let token: string;
   beforeEach(() => {
-    halo = createHalo({ ports: memoryPorts(), firmwareVersion: "t", addresses: () => ["192.168.1.40"], deviceName: "desk" });
+    halo = testHalo(memoryPorts(), { addresses: () => ["192.168.1.40"], deviceName: () => "desk" });
     token = halo.ensureOwnerToken()!;
   });
   const get = (path: string, headers: { [k: string]: string } = {}) =>

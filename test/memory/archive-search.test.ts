@@ -1,5 +1,6 @@
 // memory.archive search re-ranks like memory.search: the kernel fetches
 // candidates by int8 dot product, the answer is ordered by cosine.
+import { describeArchiveHits } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import { embedQuery } from "../../lib/memory/embedders/embed.ts";
 import { searchArchive } from "../../lib/memory/forgetting/archive-ops.ts";
@@ -43,10 +44,10 @@ describe("memory.archive search", () => {
       rig.engine.embedder.id,
       rig.clock.now(),
     );
-    const best = await searchArchive(rig.engine, owner, query, 1);
+    const best = describeArchiveHits(await searchArchive(rig.engine, owner, query, 1));
     assert.match(best, /^- \[(\d+)%\] close entry \(id 00000002\)$/);
     assert.equal(Number(/\[(\d+)%\]/.exec(best)![1]), Math.round(cosine(close, q) * 100));
-    const two = (await searchArchive(rig.engine, owner, query, 2)).split("\n");
+    const two = describeArchiveHits(await searchArchive(rig.engine, owner, query, 2)).split("\n");
     assert.match(two[0], /close entry/);
     assert.match(two[1], new RegExp(`^- \\[${Math.round(cosine(loud, q) * 100)}%\\] loud entry \\(id 00000001\\)$`));
   });

@@ -1,5 +1,6 @@
 // The embedders: the offline feature hasher, and the OpenAI-compatible client
 // against a local server speaking POST {base}/embeddings, failures included.
+import { SecretStore } from "../../lib/device/secrets.ts";
 import assert from "node:assert/strict";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
@@ -143,7 +144,8 @@ describe("OpenAI-compatible embedder", () => {
       EMBEDDER_SETTINGS_KEY,
       JSON.stringify({ provider: "openai", model: "text-embedding-3-small", dims: 64, base_url: server.url }),
     );
-    const rig = memoryCore({ settings, core: { getSecret: (name) => (name === EMBEDDER_SECRET_NAME ? KEY : undefined) } });
+    new SecretStore(settings, memoryLog()).seed(EMBEDDER_SECRET_NAME, KEY);
+    const rig = memoryCore({ settings });
     const { registry, memory } = rig.core;
     assert.equal(memory.embedder.id, "text-embedding-3-small/64");
     const owner = makePrincipal("owner", "admin", "turn");

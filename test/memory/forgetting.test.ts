@@ -1,5 +1,6 @@
 // Forgetting on a fake clock: TTL expiry into the SD archive, renewal on recall,
 // decay, pruning, eviction at capacity, restore.
+import { describeArchiveHits, describeArchiveList, describeRestore, describeSearch, describeWrite } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import { listArchive, restoreArchived, searchArchive } from "../../lib/memory/forgetting/archive-ops.ts";
 import { MAINTAIN_INTERVAL_MS, PRUNE_IMPORTANCE_FLOOR } from "../../lib/memory/bounds.ts";
@@ -14,10 +15,10 @@ const owner = makePrincipal("owner", "admin", "turn");
 const member = makePrincipal("mia", "user", "turn");
 
 async function write(rig: MemoryRig, args: WriteArgs, who = owner): Promise<string> {
-  return writeMemory(rig.engine, who, args);
+  return describeWrite(await writeMemory(rig.engine, who, args));
 }
 async function found(rig: MemoryRig, query: string, who = owner): Promise<string> {
-  return (await searchMemory(rig.engine, who, query)).text;
+  return describeSearch(await searchMemory(rig.engine, who, query));
 }
 const slotOf = (rig: MemoryRig, content: string): number => {
   for (let s = 0; s < rig.engine.store.count; s++) if (rig.engine.store.contentOf(s) === content) return s;
@@ -38,17 +39,20 @@ describe("memory forgetting", () => {
     rig.clock.advance(13 * HOUR); // 13 h after the recall at 11 h renewed it: expired
     assert.equal(await found(rig, "parcel courier"), "No memories match.");
     assert.equal(rig.engine.store.count, 1);
-    assert.match(listArchive(rig.engine, owner, 10), /^- [0-9a-f]{8} \(archived 2026-01-02, was session\): The parcel arrives/);
-    assert.match(await searchArchive(rig.engine, owner, "parcel courier", 5), /^- \[\d+%\] The parcel arrives/);
-    assert.equal(listArchive(rig.engine, member, 10), "The archive holds none of your memories.");
-    const id = /^- ([0-9a-f]{8})/.exec(listArchive(rig.engine, owner, 10))![1];
+    assert.match(
+      describeArchiveList(listArchive(rig.engine, owner, 10)),
+      /^- [0-9a-f]{8} \(archived 2026-01-02, was session\): The parcel arrives/,
+    );
+    assert.match(describeArchiveHits(await searchArchive(rig.engine, owner, "parcel courier", 5)), /^- \[\d+%\] The parcel arrives/);
+    assert.equal(describeArchiveList(listArchive(rig.engine, member, 10)), "The archive holds none of your memories.");
+    const id = /^- ([0-9a-f]{8})/.exec(describeArchiveList(listArchive(rig.engine, owner, 10)))![1];
     await assert.rejects(restoreArchived(rig.engine, member, id), /^HaloError: not-found: no archived memory with that id/);
-    assert.match(await restoreArchived(rig.engine, owner, id, "days"), new RegExp(`^Restored id ${id} \\(ttl days\\)\\.`));
+    assert.match(describeRestore(await restoreArchived(rig.engine, owner, id, "days")), new RegExp(`^Restored id ${id} \\(ttl days\\)\\.`));
     assert.match(await found(rig, "parcel courier"), /parcel/);
     const restored = slotOf(rig, "The parcel arrives with the evening courier");
     assert.deepEqual(Array.from(rig.engine.store.row(restored)), row, "the archived row comes back");
     assert.deepEqual(Array.from(rig.engine.store.residual(restored)), residual, "and its residuals with it");
-    assert.equal(listArchive(rig.engine, owner, 10), "The archive holds none of your memories.");
+    assert.equal(describeArchiveList(listArchive(rig.engine, owner, 10)), "The archive holds none of your memories.");
     // The restored entry got a fresh TTL (days: 96 h) and survives a reboot.
     rig.clock.advance(90 * HOUR);
     assert.match(await found(rig, "parcel courier"), /parcel/);
@@ -61,14 +65,14 @@ describe("memory forgetting", () => {
     await write(rig, { content: "Short-lived fact about the kettle", ttl: "session" });
     rig.clock.advance(13 * HOUR);
     await found(rig, "anything");
-    const id = /^- ([0-9a-f]{8})/.exec(listArchive(rig.engine, owner, 10))![1];
+    const id = /^- ([0-9a-f]{8})/.exec(describeArchiveList(listArchive(rig.engine, owner, 10)))![1];
     for (let i = 0; i < 100; i++) await write(rig, { content: `filler fact ${i} about item${i}`, permanent: true });
     assert.equal(rig.engine.store.count, 100);
     await assert.rejects(
       restoreArchived(rig.engine, owner, id),
       /full: the live memory store is full; nothing was restored and the entry stays in the archive/,
     );
-    assert.match(listArchive(rig.engine, owner, 10), new RegExp(`^- ${id} `));
+    assert.match(describeArchiveList(listArchive(rig.engine, owner, 10)), new RegExp(`^- ${id} `));
     assert.equal(rig.engine.store.count, 100);
   });
 
@@ -101,7 +105,7 @@ describe("memory forgetting", () => {
     assert.equal(slotOf(rig, "A faint fact barely worth keeping"), -1, "0.06 x 0.9^3 is under the prune floor");
     assert.ok(0.06 * 0.9 ** 3 < PRUNE_IMPORTANCE_FLOOR);
     assert.equal(rig.engine.store.importance[slotOf(rig, "A pinned fact that never fades")], 0.5);
-    assert.equal(listArchive(rig.engine, owner, 10), "The archive holds none of your memories.");
+    assert.equal(describeArchiveList(listArchive(rig.engine, owner, 10)), "The archive holds none of your memories.");
   });
 
   it("pinned and permanent entries never expire", async () => {

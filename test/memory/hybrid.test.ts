@@ -1,6 +1,7 @@
 // Hybrid recall: a BM25-style lexical score over the stored texts, kept per
 // namespace as entries come and go, fused with the cosine, so an exact word,
 // name or number of a stored fact is found whatever the embedder makes of it.
+import { describeSearch } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import { hybridHitAt5, HYBRID_PAIRS } from "../../bench/hybrid-set.ts";
 import { updateConfig } from "../../lib/memory/config-ops.ts";
@@ -97,7 +98,7 @@ describe("hybrid recall in memory.search", () => {
     assert.ok(new TextEncoder().encode(capped.text).length <= 256);
     assert.ok(capped.hits.length >= 1 && capped.hits.length < 10);
     updateConfig(engine, { max_context_bytes: 8192, relevance_threshold: 0.99 });
-    assert.equal((await searchMemory(engine, owner, "kombucha")).text, "No memories match.");
+    assert.equal(describeSearch(await searchMemory(engine, owner, "kombucha")), "No memories match.");
     updateConfig(engine, { relevance_threshold: 0.3, lexical_weight: 0 });
     const plain = await searchMemory(engine, owner, "kombucha", 3);
     for (const h of plain.hits) assert.equal(h.relevance, h.similarity, "weight 0: the cosine alone");

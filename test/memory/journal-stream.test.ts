@@ -4,6 +4,7 @@
 // of that size), the last frame cut at any byte drops just those bytes, and a
 // card pulled while the journal is read leaves memory unread until it is back.
 // test/scenarios/vector-journal.ts (Node and XS) covers the same through boot-read.ts.
+import { describePin } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type MemoryEngine } from "../../lib/memory/engine.ts";
@@ -45,7 +46,8 @@ async function journaled(): Promise<{ rig: MemoryRig; card: ReturnType<typeof me
   for (let i = 0; i < COMMITS; i++) {
     const { store } = rig.engine;
     const content = i % 10 === 9 ? store.contentOf((i * 7) % store.count) : "";
-    if (i % 10 === 9) assert.match(pinMemory(rig.engine, owner, i % 20 === 9 ? "pin" : "delete", { content }), /^(Pinned|Deleted)/);
+    if (i % 10 === 9)
+      assert.match(describePin(pinMemory(rig.engine, owner, i % 20 === 9 ? "pin" : "delete", { content })), /^(Pinned|Deleted)/);
     else await writeMemory(rig.engine, owner, { content: `Fact ${i}: ${"about the allotment and its sheds ".repeat(i % 7)}item${i}` });
   }
   return { rig, card };

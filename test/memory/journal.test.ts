@@ -2,6 +2,7 @@
 // rewriting it, a reboot replays them slot for slot, a damaged frame and all
 // after it are dropped, a journal naming another snapshot is ignored, and the
 // journal is folded into a new snapshot at its bounds.
+import { describePin } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import {
   JOURNAL_MAX_COMMIT_OPS,
@@ -63,7 +64,7 @@ describe("memory vector journal", () => {
         async () => {
           await searchMemory(engine, owner, "parcel courier");
           rig.clock.advance(RECALL_FLUSH_INTERVAL_MS);
-          assert.match(pinMemory(engine, zoe, "unpin", { content: "Zoë prefers window seats" }), /was not pinned/);
+          assert.match(describePin(pinMemory(engine, zoe, "unpin", { content: "Zoë prefers window seats" })), /was not pinned/);
         },
       ],
       [

@@ -5,6 +5,8 @@
 // every old row gets a zero residual (the row as it was), the store is
 // rewritten as format 3 at once, and a file that cannot be read is moved
 // aside, never wiped. The archive's old entry frames read the same way.
+import { describeArchiveList } from "../../lib/tools/memory-text.ts";
+import type { RestoreOutcome } from "../../lib/memory/outcomes.ts";
 import assert from "node:assert/strict";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { hashingEmbedder, hashText } from "../../lib/memory/embedders/hashing.ts";
@@ -205,8 +207,8 @@ describe("the archive from before residuals", () => {
     const [entry] = new MemoryArchive(rig.storage, memoryLog()).load();
     assert.deepEqual(Array.from(entry.row), Array.from(archived.row));
     assert.ok(entry.residual.length === DIMS / 2 && entry.residual.every((b) => b === 0));
-    assert.match(listArchive(rig.engine, owner, 5), /^- 1234abcd /);
-    const restoredAs = (answer: string): number => parseInt(/^Restored id ([0-9a-f]{8})/.exec(answer)![1], 16);
+    assert.match(describeArchiveList(listArchive(rig.engine, owner, 5)), /^- 1234abcd /);
+    const restoredAs = (answer: RestoreOutcome): number => (assert.equal(answer.kind, "restored"), answer.id);
     const slot = rig.engine.store.slotOf("owner", restoredAs(await restoreArchived(rig.engine, owner, "1234abcd")));
     assert.deepEqual(Array.from(rig.engine.store.row(slot)), Array.from(archived.row));
     assert.ok(rig.engine.store.residual(slot).every((b) => b === 0));

@@ -1,4 +1,5 @@
 // Recall scoring: recency, the score formula, duplicate collapse, MMR, the byte cap.
+import { describeSearch } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import { updateConfig } from "../../lib/memory/config-ops.ts";
 import { diversify, formatHits, recallScore, recency, type Hit } from "../../lib/memory/recall/recall.ts";
@@ -80,7 +81,7 @@ describe("memory recall", () => {
     // Pinned: recency at least 0.75 against Norway's (60 days newer) 1.0 - Norway still first, both shown.
     assert.equal((await searchMemory(rig.engine, owner, "plan for the holiday")).hits.length, 2);
     updateConfig(rig.engine, { relevance_threshold: 0.99 });
-    assert.equal((await searchMemory(rig.engine, owner, "plan for the holiday")).text, "No memories match.");
+    assert.equal(describeSearch(await searchMemory(rig.engine, owner, "plan for the holiday")), "No memories match.");
     updateConfig(rig.engine, { relevance_threshold: 0.1, retrieval_count: 1 });
     assert.equal((await searchMemory(rig.engine, owner, "plan for the holiday")).hits.length, 1);
     updateConfig(rig.engine, { retrieval_count: 5, max_context_bytes: 256 });

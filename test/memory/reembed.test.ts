@@ -1,5 +1,6 @@
 // Changing the embedding model or dimensions: the stored memories stay, calls that
 // need vectors refuse until an admin re-embeds, and re-embedding is all or nothing.
+import { describeConfig, describeReembed } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import { reembed, viewConfig } from "../../lib/memory/config-ops.ts";
 import type { Embedder } from "../../lib/memory/embedders/embedder.ts";
@@ -37,9 +38,12 @@ describe("re-embedding", () => {
       /^HaloError: unavailable: the embedding model changed \(stored offline-hash-v1\/256, now offline-hash-v1\/128\); an admin re-embeds with memory\.config action reembed\.$/;
     await assert.rejects(writeMemory(changed, owner, { content: "new fact" }), refusal);
     await assert.rejects(searchMemory(changed, owner, "boat"), refusal);
-    assert.match(viewConfig(changed), /Embedder: offline-hash-v1\/128 \(stored vectors are from offline-hash-v1\/256: re-embed needed\)/);
+    assert.match(
+      describeConfig(viewConfig(changed)),
+      /Embedder: offline-hash-v1\/128 \(stored vectors are from offline-hash-v1\/256: re-embed needed\)/,
+    );
     assert.deepEqual(rig.storage.files.get(VECTOR_FILE_PATH), fileBefore, "the file is untouched until the re-embed");
-    assert.equal(await reembed(changed), "Re-embedded 3 memories with offline-hash-v1/128.");
+    assert.equal(describeReembed(await reembed(changed)), "Re-embedded 3 memories with offline-hash-v1/128.");
     assert.deepEqual(metas(rig, changed), before, "ids, namespaces, importance, flags and times survive");
     assert.equal(changed.store.dims, 128);
     assert.match((await searchMemory(changed, owner, "where is the boat moored")).text, /pier seven/);
@@ -47,7 +51,7 @@ describe("re-embedding", () => {
     const again = rig.reboot({ embedder: hashingEmbedder(128) });
     assert.equal(again.storeEmbedderId, "offline-hash-v1/128");
     assert.equal(metas(rig, again).filter((m) => m.flags & FLAG_PINNED).length, 1);
-    assert.equal(await reembed(again), "Nothing to re-embed: every memory already uses offline-hash-v1/128.");
+    assert.equal(describeReembed(await reembed(again)), "Nothing to re-embed: every memory already uses offline-hash-v1/128.");
   });
 
   it("a failing re-embed changes nothing; other calls wait while one runs", async () => {
@@ -77,7 +81,7 @@ describe("re-embedding", () => {
     await assert.rejects(searchMemory(busy, owner, "boat"), /^HaloError: busy: memory is being re-embedded/);
     await assert.rejects(writeMemory(busy, owner, { content: "during" }), /^HaloError: busy:/);
     release();
-    assert.equal(await running, "Re-embedded 3 memories with slow/64.");
+    assert.equal(describeReembed(await running), "Re-embedded 3 memories with slow/64.");
     assert.match((await searchMemory(busy, owner, "boat moored")).text, /pier seven/);
   });
 

@@ -4,6 +4,7 @@
 // memory reports and the near-duplicate threshold must be at least as right as
 // with wave 1's round(v x 127) rows and int8 queries, or better, and closer
 // still than with the int8 rows alone.
+import { describeUpdate, describeWrite } from "../../lib/tools/memory-text.ts";
 import assert from "node:assert/strict";
 import { NEAR_DUPLICATE_DISTANCE } from "../../lib/memory/bounds.ts";
 import { hashText } from "../../lib/memory/embedders/hashing.ts";
@@ -243,8 +244,8 @@ describe("row quantization in the engine", () => {
     assert.ok(apartCosine < NEAR && apartCosine > NEAR - 0.01, `precondition: ${apartCosine}`);
     const { engine } = memoryRig();
     await writeMemory(engine, owner, { content: base });
-    assert.match(await writeMemory(engine, owner, { content: nearCopy }), /^A near-identical memory exists/);
-    assert.match(await writeMemory(engine, owner, { content: justApart }), /^Remembered/);
+    assert.match(describeWrite(await writeMemory(engine, owner, { content: nearCopy })), /^A near-identical memory exists/);
+    assert.match(describeWrite(await writeMemory(engine, owner, { content: justApart })), /^Remembered/);
     assert.equal(engine.store.count, 2);
   });
 
@@ -256,7 +257,7 @@ describe("row quantization in the engine", () => {
     assert.ok(wave1Cosine(a, b) < NEAR, "precondition: wave 1 says not a duplicate");
     const { engine } = memoryRig();
     await writeMemory(engine, owner, { content: a });
-    assert.match(await writeMemory(engine, owner, { content: b }), /^A near-identical memory exists/);
+    assert.match(describeWrite(await writeMemory(engine, owner, { content: b })), /^A near-identical memory exists/);
     assert.equal(engine.store.count, 1);
   });
 
@@ -295,7 +296,7 @@ describe("row quantization in the engine", () => {
       old: "spare key shed flowerpot",
       content: "The spare key for the garden shed is with the neighbour",
     });
-    assert.match(answer, /^Updated: replaced id/);
+    assert.match(describeUpdate(answer), /^Updated: replaced id/);
     assert.deepEqual(storedContents(engine.store).sort(), [
       "The passport is in the kitchen drawer",
       "The spare key for the garden shed is with the neighbour",

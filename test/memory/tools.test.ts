@@ -144,10 +144,9 @@ describe("memory tools", () => {
     assert.equal((await call(rig, "memory.search", { query: "I like red" })).split("\n").length, 2);
     const again = memoryCore();
     again.core.ports.settings.set("memory.config", rig.core.ports.settings.get("memory.config")!);
-    const { buildMemoryEngine } = await import("../../lib/memory/build.ts");
-    const engine = buildMemoryEngine(again.core.ports, () => undefined);
-    assert.equal(engine.config.retrieval_count, 2);
-    assert.equal(engine.config.mmr_lambda, 0.5);
+    const rebooted = memoryCore({ settings: again.core.ports.settings }).core.memory;
+    assert.equal(rebooted.config.retrieval_count, 2);
+    assert.equal(rebooted.config.mmr_lambda, 0.5);
   });
 
   it("memory.config max_vectors can't go under the live count", async () => {
@@ -183,11 +182,17 @@ describe("memory tools", () => {
     );
   });
 
-  it("memory.archive is registered only with an SD card; memory.episodic only with a bound episodic store", () => {
-    assert.ok(memoryCore().core.registry.has("memory.archive"));
-    assert.ok(memoryCore().core.registry.has("memory.episodic"));
-    assert.ok(!memoryCore({ storage: false }).core.registry.has("memory.archive"));
-    assert.ok(!memoryCore({ episodic: false }).core.registry.has("memory.episodic"));
+  it("memory.archive and memory.episodic are listed only with an SD card slot; without one a call says why", async () => {
+    const admin = makePrincipal("owner", "admin", "mcp");
+    const listed = (rig: CoreRig): string[] => rig.core.registry.toolSpecsFor(admin).map((s) => s.name);
+    assert.ok(listed(memoryCore()).includes("memory.archive"));
+    assert.ok(listed(memoryCore()).includes("memory.episodic"));
+    const cardless = memoryCore({ storage: false });
+    assert.ok(!listed(cardless).includes("memory.archive"));
+    assert.ok(!listed(cardless).includes("memory.episodic"));
+    const refused = await cardless.core.registry.dispatch("memory.episodic", {}, admin);
+    assert.equal(refused.error?.tag, "not-configured");
+    assert.match(refused.text, /^not-configured: this device keeps no episodic history/);
     const specs = memoryCore()
       .core.registry.toolSpecsFor(guest)
       .map((s) => s.name);

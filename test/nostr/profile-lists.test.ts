@@ -1,5 +1,6 @@
 // Profiles, NIP-05, NIP-11, long-form posts and NIP-51 lists (with the block list
 // that silences a DM sender) through the registry, against a real relay and a local web server.
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -39,7 +40,7 @@ describe("nostr profiles, NIP-05, NIP-11, long-form and lists", () => {
       request: (req: Parameters<typeof nodeHttpClient.request>[0]) =>
         nodeHttpClient.request({ ...req, url: req.url.replace("https://example.test", `http://127.0.0.1:${webPort}`) }),
     };
-    core = buildCore(memoryPorts({ http }), undefined, { sleep });
+    core = buildCore(memoryPorts({ http }), TEST_HOST);
     core.nostr.setRelays([relay.url]);
     core.nostr.start();
     await until(() => core.nostr.pool!.connectedCount() === 1);

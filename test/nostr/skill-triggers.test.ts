@@ -29,7 +29,7 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
   const now = (): number => Math.floor(Date.now() / 1000);
   const admin = makePrincipal("owner", "admin", "turn");
   const dispatch = (name: string, args: unknown) => sim.halo.core.registry.dispatch(name, args, admin);
-  const triggers = () => sim.halo.core.nostr.triggers!;
+  const triggers = () => sim.halo.core.triggers;
   const statusOf = (d: string) =>
     triggers()
       .list()

@@ -1,4 +1,5 @@
 // The Nostr tools through the registry (schema checks, roles, refusals) against a real relay.
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { nip44 } from "nostr-tools";
@@ -21,7 +22,7 @@ describe("nostr tools (registry, real relay)", () => {
 
   before(async () => {
     relay = await startTestRelay();
-    core = buildCore(memoryPorts({ log }), undefined, { sleep });
+    core = buildCore(memoryPorts({ log }), TEST_HOST);
     core.nostr.setRelays([relay.url]);
     core.nostr.start();
     await until(() => core.nostr.pool!.connectedCount() === 1);

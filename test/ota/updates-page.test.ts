@@ -100,6 +100,6 @@ describe("the updates page", function () {
     await click("install");
     assert.match(el("status").textContent, /^State: restarting\./);
     assert.equal(el("offer").hidden, true);
-    assert.equal(sim.halo.core.ota?.status().state, "restarting");
+    assert.equal(sim.halo.core.updates?.status().state, "restarting");
   });
 });

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
+import { TEST_HOST } from "../support/halo.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
 import { roleQuota } from "../../lib/registry/principal.ts";
-import { principal } from "../support/registry.ts";
+import { principal, callContext } from "../support/registry.ts";
 
 describe("tenant.* tools", () => {
   let core: Core;
   const admin = principal("admin", "turn", "owner");
   const call = (name: string, args: unknown, who = admin) => core.registry.dispatch(name, args, who);
   beforeEach(() => {
-    core = buildCore(memoryPorts());
+    core = buildCore(memoryPorts(), TEST_HOST);
   });
 
   it("lists people with role and quotas", async () => {
@@ -86,7 +87,7 @@ describe("tenant.* tools", () => {
       assert.equal(tool.adminOnly, true, tool.name);
       for (const who of [principal("user", "turn"), principal("guest", "mcp"), principal("admin", "turn", "owner", true)]) {
         await assert.rejects(
-          async () => tool.handler({ chat: "owner", role: "guest", vectors: 1 }, { principal: who }),
+          async () => tool.handler({ chat: "owner", role: "guest", vectors: 1 }, callContext(who), {}),
           /^HaloError: (admin-only|scheduled-refused):/,
         );
       }

@@ -1,6 +1,7 @@
+import { nodeTimers } from "../../hosts/sim/ports/timers.ts";
 import assert from "node:assert/strict";
 import Ajv, { type ValidateFunction } from "ajv";
-import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { memoryLog, systemClock } from "../../hosts/sim/ports/node-basics.ts";
 import { RESULT_CLAMP_BYTES } from "../../lib/limits.ts";
 import { HaloError } from "../../lib/errors.ts";
 import { UnknownToolError } from "../../lib/registry/errors.ts";
@@ -33,6 +34,7 @@ function tool(over: Partial<ToolDefinition> = {}): ToolDefinition {
     name: "test.echo",
     description: "Echo the text.",
     inputSchema: schema,
+    needs: [],
     handler: (args) => ({ text: String(args.text) }),
     validate: reporting(ajv.compile(schema)),
     ...over,
@@ -42,32 +44,32 @@ function tool(over: Partial<ToolDefinition> = {}): ToolDefinition {
 function fresh(): { registry: ToolRegistry; ring: ResultsRing; log: ReturnType<typeof memoryLog> } {
   const ring = new ResultsRing();
   const log = memoryLog();
-  return { registry: new ToolRegistry({ validators: {}, ring, log }), ring, log };
+  return { registry: new ToolRegistry({ validators: {}, ring, log, clock: systemClock, timers: nodeTimers }), ring, log };
 }
 
 describe("ToolRegistry", () => {
   it("refuses malformed and duplicate names at registration", () => {
     const { registry } = fresh();
     for (const name of ["", "has space", "slash/name", "x".repeat(129), "ünïcode"]) {
-      assert.throws(() => registry.register(tool({ name })), /bad tool name/);
+      assert.throws(() => registry.register(tool({ name }), {}), /bad tool name/);
     }
-    registry.register(tool({ name: "a.b-c_D9" }));
-    assert.throws(() => registry.register(tool({ name: "a.b-c_D9" })), /duplicate tool/);
-    registry.register(tool({ name: "x".repeat(128) }));
+    registry.register(tool({ name: "a.b-c_D9" }), {});
+    assert.throws(() => registry.register(tool({ name: "a.b-c_D9" }), {}), /duplicate tool/);
+    registry.register(tool({ name: "x".repeat(128) }), {});
   });
 
   it("refuses a tool whose schema has no build-time validator", () => {
     const { registry } = fresh();
-    assert.throws(() => registry.register(tool({ validate: undefined })), /no compiled validator for test.echo/);
-    assert.throws(() => registry.register(tool({ inputSchema: { type: "string" } })), /object inputSchema/);
+    assert.throws(() => registry.register(tool({ validate: undefined }), {}), /no compiled validator for test.echo/);
+    assert.throws(() => registry.register(tool({ inputSchema: { type: "string" } }), {}), /object inputSchema/);
   });
 
   it("advertises to each principal exactly what it may call", () => {
     const { registry } = fresh();
-    registry.register(tool({ name: "open.tool" }));
-    registry.register(tool({ name: "admin.tool", adminOnly: true }));
-    registry.register(tool({ name: "turn.tool", turnOnly: true }));
-    registry.register(tool({ name: "unattended.no", refuseScheduled: true }));
+    registry.register(tool({ name: "open.tool" }), {});
+    registry.register(tool({ name: "admin.tool", adminOnly: true }), {});
+    registry.register(tool({ name: "turn.tool", turnOnly: true }), {});
+    registry.register(tool({ name: "unattended.no", refuseScheduled: true }), {});
     const names = (p: ReturnType<typeof principal>) => registry.toolSpecsFor(p).map((s) => s.name);
     assert.deepEqual(names(principal("admin", "turn")), ["open.tool", "admin.tool", "turn.tool", "unattended.no"]);
     assert.deepEqual(names(principal("admin", "mcp")), ["open.tool", "admin.tool", "unattended.no"]);
@@ -82,8 +84,8 @@ describe("ToolRegistry", () => {
     const { registry } = fresh();
     let ran = 0;
     const handler = () => (ran++, { text: "ran" });
-    registry.register(tool({ name: "admin.tool", adminOnly: true, handler }));
-    registry.register(tool({ name: "turn.tool", turnOnly: true, handler }));
+    registry.register(tool({ name: "admin.tool", adminOnly: true, handler }), {});
+    registry.register(tool({ name: "turn.tool", turnOnly: true, handler }), {});
     const args = { text: "x" };
     assert.match((await registry.dispatch("admin.tool", args, principal("user"))).text, /^admin-only:/);
     assert.match((await registry.dispatch("admin.tool", args, principal("guest"))).text, /^admin-only:/);
@@ -102,7 +104,7 @@ describe("ToolRegistry", () => {
   it("validates arguments and never runs the handler on bad input", async () => {
     const { registry } = fresh();
     let ran = 0;
-    registry.register(tool({ handler: (a) => (ran++, { text: String(a.text) }) }));
+    registry.register(tool({ handler: (a) => (ran++, { text: String(a.text) }) }), {});
     const cases: Array<[unknown, RegExp]> = [
       [[], /must be an object/],
       ["text", /must be an object/],
@@ -131,6 +133,7 @@ describe("ToolRegistry", () => {
           throw new HaloError("no-card", "the card is out.");
         },
       }),
+      {},
     );
     registry.register(
       tool({
@@ -139,6 +142,7 @@ describe("ToolRegistry", () => {
           throw new TypeError("secret-value-xyz");
         },
       }),
+      {},
     );
     registry.register(
       tool({
@@ -147,13 +151,19 @@ describe("ToolRegistry", () => {
           throw new Error("boom");
         },
       }),
+      {},
     );
     assert.deepEqual(await registry.dispatch("t.toolerror", { text: "" }, principal()), {
       text: "no-card: the card is out.",
       isError: true,
+      error: { tag: "no-card", sentence: "the card is out." },
     });
     const crash = await registry.dispatch("t.crash", { text: "" }, principal());
-    assert.deepEqual(crash, { text: "internal error: t.crash failed.", isError: true });
+    assert.deepEqual(crash, {
+      text: "internal error: t.crash failed.",
+      isError: true,
+      error: { tag: "failed", sentence: "t.crash failed." },
+    });
     assert.equal((await registry.dispatch("t.async", { text: "" }, principal())).isError, true);
     assert.ok(
       log.lines.every((l) => !l.includes("secret-value-xyz")),
@@ -163,7 +173,7 @@ describe("ToolRegistry", () => {
 
   it("clamps a large result, keeps it whole in the ring for its namespace only", async () => {
     const { registry } = fresh();
-    registry.register(tool());
+    registry.register(tool(), {});
     const big = "é".repeat(10000); // 20,000 bytes
     const r = await registry.dispatch("test.echo", { text: big }, principal("user", "mcp", "alice"));
     assert.equal(r.truncated, true);

@@ -1,5 +1,6 @@
 // Typed tools: arguments typed from the schema (checked by tsc over this file),
 // MCP annotations derived from each tool's effect, and tagged errors.
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import { HaloError, errorTag, taggedText } from "../../lib/errors.ts";
 import { annotationsOf } from "../../lib/registry/annotations.ts";
@@ -56,7 +57,7 @@ describe("typed tools", () => {
   });
 
   it("advertises the annotations in a listing", () => {
-    const core = buildCore(memoryPorts());
+    const core = buildCore(memoryPorts(), TEST_HOST);
     const specs = core.registry.toolSpecsFor(makePrincipal("owner", "admin", "mcp"));
     const by = new Map(specs.map((s) => [s.name, s]));
     assert.equal(by.get("docs.search")?.annotations?.readOnlyHint, true);

@@ -2,6 +2,8 @@
 // adapters over an in-process HttpClient that answers in the OpenAI and Anthropic
 // wire formats, and the scheduler on a hand-moved clock. No Node imports: the XS
 // run uses it. runAgentsScenario returns a transcript; Node and XS must match.
+import { switchableScheduler } from "../support/scheduler.ts";
+import { TEST_HOST } from "../support/halo.ts";
 import { nextRunAfter } from "../../lib/util/schedule";
 import type { ScheduledTurnOutcome } from "../../lib/agents/scheduler.ts";
 import { buildCore } from "../../lib/app/core.ts";
@@ -49,7 +51,8 @@ export async function runAgentsScenario(): Promise<string[]> {
   let now = Date.UTC(2026, 0, 5, 9, 0);
   const seen: Array<{ url: string; body: any }> = [];
   const ports = { ...portablePorts(), clock: { now: () => now }, http: scriptedProviders(seen) };
-  const core = buildCore(ports);
+  const scheduled = switchableScheduler({ runScheduledTurn: () => Promise.resolve({ ok: false, error: "no runner yet" }) });
+  const core = buildCore(ports, { ...TEST_HOST, subsystems: scheduled.subsystems });
   core.secrets.set("openai", "sk-scenario-openai-1");
   core.secrets.set("anthropic", "sk-scenario-anthropic-1");
   core.priority.set(["openai", "anthropic"]);
@@ -83,7 +86,7 @@ export async function runAgentsScenario(): Promise<string[]> {
 
   // Routines: the approval gate, a wakeup that fails once, the governor.
   const outcomes: ScheduledTurnOutcome[] = [{ ok: false, error: "scripted failure" }];
-  core.scheduler.setRunner({
+  scheduled.use({
     runScheduledTurn(principal, request) {
       out.push(`turn ${principal.ns} ${principal.role} scheduled=${principal.scheduled} ${JSON.stringify(request)}`);
       return Promise.resolve(outcomes.shift() ?? { ok: true });

@@ -2,6 +2,7 @@
 // client and its errors, text splitting, the inbound loop, the Tavily client and
 // the monthly budget, and reply.* / web.search through the whole core. No sockets
 // (XS has none in the test host): scripted HttpClient ports answer in each wire format.
+import { TEST_HOST } from "../support/halo.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { deliverScheduledReply } from "../../lib/agents/reply-delivery.ts";
 import { TelegramClient } from "../../lib/chat/telegram.ts";
@@ -176,11 +177,17 @@ export async function runChannelsScenario(): Promise<string[]> {
   let now = Date.UTC(2026, 11, 31, 23, 59);
   const settings = memorySettings();
   const budget = new WebSearchBudget(settings, () => 2, { now: () => now }, ports.log);
-  out.push(
-    `budget ${budget.reserve()} ${budget.reserve()} ${budget.reserve()} ${JSON.stringify(budget.usage())} ${settings.get("web.usage")}`,
-  );
+  const reserve = (): string => {
+    try {
+      budget.reserve();
+      return "reserved";
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  };
+  out.push(`budget ${reserve()} ${reserve()} ${reserve()} ${JSON.stringify(budget.usage())} ${settings.get("web.usage")}`);
   now += 60_000;
-  out.push(`budget.next ${budget.reserve()} ${JSON.stringify(budget.usage())}`);
+  out.push(`budget.next ${reserve()} ${JSON.stringify(budget.usage())}`);
 
   // reply.* and web.search through the whole core.
   const coreSeen: string[] = [];
@@ -205,7 +212,7 @@ export async function runChannelsScenario(): Promise<string[]> {
     drain: async () => undefined,
     stop: () => undefined,
   };
-  const core = buildCore(corePorts);
+  const core = buildCore(corePorts, TEST_HOST);
   core.secrets.set("telegram", TOKEN);
   core.config.apply([["ownerChatId", "7"]], "owner");
   const owner = derivePrincipal(core, "web", "owner");

@@ -1,5 +1,6 @@
 // A scripted run through the registry, JSON-RPC, schema validation, the HTTP envelope
 // and the docs/results tools. It returns a transcript; the Node and XS runs must match.
+import { TEST_HOST } from "../support/halo.ts";
 import { buildCore } from "../../lib/app/core.ts";
 import { HostPolicy } from "../../lib/http/host-policy.ts";
 import { hostAndOrigin, refuseTokenInUrl } from "../../lib/http/middleware.ts";
@@ -16,7 +17,7 @@ const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.mode
 
 export async function runCoreScenario(ports: Ports = portablePorts()): Promise<string[]> {
   const out: string[] = [];
-  const core = buildCore(ports);
+  const core = buildCore(ports, TEST_HOST);
   const server = new McpServer(core.registry, { info: { name: "halo", version: "scenario" }, pageSize: 2 });
   const owner = makePrincipal("owner", "admin", "mcp");
   const guest = makePrincipal("guest", "guest", "mcp");

@@ -3,9 +3,11 @@
 // a pulled card (also mid-write), a reboot, a scan-quarantined download, an
 // image from a scripted provider, skills. It returns a transcript; the Node and
 // XS runs must match line for line. No Node imports.
+import { TEST_HOST } from "../support/halo.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
-import { NO_BOARD } from "../support/portable-ports.ts";
+import { NO_BOARD, STILL_TIMERS } from "../support/portable-ports.ts";
+import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
@@ -56,6 +58,8 @@ export async function runFilesScenario(): Promise<string[]> {
     log: { info: () => undefined, warn: () => undefined },
     settings,
     http: scriptedHttp,
+    audioHttp: bufferedAudioHttp(scriptedHttp),
+    timers: STILL_TIMERS,
     // files.example stands for a site on the internet: its name resolves to a public address.
     resolver: { resolve: () => Promise.resolve(["93.184.215.14"]) },
     storage,
@@ -63,7 +67,7 @@ export async function runFilesScenario(): Promise<string[]> {
     vectorArena: simVectorArena(),
     ...NO_BOARD,
   };
-  let core: Core = buildCore(ports);
+  let core: Core = buildCore(ports, TEST_HOST);
   const owner = makePrincipal("owner", "admin", "turn");
   const kim = makePrincipal("kim", "user", "mcp");
   const guest = makePrincipal("gus", "guest", "mcp");
@@ -112,7 +116,7 @@ export async function runFilesScenario(): Promise<string[]> {
   storage.insert();
   await call("files.read", { project: "trip", name: "Plan.md" });
 
-  core = buildCore(ports);
+  core = buildCore(ports, TEST_HOST);
   out.push("reboot");
   await call("files.list", {}, kim);
   const started = await call("files.fetch", { url: "https://files.example/start", project: "web", name: "notes.md" }, kim);

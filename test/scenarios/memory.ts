@@ -2,14 +2,15 @@
 // pin, config, scratchpad, episodic, forgetting on a fake clock, the SD archive,
 // bad input, and a reboot that reads the vector file back. It returns a
 // transcript; the Node and XS runs must match line for line.
-import { NO_BOARD } from "../support/portable-ports.ts";
+import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
+import { TEST_HOST } from "../support/halo.ts";
+import { NO_BOARD, STILL_TIMERS } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
-import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
-import type { Digest, Ports, Settings, Storage, VectorArena } from "../../lib/ports.ts";
+import type { Digest, HttpClient, Ports, Settings, Storage, VectorArena } from "../../lib/ports.ts";
 import { standInDigest } from "../support/digests.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { djb2Bytes } from "../../lib/util/hash.ts";
@@ -30,6 +31,8 @@ const checksumDigest: Digest = standInDigest((data) => {
   return out;
 });
 
+const NO_NETWORK: HttpClient = { request: () => Promise.reject(new Error("no network in this scenario")) };
+
 function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Settings, vectorArena: VectorArena): Ports {
   return {
     clock,
@@ -37,7 +40,9 @@ function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Set
     digest: checksumDigest,
     log: { info: () => undefined, warn: () => undefined },
     settings,
-    http: { request: () => Promise.reject(new Error("no network in this scenario")) },
+    http: NO_NETWORK,
+    audioHttp: bufferedAudioHttp(NO_NETWORK),
+    timers: STILL_TIMERS,
     resolver: undefined,
     storage,
     kernels: tsKernels,
@@ -56,7 +61,7 @@ export async function runMemoryScenario(arena: VectorArena = simVectorArena()): 
   settings.set("memory.config", JSON.stringify({ max_vectors: 200 }));
   const boot = (): Core => {
     const ports = scenarioPorts(clock, storage, settings, arena);
-    return buildCore(ports, undefined, { episodic: new EpisodicStore(storage, clock, ports.log) });
+    return buildCore(ports, TEST_HOST);
   };
   let core = boot();
   const owner = makePrincipal("owner", "admin", "turn");

@@ -5,7 +5,8 @@ import { validateDeviceActions } from "../../lib/device/actions.ts";
 import { ConfigStore } from "../../lib/device/config.ts";
 import { runDeviceArray } from "../../lib/device/device-array.ts";
 import { isProtectedKey, scanForProtectedKeys } from "../../lib/device/protected-keys.ts";
-import { createHalo, type HttpRequest } from "../../lib/app/halo.ts";
+import type { HttpRequest } from "../../lib/app/halo.ts";
+import { testHalo } from "../support/halo.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import type { Digest, Ports, System } from "../../lib/ports.ts";
 import { standInDigest } from "../support/digests.ts";
@@ -61,7 +62,7 @@ export function scenarioPorts(): Ports {
 
 export async function runPeopleDeviceScenario(ports: Ports = scenarioPorts()): Promise<string[]> {
   const out: string[] = [];
-  const halo = createHalo({ ports, firmwareVersion: "9.9.9" });
+  const halo = testHalo(ports, { firmwareVersion: "9.9.9" });
   const core = halo.core;
   const token = halo.ensureOwnerToken()!;
   const owner = derivePrincipal(core, "web", "owner");

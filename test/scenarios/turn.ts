@@ -2,17 +2,19 @@
 // memory, device validator, actuator) with a scripted in-process router in
 // place of the providers. No Node imports: the XS run and the benchmark use it.
 // runTurnScenario returns a transcript; the Node and XS runs must match line for line.
-import { NO_BOARD } from "../support/portable-ports.ts";
+import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
+import { TEST_HOST } from "../support/halo.ts";
+import { NO_BOARD, STILL_TIMERS } from "../support/portable-ports.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
 import { EpisodicStore } from "../../lib/memory/episodic/episodic.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
-import type { Digest, Led, LedPattern, Ports } from "../../lib/ports.ts";
+import type { Digest, HttpClient, Led, LedPattern, Ports } from "../../lib/ports.ts";
 import { standInDigest } from "../support/digests.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
-import { buildTurn } from "../../lib/app/subsystems/turn.ts";
+import { turnEngine } from "../../lib/app/subsystems/turn.ts";
 import type { TurnEngine, TurnResult } from "../../lib/turn/engine.ts";
 import type { TurnRouter } from "../../lib/turn/loop.ts";
 import type { RouteRequest, RoutedResponse } from "../../lib/providers/router";
@@ -112,6 +114,8 @@ export interface TurnRig {
 }
 
 /** The real core over memory ports with a fixed clock, and a TurnEngine on a scripted router (recording its episodic history when asked). */
+const NO_NETWORK: HttpClient = { request: () => Promise.reject(new Error("no network in this scenario")) };
+
 export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episodic?: boolean } = {}): TurnRig {
   const ports: Ports = {
     clock: { now: () => now },
@@ -119,7 +123,9 @@ export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episo
     digest: checksumDigest,
     log: { info: () => undefined, warn: () => undefined },
     settings: memorySettings(),
-    http: { request: () => Promise.reject(new Error("no network in this scenario")) },
+    http: NO_NETWORK,
+    audioHttp: bufferedAudioHttp(NO_NETWORK),
+    timers: STILL_TIMERS,
     resolver: undefined,
     storage: memoryStorage(),
     kernels: tsKernels,
@@ -127,20 +133,10 @@ export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episo
     ...NO_BOARD,
     led: scenarioLed(),
   };
-  const core = buildCore(ports);
+  const core = buildCore(ports, TEST_HOST);
   const router = new ScriptedRouter();
   const episodic = options.episodic ? new EpisodicStore(ports.storage!, ports.clock, ports.log) : undefined;
-  const { engine } = buildTurn({
-    ports,
-    registry: core.registry,
-    ring: core.ring,
-    router,
-    budget: core.budget,
-    config: core.config,
-    actuator: core.actuator,
-    memory: core.memory,
-    episodic,
-  });
+  const engine = turnEngine({ ...core, ports, router, episodic });
   return { core, engine, router, episodic };
 }
 

@@ -1,6 +1,8 @@
 // Every registered tool x every role x (turn, /mcp, scheduled turn): the access the
 // generated catalog documents is what dispatch does, and what each principal is
 // shown (prompt manifest, registry specs, MCP tools/list) is exactly what it may call.
+import { callContext } from "../support/registry.ts";
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
@@ -48,9 +50,11 @@ describe("access matrix: every tool x role x path", () => {
 
   before(async () => {
     net = await startFencedNetwork();
-    core = buildCore(memoryPorts({ log: memoryLog(), http: net.http }));
+    core = buildCore(memoryPorts({ log: memoryLog(), http: net.http }), TEST_HOST);
     mcp = new McpServer(core.registry, { info: { name: "halo", version: "matrix" } });
     tools = core.registry.all();
+    // Every tool available (web.search waits for its key), so the matrix is about roles and paths alone.
+    core.secrets.set("tavily", "tvly-matrix-placeholder");
     // Real principals, derived the way the device derives them.
     core.people.setRole("alice", "user");
     core.people.setRole("gus", "guest");
@@ -158,8 +162,8 @@ describe("access matrix: every tool x role x path", () => {
       for (const p of denied) {
         let text = "";
         try {
-          const r = await tool.handler(sampleArgs(tool.inputSchema), { principal: p });
-          text = r.isError ? r.text : `ran: ${r.text.slice(0, 60)}`;
+          const r = await tool.handler(sampleArgs(tool.inputSchema), callContext(p), {});
+          text = `ran: ${r.text.slice(0, 60)}`;
         } catch (e) {
           text = e instanceof Error ? e.message : String(e);
         }

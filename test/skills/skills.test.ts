@@ -4,7 +4,7 @@ import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { DOCS_SECTION_MAX_BYTES, SKILLS_MAX_PENDING } from "../../lib/limits.ts";
 import { BUILTIN_SKILLS } from "../../lib/store/skills-builtin.ts";
 import { filesHarness } from "../files/support.ts";
-import { principal } from "../support/registry.ts";
+import { principal, callContext } from "../support/registry.ts";
 
 const owner = principal("admin", "turn", "owner");
 const member = principal("user", "turn", "member");
@@ -110,7 +110,7 @@ describe("skills", () => {
       "scheduled-refused: skill.save is not allowed in a scheduled turn.",
     );
     const save = h.registry.all().find((t) => t.name === "skill.save")!;
-    assert.throws(() => save.handler({ id: "x", md: "# x" }, { principal: member }), /admin-only/);
+    assert.throws(() => save.handler({ id: "x", md: "# x" }, callContext(member), {}), /admin-only/);
     assert.equal(h.storage.list("skills").length, 0);
   });
 

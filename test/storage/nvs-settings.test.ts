@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { nvsSettings, SETTINGS_DOMAIN } from "../../hosts/device/ports/nvs-settings.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { createHalo } from "../../lib/app/halo.ts";
+import { testHalo } from "../support/halo.ts";
 import type { Storage } from "../../lib/ports.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 import { NvsModel } from "./nvs-model.ts";
@@ -17,7 +17,7 @@ describe("Settings over NVS (device port, Node)", () => {
   it("the first-boot owner token and the provider keys live in NVS, never on the card", async () => {
     const nvs = new NvsModel();
     const card = memoryStorage();
-    const halo = createHalo({ ports: memoryPorts({ settings: nvsSettings(nvs), storage: card }), firmwareVersion: "t" });
+    const halo = testHalo(memoryPorts({ settings: nvsSettings(nvs), storage: card }));
     const token = halo.ensureOwnerToken()!;
     const secret = "sk-test-NVS-ONLY-4242";
     const res = await halo.handleHttp({

@@ -6,12 +6,11 @@ import { tempPathOf } from "../../hosts/sim/ports/removable.ts";
 import { fakeClock, memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { buildCore, type Core, type CoreOptions } from "../../lib/app/core.ts";
-import { episodicOverStorage } from "../../lib/memory/build.ts";
 import { MemoryEngine, type MemoryDeps } from "../../lib/memory/engine.ts";
 import { hashingEmbedder } from "../../lib/memory/embedders/hashing.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
-import type { Settings, Storage, VectorArena } from "../../lib/ports.ts";
+import type { Ports, Settings, Storage, VectorArena } from "../../lib/ports.ts";
 import { concatBytes, onePiece } from "../../lib/util/bytes.ts";
 
 export const HOUR = 3600 * 1000;
@@ -64,9 +63,9 @@ export interface CoreRig {
   log: ReturnType<typeof memoryLog>;
 }
 
-/** The real core (registry, validators, every tool) over memory ports with a fake clock and a bound episodic store. */
+/** The real core (registry, validators, every tool) over memory ports with a fake clock; the card holds the episodic store. */
 export function memoryCore(
-  options: { storage?: boolean; episodic?: boolean; settings?: Settings; core?: CoreOptions; arena?: VectorArena } = {},
+  options: { storage?: boolean; settings?: Settings; core?: Partial<CoreOptions>; arena?: VectorArena; ports?: Partial<Ports> } = {},
 ): CoreRig {
   const clock = fakeClock();
   const storage = memoryStorage();
@@ -77,9 +76,9 @@ export function memoryCore(
     storage: options.storage === false ? undefined : storage,
     settings: options.settings ?? memorySettings(),
     vectorArena: options.arena ?? simVectorArena(),
+    ...options.ports,
   });
-  const episodic = options.episodic === false ? undefined : episodicOverStorage(ports);
-  return { core: buildCore(ports, undefined, { episodic, ...options.core }), clock, storage, log };
+  return { core: buildCore(ports, { baseUrls: {}, otaBuild: undefined, ...options.core }), clock, storage, log };
 }
 
 /** Thrown by a TornStorage when the power is cut. */

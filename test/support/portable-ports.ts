@@ -3,7 +3,8 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
-import type { Ports } from "../../lib/ports.ts";
+import type { HttpClient, Ports, Timers } from "../../lib/ports.ts";
+import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
 
 /** The board ports of a host that has none of them (scenarios on a bare engine). */
 export const NO_BOARD: Pick<
@@ -21,6 +22,11 @@ export const NO_BOARD: Pick<
   otaSlots: undefined,
   wifi: undefined,
 };
+
+/** Timers for scenarios, which move no time: nothing waits, and nothing repeats on its own. */
+export const STILL_TIMERS: Timers = { every: () => () => undefined, sleep: () => Promise.resolve() };
+
+const NO_NETWORK: HttpClient = { request: () => Promise.reject(new Error("no network in portable scenarios")) };
 
 /** A fixed clock and a counter "random": scenarios must print the same transcript on every engine. */
 export function portablePorts(): Ports {
@@ -46,7 +52,9 @@ export function portablePorts(): Ports {
     },
     log: { info: (m) => void lines.push(m), warn: (m) => void lines.push(m) },
     settings: memorySettings(),
-    http: { request: () => Promise.reject(new Error("no network in portable scenarios")) },
+    http: NO_NETWORK,
+    audioHttp: bufferedAudioHttp(NO_NETWORK),
+    timers: STILL_TIMERS,
     resolver: undefined,
     storage: memoryStorage(),
     kernels: tsKernels,

@@ -6,21 +6,24 @@ import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { fakeClock, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
-import { createHalo } from "../../lib/app/halo.ts";
-import { episodicOverStorage } from "../../lib/memory/build.ts";
+import { testHalo } from "../support/halo.ts";
 import type { EpisodicRow } from "../../lib/memory/episodic/format.ts";
 import type { Principal } from "../../lib/registry/principal.ts";
 import { TOOL_OUTPUT_HISTORY_MAX_BYTES } from "../../lib/turn/bounds.ts";
 import { answer, openAiAnswer, openAiTools, person, turnRig, type TurnRig } from "./support.ts";
 
 function echoTool(rig: TurnRig): void {
-  rig.core.registry.register({
-    name: "test.echo",
-    description: "Returns size bytes of fill.",
-    inputSchema: { type: "object", properties: { size: { type: "integer" }, fill: { type: "string" } }, additionalProperties: false },
-    validate: () => true,
-    handler: (args) => ({ text: String(args.fill ?? "x").repeat(Number(args.size ?? 1)) }),
-  });
+  rig.core.registry.register(
+    {
+      name: "test.echo",
+      needs: [],
+      description: "Returns size bytes of fill.",
+      inputSchema: { type: "object", properties: { size: { type: "integer" }, fill: { type: "string" } }, additionalProperties: false },
+      validate: () => true,
+      handler: (args) => ({ text: String(args.fill ?? "x").repeat(Number(args.size ?? 1)) }),
+    },
+    {},
+  );
 }
 
 describe("turn: the episodic history", () => {
@@ -175,7 +178,7 @@ describe("device events: the boot row", () => {
     const log = memoryLog();
     const boot = () => {
       const ports = memoryPorts({ clock, storage, log });
-      return createHalo({ ports, firmwareVersion: "9.9.9-test", core: { episodic: episodicOverStorage(ports) } });
+      return testHalo(ports, { firmwareVersion: "9.9.9-test" });
     };
     const first = boot();
     const read = async (p: Principal): Promise<string> =>

@@ -10,17 +10,21 @@ import { answer, openAiAnswer, openAiTools, person, turnRig, type TurnRig } from
 /** Registers `test.echo` (returns `size` bytes of `fill`) on the rig's registry; returns the principals it saw. */
 function echoTool(rig: TurnRig, onCall?: () => void): Principal[] {
   const seen: Principal[] = [];
-  rig.core.registry.register({
-    name: "test.echo",
-    description: "Returns size bytes of fill.",
-    inputSchema: { type: "object", properties: { size: { type: "integer" }, fill: { type: "string" } }, additionalProperties: false },
-    validate: () => true,
-    handler: (args, ctx) => {
-      seen.push(ctx.principal);
-      onCall?.();
-      return { text: String(args.fill ?? "x").repeat(Number(args.size ?? 1)) };
+  rig.core.registry.register(
+    {
+      name: "test.echo",
+      needs: [],
+      description: "Returns size bytes of fill.",
+      inputSchema: { type: "object", properties: { size: { type: "integer" }, fill: { type: "string" } }, additionalProperties: false },
+      validate: () => true,
+      handler: (args, ctx) => {
+        seen.push(ctx.principal);
+        onCall?.();
+        return { text: String(args.fill ?? "x").repeat(Number(args.size ?? 1)) };
+      },
     },
-  });
+    {},
+  );
   return seen;
 }
 

@@ -1,8 +1,8 @@
 // The turn over the provider router: fallback (also mid tool loop), the
 // head's own provider (orch_model), budget refusals, the no-key sentence,
 // and the budget in device.status.
+import { scheduledTurns } from "../../lib/app/subsystems/agents.ts";
 import assert from "node:assert/strict";
-import type { ScheduledTurnRunner } from "../../lib/agents/scheduler.ts";
 import { NO_PROVIDER_KEY_REPLY } from "../../lib/turn/engine.ts";
 import { answer, anthropicAnswer, mistralAnswer, openAiAnswer, openAiTools, person, turnRig, type TurnRig } from "./support.ts";
 
@@ -113,7 +113,7 @@ describe("turn: providers, fallback and budget", () => {
 
   it("runs routines and wakeups as scheduled turns of the same engine", async () => {
     rig = await turnRig();
-    const runner = (rig.core.scheduler as unknown as { runner: ScheduledTurnRunner }).runner;
+    const runner = scheduledTurns(rig.core.turn, { channel: rig.core.telegram, alerts: rig.core.alerts }, rig.core.ports.log);
     rig.servers.openai.reply(openAiAnswer(answer({ reply: "morning report" })), { status: 400, body: { error: { message: "bad" } } });
     assert.deepEqual(await runner.runScheduledTurn(person(), { text: "Morning report.", routineId: "r1" }), { ok: true });
     const prompt = rig.servers.openai.seen[0].json.instructions as string;

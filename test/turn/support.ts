@@ -1,5 +1,6 @@
 // Rigs for the turn tests: the real core over memory ports and a fake clock,
 // its providers pointed at local servers that speak their wire formats.
+import { nodeTimers } from "../../hosts/sim/ports/timers.ts";
 import { makePrincipal, type Principal, type Role } from "../../lib/registry/principal.ts";
 import type { ProviderId } from "../../lib/providers/types";
 import { memoryCore, type CoreRig } from "../support/memory.ts";
@@ -18,7 +19,7 @@ export async function turnRig(options: { keys?: ProviderId[]; storage?: boolean 
   const servers = { openai: await ProviderServer.start(), anthropic: await ProviderServer.start(), mistral: await ProviderServer.start() };
   const { sleeps, sleep } = recordingSleep();
   const baseUrls = { openai: servers.openai.url, anthropic: servers.anthropic.url, mistral: servers.mistral.url };
-  const rig = memoryCore({ storage: options.storage, core: { baseUrls, sleep } });
+  const rig = memoryCore({ storage: options.storage, core: { baseUrls }, ports: { timers: { every: nodeTimers.every, sleep } } });
   for (const id of options.keys ?? ["openai"]) rig.core.secrets.set(id, `sk-test-${id}-KEYVALUE`);
   return {
     ...rig,

@@ -2,6 +2,7 @@
 // Realtime stand-in over a real WebSocket: the capture streamed up as 24 kHz
 // appends, the caller's registry tools offered as functions and called through
 // the registry with the caller's rails, the model's audio played as it arrives.
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import type { SimAudioIn, SimAudioOut } from "../../hosts/sim/ports/audio.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
@@ -194,7 +195,7 @@ describe("realtime speech on the simulator", function () {
   it("refuses realtime mode clearly on a host without a WebSocket client", async () => {
     const { buildCore } = await import("../../lib/app/core.ts");
     const { memoryPorts } = await import("../../hosts/sim/ports/index.ts");
-    const core = buildCore({ ...memoryPorts({ log: memoryLog() }), webSocket: undefined });
+    const core = buildCore({ ...memoryPorts({ log: memoryLog() }), webSocket: undefined }, TEST_HOST);
     core.config.apply([["voiceMode", "realtime"]], "owner");
     const r = await core.voice.press()!;
     assert.equal(r.error, "Realtime speech is not available on this host (it has no WebSocket client); set voiceMode to pipeline.");

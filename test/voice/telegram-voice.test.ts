@@ -1,6 +1,7 @@
 // Telegram voice notes in: the inbound loop downloads the note from a local Bot
 // API server (getFile, then the file route), sends it to the transcription
 // stand-in as it is (OGG/Opus), and runs the transcript as the chat's turn.
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
@@ -32,7 +33,7 @@ describe("Telegram voice notes", function () {
   beforeEach(async () => {
     telegram = await TelegramServer.start();
     stand = await VoiceServer.start();
-    core = buildCore(memoryPorts({ log: memoryLog() }), undefined, { baseUrls: { telegram: telegram.url, openai: stand.url } });
+    core = buildCore(memoryPorts({ log: memoryLog() }), { ...TEST_HOST, baseUrls: { telegram: telegram.url, openai: stand.url } });
     core.secrets.set("telegram", TEST_BOT_TOKEN);
     core.secrets.set("openai", "sk-tg-KEY");
     core.chats.replace(["42"]);

@@ -1,6 +1,8 @@
 // audio.transcribe through the registry: the simulated microphone streamed to
 // the transcription stand-in, and the rails (admins only, never unattended,
 // not while a spoken request holds the microphone, bad arguments refused).
+import { withoutError } from "../support/registry.ts";
+import { TEST_HOST } from "../support/halo.ts";
 import assert from "node:assert/strict";
 import type { SimAudioIn } from "../../hosts/sim/ports/audio.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
@@ -18,7 +20,7 @@ describe("audio.transcribe", function () {
   const admin = makePrincipal("owner", "admin", "turn");
   before(async () => {
     stand = await VoiceServer.start();
-    core = buildCore(memoryPorts({ log: memoryLog() }), undefined, { baseUrls: { openai: stand.url } });
+    core = buildCore(memoryPorts({ log: memoryLog() }), { ...TEST_HOST, baseUrls: { openai: stand.url } });
     core.secrets.set("openai", "sk-mic-KEY");
   });
   after(async () => stand.close());
@@ -71,8 +73,8 @@ describe("audio.transcribe", function () {
       assert.equal(r.isError, true, JSON.stringify(args));
       assert.match(r.text, /^invalid arguments/);
     }
-    const deaf = buildCore(memoryPorts({ log: memoryLog(), audioIn: undefined }));
-    assert.deepEqual(await deaf.registry.dispatch("audio.transcribe", { seconds: 1 }, admin), {
+    const deaf = buildCore(memoryPorts({ log: memoryLog(), audioIn: undefined }), TEST_HOST);
+    assert.deepEqual(withoutError(await deaf.registry.dispatch("audio.transcribe", { seconds: 1 }, admin)), {
       text: "not-present: this device has no microphone.",
       isError: true,
     });

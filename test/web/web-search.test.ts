@@ -1,5 +1,6 @@
 // web.search against a local server speaking the Tavily Search API wire format,
 // with the owner's monthly budget persisted in Settings.
+import { nodeTimers } from "../../hosts/sim/ports/timers.ts";
 import assert from "node:assert/strict";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
@@ -9,12 +10,12 @@ import type { Settings } from "../../lib/ports.ts";
 import { VALIDATORS } from "../../lib/generated/validators.js";
 import { ToolRegistry } from "../../lib/registry/registry.ts";
 import { ResultsRing } from "../../lib/registry/results-ring";
-import { registerWebTools } from "../../lib/tools/web.ts";
+import { WEB_TOOLS } from "../../lib/tools/web.ts";
 import { WebSearchBudget } from "../../lib/web/search-budget.ts";
 import { TavilyClient, TavilyError } from "../../lib/web/tavily.ts";
 import { memoryCore, type CoreRig } from "../support/memory.ts";
 import { ProviderServer } from "../support/provider-server.ts";
-import { principal } from "../support/registry.ts";
+import { principal, withoutError } from "../support/registry.ts";
 
 const KEY = "tvly-test-0123456789abcdef";
 
@@ -54,15 +55,20 @@ describe("web.search", () => {
   const search = (rig: CoreRig, args: unknown, as = derivePrincipal(rig.core, "web", "owner")) =>
     rig.core.registry.dispatch("web.search", args, as);
 
-  it("is registered only when the Tavily key was set at boot; a key set later needs a restart", async () => {
-    const settings = memorySettings();
-    const rig = boot({ key: null, settings });
-    assert.equal(rig.core.registry.has("web.search"), false);
-    const status = await rig.core.registry.dispatch("device.status", {}, derivePrincipal(rig.core, "web", "owner"));
+  it("is listed once the Tavily key is set, without a restart, and hidden again when it is cleared", async () => {
+    const rig = boot({ key: null });
+    const owner = derivePrincipal(rig.core, "web", "owner");
+    const listed = (): boolean => rig.core.registry.toolSpecsFor(owner).some((t) => t.name === "web.search");
+    assert.equal(listed(), false);
+    const status = await rig.core.registry.dispatch("device.status", {}, owner);
     assert.match(status.text, /^Web search: not configured$/m);
     assert.equal(rig.core.secrets.set("tavily", KEY), undefined);
-    assert.equal(rig.core.registry.has("web.search"), false);
-    assert.equal(boot({ key: null, settings }).core.registry.has("web.search"), true);
+    assert.equal(listed(), true);
+    server.reply({ body: tavilyAnswer(1) });
+    assert.match((await search(rig, { query: "q" })).text, /^Answer: /);
+    assert.doesNotMatch((await rig.core.registry.dispatch("device.status", {}, owner)).text, /^Web search: not configured$/m);
+    rig.core.secrets.clear("tavily");
+    assert.equal(listed(), false);
   });
 
   it("posts the documented request with a bearer key and reads the answer and results", async () => {
@@ -136,7 +142,7 @@ describe("web.search", () => {
     await search(rig, { query: "a" });
     await search(rig, { query: "b" });
     const spent = await search(rig, { query: "c" });
-    assert.deepEqual(spent, {
+    assert.deepEqual(withoutError(spent), {
       text: "quota: this month's web-search budget (2 searches) is spent; it starts again on 2026-02-01 (UTC), or the owner can raise it.",
       isError: true,
     });
@@ -202,16 +208,21 @@ describe("web.search", () => {
     const log = memoryLog();
     const budget = new WebSearchBudget(memorySettings(), () => 10, clock, log);
     let url = base;
-    const registry = new ToolRegistry({ validators: VALIDATORS, ring: new ResultsRing(), log });
-    registerWebTools(registry, { client: new TavilyClient(nodeHttpClient, { apiKey: () => KEY, baseUrl: () => url }, 150), budget });
+    const registry = new ToolRegistry({ validators: VALIDATORS, ring: new ResultsRing(), log, clock, timers: nodeTimers });
+    registry.registerAll(WEB_TOOLS, {
+      webSearch: new TavilyClient(nodeHttpClient, { apiKey: () => KEY, baseUrl: () => url }, 150),
+      webBudget: budget,
+      secrets: { isSet: () => true },
+      clock,
+    });
     const owner = principal("admin", "turn", "owner");
     server.reply({ delayMs: 2000, body: tavilyAnswer(1) });
-    assert.deepEqual(await registry.dispatch("web.search", { query: "q" }, owner), {
+    assert.deepEqual(withoutError(await registry.dispatch("web.search", { query: "q" }, owner)), {
       text: "provider-error: the web search gave no answer within 0.15 s.",
       isError: true,
     });
     url = "http://127.0.0.1:1";
-    assert.deepEqual(await registry.dispatch("web.search", { query: "q" }, owner), {
+    assert.deepEqual(withoutError(await registry.dispatch("web.search", { query: "q" }, owner)), {
       text: "provider-error: the connection to the web-search service failed.",
       isError: true,
     });
@@ -229,8 +240,8 @@ describe("web.search", () => {
   it("reports not-configured when the key was cleared after boot, without counting", async () => {
     const rig = boot();
     rig.core.secrets.clear("tavily");
-    assert.deepEqual(await search(rig, { query: "q" }), {
-      text: "not-configured: web search needs a Tavily key, which the owner sets through the owner API.",
+    assert.deepEqual(withoutError(await search(rig, { query: "q" })), {
+      text: "not-configured: web.search needs a Tavily key, which the owner sets through the owner API.",
       isError: true,
     });
     assert.equal(rig.core.webBudget.usage().calls, 0);
@@ -242,7 +253,7 @@ describe("web.search", () => {
     rig.core.chats.replace(["42", "43"]);
     rig.core.people.setRole("42", "user");
     const guest = derivePrincipal(rig.core, "chat", "43");
-    assert.deepEqual(await search(rig, { query: "q" }, guest), {
+    assert.deepEqual(withoutError(await search(rig, { query: "q" }, guest)), {
       text: "guest-refused: guests cannot search the web (it spends the owner's search budget).",
       isError: true,
     });

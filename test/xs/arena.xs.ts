@@ -1,6 +1,7 @@
 // XS entry: the vector store over the native arena (modules/vector/arena.c) on
 // the XS engine. Prints one `NAME {json}` line per check, then END;
 // test/xs/arena.test.ts asserts on them.
+import { TEST_HOST } from "../support/halo.ts";
 import { buildCore } from "../../lib/app/core.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
@@ -110,7 +111,7 @@ async function tools(): Promise<void> {
     kernels: nativeKernels,
     digest: zeroDigest(),
   };
-  const core = buildCore(ports);
+  const core = buildCore(ports, TEST_HOST);
   const owner = makePrincipal("owner", "admin", "turn");
   const call = async (tool: string, args: object): Promise<string> => {
     const r = await core.registry.dispatch(tool, args, owner);
@@ -140,7 +141,7 @@ async function tools(): Promise<void> {
   // A boot config over the limit is clamped.
   const big = memorySettings();
   big.set("memory.config", JSON.stringify({ max_vectors: 20000 }));
-  const clamped = buildCore({ ...ports, settings: big });
+  const clamped = buildCore({ ...ports, settings: big }, TEST_HOST);
   line("BOOT", { maxVectors: clamped.memory.config.max_vectors });
 }
 

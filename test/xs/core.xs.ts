@@ -1,4 +1,5 @@
 // XS entry: runs the core scenario on the XS host and prints its transcript, then the heap after boot.
+import { TEST_HOST } from "../support/halo.ts";
 import { buildCore } from "../../lib/app/core.ts";
 import { runCoreScenario } from "../scenarios/core.ts";
 import { nativeArena } from "../../modules/vector/arena.ts";
@@ -14,13 +15,17 @@ async function main(): Promise<void> {
   // The store's memory is the native arena, outside the chunk heap, as on the device.
   const subsystems: Array<[string, number]> = [];
   let before = loaded;
-  const core = buildCore({ ...portablePorts(), vectorArena: nativeArena }, undefined, {
-    onBuilt: (name) => {
-      const now = xsHeapInfo().heapBytes;
-      subsystems.push([name, now - before]);
-      before = now;
+  const core = buildCore(
+    { ...portablePorts(), vectorArena: nativeArena },
+    {
+      ...TEST_HOST,
+      onBuilt: (name) => {
+        const now = xsHeapInfo().heapBytes;
+        subsystems.push([name, now - before]);
+        before = now;
+      },
     },
-  });
+  );
   print(`HEAP ${JSON.stringify({ ...xsHeapInfo(), loadedBytes: loaded, tools: core.registry.all().length, subsystems })}`);
   const transcript = await runCoreScenario();
   for (const line of transcript) print(`T ${JSON.stringify(line)}`);

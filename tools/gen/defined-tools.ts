@@ -1,7 +1,5 @@
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { buildCore } from "../../lib/app/core.ts";
-import { SecretStore } from "../../lib/device/secrets.ts";
-import { episodicOverStorage } from "../../lib/memory/build.ts";
 import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types.ts";
 
 /**
@@ -10,8 +8,5 @@ import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types
  */
 export function definedTools(): ToolDefinition[] {
   const anyValidator = new Proxy({}, { get: () => (() => true) as CompiledValidator });
-  const ports = memoryPorts();
-  // web.search is registered only when a Tavily key is set at boot: a placeholder key lists it too.
-  new SecretStore(ports.settings, ports.log).set("tavily", "catalog-placeholder");
-  return buildCore(ports, anyValidator, { episodic: episodicOverStorage(ports) }).registry.all();
+  return buildCore(memoryPorts(), { baseUrls: {}, otaBuild: undefined, validators: anyValidator }).registry.all();
 }

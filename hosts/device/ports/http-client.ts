@@ -102,10 +102,12 @@ export const moddableHttpClient: HttpClient = {
       let request: Request | undefined;
       let timer: TimerId | undefined;
 
+      let stopListening = (): void => undefined;
       const finish = (outcome: Error | HttpClientResponse): void => {
         if (settled) return;
         settled = true;
         if (timer !== undefined) Timer.clear(timer);
+        stopListening();
         request?.close();
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
@@ -115,6 +117,8 @@ export const moddableHttpClient: HttpClient = {
         timer = undefined;
         finish(failure("timeout", `No complete answer came within ${req.timeoutMs} ms.`));
       }, req.timeoutMs);
+      // The caller gave up (its deadline passed): the request is closed and reported as a timeout.
+      if (req.signal) stopListening = req.signal.onAbort((): void => finish(failure("timeout", "The caller's deadline passed.")));
 
       try {
         request = new Request({

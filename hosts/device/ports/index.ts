@@ -1,5 +1,6 @@
 // The device's ports, assembled from Moddable modules.
 import type { Ports } from "../../../lib/ports";
+import { bufferedAudioHttp } from "../../../lib/voice/audio-http";
 import { nativeArena } from "../../../modules/vector/arena";
 import { nativeKernels } from "../../../modules/vector/vector";
 import type { DeviceConfig } from "../config";
@@ -16,6 +17,7 @@ import { deviceOta, deviceOtaSlots } from "./ota";
 import { deviceRandom } from "./random";
 import { preferenceSettings } from "./settings";
 import { deviceSystem } from "./system";
+import { deviceTimers } from "./timers";
 import { moddableWebSocket } from "./websocket";
 
 export function devicePorts(config: DeviceConfig): Ports {
@@ -31,6 +33,9 @@ export function devicePorts(config: DeviceConfig): Ports {
     log,
     settings: preferenceSettings,
     http: moddableHttpClient,
+    // The SDK's HTTP client takes and gives whole bodies: a capture goes up once it ended, speech comes down whole.
+    audioHttp: bufferedAudioHttp(moddableHttpClient),
+    timers: deviceTimers,
     resolver: moddableResolver,
     // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
     kernels: nativeKernels,

@@ -46,6 +46,7 @@ export const nodeHttpClient: HttpClient = {
         });
         res.on("end", () => {
           clearTimeout(timer);
+          stopListening();
           const out: { [name: string]: string } = {};
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
           resolve({ status: res.statusCode || 0, headers: out, body: new Uint8Array(Buffer.concat(chunks)) });
@@ -53,16 +54,25 @@ export const nodeHttpClient: HttpClient = {
         res.on("error", (e) => fail(failure("network", `the connection failed: ${e.message}`)));
       });
       let done = false;
+      let stopListening = (): void => undefined;
       const fail = (e: Error): void => {
         if (done) return;
         done = true;
         clearTimeout(timer);
+        stopListening();
         reject(e);
       };
       const timer = setTimeout(() => {
         outgoing.destroy();
         fail(failure("timeout", `no complete answer within ${req.timeoutMs} ms`));
       }, req.timeoutMs);
+      // The caller gave up (its deadline passed): the exchange is abandoned as a timeout.
+      if (req.signal) {
+        stopListening = req.signal.onAbort(() => {
+          outgoing.destroy();
+          fail(failure("timeout", "the caller's deadline passed"));
+        });
+      }
       outgoing.on("error", (e) => fail(failure("network", `the connection failed: ${e.message}`)));
       if (body) outgoing.write(body);
       outgoing.end();

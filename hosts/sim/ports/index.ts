@@ -13,6 +13,8 @@ import { simSystem, type SimSystem } from "./system.ts";
 import { openSimOtaSlots } from "./ota-slots.ts";
 import { wsClient } from "./websocket.ts";
 import { simVectorArena } from "./vector-arena.ts";
+import { nodeAudioHttp } from "./audio-http.ts";
+import { nodeTimers } from "./timers.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
@@ -33,6 +35,9 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     log,
     settings: folderSettings(`${dataDir}/flash`),
     http: nodeHttpClient,
+    // Audio goes up while it is captured and speech comes down while it is made.
+    audioHttp: nodeAudioHttp,
+    timers: nodeTimers,
     resolver: nodeResolver,
     // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
     kernels: tsKernels,
@@ -64,6 +69,8 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     log,
     settings: memorySettings(),
     http: nodeHttpClient,
+    audioHttp: nodeAudioHttp,
+    timers: nodeTimers,
     resolver: nodeResolver,
     kernels: tsKernels,
     vectorArena: simVectorArena(),

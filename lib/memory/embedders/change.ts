@@ -3,6 +3,7 @@
 // stored happens only together with a re-embed of all of them (all or
 // nothing: on any failure the old setting, embedder and vectors stay).
 // Refusals are HaloErrors: invalid, conflict (locked), not-configured (no key), failed.
+import type { ReembedOutcome } from "../outcomes";
 import { HaloError } from "../../errors";
 import { toJson } from "../../util/json";
 import type { Log, Settings } from "../../ports";
@@ -19,14 +20,14 @@ export function embedderView(engine: MemoryEngine, log: Log): { setting: Embedde
 /**
  * Stores `wanted` ({provider, dims, model, base_url} as in Settings) and switches
  * the engine to the embedder `build` makes from it. With memories stored this
- * needs `reembedNow`; the answer says what was done.
+ * needs `reembedNow`; the answer says what was done: the re-embed's outcome, or none when no memory needed it.
  */
 export async function changeEmbedder(
   engine: MemoryEngine,
   wanted: { [key: string]: unknown },
   build: (setting: EmbedderSettings) => Embedder | undefined,
   reembedNow: boolean,
-): Promise<string> {
+): Promise<{ embedderId: string; reembedded?: ReembedOutcome }> {
   const text = toJson(wanted);
   const problems: string[] = [];
   // Checked by the same reader the next boot uses: one that only holds the candidate.
@@ -52,9 +53,9 @@ export async function changeEmbedder(
     throw new HaloError("not-configured", "the openai embedder needs the openai key; set it first.");
   }
   engine.useEmbedder(next);
-  if (count === 0) return `Embedder set to ${next.id}; no memories needed re-embedding.`;
+  if (count === 0) return { embedderId: next.id };
   try {
-    return await reembed(engine);
+    return { embedderId: next.id, reembedded: await reembed(engine) };
   } catch (e) {
     restore();
     throw new HaloError("failed", `the re-embed failed, nothing changed: ${e instanceof Error ? e.message : "unknown error"}`);

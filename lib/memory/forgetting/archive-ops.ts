@@ -1,32 +1,26 @@
-import { HaloError } from "../../errors";
 // memory.archive: list, search and restore the caller's expired memories.
+import { HaloError } from "../../errors";
 import type { Principal } from "../../registry/principal";
 import { cardError } from "../../store/card";
 import { ARCHIVE_MAX_RESULTS, RECALL_CANDIDATES_MIN, RESTORE_IMPORTANCE_MIN } from "../bounds";
 import type { ArchivedEntry } from "./archive";
 import type { MemoryEngine, MemoryTx, TxNeeds } from "../engine";
+import type { ArchiveHits, ArchiveListing, RestoreOutcome } from "../outcomes";
 import { MAX_TOP_K } from "../store/kernel-ts";
 import { residualBytes, rowScale } from "../store/quantize";
 import { cosines } from "../recall/similarity";
-import { clampTtl, TTL_CLASSES, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
+import { clampTtl, TTL_PERMANENT, ttlIndex, type TtlClass } from "./ttl";
 import { FLAG_PERMANENT } from "../store/vector-store";
-import { findContent, formatId, parseId } from "../writes";
-
-const SNIPPET_CHARS = 160;
+import { findContent, parseId } from "../writes";
 
 /** The caller's archived entries, newest first, at most `limit`. */
-export function listArchive(engine: MemoryEngine, p: Principal, limit: number): string {
+export function listArchive(engine: MemoryEngine, p: Principal, limit: number): ArchiveListing {
   return engine.transactNow(
     "read",
     (tx) => {
       const mine = ownEntries(tx, p);
-      if (mine.length === 0) return "The archive holds none of your memories.";
       const shown = mine.sort((a, b) => b.archivedAt - a.archivedAt).slice(0, Math.min(limit, ARCHIVE_MAX_RESULTS));
-      const lines = shown.map(
-        (e) => `- ${formatId(e.meta.id)} (archived ${day(e.archivedAt)}, was ${TTL_CLASSES[e.meta.ttlClass]}): ${snippet(e.meta.content)}`,
-      );
-      const more = mine.length > shown.length ? `\n[${mine.length - shown.length} more not shown]` : "";
-      return lines.join("\n") + more;
+      return { shown, more: mine.length - shown.length };
     },
     ARCHIVE_NEEDS,
   );
@@ -38,7 +32,7 @@ export function listArchive(engine: MemoryEngine, p: Principal, limit: number): 
  * int8 dot product and they are ranked by cosine with the query's float vector
  * (each row refined by its residuals: Kernels.rerank).
  */
-export async function searchArchive(engine: MemoryEngine, p: Principal, query: string, n: number): Promise<string> {
+export async function searchArchive(engine: MemoryEngine, p: Principal, query: string, n: number): Promise<ArchiveHits> {
   const q = query.trim();
   if (q === "") throw new HaloError("invalid-arguments", "'query' is empty.");
   return engine.transact(
@@ -46,7 +40,7 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
     async (tx) => {
       const dims = tx.embedder.dims;
       const comparable = ownEntries(tx, p).filter((e) => e.embedderId === tx.embedder.id);
-      if (comparable.length === 0) return "The archive holds none of your memories to search.";
+      if (comparable.length === 0) return { comparable: false, hits: [] };
       const vector = await tx.embedQuery(q);
       const half = residualBytes(dims);
       const rows = new Int8Array(comparable.length * dims);
@@ -66,12 +60,8 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
         const similarity = similarities[i];
         if (similarity >= tx.config.relevance_threshold) hits.push({ entry, similarity });
       }
-      if (hits.length === 0) return "No archived memories match.";
       hits.sort((a, b) => b.similarity - a.similarity);
-      return hits
-        .slice(0, n)
-        .map((h) => `- [${Math.round(h.similarity * 100)}%] ${snippet(h.entry.meta.content)} (id ${formatId(h.entry.meta.id)})`)
-        .join("\n");
+      return { comparable: true, hits: hits.slice(0, n) };
     },
     ARCHIVE_NEEDS,
   );
@@ -81,7 +71,7 @@ export async function searchArchive(engine: MemoryEngine, p: Principal, query: s
  * Brings an archived entry back into the live store with a fresh TTL. Refuses,
  * leaving the entry in the archive, when the live store or the caller's quota is full.
  */
-export async function restoreArchived(engine: MemoryEngine, p: Principal, idText: string, ttlName?: TtlClass): Promise<string> {
+export async function restoreArchived(engine: MemoryEngine, p: Principal, idText: string, ttlName?: TtlClass): Promise<RestoreOutcome> {
   return engine.transact("write", async (tx) => {
     const id = parseId(idText);
     const entry = id === undefined ? undefined : ownEntries(tx, p).find((e) => e.meta.id === id);
@@ -93,7 +83,7 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
     const live = findContent(store, p.ns, entry.meta.content);
     if (live.slot >= 0) {
       archive.remove(p.ns, entry.meta.id);
-      return `id ${formatId(store.ids[live.slot])} is already in live memory; removed it from the archive.`;
+      return { kind: "already-live", id: store.ids[live.slot] };
     }
     if (store.countIn(p.ns) >= p.quota.vectors) {
       throw new HaloError("quota", `you already hold ${p.quota.vectors} memories; delete some first. The entry stays in the archive.`);
@@ -123,7 +113,7 @@ export async function restoreArchived(engine: MemoryEngine, p: Principal, idText
     } catch {
       tx.log.warn("memory: a restored entry could not be marked in the archive; a later restore clears it");
     }
-    return `Restored id ${formatId(live.id)} (ttl ${TTL_CLASSES[ttl]}).`;
+    return { kind: "restored", id: live.id, ttl };
   });
 }
 
@@ -137,12 +127,4 @@ function ownEntries(tx: MemoryTx, p: Principal): ArchivedEntry[] {
   } catch (e) {
     throw cardError(tx.storage!, e);
   }
-}
-
-function day(ts: number): string {
-  return new Date(ts).toISOString().slice(0, 10);
-}
-
-function snippet(text: string): string {
-  return text.length > SNIPPET_CHARS ? text.slice(0, SNIPPET_CHARS) + "…" : text;
 }

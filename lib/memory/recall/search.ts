@@ -1,10 +1,10 @@
 // memory.search: hybrid recall. One masked kernel scan over the caller's
 // entries and the lexical index (lexical.ts) give the candidates; each gets a
 // relevance that fuses its cosine with its word-match score, then is re-scored
-// by recency and importance, de-duplicated, diversified, formatted.
+// by recency and importance, de-duplicated, diversified, and cut to the
+// recall context's byte budget (max_context_bytes) in the form formatHits writes.
 import { HaloError } from "../../errors";
 import type { Principal } from "../../registry/principal";
-import { utf8Length } from "../../util/utf8";
 import { LEXICAL_CANDIDATES, MEMORY_QUERY_MAX_CHARS, RECALL_CANDIDATES_MIN, RECALL_IMPORTANCE_BOOST, RECALL_POOL_MAX } from "../bounds";
 import type { MemoryEngine, MemoryTx } from "../engine";
 import { MAX_TOP_K } from "../store/kernel-ts";
@@ -22,6 +22,9 @@ import { FLAG_PINNED } from "../store/vector-store";
 const CANDIDATES_PER_RESULT = 4;
 
 export interface SearchAnswer {
+  /** False when the caller has no memories at all (then nothing was searched). */
+  stored: boolean;
+  /** The hits as the recall context (formatHits: one "- [NN%] content" line each, within max_context_bytes); "" when none. */
   text: string;
   /** similarity: the cosine; relevance: the cosine fused with the word match (what the text shows and the threshold tests). */
   hits: Array<{ id: number; similarity: number; relevance: number; content: string }>;
@@ -44,7 +47,7 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
   if (q.length > MEMORY_QUERY_MAX_CHARS)
     throw new HaloError("invalid-arguments", `'query' is longer than ${MEMORY_QUERY_MAX_CHARS} characters.`);
   return engine.transact("read", async (tx) => {
-    if (!tx.store.maskOf(p.ns)) return { text: "No memories stored yet.", hits: [] };
+    if (!tx.store.maskOf(p.ns)) return { stored: false, text: "", hits: [] };
     const vector = await tx.embedQuery(q);
     return rankAndBoost(tx, p, q, vector, n ?? tx.config.retrieval_count);
   });
@@ -54,7 +57,7 @@ export async function searchMemory(engine: MemoryEngine, p: Principal, query: st
 function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector, count: number): SearchAnswer {
   const { store, config, kernels } = tx;
   const mask = store.maskOf(p.ns);
-  if (!mask) return { text: "No memories stored yet.", hits: [] };
+  if (!mask) return { stored: false, text: "", hits: [] };
   const now = tx.now();
   const k = Math.min(store.countIn(p.ns), MAX_TOP_K, Math.max(RECALL_CANDIDATES_MIN, count * CANDIDATES_PER_RESULT));
   const { indices } = kernels.topK(store.vectors, store.dims, store.count, vector.row, k, mask, store.scales);
@@ -81,7 +84,7 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
     const r = recency(now - store.created[slot], config.recency_half_life_hours, pinned);
     hits.push({ slot, similarity, cosine: similarities[i], score: recallScore(similarity, r, store.importance[slot]) });
   }
-  if (hits.length === 0) return { text: "No memories match.", hits: [] };
+  if (hits.length === 0) return { stored: true, text: "", hits: [] };
   hits.sort((a, b) => b.score - a.score);
   const pool = hits.slice(0, Math.max(count, Math.min(RECALL_POOL_MAX, count * 2)));
   const chosen = diversify(pool, pairwiseSimilarity(store, kernels, pool), config.mmr_lambda, count);
@@ -95,7 +98,8 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   }
   if (shownHits.length > 0) tx.markSoftDirty();
   return {
-    text: utf8Length(text) > 0 ? text : "No memories match.",
+    stored: true,
+    text,
     hits: shownHits.map((h) => ({
       id: store.ids[h.slot],
       similarity: h.cosine ?? h.similarity,

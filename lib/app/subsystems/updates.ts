@@ -9,7 +9,7 @@ import { FEED_TIMEOUT_MS, OtaEngine } from "../../ota/engine";
 import { FEED_MAX_BYTES } from "../../ota/feed";
 import { OtaRecords } from "../../ota/records";
 
-/** What the host knows about its build (CoreOptions.ota). */
+/** What the host knows about its build (HostChoices.otaBuild). */
 export interface OtaBuildOptions {
   /** The build's version (the slots' reading of the running image wins). */
   version: string;
@@ -52,27 +52,30 @@ function healthChecks(ports: Pick<Ports, "http" | "storage">, registry: ToolRegi
   ];
 }
 
-/** The update engine, built from the ports it names; undefined when the host has no app slots or gave no OTA options. */
+/** The update engine, with the health check a new image must pass; undefined without app slots or build options. */
 export const UPDATES = defineSubsystem({
   name: "updates",
   ports: ["otaSlots", "http", "settings", "log", "clock", "storage"],
-  build(p, d: { registry: ToolRegistry; options: OtaBuildOptions | undefined }): OtaEngine | undefined {
+  needs: ["registry", "otaBuild"],
+  provides: ["updates"],
+  build(p, { registry, otaBuild }) {
     const { otaSlots } = p;
-    if (!otaSlots || !d.options) return undefined;
-    const options = d.options;
+    if (!otaSlots || !otaBuild) return { updates: undefined };
     const records = new OtaRecords(p.settings);
-    return new OtaEngine({
-      slots: otaSlots,
-      http: p.http,
-      settings: p.settings,
-      log: p.log,
-      now: () => p.clock.now(),
-      version: options.version,
-      board: options.board,
-      trustedKeys: options.trustedKeys,
-      feedUrl: options.feedUrl,
-      checkIntervalMs: options.checkIntervalMs,
-      checks: healthChecks(p, d.registry, () => records.feedUrl() ?? options.feedUrl),
-    });
+    return {
+      updates: new OtaEngine({
+        slots: otaSlots,
+        http: p.http,
+        settings: p.settings,
+        log: p.log,
+        now: () => p.clock.now(),
+        version: otaBuild.version,
+        board: otaBuild.board,
+        trustedKeys: otaBuild.trustedKeys,
+        feedUrl: otaBuild.feedUrl,
+        checkIntervalMs: otaBuild.checkIntervalMs,
+        checks: healthChecks(p, registry, () => records.feedUrl() ?? otaBuild.feedUrl),
+      }),
+    };
   },
 });
