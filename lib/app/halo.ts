@@ -8,7 +8,7 @@ import { hostAndOrigin, refuseTokenInUrl } from "../http/middleware";
 import { ownerApiRoutes } from "../http/owner-api";
 import { hostRoutes } from "../http/owner-hosts";
 import { nostrWebhookRoute } from "../http/nostr-webhook";
-import { HttpPipeline, type Middleware, type RouteSpec } from "../http/pipeline";
+import { HttpPipeline, type RouteSpec } from "../http/pipeline";
 import { filesApiRoutes } from "../http/files-api";
 import { ObservedLed, ringEventsRoute } from "../http/ring-events";
 import { secretCheckRoute } from "../http/secret-check";
@@ -81,37 +81,28 @@ export function createHalo(options: HaloOptions): Halo {
     deviceName: () => options.deviceName ?? "halo",
     settings: ports.settings,
   });
-  // Every request passes the Host and Origin check first, 404s and 405s included; routes add their own guards.
-  const guards: Middleware[] = [];
   const verifyToken = (token: string) => core.clients.verify(token);
   const routes: RouteSpec[] = [
-    mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }, guards),
-    chatRoute(
-      { verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn },
-      guards,
-    ),
-    ...ownerApiRoutes({ ...core, log: ports.log, wifi: ports.wifi }, verifyToken, guards),
-    ...hostRoutes(hosts, verifyToken, guards),
-    nostrWebhookRoute({ verifyToken, triggers: () => core.nostr.triggers }, guards),
-    ...voiceRoutes(
-      { ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) },
-      guards,
-    ),
-    ...webApiRoutes(core, verifyToken, guards),
-    ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
+    mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }),
+    chatRoute({ verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn }),
+    ...ownerApiRoutes({ ...core, log: ports.log, wifi: ports.wifi }, verifyToken),
+    ...hostRoutes(hosts, verifyToken),
+    nostrWebhookRoute({ verifyToken, triggers: () => core.nostr.triggers }),
+    ...voiceRoutes({ ...core, ...ports, verifyToken, principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }) }),
+    ...webApiRoutes(core, verifyToken),
+    ringEventsRoute({ led, voice: core.voice }, verifyToken),
     ...filesApiRoutes(
       { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },
       verifyToken,
-      guards,
     ),
-    secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken, guards),
-    ...webPageRoutes(assetRoutes(webAssets()), guards),
+    secretCheckRoute({ ...ports, getSecret: core.secrets.getSecret, baseUrls: options.core?.baseUrls }, verifyToken),
+    ...webPageRoutes(assetRoutes(webAssets())),
     {
       method: "GET",
       pattern: "/status",
       maxBody: 0,
       errors: "api",
-      use: guards,
+      use: [],
       handler: () => ({
         status: 200,
         headers: { "content-type": "text/html; charset=utf-8" },
@@ -123,10 +114,11 @@ export function createHalo(options: HaloOptions): Halo {
       pattern: "/updates",
       maxBody: 0,
       errors: "api",
-      use: guards,
+      use: [],
       handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
     },
   ];
+  // Every request passes these, 404s and 405s included; routes add their own checks.
   const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;

@@ -13,7 +13,7 @@ import { truncateUtf8, utf8Length } from "../util/utf8";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
 import { API_JSON_BODY, OWNER_API_MAX_BODY_BYTES } from "./owner-api";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
 export const CHAT_PATH = "/api/chat";
 /** The channel a chat API turn is shown as. */
@@ -28,13 +28,13 @@ export interface ChatApiEnvironment {
   turn: Pick<TurnEngine, "runTurn" | "mayUseCredit">;
 }
 
-export function chatRoute(env: ChatApiEnvironment, guards: Middleware[]): RouteSpec {
+export function chatRoute(env: ChatApiEnvironment): RouteSpec {
   return {
     method: "POST",
     pattern: CHAT_PATH,
     maxBody: OWNER_API_MAX_BODY_BYTES,
     errors: "api",
-    use: [...guards, requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
+    use: [requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
     handler: async (ctx) => {
       const body = ctx.json as { [key: string]: unknown };
       for (const k of Object.keys(body)) if (k !== "text") throw new HttpError(400, "Bad request: unknown field; the only field is text.");

@@ -12,7 +12,7 @@ import type { ArtifactRecord, ArtifactStore } from "../store/artifact-store";
 import { clipForMessage } from "../util/text";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
-import { jsonAnswer, type Middleware, type RequestContext, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RequestContext, type RouteSpec } from "./pipeline";
 
 export interface FilesApiDeps {
   artifacts: Pick<ArtifactStore, "remove" | "owners" | "ownedBy">;
@@ -62,12 +62,8 @@ function fileJson(r: ArtifactRecord): { [key: string]: unknown } {
   return out;
 }
 
-export function filesApiRoutes(
-  deps: FilesApiDeps,
-  verifyToken: (token: string) => McpClient | undefined,
-  guards: Middleware[],
-): RouteSpec[] {
-  const admin = [...guards, requireClient(verifyToken, "admin")];
+export function filesApiRoutes(deps: FilesApiDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec[] {
+  const admin = [requireClient(verifyToken, "admin")];
   /** The one delete: `whose` is the principal whose own file goes (the store deletes nothing else). */
   const remove = (whose: (ctx: RequestContext) => Principal, byOwner: boolean) => (ctx: RequestContext) => {
     const owner = whose(ctx);
@@ -82,7 +78,7 @@ export function filesApiRoutes(
       pattern: "/api/files/:project/:name",
       maxBody: 0,
       errors: "api",
-      use: [...guards, requireClient(verifyToken, "any")],
+      use: [requireClient(verifyToken, "any")],
       handler: remove((ctx) => deps.principalFor(ctx.client!), false),
     },
     {

@@ -7,7 +7,7 @@ import type { McpClient } from "../people/clients";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
 import { API_JSON_BODY } from "./owner-api";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
 /** Largest webhook body read; a larger one is answered 413 unread. */
 export const NOSTR_WEBHOOK_MAX_BODY_BYTES = 4096;
@@ -18,13 +18,13 @@ export interface NostrWebhookEnvironment {
   triggers(): { webhook(id: string, body: unknown): "started" | "busy" | "budget" | "not-found" } | undefined;
 }
 
-export function nostrWebhookRoute(env: NostrWebhookEnvironment, guards: Middleware[]): RouteSpec {
+export function nostrWebhookRoute(env: NostrWebhookEnvironment): RouteSpec {
   return {
     method: "POST",
     pattern: "/api/nostr/skills/:id/webhook",
     maxBody: NOSTR_WEBHOOK_MAX_BODY_BYTES,
     errors: "api",
-    use: [...guards, requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
+    use: [requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
     handler: (ctx) => {
       const id = ctx.params.id;
       const triggers = env.triggers();

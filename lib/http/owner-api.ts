@@ -20,11 +20,7 @@ export const API_JSON_BODY: Middleware[] = [
 ];
 
 /** Every owner API endpoint as a route: admin token, then a JSON object body for PUT and POST. */
-export function ownerApiRoutes(
-  deps: OwnerApiDeps,
-  verifyToken: (token: string) => McpClient | undefined,
-  guards: Middleware[],
-): RouteSpec[] {
+export function ownerApiRoutes(deps: OwnerApiDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec[] {
   const admin = requireClient(verifyToken, "admin");
   return ownerRoutes(deps).map((route) => {
     const takesBody = route.method === "PUT" || route.method === "POST";
@@ -33,7 +29,7 @@ export function ownerApiRoutes(
       pattern: route.pattern,
       maxBody: takesBody ? OWNER_API_MAX_BODY_BYTES : 0,
       errors: "api",
-      use: takesBody ? [...guards, admin, ...API_JSON_BODY] : [...guards, admin],
+      use: takesBody ? [admin, ...API_JSON_BODY] : [admin],
       handler: async (ctx) => {
         const body = (ctx.json ?? {}) as { [key: string]: unknown };
         const reply = await route.handler({ params: ctx.params, body, caller: ctx.client! });

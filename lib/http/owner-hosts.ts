@@ -5,9 +5,9 @@ import { HttpError } from "./http-error";
 import type { HostPolicy } from "./host-policy";
 import { requireClient } from "./middleware";
 import { API_JSON_BODY, OWNER_API_MAX_BODY_BYTES } from "./owner-api";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
-export function hostRoutes(hosts: HostPolicy, verifyToken: (token: string) => McpClient | undefined, guards: Middleware[]): RouteSpec[] {
+export function hostRoutes(hosts: HostPolicy, verifyToken: (token: string) => McpClient | undefined): RouteSpec[] {
   const admin = requireClient(verifyToken, "admin");
   return [
     {
@@ -15,7 +15,7 @@ export function hostRoutes(hosts: HostPolicy, verifyToken: (token: string) => Mc
       pattern: "/api/hosts",
       maxBody: 0,
       errors: "api",
-      use: [...guards, admin],
+      use: [admin],
       handler: () => jsonAnswer(200, { hosts: hosts.extraHosts() }),
     },
     {
@@ -23,7 +23,7 @@ export function hostRoutes(hosts: HostPolicy, verifyToken: (token: string) => Mc
       pattern: "/api/hosts",
       maxBody: OWNER_API_MAX_BODY_BYTES,
       errors: "api",
-      use: [...guards, admin, ...API_JSON_BODY],
+      use: [admin, ...API_JSON_BODY],
       handler: (ctx) => {
         const body = ctx.json as { [key: string]: unknown };
         if (Object.keys(body).some((k) => k !== "hosts")) throw new HttpError(400, "Bad request: unknown field; the only field is hosts.");

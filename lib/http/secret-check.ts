@@ -12,7 +12,7 @@ import { decodeUtf8 } from "../util/utf8";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
 import { API_JSON_BODY, OWNER_API_MAX_BODY_BYTES } from "./owner-api";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
 /** A check gives up after this long. */
 export const SECRET_CHECK_TIMEOUT_MS = 10000;
@@ -90,17 +90,13 @@ export async function checkSecret(deps: SecretCheckDeps, name: SecretName): Prom
 }
 
 /** The route, admin only, with an empty JSON object as its body. */
-export function secretCheckRoute(
-  deps: SecretCheckDeps,
-  verifyToken: (token: string) => McpClient | undefined,
-  guards: Middleware[],
-): RouteSpec {
+export function secretCheckRoute(deps: SecretCheckDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec {
   return {
     method: "POST",
     pattern: "/api/secrets/:name/check",
     maxBody: OWNER_API_MAX_BODY_BYTES,
     errors: "api",
-    use: [...guards, requireClient(verifyToken, "admin"), ...API_JSON_BODY],
+    use: [requireClient(verifyToken, "admin"), ...API_JSON_BODY],
     handler: async (ctx) => {
       const name = ctx.params.name;
       if (!isSecretName(name)) throw new HttpError(404, "Not found: no such secret.");

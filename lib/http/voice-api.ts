@@ -7,7 +7,7 @@ import type { ConfigStore } from "../device/config";
 import { HaloError } from "../errors";
 import { HttpError } from "./http-error";
 import { requireClient } from "./middleware";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 import type { HttpRequest, HttpResponse } from "./types";
 import type { McpClient } from "../people/clients";
 import type { Random, Storage } from "../ports";
@@ -43,7 +43,7 @@ export interface VoiceApiEnvironment {
 }
 
 /** POST /api/voice and GET /api/voice/<id>.wav, for the HTTP pipeline's route table. */
-export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): RouteSpec[] {
+export function voiceRoutes(env: VoiceApiEnvironment): RouteSpec[] {
   /** Reply id to the client that asked, newest last. */
   const replies = new Map<string, string>();
   const client = requireClient(env.verifyToken, "any");
@@ -53,7 +53,7 @@ export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): Rou
       pattern: VOICE_API_PATH,
       maxBody: VOICE_UPLOAD_MAX_BYTES,
       errors: "api",
-      use: [...guards, client],
+      use: [client],
       handler: (ctx) => talk(env, ctx.req, ctx.client!, replies),
     },
     {
@@ -61,7 +61,7 @@ export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): Rou
       pattern: `${VOICE_API_PATH}/:file`,
       maxBody: 0,
       errors: "api",
-      use: [...guards, client],
+      use: [client],
       handler: (ctx) => {
         const m = REPLY_FILE.exec(ctx.params.file);
         const bytes = m && replies.get(m[1]) === ctx.client!.name ? readReply(env.storage, m[1]) : undefined;
