@@ -17,6 +17,7 @@ import { statusPage } from "../http/status-page";
 import { updatesPage } from "../http/updates-page";
 import { webApiRoutes, webPageRoutes } from "../http/web-api";
 import { webAssets } from "../generated/web-assets";
+import { VALIDATORS } from "../generated/validators.js";
 import type { HttpRequest, HttpResponse } from "../http/types";
 import { mcpRoute } from "../http/mcp-route";
 import { McpServer } from "../mcp/server";
@@ -119,7 +120,8 @@ export function createHalo(options: HaloOptions): Halo {
     },
   ];
   // Every request passes these, 404s and 405s included; routes add their own checks.
-  const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
+  const global = [refuseTokenInUrl, hostAndOrigin(hosts)];
+  const http = new HttpPipeline(routes, global, { validators: VALIDATORS, log: ports.log });
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
   const lights = statusRingFor(core);

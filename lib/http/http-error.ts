@@ -45,3 +45,18 @@ export function refusalOf(e: HaloError): HttpError {
     rpcCode: status >= 500 ? INTERNAL_ERROR : INVALID_REQUEST,
   });
 }
+
+/** A 400 a route writes itself: "Bad request: <sentence>". */
+export function badRequest(sentence: string): HttpError {
+  return new HttpError(400, `Bad request: ${sentence}`);
+}
+
+/** A 404 a route writes itself: "Not found: <sentence>". */
+export function notFound(sentence: string): HttpError {
+  return new HttpError(404, `Not found: ${sentence}`);
+}
+
+/** A 409 a route writes itself: "Conflict: <sentence>". */
+export function conflict(sentence: string): HttpError {
+  return new HttpError(409, `Conflict: ${sentence}`);
+}

@@ -1,8 +1,27 @@
-// Every error tag has an HTTP status, from one table (statusOf), and a
-// HaloError becomes a refusal with that status and its tagged text.
+// The one error edge: every tag has a status (one table), handlers only throw
+// refusals and the pipeline writes them (a HaloError by its tag, a bug as a
+// logged 500), and no route in lib/http turns a tag into a status or writes
+// a refusal body itself.
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { errorTags, HaloError, statusOf, type ErrorTag } from "../../lib/errors.ts";
-import { refusalOf } from "../../lib/http/http-error.ts";
+import { HttpError, refusalOf } from "../../lib/http/http-error.ts";
+import { HttpPipeline, type Middleware, type RouteSpec } from "../../lib/http/pipeline.ts";
+import type { HttpResponse } from "../../lib/http/types.ts";
+
+const text = (r: HttpResponse): string => (typeof r.body === "string" ? r.body : new TextDecoder().decode(r.body));
+
+function route(handler: RouteSpec["handler"], use: Middleware[] = [], errors: RouteSpec["errors"] = "api"): RouteSpec {
+  return { method: "GET", pattern: "/x", maxBody: 0, errors, use, handler };
+}
+
+/** Lines of lib/http that map a tag to a status or write a refusal body: the edge does both, once. */
+function edgeViolations(source: string): string[] {
+  return source
+    .split("\n")
+    .filter((line) => /\.tag\s*[!=]==|errorTag\(|statusOf\(|HALO_STATUS|\{\s*error:\s/.test(line) && !/^\s*(\/\/|\*)/.test(line));
+}
 
 describe("the HTTP error edge", () => {
   it("gives every error tag an HTTP status from one table", () => {
@@ -47,5 +66,66 @@ describe("the HTTP error edge", () => {
       ["timeout", 504],
     ];
     for (const [tag, status] of expected) assert.equal(statusOf(tag), status, tag);
+  });
+
+  it("answers a thrown HaloError with its tag's status, a bug with a logged 500, each in the route's shape", async () => {
+    const log = memoryLog();
+    const pipeline = new HttpPipeline(
+      [
+        route(() => {
+          throw new HaloError("busy", "an update check is already running.");
+        }),
+        { ...route(() => Promise.reject(new Error("boom"))), pattern: "/bug" },
+        { ...route(() => Promise.reject(new Error("boom"))), pattern: "/rpc", method: "POST", errors: "jsonrpc" },
+      ],
+      [],
+      { validators: {}, log },
+    );
+    const busy = await pipeline.handle({ method: "GET", path: "/x", headers: {} });
+    assert.deepEqual([busy.status, JSON.parse(text(busy))], [409, { error: "Conflict: busy: an update check is already running." }]);
+    const bug = await pipeline.handle({ method: "GET", path: "/bug", headers: {} });
+    assert.deepEqual(
+      [bug.status, JSON.parse(text(bug)), bug.headers["content-type"]],
+      [500, { error: "Internal error." }, "application/json"],
+    );
+    const rpc = await pipeline.handle({ method: "POST", path: "/rpc", headers: {} });
+    assert.deepEqual([rpc.status, JSON.parse(text(rpc)).error], [500, { code: -32603, message: "Internal error." }]);
+    assert.deepEqual(log.lines, ["warning: request failed: GET /bug: boom", "warning: request failed: POST /rpc: boom"]);
+  });
+
+  it("will not start with a body schema that has no compiled validator", () => {
+    const spec: RouteSpec = { ...route(() => ({ status: 200, headers: {}, body: "" })), method: "PUT", body: { type: "object" } };
+    assert.throws(
+      () => new HttpPipeline([spec], [], { validators: {}, log: memoryLog() }),
+      /no compiled validator for the body of PUT \/x/,
+    );
+  });
+
+  it("leaves the mapping and the writing of refusals to the edge: no route file does either", () => {
+    const edge = ["pipeline.ts", "http-error.ts"];
+    const offenders: string[] = [];
+    for (const name of readdirSync("lib/http")) {
+      if (!name.endsWith(".ts") || edge.includes(name)) continue;
+      for (const line of edgeViolations(readFileSync(`lib/http/${name}`, "utf8"))) offenders.push(`${name}: ${line.trim()}`);
+    }
+    assert.deepEqual(offenders, []);
+    // The check can fail: today's former idioms are caught.
+    assert.equal(edgeViolations('if (e.tag === "not-found") return fail(404, "x");').length, 1);
+    assert.equal(edgeViolations('return { status: 409, body: { error: "Conflict: " + why } };').length, 1);
+    assert.equal(edgeViolations("const why = errorTag(e);").length, 1);
+  });
+
+  it("keeps an HttpError as it is", async () => {
+    const pipeline = new HttpPipeline(
+      [
+        route(() => {
+          throw new HttpError(418, "I'm a teapot: no coffee.", { headers: { "retry-after": "5" } });
+        }),
+      ],
+      [],
+      { validators: {}, log: memoryLog() },
+    );
+    const r = await pipeline.handle({ method: "GET", path: "/x", headers: {} });
+    assert.deepEqual([r.status, r.headers["retry-after"], JSON.parse(text(r)).error], [418, "5", "I'm a teapot: no coffee."]);
   });
 });

@@ -8,6 +8,7 @@ import { HttpPipeline } from "../../lib/http/pipeline.ts";
 import { sseResponse } from "../../lib/http/sse.ts";
 import { assetRoutes, type StaticAsset } from "../../lib/http/static-assets.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
+import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 
 const text = (r: HttpResponse): string => (typeof r.body === "string" ? r.body : new TextDecoder().decode(r.body));
 
@@ -82,7 +83,7 @@ describe("HTTP pipeline", () => {
   it("serves static assets gzipped with an ETag, and 304 when the browser has them", async () => {
     const page = new TextEncoder().encode("<h1>halo</h1>");
     const asset: StaticAsset = { path: "/app", contentType: "text/html", identity: page, gzip: gzipSync(page), etag: '"abc1"' };
-    const p = new HttpPipeline(assetRoutes([asset]), []);
+    const p = new HttpPipeline(assetRoutes([asset]), [], { validators: {}, log: memoryLog() });
     const zipped = await p.handle({ method: "GET", path: "/app", headers: { "accept-encoding": "gzip, br" } });
     assert.deepEqual([zipped.status, zipped.headers["content-encoding"], zipped.headers.etag], [200, "gzip", '"abc1"']);
     assert.deepEqual(zipped.body, asset.gzip);

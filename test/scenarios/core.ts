@@ -62,6 +62,7 @@ export async function runCoreScenario(ports: Ports = portablePorts()): Promise<s
   const pipeline = new HttpPipeline(
     [mcpRoute({ server, verifyToken: (t) => (t === "good-token" ? ownerClient : undefined), principalFor: () => owner })],
     [refuseTokenInUrl, hostAndOrigin(hosts)],
+    { validators: {}, log: ports.log },
   );
   const http = async (label: string, req: Partial<HttpRequest> & { text?: string }) => {
     const headers = { "content-type": "application/json", authorization: "Bearer good-token", ...(req.headers || {}) };
