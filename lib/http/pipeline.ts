@@ -153,8 +153,17 @@ function chainOf(route: RouteSpec, validators: PipelineOptions["validators"]): M
   return [...route.use, ...API_JSON_BODY, schemaBody(route.body, validate)];
 }
 
+/** Runs the chain; a middleware's second call of next() is a bug, refused (a 500 through the error writer). */
 function run(chain: Middleware[], ctx: RequestContext, last: Next): Promise<HttpResponse> {
-  const step = (i: number): Promise<HttpResponse> => (i < chain.length ? chain[i](ctx, () => step(i + 1)) : last());
+  const step = (i: number): Promise<HttpResponse> => {
+    if (i >= chain.length) return last();
+    let called = false;
+    return chain[i](ctx, () => {
+      if (called) throw new Error(`middleware ${i} called next() twice`);
+      called = true;
+      return step(i + 1);
+    });
+  };
   return step(0);
 }
 

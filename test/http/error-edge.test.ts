@@ -1,7 +1,7 @@
 // The one error edge: every tag has a status (one table), handlers only throw
 // refusals and the pipeline writes them (a HaloError by its tag, a bug as a
-// logged 500), and no route in lib/http turns a tag into a status or writes
-// a refusal body itself.
+// logged 500), a middleware's second next() is refused, and no route in
+// lib/http turns a tag into a status or writes a refusal body itself.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
@@ -91,6 +91,32 @@ describe("the HTTP error edge", () => {
     const rpc = await pipeline.handle({ method: "POST", path: "/rpc", headers: {} });
     assert.deepEqual([rpc.status, JSON.parse(text(rpc)).error], [500, { code: -32603, message: "Internal error." }]);
     assert.deepEqual(log.lines, ["warning: request failed: GET /bug: boom", "warning: request failed: POST /rpc: boom"]);
+  });
+
+  it("refuses a middleware's second next() with a logged 500, the handler run once", async () => {
+    const log = memoryLog();
+    let runs = 0;
+    const twice: Middleware = async (_ctx, next) => {
+      await next();
+      return next();
+    };
+    const pipeline = new HttpPipeline(
+      [
+        route(() => {
+          runs++;
+          return { status: 200, headers: {}, body: "" };
+        }, [twice]),
+      ],
+      [],
+      { validators: {}, log },
+    );
+    const r = await pipeline.handle({ method: "GET", path: "/x", headers: {} });
+    assert.deepEqual([r.status, JSON.parse(text(r))], [500, { error: "Internal error." }]);
+    assert.equal(runs, 1);
+    assert.match(log.lines.join("\n"), /called next\(\) twice/);
+    // A global middleware that does the same is refused too.
+    const global = new HttpPipeline([route(() => ({ status: 200, headers: {}, body: "" }))], [twice], { validators: {}, log });
+    assert.equal((await global.handle({ method: "GET", path: "/x", headers: {} })).status, 500);
   });
 
   it("will not start with a body schema that has no compiled validator", () => {
