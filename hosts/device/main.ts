@@ -35,6 +35,8 @@ export default function main(): void {
       sleep: timerSleep,
       ota: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
     },
+    // The device serves no pages of its own beyond the core's.
+    hostRoutes: [],
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
     addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
   });

@@ -4,7 +4,7 @@ import { buildCore, type Core, type CoreOptions } from "./core";
 import { bootEventText, recordDeviceEvent } from "../memory/episodic/device-events";
 import { chatRoute } from "../http/chat-api";
 import { HostPolicy } from "../http/host-policy";
-import { hostAndOrigin, refuseTokenInUrl } from "../http/middleware";
+import { hostAndOrigin, refuseFraming, refuseTokenInUrl } from "../http/middleware";
 import { ownerApiRoutes } from "../http/owner-api";
 import { hostRoutes } from "../http/owner-hosts";
 import { nostrWebhookRoute } from "../http/nostr-webhook";
@@ -49,6 +49,8 @@ export interface HaloOptions {
   addresses?(): string[];
   /** The device answers to `<deviceName>.local` (default "halo"). */
   deviceName?: string;
+  /** Pages the host serves itself (the simulator's /flash/; none on the device), behind the same checks as every route. */
+  hostRoutes: RouteSpec[];
 }
 
 /** The assembled device: the core's subsystems behind the MCP server and one HTTP pipeline. */
@@ -118,9 +120,10 @@ export function createHalo(options: HaloOptions): Halo {
       use: [],
       handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
     },
+    ...options.hostRoutes,
   ];
-  // Every request passes these, 404s and 405s included; routes add their own checks.
-  const global = [refuseTokenInUrl, hostAndOrigin(hosts)];
+  // Every request passes these, 404s, 405s and the host's pages included; routes add their own checks.
+  const global = [refuseFraming, refuseTokenInUrl, hostAndOrigin(hosts)];
   const http = new HttpPipeline(routes, global, { validators: VALIDATORS, log: ports.log });
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;

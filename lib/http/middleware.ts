@@ -10,6 +10,23 @@ import { HttpError } from "./http-error";
 import type { HostPolicy } from "./host-policy";
 import type { Middleware } from "./pipeline";
 
+const FRAME_ANCESTORS_NONE = "frame-ancestors 'none'";
+
+/**
+ * No other site may frame a page of the device (clickjacking): every HTML
+ * answer says so here, whichever route wrote it (the web page, /status,
+ * /updates, a host's pages). A page with its own policy keeps it when that
+ * already names frame-ancestors.
+ */
+export const refuseFraming: Middleware = async (_ctx, next) => {
+  const answer = await next();
+  if (!/^text\/html\b/i.test(answer.headers["content-type"] ?? "")) return answer;
+  const policy = answer.headers["content-security-policy"];
+  const framing =
+    policy === undefined ? FRAME_ANCESTORS_NONE : /frame-ancestors/.test(policy) ? policy : `${policy}; ${FRAME_ANCESTORS_NONE}`;
+  return { ...answer, headers: { ...answer.headers, "x-frame-options": "DENY", "content-security-policy": framing } };
+};
+
 /** Tokens belong in the Authorization header, never in a URL (logs, history, Referer). */
 export const refuseTokenInUrl: Middleware = async (ctx, next) => {
   if (tokenInQuery(ctx.req.path)) throw new HttpError(400, "Tokens are not accepted in a URL: send Authorization: Bearer <token>.");

@@ -95,7 +95,7 @@ export function webApiRoutes(deps: WebApiDeps, verifyToken: (token: string) => M
   ];
 }
 
-/** The page loads only its own assets, talks only to this device, and is never framed by another site. */
+/** The page loads only its own assets and talks only to this device (refuseFraming adds x-frame-options to every page). */
 export const WEB_PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; " +
   "connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -111,7 +111,6 @@ export function webPageRoutes(assetRoutes: RouteSpec[]): RouteSpec[] {
         headers: {
           ...answer.headers,
           "content-security-policy": WEB_PAGE_POLICY,
-          "x-frame-options": "DENY",
           "referrer-policy": "no-referrer",
         },
       };

@@ -14,7 +14,7 @@ describe("owner API: routines and alerts", () => {
   beforeEach(() => {
     log = memoryLog();
     clock = fakeClock(Date.UTC(2026, 0, 5, 9, 0));
-    halo = createHalo({ ports: memoryPorts({ log, clock }), firmwareVersion: "t" });
+    halo = createHalo({ ports: memoryPorts({ log, clock }), firmwareVersion: "t", hostRoutes: [] });
     token = halo.ensureOwnerToken()!;
   });
 

@@ -217,7 +217,7 @@ describe("status ring on the core", () => {
     const led = simLed();
     let now = 1_000_000;
     const ports = memoryPorts({ led, clock: { now: () => now } });
-    const halo = createHalo({ ports, firmwareVersion: "test" });
+    const halo = createHalo({ ports, firmwareVersion: "test", hostRoutes: [] });
     const lights = halo.lights;
     assert.ok(lights);
     const seen: string[] = [];

@@ -11,7 +11,7 @@ describe("owner API (transport-free)", () => {
   let log: ReturnType<typeof memoryLog>;
   beforeEach(() => {
     log = memoryLog();
-    halo = createHalo({ ports: memoryPorts({ log }), firmwareVersion: "t" });
+    halo = createHalo({ ports: memoryPorts({ log }), firmwareVersion: "t", hostRoutes: [] });
     token = halo.ensureOwnerToken()!;
   });
 

@@ -15,7 +15,7 @@ describe("owner API: Wi-Fi", () => {
 
   function build(wifi?: SimWifi): { halo: Halo; token: string } {
     log = memoryLog();
-    const halo = createHalo({ ports: memoryPorts({ log, wifi }), firmwareVersion: "t" });
+    const halo = createHalo({ ports: memoryPorts({ log, wifi }), firmwareVersion: "t", hostRoutes: [] });
     return { halo, token: halo.ensureOwnerToken()! };
   }
 

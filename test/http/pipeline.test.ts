@@ -16,7 +16,13 @@ describe("HTTP pipeline", () => {
   let halo: Halo;
   let token: string;
   beforeEach(() => {
-    halo = createHalo({ ports: memoryPorts(), firmwareVersion: "t", addresses: () => ["192.168.1.40"], deviceName: "desk" });
+    halo = createHalo({
+      ports: memoryPorts(),
+      firmwareVersion: "t",
+      hostRoutes: [],
+      addresses: () => ["192.168.1.40"],
+      deviceName: "desk",
+    });
     token = halo.ensureOwnerToken()!;
   });
   const get = (path: string, headers: { [k: string]: string } = {}) =>
@@ -91,6 +97,36 @@ describe("HTTP pipeline", () => {
     assert.deepEqual([plain.headers["content-encoding"], plain.body], [undefined, page]);
     const again = await p.handle({ method: "GET", path: "/app", headers: { "if-none-match": 'W/"x", "abc1"' } });
     assert.deepEqual([again.status, again.body], [304, ""]);
+  });
+
+  it("refuses framing on every HTML page, whichever route writes it", async () => {
+    for (const path of ["/", "/status", "/updates"]) {
+      const r = await get(path);
+      assert.match(r.headers["content-type"], /^text\/html/, path);
+      assert.equal(r.headers["x-frame-options"], "DENY", path);
+      assert.match(r.headers["content-security-policy"], /frame-ancestors 'none'/, path);
+    }
+    assert.match(
+      (await get("/")).headers["content-security-policy"],
+      /^default-src 'none'; script-src 'self'/,
+      "the page keeps its own policy",
+    );
+    assert.equal((await get("/api/secrets")).headers["x-frame-options"], undefined, "JSON answers need none");
+  });
+
+  it("serves a host's pages behind the same checks as every route", async () => {
+    const page = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: "<h1>flash</h1>" };
+    const withPage = createHalo({
+      ports: memoryPorts(),
+      firmwareVersion: "t",
+      hostRoutes: [{ method: "GET", pattern: "/flash", maxBody: 0, errors: "api", use: [], handler: () => page }],
+    });
+    const ask = (headers: { [k: string]: string }) => withPage.handleHttp({ method: "GET", path: "/flash/", headers });
+    const served = await ask({ host: "localhost:8787" });
+    assert.deepEqual([served.status, served.body, served.headers["x-frame-options"]], [200, "<h1>flash</h1>", "DENY"]);
+    const foreign = await ask({ host: "evil.example" });
+    assert.deepEqual([foreign.status, foreign.headers["content-type"]], [403, "application/json"]);
+    assert.match(text(foreign), /does not answer to that host name/);
   });
 
   it("streams server-sent events until the client leaves", () => {

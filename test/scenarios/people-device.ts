@@ -61,7 +61,7 @@ export function scenarioPorts(): Ports {
 
 export async function runPeopleDeviceScenario(ports: Ports = scenarioPorts()): Promise<string[]> {
   const out: string[] = [];
-  const halo = createHalo({ ports, firmwareVersion: "9.9.9" });
+  const halo = createHalo({ ports, firmwareVersion: "9.9.9", hostRoutes: [] });
   const core = halo.core;
   const token = halo.ensureOwnerToken()!;
   const owner = derivePrincipal(core, "web", "owner");

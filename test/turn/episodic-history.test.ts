@@ -175,7 +175,7 @@ describe("device events: the boot row", () => {
     const log = memoryLog();
     const boot = () => {
       const ports = memoryPorts({ clock, storage, log });
-      return createHalo({ ports, firmwareVersion: "9.9.9-test", core: { episodic: episodicOverStorage(ports) } });
+      return createHalo({ ports, firmwareVersion: "9.9.9-test", hostRoutes: [], core: { episodic: episodicOverStorage(ports) } });
     };
     const first = boot();
     const read = async (p: Principal): Promise<string> =>
