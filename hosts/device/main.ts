@@ -26,6 +26,8 @@ export default function main(): void {
       baseUrls: config.baseUrls,
       otaBuild: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
     },
+    // The device serves no pages of its own beyond the core's.
+    hostRoutes: [],
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
     addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
     deviceName: () => "halo",

@@ -1,19 +1,22 @@
 // The flashing page on the simulator, at /flash/: docs/flash/index.html,
 // esp-web-tools' browser build from node_modules, and the manifest and images
 // of a release folder (HALO_RELEASE_DIR, by default ./release). Only files a
-// release's manifest names are served from it.
+// release's manifest names are served from it. These are routes of the
+// pipeline (createHalo's hostRoutes), so the Host and Origin check, the
+// token-in-URL refusal, the page headers and the error writer cover them.
 import { existsSync, readFileSync } from "node:fs";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { notFound } from "../../lib/http/http-error.ts";
+import type { RouteHandler, RouteSpec } from "../../lib/http/pipeline.ts";
+import type { HttpResponse } from "../../lib/http/types.ts";
 import { espWebToolsDir } from "../../tools/release/release.ts";
 
 const PAGE = resolve(dirname(fileURLToPath(import.meta.url)), "../../docs/flash/index.html");
 const SAFE_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
-function send(res: ServerResponse, status: number, type: string, body: Uint8Array | string): void {
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-  res.end(body);
+function file(type: string, body: Uint8Array): HttpResponse {
+  return { status: 200, headers: { "content-type": type, "cache-control": "no-store" }, body };
 }
 
 function releaseFiles(releaseDir: string): Set<string> {
@@ -30,26 +33,33 @@ function releaseFiles(releaseDir: string): Set<string> {
   return names;
 }
 
-/** Answers GET /flash/... itself and hands every other request to the server's own handler. */
-export function serveFlashPage(server: Server, releaseDir: string): void {
-  const [core] = server.listeners("request") as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-  server.removeAllListeners("request");
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (path !== "/flash" && !path.startsWith("/flash/")) return core(req, res);
-    if (req.method !== "GET") return send(res, 405, "text/plain", "Only GET.\n");
-    const rest = path.slice("/flash/".length);
-    if (rest === "" || rest === "index.html" || path === "/flash") return send(res, 200, "text/html; charset=utf-8", readFileSync(PAGE));
-    if (rest.startsWith("esp-web-tools/")) {
-      const name = rest.slice("esp-web-tools/".length);
-      const file = join(espWebToolsDir(), basename(name));
-      if (!SAFE_NAME.test(name) || !name.endsWith(".js") || !existsSync(file)) return send(res, 404, "text/plain", "Not found.\n");
-      return send(res, 200, "text/javascript", readFileSync(file));
+/** GET /flash/ (also /flash and /flash/index.html), esp-web-tools' scripts, and the release's manifest and images. */
+export function flashPageRoutes(releaseDir: string): RouteSpec[] {
+  const page = (): HttpResponse => file("text/html; charset=utf-8", readFileSync(PAGE));
+  const tools: RouteHandler = (ctx) => {
+    const name = ctx.params.file;
+    const path = join(espWebToolsDir(), basename(name));
+    if (!SAFE_NAME.test(name) || !name.endsWith(".js") || !existsSync(path)) throw notFound("no such file.");
+    return file("text/javascript", readFileSync(path));
+  };
+  const release: RouteHandler = (ctx) => {
+    const name = ctx.params.file;
+    if (name === "index.html") return page();
+    const manifest = join(releaseDir, "manifest.json");
+    if (name === "manifest.json") {
+      if (!existsSync(manifest)) throw notFound("no release here yet: run npm run release.");
+      return file("application/json", readFileSync(manifest));
     }
-    if (rest === "manifest.json" && existsSync(join(releaseDir, "manifest.json")))
-      return send(res, 200, "application/json", readFileSync(join(releaseDir, "manifest.json")));
-    if (releaseFiles(releaseDir).has(rest) && existsSync(join(releaseDir, rest)))
-      return send(res, 200, "application/octet-stream", readFileSync(join(releaseDir, rest)));
-    return send(res, 404, "text/plain", rest === "manifest.json" ? "No release here yet: run npm run release.\n" : "Not found.\n");
+    if (!releaseFiles(releaseDir).has(name) || !existsSync(join(releaseDir, name))) throw notFound("no such file.");
+    return file("application/octet-stream", readFileSync(join(releaseDir, name)));
+  };
+  const get = (pattern: string, handler: RouteHandler): RouteSpec => ({
+    method: "GET",
+    pattern,
+    maxBody: 0,
+    errors: "api",
+    use: [],
+    handler,
   });
+  return [get("/flash", page), get("/flash/esp-web-tools/:file", tools), get("/flash/:file", release)];
 }

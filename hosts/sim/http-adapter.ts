@@ -5,6 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Log } from "../../lib/ports.ts";
 import type { Halo, HttpRequest, HttpResponse } from "../../lib/app/halo.ts";
+import { HttpError } from "../../lib/http/http-error.ts";
+import { errorAnswer } from "../../lib/http/pipeline.ts";
 import type { BodyStream } from "../../lib/http/types.ts";
 
 /** Header and idle limits Node applies for the simulator (the device host sets its own). */
@@ -85,10 +87,11 @@ export function createHttpServer(halo: Halo, log: Log): Server {
       }
       write(req, res, await halo.handleHttp(request));
     } catch (e) {
-      // Through the rate-limited log: a client aborting request after request cannot flood it.
+      // Reading the request failed (the pipeline answers its own failures): through the rate-limited log,
+      // so a client aborting request after request cannot flood it.
       log.warn(`request failed: ${e instanceof Error ? e.message : e}`);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end('{"error":"Internal error."}');
+      if (res.headersSent) res.end();
+      else write(req, res, errorAnswer(new HttpError(500, "Internal error."), "api"));
     }
   });
   server.headersTimeout = HEADERS_TIMEOUT_MS;

@@ -9,7 +9,7 @@ import { RateLimitedLog } from "../../lib/util/log-limit.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
-import { serveFlashPage } from "./flash-page.ts";
+import { flashPageRoutes } from "./flash-page.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -94,6 +94,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     firmwareVersion: FIRMWARE_VERSION,
     toolsPageSize: options.toolsPageSize,
     core,
+    // The flashing page at /flash/, behind the same checks as every route.
+    hostRoutes: flashPageRoutes(options.releaseDir ?? resolve("release")),
     // The Host check: the PC's own addresses, for when HALO_HOST opens the simulator to the LAN.
     addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
     // The Host check also answers to halo.local.
@@ -111,7 +113,6 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
     chmodSync(tokenPath, 0o600);
   }
   const server = createHttpServer(halo, ports.log);
-  serveFlashPage(server, options.releaseDir ?? resolve("release"));
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port, options.host, () => ok());

@@ -5,11 +5,11 @@ import { buildCore, type Core, type CoreOptions } from "./core";
 import { bootEventText, recordDeviceEvent } from "../memory/episodic/device-events";
 import { chatRoute } from "../http/chat-api";
 import { HostPolicy } from "../http/host-policy";
-import { hostAndOrigin, refuseTokenInUrl } from "../http/middleware";
+import { hostAndOrigin, refuseFraming, refuseTokenInUrl } from "../http/middleware";
 import { ownerApiRoutes } from "../http/owner-api";
 import { hostRoutes } from "../http/owner-hosts";
 import { nostrWebhookRoute } from "../http/nostr-webhook";
-import { HttpPipeline, type Middleware, type RouteSpec } from "../http/pipeline";
+import { HttpPipeline, type RouteSpec } from "../http/pipeline";
 import { filesApiRoutes } from "../http/files-api";
 import { ObservedLed, ringEventsRoute } from "../http/ring-events";
 import { secretCheckRoute } from "../http/secret-check";
@@ -18,6 +18,7 @@ import { statusPage } from "../http/status-page";
 import { updatesPage } from "../http/updates-page";
 import { webApiRoutes, webPageRoutes } from "../http/web-api";
 import { webAssets } from "../generated/web-assets";
+import { VALIDATORS } from "../generated/validators.js";
 import type { HttpRequest, HttpResponse } from "../http/types";
 import { mcpRoute } from "../http/mcp-route";
 import { McpServer } from "../mcp/server";
@@ -42,6 +43,8 @@ export interface HaloOptions {
   addresses(): string[];
   /** The device answers to `<deviceName>.local`. */
   deviceName(): string;
+  /** Pages the host serves itself (the simulator's /flash/; none on the device), behind the same checks as every route. */
+  hostRoutes: RouteSpec[];
 }
 
 /** The assembled device: the core's subsystems behind the MCP server and one HTTP pipeline. */
@@ -75,15 +78,10 @@ export function createHalo(options: HaloOptions): Halo {
     deviceName: options.deviceName,
     settings: ports.settings,
   });
-  // Every request passes the Host and Origin check first, 404s and 405s included; routes add their own guards.
-  const guards: Middleware[] = [];
   const verifyToken = (token: string) => core.clients.verify(token);
   const routes: RouteSpec[] = [
-    mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }, guards),
-    chatRoute(
-      { verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn },
-      guards,
-    ),
+    mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }),
+    chatRoute({ verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn }),
     ...ownerApiRoutes(
       {
         ...pick(core, ["secrets", "clients", "people", "chats", "priority", "config", "skills", "routines", "alerts", "downloads"]),
@@ -93,38 +91,32 @@ export function createHalo(options: HaloOptions): Halo {
         wifi: ports.wifi,
       },
       verifyToken,
-      guards,
     ),
-    ...hostRoutes(hosts, verifyToken, guards),
-    nostrWebhookRoute({ verifyToken, triggers: () => core.triggers }, guards),
-    ...voiceRoutes(
-      {
-        ...pick(core, ["turn", "speech", "config"]),
-        ...pick(ports, ["random", "storage"]),
-        verifyToken,
-        principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }),
-      },
-      guards,
-    ),
-    ...webApiRoutes(pick(core, ["registry", "secrets"]), verifyToken, guards),
-    ringEventsRoute({ led, voice: core.voice }, verifyToken, guards),
+    ...hostRoutes(hosts, verifyToken),
+    nostrWebhookRoute({ verifyToken, triggers: () => core.triggers }),
+    ...voiceRoutes({
+      ...pick(core, ["turn", "speech", "config"]),
+      ...pick(ports, ["random", "storage"]),
+      verifyToken,
+      principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }),
+    }),
+    ...webApiRoutes(pick(core, ["registry", "secrets"]), verifyToken),
+    ringEventsRoute({ led, voice: core.voice }, verifyToken),
     ...filesApiRoutes(
       { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },
       verifyToken,
-      guards,
     ),
     secretCheckRoute(
       { ...pick(ports, ["http", "clock"]), getSecret: (n) => core.secrets.getSecret(n), baseUrls: options.core.baseUrls },
       verifyToken,
-      guards,
     ),
-    ...webPageRoutes(assetRoutes(webAssets()), guards),
+    ...webPageRoutes(assetRoutes(webAssets())),
     {
       method: "GET",
       pattern: "/status",
       maxBody: 0,
       errors: "api",
-      use: guards,
+      use: [],
       handler: () => ({
         status: 200,
         headers: { "content-type": "text/html; charset=utf-8" },
@@ -136,11 +128,14 @@ export function createHalo(options: HaloOptions): Halo {
       pattern: "/updates",
       maxBody: 0,
       errors: "api",
-      use: guards,
+      use: [],
       handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
     },
+    ...options.hostRoutes,
   ];
-  const http = new HttpPipeline(routes, [refuseTokenInUrl, hostAndOrigin(hosts)]);
+  // Every request passes these, 404s, 405s and the host's pages included; routes add their own checks.
+  const global = [refuseFraming, refuseTokenInUrl, hostAndOrigin(hosts)];
+  const http = new HttpPipeline(routes, global, { validators: VALIDATORS, log: ports.log });
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
   const lights = statusRingFor({ ...pick(core, ["ports", "config", "turn", "skills", "routines", "downloads"]) });

@@ -5,15 +5,16 @@
 // device actions applied or refused, session ops), or why there is no answer.
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
-import { taggedText } from "../errors";
+import { HaloError } from "../errors";
 import { CREDIT_REFUSAL } from "../people/credit";
 import type { TurnEngine, TurnResult } from "../turn/engine";
 import type { ToolCallReport } from "../turn/loop";
 import { truncateUtf8, utf8Length } from "../util/utf8";
-import { HttpError } from "./http-error";
+import { BODIES, type BodyOf } from "./bodies";
+import { badRequest } from "./http-error";
 import { requireClient } from "./middleware";
-import { API_JSON_BODY, OWNER_API_MAX_BODY_BYTES } from "./owner-api";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { OWNER_API_MAX_BODY_BYTES } from "./owner-api";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
 export const CHAT_PATH = "/api/chat";
 /** The channel a chat API turn is shown as. */
@@ -28,20 +29,19 @@ export interface ChatApiEnvironment {
   turn: Pick<TurnEngine, "runTurn" | "mayUseCredit">;
 }
 
-export function chatRoute(env: ChatApiEnvironment, guards: Middleware[]): RouteSpec {
+export function chatRoute(env: ChatApiEnvironment): RouteSpec {
   return {
     method: "POST",
     pattern: CHAT_PATH,
     maxBody: OWNER_API_MAX_BODY_BYTES,
     errors: "api",
-    use: [...guards, requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
+    use: [requireClient(env.verifyToken, "any")],
+    body: BODIES.chat,
     handler: async (ctx) => {
-      const body = ctx.json as { [key: string]: unknown };
-      for (const k of Object.keys(body)) if (k !== "text") throw new HttpError(400, "Bad request: unknown field; the only field is text.");
-      if (typeof body.text !== "string" || body.text.trim() === "")
-        throw new HttpError(400, "Bad request: 'text' must be a non-empty string.");
+      const body = ctx.json as BodyOf<"chat">;
+      if (body.text.trim() === "") throw badRequest("'text' must be a non-empty string.");
       const principal = env.principalFor(ctx.client!);
-      if (!env.turn.mayUseCredit(principal)) throw new HttpError(403, `Forbidden: ${taggedText("not-allowed", CREDIT_REFUSAL)}`);
+      if (!env.turn.mayUseCredit(principal)) throw new HaloError("not-allowed", CREDIT_REFUSAL);
       // Each call's result, cut as it arrives so a long one is never held whole.
       const results = new Map<ToolCallReport, string>();
       const result = await env.turn.runTurn(principal, {
@@ -49,7 +49,7 @@ export function chatRoute(env: ChatApiEnvironment, guards: Middleware[]): RouteS
         channel: CHAT_API_CHANNEL,
         onToolResult: (report, text) => results.set(report, shownResult(text, report.tag)),
       });
-      if (result.failure?.kind === "invalid") throw new HttpError(400, `Bad request: ${result.failure.message}`);
+      if (result.failure?.kind === "invalid") throw badRequest(result.failure.message);
       return jsonAnswer(200, chatJson(result, results));
     },
   };

@@ -2,17 +2,18 @@
 // DELETE /api/files/:project/:name deletes one of the caller's own files (any
 // client; the caller's principal decides whose files it reaches), and
 // DELETE /api/files/:ns/:project/:name lets the owner delete any person's
-// file. The owner also lists who has files and each person's files.
-import { HaloError } from "../errors";
+// file. The owner also lists who has files and each person's files. The
+// store's refusals are HaloErrors (not-found, invalid, no-card), answered with
+// their tag's status.
 import type { McpClient } from "../people/clients";
 import { PERSON_ID_PATTERN } from "../people/people";
 import type { Log } from "../ports";
 import { makePrincipal, type Principal } from "../registry/principal";
 import type { ArtifactRecord, ArtifactStore } from "../store/artifact-store";
 import { clipForMessage } from "../util/text";
-import { HttpError } from "./http-error";
+import { notFound } from "./http-error";
 import { requireClient } from "./middleware";
-import { jsonAnswer, type Middleware, type RequestContext, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RequestContext, type RouteSpec } from "./pipeline";
 
 export interface FilesApiDeps {
   artifacts: Pick<ArtifactStore, "remove" | "owners" | "ownedBy">;
@@ -22,30 +23,11 @@ export interface FilesApiDeps {
 
 /** Files one GET /api/files/<ns> lists at most (the first, by project and name). */
 export const FILES_LISTING_MAX = 500;
-/** Longest store refusal passed on. */
-const REFUSAL_MAX_CHARS = 200;
-
-/** A store's refusal as an HTTP error, by its tag: not-found 404, invalid 400, anything else (the card out) 409. */
-function refusal(e: unknown): unknown {
-  if (!(e instanceof HaloError)) return e;
-  const message = e.message.length <= REFUSAL_MAX_CHARS ? e.message : "the file store refused.";
-  if (e.tag === "not-found") return new HttpError(404, `Not found: ${message}`);
-  if (e.tag === "invalid" || e.tag === "invalid-arguments") return new HttpError(400, `Bad request: ${message}`);
-  return new HttpError(409, `Conflict: ${message}`);
-}
-
-function store<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (e) {
-    throw refusal(e);
-  }
-}
 
 /** The namespace in an owner URL: a person's id, else 404 (a malformed one names no file). */
 function namespace(ctx: RequestContext): string {
   const ns = ctx.params.ns;
-  if (!PERSON_ID_PATTERN.test(ns)) throw new HttpError(404, "Not found: no such namespace.");
+  if (!PERSON_ID_PATTERN.test(ns)) throw notFound("no such namespace.");
   return ns;
 }
 
@@ -62,17 +44,13 @@ function fileJson(r: ArtifactRecord): { [key: string]: unknown } {
   return out;
 }
 
-export function filesApiRoutes(
-  deps: FilesApiDeps,
-  verifyToken: (token: string) => McpClient | undefined,
-  guards: Middleware[],
-): RouteSpec[] {
-  const admin = [...guards, requireClient(verifyToken, "admin")];
+export function filesApiRoutes(deps: FilesApiDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec[] {
+  const admin = [requireClient(verifyToken, "admin")];
   /** The one delete: `whose` is the principal whose own file goes (the store deletes nothing else). */
   const remove = (whose: (ctx: RequestContext) => Principal, byOwner: boolean) => (ctx: RequestContext) => {
     const owner = whose(ctx);
     const { project, name } = ctx.params;
-    store(() => deps.artifacts.remove(owner, project, name));
+    deps.artifacts.remove(owner, project, name);
     if (byOwner) deps.log.info(`owner api: a file of ${clipForMessage(owner.ns, 49)} deleted`);
     return jsonAnswer(200, { deleted: { ns: owner.ns, project, name } });
   };
@@ -82,7 +60,7 @@ export function filesApiRoutes(
       pattern: "/api/files/:project/:name",
       maxBody: 0,
       errors: "api",
-      use: [...guards, requireClient(verifyToken, "any")],
+      use: [requireClient(verifyToken, "any")],
       handler: remove((ctx) => deps.principalFor(ctx.client!), false),
     },
     {
@@ -100,7 +78,7 @@ export function filesApiRoutes(
       maxBody: 0,
       errors: "api",
       use: admin,
-      handler: () => jsonAnswer(200, { people: store(() => deps.artifacts.owners()) }),
+      handler: () => jsonAnswer(200, { people: deps.artifacts.owners() }),
     },
     {
       method: "GET",
@@ -110,7 +88,7 @@ export function filesApiRoutes(
       use: admin,
       handler: (ctx) => {
         const ns = namespace(ctx);
-        const all = store(() => deps.artifacts.ownedBy(ns));
+        const all = deps.artifacts.ownedBy(ns);
         const body: { [key: string]: unknown } = { ns, files: all.slice(0, FILES_LISTING_MAX).map(fileJson) };
         if (all.length > FILES_LISTING_MAX) body.more = all.length - FILES_LISTING_MAX;
         return jsonAnswer(200, body);

@@ -27,14 +27,13 @@ export interface McpHttpDeps {
 const JSON_HEADERS = { "content-type": "application/json" };
 
 /** POST /mcp, with its middleware. */
-export function mcpRoute(deps: McpHttpDeps, guards: Middleware[]): RouteSpec {
+export function mcpRoute(deps: McpHttpDeps): RouteSpec {
   return {
     method: "POST",
     pattern: MCP_PATH,
     maxBody: MAX_HTTP_BODY_BYTES,
     errors: "jsonrpc",
     use: [
-      ...guards,
       requireClient(deps.verifyToken, "any"),
       requireContentType("application/json"),
       checkProtocolVersion,

@@ -2,11 +2,30 @@
 // Origin a request may carry, who the caller is, and what its body must be.
 import { jsonTooDeep } from "../util/json-depth";
 import type { McpClient } from "../people/clients";
+import { describeValidationError } from "../registry/validation";
+import type { CompiledValidator, JsonSchema, ValidationReport } from "../registry/types";
 import { decodeUtf8 } from "../util/utf8";
 import { bearerToken, tokenInQuery } from "./bearer";
 import { HttpError } from "./http-error";
 import type { HostPolicy } from "./host-policy";
 import type { Middleware } from "./pipeline";
+
+const FRAME_ANCESTORS_NONE = "frame-ancestors 'none'";
+
+/**
+ * No other site may frame a page of the device (clickjacking): every HTML
+ * answer says so here, whichever route wrote it (the web page, /status,
+ * /updates, a host's pages). A page with its own policy keeps it when that
+ * already names frame-ancestors.
+ */
+export const refuseFraming: Middleware = async (_ctx, next) => {
+  const answer = await next();
+  if (!/^text\/html\b/i.test(answer.headers["content-type"] ?? "")) return answer;
+  const policy = answer.headers["content-security-policy"];
+  const framing =
+    policy === undefined ? FRAME_ANCESTORS_NONE : /frame-ancestors/.test(policy) ? policy : `${policy}; ${FRAME_ANCESTORS_NONE}`;
+  return { ...answer, headers: { ...answer.headers, "x-frame-options": "DENY", "content-security-policy": framing } };
+};
 
 /** Tokens belong in the Authorization header, never in a URL (logs, history, Referer). */
 export const refuseTokenInUrl: Middleware = async (ctx, next) => {
@@ -64,6 +83,43 @@ export interface JsonBodyOptions {
   objectOnly: boolean;
   /** JSON-RPC code of a body that does not parse (/mcp answers -32700). */
   parseErrorCode?: number;
+}
+
+/** Deepest JSON nesting an /api/ body may have. */
+export const API_MAX_JSON_DEPTH = 8;
+
+/** The body checks of every /api/ endpoint that takes a JSON object: the media type, then the parse (depth first). */
+export const API_JSON_BODY: Middleware[] = [
+  requireContentType("application/json"),
+  jsonBody({ maxDepth: API_MAX_JSON_DEPTH, objectOnly: true }),
+];
+
+/**
+ * Checks the parsed body (ctx.json) with the build-time validator of its
+ * schema, as tool arguments are checked: 400 and one sentence naming the
+ * field, never its value.
+ */
+export function schemaBody(schema: JsonSchema, validate: CompiledValidator): Middleware {
+  return async (ctx, next) => {
+    const report: ValidationReport = {};
+    if (!validate(ctx.json, report)) throw new HttpError(400, `Bad request: ${bodyProblem(schema, report)}`);
+    return next();
+  };
+}
+
+/** The first violation as one sentence: an unknown field lists the fields there are (as the owner API always has). */
+function bodyProblem(schema: JsonSchema, report: ValidationReport): string {
+  const first = report.errors?.[0];
+  if (first && typeof first.params?.additionalProperty === "string") {
+    const path = first.instancePath.split("/").slice(1);
+    let at: JsonSchema | undefined = schema;
+    for (const name of path) at = (at?.properties as { [name: string]: JsonSchema } | undefined)?.[name];
+    const fields = Object.keys((at?.properties as object | undefined) ?? {});
+    const where = path.length === 0 ? "" : ` in '${path.join(".")}'`;
+    if (fields.length === 0) return path.length === 0 ? "this endpoint takes no body fields." : `'${path.join(".")}' takes no fields.`;
+    return `unknown field${where}; the fields are ${fields.join(", ")}.`;
+  }
+  return describeValidationError(report).replace(/^invalid arguments: /, "");
 }
 
 /** Parses the body as JSON (depth checked before parsing) into ctx.json. */

@@ -4,10 +4,9 @@
 // The JSON body (at most NOSTR_WEBHOOK_MAX_BODY_BYTES) goes into the turn as
 // what fired it; the answer says only whether the turn started.
 import type { McpClient } from "../people/clients";
-import { HttpError } from "./http-error";
-import { requireClient } from "./middleware";
-import { API_JSON_BODY } from "./owner-api";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { conflict, HttpError, notFound } from "./http-error";
+import { API_JSON_BODY, requireClient } from "./middleware";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
 /** Largest webhook body read; a larger one is answered 413 unread. */
 export const NOSTR_WEBHOOK_MAX_BODY_BYTES = 4096;
@@ -18,19 +17,20 @@ export interface NostrWebhookEnvironment {
   triggers(): { webhook(id: string, body: unknown): "started" | "busy" | "budget" | "not-found" } | undefined;
 }
 
-export function nostrWebhookRoute(env: NostrWebhookEnvironment, guards: Middleware[]): RouteSpec {
+export function nostrWebhookRoute(env: NostrWebhookEnvironment): RouteSpec {
   return {
     method: "POST",
     pattern: "/api/nostr/skills/:id/webhook",
     maxBody: NOSTR_WEBHOOK_MAX_BODY_BYTES,
     errors: "api",
-    use: [...guards, requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
+    // The body is what fired the skill, any JSON object: it has no schema of its own.
+    use: [requireClient(env.verifyToken, "any"), ...API_JSON_BODY],
     handler: (ctx) => {
       const id = ctx.params.id;
       const triggers = env.triggers();
       const outcome = triggers && /^[0-9a-f]{16}$/.test(id) ? triggers.webhook(id, ctx.json) : "not-found";
-      if (outcome === "not-found") throw new HttpError(404, "Not found: no approved webhook-triggered skill has that id.");
-      if (outcome === "busy") throw new HttpError(409, "Conflict: that skill's previous turn is still running.");
+      if (outcome === "not-found") throw notFound("no approved webhook-triggered skill has that id.");
+      if (outcome === "busy") throw conflict("that skill's previous turn is still running.");
       if (outcome === "budget") throw new HttpError(429, "Too many requests: the daily limit of scheduled turns is reached.");
       return jsonAnswer(202, { fired: true, id });
     },

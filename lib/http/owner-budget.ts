@@ -5,22 +5,19 @@
 import type { Log } from "../ports";
 import type { BudgetGovernor, BudgetLimits } from "../providers/budget";
 import { PROVIDER_IDS, type ProviderId } from "../providers/types";
-import { onlyFields } from "./owner-fields";
-import type { ApiHandler, ApiReply } from "./owner-routes";
-import type { Route } from "./router";
+import { BODIES } from "./bodies";
+import { badRequest, notFound } from "./http-error";
+import { ok, withBody, type OwnerRoute } from "./owner-route";
 
 /** Body field -> BudgetLimits field. */
-const LIMIT_FIELDS: ReadonlyArray<[string, keyof BudgetLimits]> = [
+const LIMIT_FIELDS: ReadonlyArray<["usd_ceiling" | "token_ceiling" | "usd_per_mtok_in" | "usd_per_mtok_out", keyof BudgetLimits]> = [
   ["usd_ceiling", "usdCeiling"],
   ["token_ceiling", "tokenCeiling"],
   ["usd_per_mtok_in", "usdPerMTokIn"],
   ["usd_per_mtok_out", "usdPerMTokOut"],
 ];
 
-const ok = (body: { [key: string]: unknown }): ApiReply => ({ status: 200, body });
-const fail = (status: number, error: string): ApiReply => ({ status, body: { error } });
-
-export function budgetRoutes(budget: BudgetGovernor | undefined, log: Log): Array<Route<ApiHandler>> {
+export function budgetRoutes(budget: BudgetGovernor | undefined, log: Log): OwnerRoute[] {
   if (!budget) return [];
   const view = (): { [key: string]: unknown } => {
     const s = budget.snapshot();
@@ -44,50 +41,34 @@ export function budgetRoutes(budget: BudgetGovernor | undefined, log: Log): Arra
   };
   return [
     { method: "GET", pattern: "/api/budget", handler: () => ok(view()) },
-    {
+    withBody({
       method: "PUT",
       pattern: "/api/budget",
+      body: BODIES.budgetResetDay,
       handler: ({ body }) => {
-        const bad = onlyFields(body, ["reset_day"], ["reset_day"]);
-        if (bad) return bad;
-        try {
-          budget.setResetDay(body.reset_day as number);
-        } catch (e) {
-          return fail(400, `Bad request: ${e instanceof Error ? e.message : "invalid reset day"}.`);
-        }
+        budget.setResetDay(body.reset_day);
         log.info("owner api: budget reset day changed");
         return ok(view());
       },
-    },
-    {
+    }),
+    withBody({
       method: "PUT",
       pattern: "/api/budget/:provider",
+      body: BODIES.budgetLimits,
       handler: ({ params, body }) => {
         const provider = params.provider as ProviderId;
-        if (PROVIDER_IDS.indexOf(provider) < 0) return fail(404, `Not found: the providers are ${PROVIDER_IDS.join(", ")}.`);
-        const bad = onlyFields(
-          body,
-          LIMIT_FIELDS.map(([name]) => name),
-        );
-        if (bad) return bad;
-        if (Object.keys(body).length === 0)
-          return fail(400, `Bad request: give at least one of ${LIMIT_FIELDS.map(([n]) => n).join(", ")}.`);
+        if (PROVIDER_IDS.indexOf(provider) < 0) throw notFound(`the providers are ${PROVIDER_IDS.join(", ")}.`);
+        if (Object.keys(body).length === 0) throw badRequest(`give at least one of ${LIMIT_FIELDS.map(([n]) => n).join(", ")}.`);
+        // null clears a limit; a number sets it (the schema holds each to the governor's range).
         const limits: BudgetLimits = {};
         for (const [name, field] of LIMIT_FIELDS) {
-          if (!(name in body)) continue;
           const v = body[name];
-          // null clears a limit; a number sets it (the governor checks the range).
-          if (v !== null && typeof v !== "number") return fail(400, `Bad request: ${name} is a number, or null to clear it.`);
-          limits[field] = v === null ? undefined : v;
+          if (v !== undefined) limits[field] = v === null ? undefined : v;
         }
-        try {
-          budget.configure(provider, limits);
-        } catch (e) {
-          return fail(400, `Bad request: ${e instanceof Error ? e.message : "invalid limit"}.`);
-        }
+        budget.configure(provider, limits);
         log.info(`owner api: ${provider} budget changed`);
         return ok(view());
       },
-    },
+    }),
   ];
 }

@@ -11,8 +11,7 @@ import { budgetRoutes } from "./owner-budget";
 import { embedderRoutes } from "./owner-embedder";
 import { skillShelfRoutes, type SkillShelf } from "./owner-skills";
 import { modelRoutes } from "./owner-models";
-import type { ApiHandler } from "./owner-routes";
-import type { Route } from "./router";
+import type { OwnerRoute } from "./owner-route";
 
 export interface OwnerControlDeps {
   config: ConfigStore;
@@ -30,7 +29,7 @@ export interface OwnerControlDeps {
   ports?: { http: HttpClient };
 }
 
-export function controlRoutes(deps: OwnerControlDeps): Array<Route<ApiHandler>> {
+export function controlRoutes(deps: OwnerControlDeps): OwnerRoute[] {
   const routes = [
     ...budgetRoutes(deps.budget, deps.log),
     ...modelRoutes(deps.models, deps.config, deps.log),

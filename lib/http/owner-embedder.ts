@@ -1,15 +1,14 @@
 // Owner API endpoints for the memory embedder: which one is stored and in
 // use, how many memories hold its vectors, and the switch (locked while
 // memories exist unless it comes with the re-embed; lib/memory/embedders/change.ts).
-import { HaloError } from "../errors";
+// The switch's refusals are HaloErrors (invalid, conflict, not-configured, failed).
 import { changeEmbedder, embedderView } from "../memory/embedders/change";
 import { describeEmbedderChange } from "../tools/memory-text";
 import { EMBEDDER_SECRET_NAME, selectEmbedder } from "../memory/embedders/select";
 import type { MemoryEngine } from "../memory/engine";
 import type { HttpClient, Log } from "../ports";
-import { onlyFields } from "./owner-fields";
-import type { ApiHandler, ApiReply } from "./owner-routes";
-import type { Route } from "./router";
+import { BODIES } from "./bodies";
+import { ok, withBody, type OwnerRoute } from "./owner-route";
 
 export interface EmbedderDeps {
   memory?: MemoryEngine;
@@ -18,7 +17,7 @@ export interface EmbedderDeps {
   log: Log;
 }
 
-export function embedderRoutes(deps: EmbedderDeps): Array<Route<ApiHandler>> {
+export function embedderRoutes(deps: EmbedderDeps): OwnerRoute[] {
   const memory = deps.memory;
   if (!memory) return [];
   const view = (): { [key: string]: unknown } => {
@@ -29,35 +28,26 @@ export function embedderRoutes(deps: EmbedderDeps): Array<Route<ApiHandler>> {
     return { setting, active: v.active, vectors: v.vectors, locked: v.vectors > 0 };
   };
   return [
-    { method: "GET", pattern: "/api/embedder", handler: () => ({ status: 200, body: view() }) },
-    {
+    { method: "GET", pattern: "/api/embedder", handler: () => ok(view()) },
+    withBody({
       method: "PUT",
       pattern: "/api/embedder",
-      handler: async ({ body }): Promise<ApiReply> => {
-        const bad = onlyFields(body, ["provider", "dims", "model", "base_url", "reembed"], ["provider"]);
-        if (bad) return bad;
-        if (body.reembed !== undefined && typeof body.reembed !== "boolean")
-          return { status: 400, body: { error: "Bad request: reembed is true or false." } };
+      body: BODIES.embedder,
+      handler: async ({ body }) => {
         const { reembed, ...wanted } = body;
-        try {
-          const done = await changeEmbedder(
-            memory,
-            wanted,
-            // Without the key selectEmbedder would fall back to the offline one: refused instead, nothing changes.
-            (setting) =>
-              setting.provider === "openai" && !deps.getSecret(EMBEDDER_SECRET_NAME)
-                ? undefined
-                : selectEmbedder(memory.settings, deps.getSecret, deps.http, deps.log),
-            reembed === true,
-          );
-          deps.log.info("owner api: embedder changed");
-          return { status: 200, body: { ...view(), result: describeEmbedderChange(done) } };
-        } catch (e) {
-          if (!(e instanceof HaloError)) throw e;
-          const invalid = e.tag === "invalid";
-          return { status: invalid ? 400 : 409, body: { error: `${invalid ? "Bad request" : "Conflict"}: ${e.message}` } };
-        }
+        const done = await changeEmbedder(
+          memory,
+          wanted,
+          // Without the key selectEmbedder would fall back to the offline one: refused instead, nothing changes.
+          (setting) =>
+            setting.provider === "openai" && !deps.getSecret(EMBEDDER_SECRET_NAME)
+              ? undefined
+              : selectEmbedder(memory.settings, deps.getSecret, deps.http, deps.log),
+          reembed === true,
+        );
+        deps.log.info("owner api: embedder changed");
+        return ok({ ...view(), result: describeEmbedderChange(done) });
       },
-    },
+    }),
   ];
 }

@@ -5,16 +5,17 @@ import type { ConfigStore } from "../device/config";
 import type { Log } from "../ports";
 import { MODEL_NAME_PATTERN, type ProviderModels } from "../providers/models";
 import { PROVIDER_IDS, type ProviderId } from "../providers/types";
-import { onlyFields } from "./owner-fields";
-import type { ApiHandler, ApiReply } from "./owner-routes";
-import type { Route } from "./router";
+import { BODIES } from "./bodies";
+import { badRequest, HttpError, notFound } from "./http-error";
+import { ok, withBody, type OwnerRoute } from "./owner-route";
 
-const ok = (body: { [key: string]: unknown }): ApiReply => ({ status: 200, body });
-const fail = (status: number, error: string): ApiReply => ({ status, body: { error } });
-const unknownProvider = (): ApiReply => fail(404, `Not found: the providers are ${PROVIDER_IDS.join(", ")}.`);
-const isProvider = (p: string): p is ProviderId => PROVIDER_IDS.indexOf(p as ProviderId) >= 0;
+/** A provider named in a URL, or 404. */
+function providerOf(name: string): ProviderId {
+  if (PROVIDER_IDS.indexOf(name as ProviderId) < 0) throw notFound(`the providers are ${PROVIDER_IDS.join(", ")}.`);
+  return name as ProviderId;
+}
 
-export function modelRoutes(models: ProviderModels | undefined, config: ConfigStore, log: Log): Array<Route<ApiHandler>> {
+export function modelRoutes(models: ProviderModels | undefined, config: ConfigStore, log: Log): OwnerRoute[] {
   if (!models) return [];
   const view = (): { [key: string]: unknown } => ({
     orchestrator: { provider: config.string("orchProvider"), model: config.string("orchModel") || null },
@@ -22,17 +23,14 @@ export function modelRoutes(models: ProviderModels | undefined, config: ConfigSt
   });
   return [
     { method: "GET", pattern: "/api/models", handler: () => ok(view()) },
-    {
+    withBody({
       method: "PUT",
       pattern: "/api/models/orchestrator",
+      body: BODIES.orchestratorModel,
       handler: ({ body }) => {
-        const bad = onlyFields(body, ["provider", "model"], ["provider"]);
-        if (bad) return bad;
         const model = body.model ?? "";
-        if (typeof body.provider !== "string" || !isProvider(body.provider))
-          return fail(400, `Bad request: provider is ${PROVIDER_IDS.join(", ")}.`);
-        if (typeof model !== "string" || (model !== "" && !MODEL_NAME_PATTERN.test(model)))
-          return fail(400, "Bad request: model is 1-64 of A-Z a-z 0-9 . _ : / -, or null for the provider's model.");
+        if (model !== "" && !MODEL_NAME_PATTERN.test(model))
+          throw badRequest("model is 1-64 of A-Z a-z 0-9 . _ : / -, or null for the provider's model.");
         const problem = config.apply(
           [
             ["orchProvider", body.provider],
@@ -40,35 +38,33 @@ export function modelRoutes(models: ProviderModels | undefined, config: ConfigSt
           ],
           "owner",
         );
-        if (problem) return fail(400, `Bad request: ${problem}`);
+        if (problem) throw badRequest(problem);
         log.info("owner api: orchestrator model changed");
         return ok(view());
       },
-    },
-    {
+    }),
+    withBody({
       method: "PUT",
       pattern: "/api/models/:provider",
+      body: BODIES.providerModel,
       handler: ({ params, body }) => {
-        if (!isProvider(params.provider)) return unknownProvider();
-        const bad = onlyFields(body, ["model"], ["model"]);
-        if (bad) return bad;
-        if (body.model !== null && typeof body.model !== "string")
-          return fail(400, "Bad request: model is a name, or null for the default.");
-        const problem = models.set(params.provider, body.model === null ? undefined : (body.model as string));
-        if (problem) return fail(400, `Bad request: ${problem}.`);
-        log.info(`owner api: ${params.provider} model changed`);
+        const provider = providerOf(params.provider);
+        const problem = models.set(provider, body.model ?? undefined);
+        if (problem) throw badRequest(`${problem}.`);
+        log.info(`owner api: ${provider} model changed`);
         return ok(view());
       },
-    },
+    }),
     {
       method: "GET",
       pattern: "/api/models/:provider/available",
       handler: async ({ params }) => {
-        if (!isProvider(params.provider)) return unknownProvider();
+        const provider = providerOf(params.provider);
         try {
-          return ok({ provider: params.provider, models: await models.available(params.provider) });
+          return ok({ provider, models: await models.available(provider) });
         } catch (e) {
-          return fail(502, `Bad gateway: ${e instanceof Error ? e.message : "the provider did not answer"}.`);
+          // The provider's own failure (a ProviderError, or the network): whatever it is, the upstream failed.
+          throw new HttpError(502, `Bad gateway: ${e instanceof Error ? e.message : "the provider did not answer"}.`);
         }
       },
     },

@@ -1,9 +1,10 @@
 // Owner API endpoints of the Nostr subsystem: the owner's public key (the ADMIN
 // tier of DMs) and the relay list. Both are owner settings no tool can change.
-import { HaloError } from "../errors";
+// The subsystem's refusals are HaloErrors (invalid, not-found, full...): the
+// pipeline answers each with its tag's status.
 import type { Log } from "../ports";
-import type { ApiHandler, ApiReply } from "./owner-routes";
-import type { Route } from "./router";
+import { BODIES } from "./bodies";
+import { ok, withBody, type ApiReply, type OwnerRoute } from "./owner-route";
 
 /** What the Nostr subsystem offers the owner (NostrSubsystem implements it). */
 export interface NostrOwnerSettings {
@@ -23,94 +24,61 @@ export interface NostrOwnerSettings {
   };
 }
 
-const fail = (status: number, error: string): ApiReply => ({ status, body: { error } });
-
-function refusal(e: unknown): ApiReply {
-  if (!(e instanceof HaloError)) throw e;
-  return fail(400, `Bad request: ${e.sentence}`);
-}
-
-export function nostrRoutes(nostr: NostrOwnerSettings | undefined, log: Log): Array<Route<ApiHandler>> {
+export function nostrRoutes(nostr: NostrOwnerSettings | undefined, log: Log): OwnerRoute[] {
   if (!nostr) return [];
-  const view = (): ApiReply => ({
-    status: 200,
-    body: {
+  const view = (): ApiReply =>
+    ok({
       pubkey: nostr.identity.pubkey,
       npub: nostr.identity.npub(),
       owner: nostr.owner() ?? null,
       relays: nostr.relays(),
       strangerReply: nostr.strangerReply() ?? null,
-    },
-  });
+    });
+  const skillAction = (verb: "approve" | "reject", done: string): OwnerRoute =>
+    withBody({
+      method: "POST",
+      pattern: `/api/nostr/skills/:id/${verb}`,
+      body: BODIES.nothing,
+      handler: ({ params }) => {
+        const s = verb === "approve" ? nostr.skills.approve(params.id) : nostr.skills.remove(params.id);
+        log.info(`owner api: nostr skill ${done}`);
+        return ok({ id: s.id, [done]: true });
+      },
+    });
   return [
     { method: "GET", pattern: "/api/nostr", handler: view },
-    {
+    withBody({
       method: "PUT",
       pattern: "/api/nostr/owner",
+      body: BODIES.nostrOwner,
       handler: ({ body }) => {
-        const keys = Object.keys(body);
-        if (keys.length !== 1 || typeof body.pubkey !== "string") return fail(400, 'Bad request: the body is {"pubkey": "<npub or hex>"}.');
-        try {
-          nostr.setOwner(body.pubkey);
-        } catch (e) {
-          return refusal(e);
-        }
+        nostr.setOwner(body.pubkey);
         log.info("owner api: nostr owner set");
         return view();
       },
-    },
-    {
+    }),
+    withBody({
       method: "PUT",
       pattern: "/api/nostr/relays",
+      body: BODIES.nostrRelays,
       handler: ({ body }) => {
-        const relays = body.relays;
-        if (Object.keys(body).length !== 1 || !Array.isArray(relays) || !relays.every((r) => typeof r === "string"))
-          return fail(400, 'Bad request: the body is {"relays": ["wss://..."]}.');
-        try {
-          nostr.setRelays(relays as string[]);
-        } catch (e) {
-          return refusal(e);
-        }
+        nostr.setRelays(body.relays);
         log.info("owner api: nostr relays set");
         return view();
       },
-    },
-    {
+    }),
+    withBody({
       method: "PUT",
       pattern: "/api/nostr/stranger-reply",
+      body: BODIES.nostrStrangerReply,
       handler: ({ body }) => {
-        if (Object.keys(body).length !== 1 || typeof body.reply !== "string")
-          return fail(400, 'Bad request: the body is {"reply": "<text, or empty to send nothing>"}.');
-        try {
-          nostr.setStrangerReply(body.reply);
-        } catch (e) {
-          return refusal(e);
-        }
+        nostr.setStrangerReply(body.reply);
         log.info("owner api: nostr reply to strangers set");
         return view();
       },
-    },
-    { method: "GET", pattern: "/api/nostr/skills", handler: () => ({ status: 200, body: { skills: nostr.skills.list() } }) },
-    {
-      method: "POST",
-      pattern: "/api/nostr/skills/:id/approve",
-      handler: ({ params }) => skillAction(() => nostr.skills.approve(params.id), log, "approved"),
-    },
-    {
-      method: "POST",
-      pattern: "/api/nostr/skills/:id/reject",
-      handler: ({ params }) => skillAction(() => nostr.skills.remove(params.id), log, "rejected"),
-    },
+    }),
+    { method: "GET", pattern: "/api/nostr/skills", handler: () => ok({ skills: nostr.skills.list() }) },
+    skillAction("approve", "approved"),
+    skillAction("reject", "rejected"),
   ];
-}
-
-function skillAction(act: () => { id: string }, log: Log, done: string): ApiReply {
-  try {
-    const s = act();
-    log.info(`owner api: nostr skill ${done}`);
-    return { status: 200, body: { id: s.id, [done]: true } };
-  } catch (e) {
-    if (e instanceof HaloError && e.tag === "not-found") return fail(404, `Not found: ${e.sentence}`);
-    throw e;
-  }
 }

@@ -1,10 +1,11 @@
 // Owner API endpoints of the update engine: read the status, set the feed
 // URL, check now, and approve (install) a version, which also restarts into
 // it unless `restart` is false; POST /api/ota/restart restarts later.
-import { HaloError } from "../errors";
+// The engine's refusals are HaloErrors (busy, conflict, invalid,
+// not-configured): the pipeline answers each with its tag's status.
 import type { Log, OtaStatus } from "../ports";
-import type { ApiHandler, ApiReply } from "./owner-routes";
-import type { Route } from "./router";
+import { BODIES } from "./bodies";
+import { ok, withBody, type ApiReply, type OwnerRoute } from "./owner-route";
 
 /** What the owner API calls (OtaEngine implements it). */
 export interface OtaOwner {
@@ -17,71 +18,47 @@ export interface OtaOwner {
   restart(): OtaStatus;
 }
 
-const HALO_STATUS: { readonly [tag: string]: number } = { busy: 409, conflict: 409, invalid: 400, "not-configured": 409 };
-
+/** The engine's status; a failed check or install reads 502 (the release server or the image failed), still with the whole status. */
 function view(ota: OtaOwner, s: OtaStatus = ota.status()): ApiReply {
   const body: { [key: string]: unknown } = { ...s, feedUrl: ota.feedUrl() ?? null };
   const why = ota.lastInstallDetail();
   if (s.lastInstall && why) body.lastInstall = { ...s.lastInstall, detail: why };
-  return { status: s.state === "error" ? 502 : 200, body };
+  return ok(body, s.state === "error" ? 502 : 200);
 }
 
-async function guarded(ota: OtaOwner, log: Log, what: string, run: () => Promise<OtaStatus> | OtaStatus): Promise<ApiReply> {
-  try {
-    const s = await run();
-    log.info(`owner api: ota ${what}: ${s.state}`);
-    return view(ota, s);
-  } catch (e) {
-    if (e instanceof HaloError) return { status: HALO_STATUS[e.tag] ?? 500, body: { error: e.message } };
-    throw e;
-  }
+async function act(ota: OtaOwner, log: Log, what: string, run: () => Promise<OtaStatus> | OtaStatus): Promise<ApiReply> {
+  const s = await run();
+  log.info(`owner api: ota ${what}: ${s.state}`);
+  return view(ota, s);
 }
 
-function onlyFields(body: { [key: string]: unknown }, allowed: string[]): ApiReply | undefined {
-  for (const k of Object.keys(body))
-    if (allowed.indexOf(k) < 0)
-      return { status: 400, body: { error: `Bad request: unknown field; the fields are ${allowed.join(", ") || "none"}.` } };
-  return undefined;
-}
-
-export function otaRoutes(ota: OtaOwner | undefined, log: Log): Array<Route<ApiHandler>> {
+export function otaRoutes(ota: OtaOwner | undefined, log: Log): OwnerRoute[] {
   if (!ota) return [];
   return [
     { method: "GET", pattern: "/api/ota", handler: () => view(ota) },
-    {
+    withBody({
       method: "PUT",
       pattern: "/api/ota/feed",
-      handler: ({ body }) => {
-        const bad = onlyFields(body, ["url"]);
-        if (bad) return bad;
-        if (body.url !== null && typeof body.url !== "string")
-          return { status: 400, body: { error: "Bad request: url is a string, or null for the build's own." } };
-        return guarded(ota, log, "feed", () => (ota.setFeedUrl(body.url === null ? undefined : String(body.url)), ota.status()));
-      },
-    },
-    {
+      body: BODIES.otaFeed,
+      handler: ({ body }) => act(ota, log, "feed", () => (ota.setFeedUrl(body.url ?? undefined), ota.status())),
+    }),
+    withBody({
       method: "POST",
       pattern: "/api/ota/check",
-      handler: ({ body }) => onlyFields(body, []) ?? guarded(ota, log, "check", () => ota.check()),
-    },
-    {
+      body: BODIES.nothing,
+      handler: () => act(ota, log, "check", () => ota.check()),
+    }),
+    withBody({
       method: "POST",
       pattern: "/api/ota/install",
-      handler: ({ body }) => {
-        const bad = onlyFields(body, ["version", "restart"]);
-        if (bad) return bad;
-        if (typeof body.version !== "string" || body.version.length > 40)
-          return { status: 400, body: { error: "Bad request: version names the release you approve." } };
-        if (body.restart !== undefined && typeof body.restart !== "boolean")
-          return { status: 400, body: { error: "Bad request: restart is true or false." } };
-        const version = body.version;
-        return guarded(ota, log, `install ${version}`, () => ota.install(version, body.restart !== false));
-      },
-    },
-    {
+      body: BODIES.otaInstall,
+      handler: ({ body }) => act(ota, log, `install ${body.version}`, () => ota.install(body.version, body.restart !== false)),
+    }),
+    withBody({
       method: "POST",
       pattern: "/api/ota/restart",
-      handler: ({ body }) => onlyFields(body, []) ?? guarded(ota, log, "restart", () => ota.restart()),
-    },
+      body: BODIES.nothing,
+      handler: () => act(ota, log, "restart", () => ota.restart()),
+    }),
   ];
 }

@@ -6,7 +6,7 @@ import type { Led, LedPattern } from "../ports";
 import type { McpClient } from "../people/clients";
 import type { PhaseEvent } from "../voice/pipeline";
 import { requireClient } from "./middleware";
-import type { Middleware, RouteSpec } from "./pipeline";
+import type { RouteSpec } from "./pipeline";
 import { toHex } from "../util/hash";
 import { sseResponse } from "./sse";
 
@@ -71,17 +71,13 @@ export interface RingEventsDeps {
   voice: { subscribe(listener: (e: PhaseEvent) => void): () => void };
 }
 
-export function ringEventsRoute(
-  deps: RingEventsDeps,
-  verifyToken: (token: string) => McpClient | undefined,
-  guards: Middleware[],
-): RouteSpec {
+export function ringEventsRoute(deps: RingEventsDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec {
   return {
     method: "GET",
     pattern: "/api/ring/events",
     maxBody: 0,
     errors: "api",
-    use: [...guards, requireClient(verifyToken, "any")],
+    use: [requireClient(verifyToken, "any")],
     handler: () => {
       const led = deps.led;
       return sseResponse((send, end) => {

@@ -9,10 +9,11 @@ import { DEFAULT_BASE_URLS, type ProviderId } from "../providers/types";
 import { TAVILY_DEFAULT_BASE_URL } from "../web/tavily";
 import { TELEGRAM_DEFAULT_BASE_URL } from "../chat/telegram";
 import { decodeUtf8 } from "../util/utf8";
-import { HttpError } from "./http-error";
+import { BODIES } from "./bodies";
+import { conflict, notFound } from "./http-error";
 import { requireClient } from "./middleware";
-import { API_JSON_BODY, OWNER_API_MAX_BODY_BYTES } from "./owner-api";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { OWNER_API_MAX_BODY_BYTES } from "./owner-api";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
 /** A check gives up after this long. */
 export const SECRET_CHECK_TIMEOUT_MS = 10000;
@@ -90,23 +91,19 @@ export async function checkSecret(deps: SecretCheckDeps, name: SecretName): Prom
 }
 
 /** The route, admin only, with an empty JSON object as its body. */
-export function secretCheckRoute(
-  deps: SecretCheckDeps,
-  verifyToken: (token: string) => McpClient | undefined,
-  guards: Middleware[],
-): RouteSpec {
+export function secretCheckRoute(deps: SecretCheckDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec {
   return {
     method: "POST",
     pattern: "/api/secrets/:name/check",
     maxBody: OWNER_API_MAX_BODY_BYTES,
     errors: "api",
-    use: [...guards, requireClient(verifyToken, "admin"), ...API_JSON_BODY],
+    use: [requireClient(verifyToken, "admin")],
+    body: BODIES.nothing,
     handler: async (ctx) => {
       const name = ctx.params.name;
-      if (!isSecretName(name)) throw new HttpError(404, "Not found: no such secret.");
-      if (Object.keys(ctx.json as object).length) throw new HttpError(400, "Bad request: the body is an empty object.");
+      if (!isSecretName(name)) throw notFound("no such secret.");
       const outcome = await checkSecret(deps, name);
-      if (!outcome) throw new HttpError(409, `Conflict: the ${name} key is not set.`);
+      if (!outcome) throw conflict(`the ${name} key is not set.`);
       return jsonAnswer(200, outcome);
     },
   };

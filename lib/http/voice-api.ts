@@ -4,10 +4,9 @@
 // the path from which GET returns the spoken reply as WAV (only to the client
 // that asked, while the reply is among the last VOICE_REPLIES_KEPT).
 import type { ConfigStore } from "../device/config";
-import { HaloError } from "../errors";
-import { HttpError } from "./http-error";
+import { HttpError, notFound } from "./http-error";
 import { requireClient } from "./middleware";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 import type { HttpRequest, HttpResponse } from "./types";
 import type { McpClient } from "../people/clients";
 import type { Random, Storage } from "../ports";
@@ -44,7 +43,7 @@ export interface VoiceApiEnvironment {
 }
 
 /** POST /api/voice and GET /api/voice/<id>.wav, for the HTTP pipeline's route table. */
-export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): RouteSpec[] {
+export function voiceRoutes(env: VoiceApiEnvironment): RouteSpec[] {
   /** Reply id to the client that asked, newest last. */
   const replies = new Map<string, string>();
   const client = requireClient(env.verifyToken, "any");
@@ -54,7 +53,7 @@ export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): Rou
       pattern: VOICE_API_PATH,
       maxBody: VOICE_UPLOAD_MAX_BYTES,
       errors: "api",
-      use: [...guards, client],
+      use: [client],
       handler: (ctx) => talk(env, ctx.req, ctx.client!, replies),
     },
     {
@@ -62,11 +61,11 @@ export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): Rou
       pattern: `${VOICE_API_PATH}/:file`,
       maxBody: 0,
       errors: "api",
-      use: [...guards, client],
+      use: [client],
       handler: (ctx) => {
         const m = REPLY_FILE.exec(ctx.params.file);
         const bytes = m && replies.get(m[1]) === ctx.client!.name ? readReply(env.storage, m[1]) : undefined;
-        if (!bytes) throw new HttpError(404, "Not found: no such voice reply.");
+        if (!bytes) throw notFound("no such voice reply.");
         return { status: 200, headers: { "content-type": "audio/wav", "cache-control": "no-store" }, body: bytes };
       },
     },
@@ -76,14 +75,9 @@ export function voiceRoutes(env: VoiceApiEnvironment, guards: Middleware[]): Rou
 async function talk(env: VoiceApiEnvironment, req: HttpRequest, client: McpClient, replies: Map<string, string>): Promise<HttpResponse> {
   const type = (req.headers["content-type"] || "").split(";")[0].trim().toLowerCase();
   if (WAV_TYPES.indexOf(type) < 0) throw new HttpError(415, "Unsupported media type: send audio/wav.");
-  let samples: Int16Array;
-  try {
-    const pcm = decodeWav(req.body ?? new Uint8Array(0));
-    samples = resample(pcm.samples, pcm.sampleRate, MIC_SAMPLE_RATE);
-  } catch (e) {
-    if (e instanceof HaloError) throw new HttpError(400, `Bad request: ${e.sentence}`);
-    throw e;
-  }
+  // A WAV that does not decode is a HaloError (invalid), answered 400.
+  const pcm = decodeWav(req.body ?? new Uint8Array(0));
+  const samples = resample(pcm.samples, pcm.sampleRate, MIC_SAMPLE_RATE);
   const speaker = recordingSpeaker();
   const principal = env.principalFor(client);
   const pipeline: VoicePipeline = new VoicePipeline({

@@ -6,7 +6,7 @@ import type { McpClient } from "../people/clients";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolDefinition } from "../registry/types";
 import { requireClient } from "./middleware";
-import { jsonAnswer, type Middleware, type RouteSpec } from "./pipeline";
+import { jsonAnswer, type RouteSpec } from "./pipeline";
 
 /** Tools that do nothing useful until the owner sets a key (the rest need only a provider key for turns). */
 export const TOOL_KEYS: { readonly [tool: string]: SecretName } = {
@@ -61,14 +61,14 @@ function argumentsOf(schema: { [key: string]: unknown }): ArgumentJson[] {
 }
 
 /** GET /api/whoami and GET /api/tools. */
-export function webApiRoutes(deps: WebApiDeps, verifyToken: (token: string) => McpClient | undefined, guards: Middleware[]): RouteSpec[] {
+export function webApiRoutes(deps: WebApiDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec[] {
   return [
     {
       method: "GET",
       pattern: "/api/whoami",
       maxBody: 0,
       errors: "api",
-      use: [...guards, requireClient(verifyToken, "any")],
+      use: [requireClient(verifyToken, "any")],
       handler: (ctx) => {
         const c = ctx.client!;
         return jsonAnswer(200, { name: c.name, role: c.role, ns: c.ns });
@@ -79,7 +79,7 @@ export function webApiRoutes(deps: WebApiDeps, verifyToken: (token: string) => M
       pattern: "/api/tools",
       maxBody: 0,
       errors: "api",
-      use: [...guards, requireClient(verifyToken, "admin")],
+      use: [requireClient(verifyToken, "admin")],
       handler: () => {
         const setKeys = new Set(
           deps.secrets
@@ -95,16 +95,15 @@ export function webApiRoutes(deps: WebApiDeps, verifyToken: (token: string) => M
   ];
 }
 
-/** The page loads only its own assets, talks only to this device, and is never framed by another site. */
+/** The page loads only its own assets and talks only to this device (refuseFraming adds x-frame-options to every page). */
 export const WEB_PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; " +
   "connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/** The page's asset routes with the guards and the page's policy headers on every answer. */
-export function webPageRoutes(assetRoutes: RouteSpec[], guards: Middleware[]): RouteSpec[] {
+/** The page's asset routes with the page's policy headers on every answer. */
+export function webPageRoutes(assetRoutes: RouteSpec[]): RouteSpec[] {
   return assetRoutes.map((r) => ({
     ...r,
-    use: guards,
     handler: async (ctx) => {
       const answer = await r.handler(ctx);
       return {
@@ -112,7 +111,6 @@ export function webPageRoutes(assetRoutes: RouteSpec[], guards: Middleware[]): R
         headers: {
           ...answer.headers,
           "content-security-policy": WEB_PAGE_POLICY,
-          "x-frame-options": "DENY",
           "referrer-policy": "no-referrer",
         },
       };

@@ -56,13 +56,15 @@ describe("owner API: routines and alerts", () => {
 
     const approve = await api("POST", `/api/routines/${a}/approve`, {});
     assert.deepEqual([approve.status, approve.json], [200, { id: a, decision: "approved", nextRun: Date.UTC(2026, 0, 5, 10, 0) }]);
-    assert.deepEqual((await api("POST", `/api/routines/${a}/approve`, {})).json, { error: "Not found: no pending routine with that id." });
+    assert.deepEqual((await api("POST", `/api/routines/${a}/approve`, {})).json, {
+      error: `Not found: not-found: no routine ${a} awaits approval.`,
+    });
     assert.equal((await api("POST", `/api/routines/${a}/reject`, {})).status, 404, "an approved routine is not pending");
     assert.deepEqual((await api("POST", `/api/routines/${b}/reject`, {})).json, { id: b, decision: "rejected" });
     assert.equal((await api("POST", "/api/routines/rffffffff/approve", {})).status, 404);
     assert.deepEqual((await api("DELETE", `/api/routines/${a}`)).json, { id: a, decision: "deleted" });
     const gone = await api("DELETE", `/api/routines/${a}`);
-    assert.deepEqual([gone.status, gone.json], [404, { error: "Not found: no routine or wakeup with that id." }]);
+    assert.deepEqual([gone.status, gone.json], [404, { error: `Not found: not-found: no routine or wakeup ${a}.` }]);
     assert.deepEqual(
       (await api("GET", "/api/routines")).json.routines.map((r: any) => r.kind),
       ["wakeup"],

@@ -2,20 +2,24 @@
 // esp-web-tools install button, esp-web-tools itself, and only the files a
 // release's manifest names; nothing else on the disk.
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { type IncomingHttpHeaders, request } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { startSimulator, type RunningSim } from "../../hosts/sim/start.ts";
 
-function get(sim: RunningSim, path: string, method = "GET"): Promise<{ status: number; type: string; body: Buffer }> {
+type Answer = { status: number; type: string; headers: IncomingHttpHeaders; body: Buffer };
+
+function get(sim: RunningSim, path: string, method = "GET", headers: { [name: string]: string } = {}): Promise<Answer> {
   const url = new URL(sim.url);
   return new Promise((ok, fail) => {
-    const req = request({ host: url.hostname, port: url.port, path, method }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => ok({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body: Buffer.concat(chunks) }));
+      res.on("end", () =>
+        ok({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     });
     req.on("error", fail);
     req.end();
@@ -68,15 +72,33 @@ describe("the flashing page in the simulator", function () {
   });
 
   it("serves nothing the manifest does not name, and no path outside", async () => {
-    for (const path of [
-      "/flash/secret.txt",
-      "/flash/../admin-token",
-      "/flash/esp-web-tools/../../package.json",
-      "/flash/esp-web-tools/%2e%2e%2fpackage.json",
-      "/flash/nope.bin",
-    ])
+    for (const path of ["/flash/secret.txt", "/flash/../admin-token", "/flash/esp-web-tools/../../package.json", "/flash/nope.bin"])
       assert.equal((await get(sim, path)).status, 404, path);
+    // A segment that decodes to a slash is a malformed path on every route.
+    assert.equal((await get(sim, "/flash/esp-web-tools/%2e%2e%2fpackage.json")).status, 400);
     assert.equal((await get(sim, "/flash/", "POST")).status, 405);
     assert.equal((await get(sim, "/api/ota")).status, 401, "the owner API is still behind its token");
+  });
+
+  it("is a route of the pipeline: a foreign Host is refused exactly like /mcp, a token in the URL too", async () => {
+    const host = { host: "evil.example:8787" };
+    const page = await get(sim, "/flash/", "GET", host);
+    const mcp = await get(sim, "/mcp", "POST", host);
+    assert.deepEqual([page.status, mcp.status], [403, 403]);
+    assert.equal(JSON.parse(page.body.toString()).error, JSON.parse(mcp.body.toString()).error.message);
+    assert.match(JSON.parse(page.body.toString()).error, /does not answer to that host name/);
+    assert.equal((await get(sim, "/flash/manifest.json", "GET", host)).status, 403);
+    const inUrl = await get(sim, "/flash/?token=abc");
+    assert.deepEqual([inUrl.status, inUrl.type], [400, "application/json"]);
+    const missing = await get(sim, "/flash/nope.bin");
+    assert.deepEqual([missing.type, JSON.parse(missing.body.toString())], ["application/json", { error: "Not found: no such file." }]);
+  });
+
+  it("may not be framed by another site", async () => {
+    const page = await get(sim, "/flash/");
+    assert.equal(page.headers["x-frame-options"], "DENY");
+    assert.equal(page.headers["content-security-policy"], "frame-ancestors 'none'");
+    const manifest = await get(sim, "/flash/manifest.json");
+    assert.equal(manifest.headers["x-frame-options"], undefined, "only pages carry the page headers");
   });
 });

@@ -9,6 +9,7 @@ import { HttpPipeline } from "../../lib/http/pipeline.ts";
 import { sseResponse } from "../../lib/http/sse.ts";
 import { assetRoutes, type StaticAsset } from "../../lib/http/static-assets.ts";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
+import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 
 const text = (r: HttpResponse): string => (typeof r.body === "string" ? r.body : new TextDecoder().decode(r.body));
 
@@ -83,7 +84,7 @@ describe("HTTP pipeline", () => {
   it("serves static assets gzipped with an ETag, and 304 when the browser has them", async () => {
     const page = new TextEncoder().encode("<h1>halo</h1>");
     const asset: StaticAsset = { path: "/app", contentType: "text/html", identity: page, gzip: gzipSync(page), etag: '"abc1"' };
-    const p = new HttpPipeline(assetRoutes([asset]), []);
+    const p = new HttpPipeline(assetRoutes([asset]), [], { validators: {}, log: memoryLog() });
     const zipped = await p.handle({ method: "GET", path: "/app", headers: { "accept-encoding": "gzip, br" } });
     assert.deepEqual([zipped.status, zipped.headers["content-encoding"], zipped.headers.etag], [200, "gzip", '"abc1"']);
     assert.deepEqual(zipped.body, asset.gzip);
@@ -91,6 +92,34 @@ describe("HTTP pipeline", () => {
     assert.deepEqual([plain.headers["content-encoding"], plain.body], [undefined, page]);
     const again = await p.handle({ method: "GET", path: "/app", headers: { "if-none-match": 'W/"x", "abc1"' } });
     assert.deepEqual([again.status, again.body], [304, ""]);
+  });
+
+  it("refuses framing on every HTML page, whichever route writes it", async () => {
+    for (const path of ["/", "/status", "/updates"]) {
+      const r = await get(path);
+      assert.match(r.headers["content-type"], /^text\/html/, path);
+      assert.equal(r.headers["x-frame-options"], "DENY", path);
+      assert.match(r.headers["content-security-policy"], /frame-ancestors 'none'/, path);
+    }
+    assert.match(
+      (await get("/")).headers["content-security-policy"],
+      /^default-src 'none'; script-src 'self'/,
+      "the page keeps its own policy",
+    );
+    assert.equal((await get("/api/secrets")).headers["x-frame-options"], undefined, "JSON answers need none");
+  });
+
+  it("serves a host's pages behind the same checks as every route", async () => {
+    const page = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: "<h1>flash</h1>" };
+    const withPage = testHalo(memoryPorts(), {
+      hostRoutes: [{ method: "GET", pattern: "/flash", maxBody: 0, errors: "api", use: [], handler: () => page }],
+    });
+    const ask = (headers: { [k: string]: string }) => withPage.handleHttp({ method: "GET", path: "/flash/", headers });
+    const served = await ask({ host: "localhost:8787" });
+    assert.deepEqual([served.status, served.body, served.headers["x-frame-options"]], [200, "<h1>flash</h1>", "DENY"]);
+    const foreign = await ask({ host: "evil.example" });
+    assert.deepEqual([foreign.status, foreign.headers["content-type"]], [403, "application/json"]);
+    assert.match(text(foreign), /does not answer to that host name/);
   });
 
   it("streams server-sent events until the client leaves", () => {

@@ -61,12 +61,9 @@ export async function runCoreScenario(ports: Ports = portablePorts()): Promise<s
   const ownerClient = { name: "owner", role: "admin" as const, ns: "owner", created: 0, names: "dotted" as const, sharesOwnerNs: false };
   const hosts = new HostPolicy({ addresses: () => [], deviceName: () => "halo", settings: ports.settings });
   const pipeline = new HttpPipeline(
-    [
-      mcpRoute({ server, verifyToken: (t) => (t === "good-token" ? ownerClient : undefined), principalFor: () => owner }, [
-        hostAndOrigin(hosts),
-      ]),
-    ],
-    [refuseTokenInUrl],
+    [mcpRoute({ server, verifyToken: (t) => (t === "good-token" ? ownerClient : undefined), principalFor: () => owner })],
+    [refuseTokenInUrl, hostAndOrigin(hosts)],
+    { validators: {}, log: ports.log },
   );
   const http = async (label: string, req: Partial<HttpRequest> & { text?: string }) => {
     const headers = { "content-type": "application/json", authorization: "Bearer good-token", ...(req.headers || {}) };

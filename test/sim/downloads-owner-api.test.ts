@@ -110,7 +110,7 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     );
 
     const again = await ownerApi(sim, "POST", `/api/downloads/${id}/approve`, {});
-    assert.deepEqual([again.status, again.json], [404, { error: "Not found: no link awaits approval under that id." }]);
+    assert.deepEqual([again.status, again.json], [404, { error: "Not found: not-found: no link awaits approval under that id." }]);
   });
 
   it("under ask: a rejected link is never fetched and the member sees why", async () => {
@@ -163,7 +163,10 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
     assert.match(await tool(member, "files.read", { project: "dl", name: "bad.md" }), /^not-found: /);
 
     const twice = await ownerApi(sim, "POST", `/api/downloads/${good}/verdict`, { verdict: "unsafe" });
-    assert.deepEqual([twice.status, twice.json], [404, { error: "Not found: no downloaded file awaits a verdict under that id." }]);
+    assert.deepEqual(
+      [twice.status, twice.json],
+      [404, { error: "Not found: not-found: no downloaded file awaits a verdict under that id." }],
+    );
     assert.equal(
       await tool(member, "files.read", { project: "dl", name: "good.md" }),
       "scanned and fine\n",
@@ -178,7 +181,7 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
       path: "/api/downloads/policy",
       body: { policy: "sometimes" },
       status: 400,
-      error: /policy is off, ask, scan, full/,
+      error: /'policy' must be one of off, ask, scan, full/,
     },
     {
       name: "a policy of the wrong type",
@@ -186,16 +189,23 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
       path: "/api/downloads/policy",
       body: { policy: 1 },
       status: 400,
-      error: /policy is off, ask, scan, full/,
+      error: /'policy' must be string/,
     },
-    { name: "no policy", method: "PUT", path: "/api/downloads/policy", body: { max_bytes: 10 }, status: 400, error: /policy is off/ },
+    {
+      name: "no policy",
+      method: "PUT",
+      path: "/api/downloads/policy",
+      body: { max_bytes: 10 },
+      status: 400,
+      error: /'policy' is required/,
+    },
     {
       name: "a zero cap",
       method: "PUT",
       path: "/api/downloads/policy",
       body: { policy: "full", max_bytes: 0 },
       status: 400,
-      error: /max_bytes must be an integer from 1 to 16777216/,
+      error: /'max_bytes' must be >= 1/,
     },
     {
       name: "a fractional cap",
@@ -236,7 +246,7 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
       path: "/api/downloads/f00000000/verdict",
       body: { verdict: "maybe" },
       status: 400,
-      error: /verdict is safe or unsafe/,
+      error: /'verdict' must be one of safe, unsafe/,
     },
     {
       name: "a missing verdict",
@@ -244,7 +254,7 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
       path: "/api/downloads/f00000000/verdict",
       body: {},
       status: 400,
-      error: /verdict is safe or unsafe/,
+      error: /'verdict' is required/,
     },
     {
       name: "a verdict with an extra field",
@@ -252,7 +262,7 @@ describe("simulator owner API: downloads (files.fetch trust policy)", () => {
       path: "/api/downloads/f00000000/verdict",
       body: { verdict: "safe", why: "x" },
       status: 400,
-      error: /only field is verdict/,
+      error: /unknown field; the fields are verdict\./,
     },
     {
       name: "a verdict for an unknown id",

@@ -10,6 +10,7 @@ export function testHalo(ports: Ports, options: Partial<HaloOptions> = {}): Halo
     core: { baseUrls: {}, otaBuild: undefined },
     addresses: () => [],
     deviceName: () => "halo",
+    hostRoutes: [],
     ...options,
   });
 }
