@@ -265,7 +265,7 @@ export class LexicalIndex {
         l.table = table;
       } else if (r === NEED_DOCS) {
         const capacity = l.docsHeader[D_CAPACITY];
-        const docs = newDocs(this.arena, Math.min(DOC_LIMIT, capacity + (capacity >> 2)));
+        const docs = newDocs(this.arena, Math.min(DOC_LIMIT, capacity + Math.max(1, capacity >> 2)));
         this.kernels.moveDocs(l.docs, docs);
         this.arena.release(l.docs);
         l.docs = docs;
