@@ -2,9 +2,9 @@
 // a store of 5,000 offline-embedded facts in one namespace on an in-memory card, then
 //   search: memory.search's work (embed the query, one masked kernel scan, score, format)
 //   write:  memory.write's work for a new fact (embed, duplicate checks, append one commit to the vector journal)
-//   boot:   a new engine reading that vector file back and replaying the journal
-//   first search: the rebooted engine's first memory.search, which builds the namespace's lexical
-//           index (lexical.ts; nothing is tokenized at boot); `search` is every later one
+//   boot:   a new engine reading that vector file back and replaying the journal (each entry's texts
+//           indexed as it is read: recall/lexical.ts)
+//   first search: the rebooted engine's first memory.search; `search` is every later one
 // The vector file's checksum uses a stand-in digest (zeros): on the device SHA-256 is native.
 import { memorySettings } from "../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
@@ -51,7 +51,7 @@ export async function measureMemory(kernels: Kernels, arena: VectorArena, timer:
   };
   const owner = makePrincipal("owner", "admin", "turn");
   const engine = new MemoryEngine(deps);
-  const store = new VectorStore(embedder.dims, engine.config.max_vectors, arena);
+  const store = new VectorStore(embedder.dims, engine.config.max_vectors, arena, kernels.lexicon);
   const row = new Int8Array(embedder.dims);
   const residual = new Uint8Array(residualBytes(embedder.dims));
   for (let i = 0; i < BENCH_ENTRIES; i++) {
@@ -80,7 +80,6 @@ export async function measureMemory(kernels: Kernels, arena: VectorArena, timer:
   const write: number[] = [];
   const boot: number[] = [];
   const firstSearch: number[] = [];
-  // The samples time later searches: the namespace's index is built by this one.
   await searchMemory(engine, owner, "warm up");
   for (let s = 0; s < samples; s++) {
     let t = timer();

@@ -3,8 +3,8 @@
 // the baseline in the same run, with the whole file in one buffer; then a boot of the same file with a
 // journal of JOURNAL_COMMITS commits of JOURNAL_MAX_COMMIT_OPS changes beside it (about 520 KB, under the
 // quarter of the snapshot a journal may reach), replayed a frame at a time as the engine does and, as the
-// baseline, read whole first. The store's rows are in the native arena and the files are hashed by the C
-// SHA-256, as on the device. The heap is measured live: after a collection, at every piece read or written
+// baseline, read whole first. The store's rows and lexical index are in the native arena (the index built
+// by the C lexicon kernels as the entries are read) and the files are hashed by the C SHA-256, as on the device. The heap is measured live: after a collection, at every piece read or written
 // (a peak of uncollected garbage says more about the host's collection policy than about the code). Prints
 // MEMORY-PEAK-XS {json}.
 import { memoryStorage } from "../hosts/sim/ports/memory-storage.ts";
@@ -16,6 +16,7 @@ import type { VectorStore } from "../lib/memory/store/vector-store.ts";
 import { CHUNK_STORE_ROWS, filledStore } from "./store-chunks.ts";
 import { nativeDigest } from "../modules/sha256/sha256.ts";
 import { nativeArena } from "../modules/vector/arena.ts";
+import { nativeLexiconKernels } from "../modules/vector/lexicon.ts";
 
 const ENTRIES = CHUNK_STORE_ROWS;
 const PATH = "memory/vectors.bin";
@@ -29,6 +30,7 @@ function benchStore(): VectorStore {
     nativeArena,
     ENTRIES,
     (i) => `Fact ${i}: the ${TOPICS[i % TOPICS.length]} note number ${i} mentions item${i} and place${i % 97}`,
+    nativeLexiconKernels,
   );
 }
 
@@ -84,11 +86,11 @@ let saveWhole: Growth;
 // Each boot's store is dropped (and its arena memory collected) before the next one is measured.
 const boot = growth((sample) => {
   const read: RangeReader = (offset, into) => card.readRange(PATH, offset, into) ?? 0;
-  return readVectorFile(sampled(read, sample), nativeDigest, ENTRIES, nativeArena).store;
+  return readVectorFile(sampled(read, sample), nativeDigest, ENTRIES, nativeArena, undefined, nativeLexiconKernels).store;
 });
 const bootWhole = growth((sample) => {
   const bytes = card.read(PATH)!;
-  return readVectorFile(sampled(bytesReader(bytes), sample), nativeDigest, ENTRIES, nativeArena).store;
+  return readVectorFile(sampled(bytesReader(bytes), sample), nativeDigest, ENTRIES, nativeArena, undefined, nativeLexiconKernels).store;
 });
 
 // The journal: the snapshot written again by VectorFiles (which then knows it), then commits that each
@@ -119,6 +121,7 @@ const bootJournal = growth((sample) => {
     { length: journalBytes, read: sampled(read, sample) },
     ENTRIES,
     nativeArena,
+    nativeLexiconKernels,
   );
   if (loaded?.journal.commits !== JOURNAL_COMMITS) throw new Error("the journal was not replayed");
   return loaded.store;
@@ -130,6 +133,7 @@ const bootJournalWhole = growth((sample) => {
     { length: bytes.length, read: sampled(bytesReader(bytes), sample) },
     ENTRIES,
     nativeArena,
+    nativeLexiconKernels,
   );
   if (loaded?.journal.commits !== JOURNAL_COMMITS) throw new Error("the journal was not replayed");
   return loaded.store;

@@ -2,9 +2,9 @@
 //
 //   memory-search-ms-5k-node   memory.search's work over 5,000 facts, TypeScript kernel, Node (median of 9)
 //   memory-write-ms-5k-node    memory.write's work for a new fact, its vector-journal append included, Node
-//   memory-boot-ms-5k-node     reading the 5,000-fact vector file (and replaying the journal) into a new engine, Node
-//   memory-first-search-ms-5k-node  the rebooted engine's first memory.search, which builds the namespace's
-//                              lexical index (nothing is tokenized at boot; memory-search-ms-* is every later search)
+//   memory-boot-ms-5k-node     reading the 5,000-fact vector file (and replaying the journal) into a new engine,
+//                              each entry's texts indexed as it is read (recall/lexical.ts), Node
+//   memory-first-search-ms-5k-node  the rebooted engine's first memory.search (memory-search-ms-* is every later search)
 //   memory-search-ms-5k-xs     the same four with the C kernel on the XS host (median of 5)
 //   memory-write-ms-5k-xs
 //   memory-boot-ms-5k-xs
@@ -16,9 +16,10 @@
 //   memory-store-chunk-ratio-5k-xs     the first over the second
 //   memory-store-chunk-kb-5k-1-xs      the same 5,000-row store holding one entry (its memory taken), arena
 //   memory-store-chunk-kb-5k-1-plain-xs  and over plain ArrayBuffers
-//   memory-lexicon-chunk-kb-5k-xs      XS chunk heap the lexical index of that full store's namespace takes,
-//                                      built by its first search (lexical.ts)
-//   memory-lexicon-slot-kb-5k-xs       and the slots it takes
+//   memory-lexicon-chunk-kb-5k-xs      XS chunk heap a lexical index of that full store's 5,000 texts keeps
+//                                      (lexical.ts, C kernels: its regions are in the native arena), after a search
+//   memory-lexicon-slot-kb-5k-xs       and the slots it keeps
+//   memory-lexicon-arena-kb-5k-xs      the arena bytes of that index's regions (heap, term table, docs)
 //   memory-boot-peak-kb-5000-xs        how far the XS heap grows (live, sampled after a collection at every
 //                                      16 KB piece) while a 5,000-entry, 256-dim vector file is read into a
 //                                      store in pieces, as a boot does (bench/memory-peak.xs.ts)
@@ -77,6 +78,7 @@ export async function runMemoryBench() {
     ["memory-store-chunk-kb-5k-1-plain-xs", xs.chunks.onePlain / 1024],
     ["memory-lexicon-chunk-kb-5k-xs", xs.chunks.lexiconChunks / 1024],
     ["memory-lexicon-slot-kb-5k-xs", xs.chunks.lexiconSlots / 1024],
+    ["memory-lexicon-arena-kb-5k-xs", xs.chunks.lexiconArena / 1024],
     ["memory-boot-peak-kb-5000-xs", peak.boot.peak / 1024],
     ["memory-boot-peak-kb-5000-whole-xs", peak.bootWhole.peak / 1024],
     ["memory-boot-peak-ratio-5000-xs", peak.boot.peak / peak.bootWhole.peak],

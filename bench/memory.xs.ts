@@ -1,29 +1,38 @@
-// XS entry of bench/memory.mjs: the memory engine's timings with the C kernel on the XS host, and what a
-// 5,000-row store costs the chunk heap over the native arena and over plain ArrayBuffers. Prints MEMORY-XS {json}.
+// XS entry of bench/memory.mjs: the memory engine's timings with the C kernels on the XS host, and what a
+// 5,000-row store and its lexical index cost the XS heap over the native arena and over plain ArrayBuffers.
+// Prints MEMORY-XS {json}.
 import { simVectorArena } from "../hosts/sim/ports/vector-arena.ts";
+import { LexicalIndex } from "../lib/memory/recall/lexical.ts";
 import { nativeArena, nativeArenaStats } from "../modules/vector/arena.ts";
+import { nativeLexiconKernels } from "../modules/vector/lexicon.ts";
 import { nativeKernels } from "../modules/vector/vector.ts";
 import { measureMemory } from "./memory-bench.ts";
-import { storeChunks } from "./store-chunks.ts";
+import { chunkStoreText, storeChunks } from "./store-chunks.ts";
 
 declare function print(...args: unknown[]): void;
 declare function hostNow(): number;
 declare function exit(code: number): void;
 
-/** Chunk bytes of the store: one entry (it has taken its memory) and 5,000 entries, arena and plain, and the full store's lexical index, in this run. */
+/**
+ * Chunk bytes of the store: one entry (it has taken its memory) and 5,000 entries, arena and plain; and
+ * what the lexical index of those 5,000 texts keeps in the XS heap (chunks and slots, after a search: its
+ * regions are in the native arena) and in the arena, in this run.
+ */
 function chunkFigures(): { [name: string]: number } {
-  const oneArena = storeChunks(nativeArena, 1).chunkBytes;
-  const onePlain = storeChunks(simVectorArena(), 1).chunkBytes;
-  const full = storeChunks(nativeArena, 5000);
+  const oneArena = storeChunks(nativeArena, 1, nativeLexiconKernels).chunkBytes;
+  const onePlain = storeChunks(simVectorArena(), 1, nativeLexiconKernels).chunkBytes;
+  const full = storeChunks(nativeArena, 5000, nativeLexiconKernels);
   const fullArena = full.chunkBytes;
-  // The lexical index of the full store's namespace, built by its first search.
   const before = xsHeapInfo(true);
-  full.store.lexicalSearch("owner", "plant shelf 42 water", 16);
+  const index = new LexicalIndex(nativeArena, nativeLexiconKernels);
+  for (let i = 0; i < 5000; i++) index.add("owner", i + 1, chunkStoreText(i));
+  const hits = index.search("owner", "plant shelf 42 water", 16).length;
   const after = xsHeapInfo(true);
   const lexiconChunks = after.chunkBytes - before.chunkBytes;
   const lexiconSlots = after.slotBytes - before.slotBytes;
-  const fullPlain = storeChunks(simVectorArena(), 5000).chunkBytes;
-  return { oneArena, onePlain, fullArena, fullPlain, lexiconChunks, lexiconSlots };
+  const lexiconArena = index.bytes; // and the index is alive until here
+  const fullPlain = storeChunks(simVectorArena(), 5000, nativeLexiconKernels).chunkBytes;
+  return { oneArena, onePlain, fullArena, fullPlain, lexiconChunks, lexiconSlots, lexiconArena, hits };
 }
 
 const chunks = chunkFigures();

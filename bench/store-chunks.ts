@@ -4,7 +4,7 @@
 // test/xs/arena.xs.ts; runs on the XS host only.
 import { residualBytes } from "../lib/memory/store/quantize.ts";
 import { VectorStore } from "../lib/memory/store/vector-store.ts";
-import type { VectorArena } from "../lib/ports.ts";
+import type { LexiconKernels, VectorArena } from "../lib/ports.ts";
 
 export const CHUNK_STORE_ROWS = 5000;
 export const CHUNK_STORE_DIMS = 256;
@@ -16,30 +16,50 @@ export interface StoreChunks {
   arenaBytes: number;
   /** Bytes of text pages among them, and the UTF-8 bytes of the texts they hold. */
   textBytes: number;
+  /** Bytes of the lexical index among them. */
+  lexiconBytes: number;
   textLength: number;
   /** Kept alive until measured, and for the caller to check. */
   store: VectorStore;
 }
 
-/** A 5,000-row, 256-dimension store over `arena` holding `entries` entries (one namespace, texts of a sentence). */
-export function storeChunks(arena: VectorArena, entries: number): StoreChunks {
+/** The text of entry `i` of the stores here: a sentence. */
+export function chunkStoreText(i: number): string {
+  return `Fact ${i}: the plant on shelf ${i % 97} needs water every ${1 + (i % 13)} days`;
+}
+
+/** A 5,000-row, 256-dimension store over `arena` holding `entries` entries (one namespace, texts of a sentence), indexed through `lexicon`. */
+export function storeChunks(arena: VectorArena, entries: number, lexicon?: LexiconKernels): StoreChunks {
   const before = xsHeapInfo(true).chunkBytes;
   let textLength = 0;
-  const store = filledStore(arena, entries, (i) => {
-    const content = `Fact ${i}: the plant on shelf ${i % 97} needs water every ${1 + (i % 13)} days`;
-    textLength += content.length + 4; // and "self"
-    return content;
-  });
+  const store = filledStore(
+    arena,
+    entries,
+    (i) => {
+      const content = chunkStoreText(i);
+      textLength += content.length + 4; // and "self"
+      return content;
+    },
+    lexicon,
+  );
   const after = xsHeapInfo(true).chunkBytes;
-  return { chunkBytes: after - before, arenaBytes: store.arenaBytes, textBytes: store.textBytes, textLength, store };
+  return {
+    chunkBytes: after - before,
+    arenaBytes: store.arenaBytes,
+    textBytes: store.textBytes,
+    lexiconBytes: store.lexiconBytes,
+    textLength,
+    store,
+  };
 }
 
 /**
  * A store of CHUNK_STORE_ROWS rows of CHUNK_STORE_DIMS over `arena` holding `entries` entries of one
  * namespace, source "self", content `contentOf(i)`; the rows are made up (each distinct, none all zeros).
+ * Its lexical index goes through `lexicon` (the TypeScript kernels when not given).
  */
-export function filledStore(arena: VectorArena, entries: number, contentOf: (i: number) => string): VectorStore {
-  const store = new VectorStore(CHUNK_STORE_DIMS, CHUNK_STORE_ROWS, arena);
+export function filledStore(arena: VectorArena, entries: number, contentOf: (i: number) => string, lexicon?: LexiconKernels): VectorStore {
+  const store = new VectorStore(CHUNK_STORE_DIMS, CHUNK_STORE_ROWS, arena, lexicon);
   const row = new Int8Array(CHUNK_STORE_DIMS);
   const residual = new Uint8Array(residualBytes(CHUNK_STORE_DIMS));
   for (let i = 0; i < entries; i++) {

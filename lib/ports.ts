@@ -103,6 +103,50 @@ export interface Kernels {
    * lib/memory/store/quantize.ts), over the refined row's norm. docs/memory-kernel.md has the contract.
    */
   rerank(store: Int8Array, dims: number, residuals: Uint8Array, rows: Int32Array, query: Float32Array): Float64Array;
+  /** The lexical index's loops over its arena memory. */
+  lexicon: LexiconKernels;
+}
+
+/**
+ * The lexical index's hot loops (tokenize and hash a text, probe the term table, append and drop
+ * postings, score): native C on XS, TypeScript elsewhere, same results. A namespace's index is three
+ * regions of arena memory that lib/memory/recall/lexical.ts allocates and grows, each with its size in
+ * its own header: `heap` (the terms and their postings), `table` (term -> record) and `docs` (per
+ * document its id, length and score accumulator, and id -> document). Texts come lower-cased. A
+ * negative result of add or reserve changes nothing and asks for room: NEED_TABLE (-1) a larger table,
+ * NEED_DOCS (-2) more documents, any other -n a heap of at least n words. docs/memory-kernel.md has the
+ * layout and the contract.
+ */
+export interface LexiconKernels {
+  /** Indexes `text` as the entry `id`; returns its length in terms. Throws when `id` is indexed already. */
+  add(heap: ArrayBuffer, table: ArrayBuffer, docs: ArrayBuffer, text: string, id: number): number;
+  /** 0 when `text` fits as the replacement of an indexed entry's (nothing is indexed), else add's room codes. */
+  reserve(heap: ArrayBuffer, table: ArrayBuffer, text: string): number;
+  /** Unindexes the entry `id` whose text was `text`; returns its length, or -1 when it is not indexed. */
+  remove(heap: ArrayBuffer, table: ArrayBuffer, docs: ArrayBuffer, text: string, id: number): number;
+  /** The query's distinct terms (at most 32, first seen first): their record (0: absent) and entry count in `out` pairs; returns how many. */
+  lookup(heap: ArrayBuffer, table: ArrayBuffer, query: string, out: Int32Array): number;
+  /**
+   * Scores the entries of `count` looked-up terms (`terms` as lookup wrote it, `idfs` per term) and writes
+   * the best `limit` into `out` as (id, score / mass) pairs, best first, ties to the lower id; returns how many.
+   */
+  score(
+    heap: ArrayBuffer,
+    docs: ArrayBuffer,
+    terms: Int32Array,
+    idfs: Float64Array,
+    count: number,
+    average: number,
+    mass: number,
+    limit: number,
+    out: Float64Array,
+  ): number;
+  /** Fills an empty `table` (its cell count in its header) with the heap's live terms, dropping the dead ones. */
+  rebuild(heap: ArrayBuffer, table: ArrayBuffer): void;
+  /** Moves the live records to the front of the heap (dead terms and holes go) and rebuilds `table` in place. */
+  compact(heap: ArrayBuffer, table: ArrayBuffer): void;
+  /** Copies the documents of `from` into the larger empty `to` (its capacity in its header). */
+  moveDocs(from: ArrayBuffer, to: ArrayBuffer): void;
 }
 
 /**

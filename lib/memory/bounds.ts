@@ -25,9 +25,9 @@ export const MAX_VECTORS_MIN = 100;
  * store's rows, per-row fields, id table and texts may take of the board's 8 MB
  * PSRAM, leaving the rest to the XS heap, Wi-Fi/TLS buffers and audio.
  * modules/vector/arena.c has the same figure (VECTOR_ARENA_BUDGET); the
- * simulator reports it too. At 256 dimensions it fits 6,610 entries (571 bytes
- * each with their residual planes, fields, reserved masks and a text
- * allowance: store-arrays.ts maxVectorsFitting).
+ * simulator reports it too. At 256 dimensions it fits 5,163 entries (731 bytes
+ * each with their residual planes, fields, reserved masks and allowances for
+ * their texts and lexical index: store-arrays.ts maxVectorsFitting).
  */
 export const VECTOR_ARENA_DEVICE_BYTES = 4 * 1024 * 1024;
 

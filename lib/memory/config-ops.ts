@@ -87,7 +87,7 @@ export async function reembed(engine: MemoryEngine): Promise<ReembedOutcome> {
       const metas = [];
       for (let slot = 0; slot < old.count; slot++) metas.push(old.metaAt(slot));
       const rows = await tx.embedRows(metas.map((m) => m.content));
-      const next = new VectorStore(target.dims, Math.max(tx.config.max_vectors, metas.length), tx.arena);
+      const next = new VectorStore(target.dims, Math.max(tx.config.max_vectors, metas.length), tx.arena, tx.kernels.lexicon);
       metas.forEach((m, i) => {
         next.add(m, rows[i].row, rows[i].residual);
       });

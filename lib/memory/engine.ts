@@ -65,7 +65,7 @@ export class MemoryEngine {
     this.deps = deps;
     const config = loadMemConfig(deps.settings, deps.log, maxVectorsFitting(deps.arena.budgetBytes(), deps.embedder.dims));
     this.state = {
-      store: new VectorStore(deps.embedder.dims, config.max_vectors, deps.arena),
+      store: new VectorStore(deps.embedder.dims, config.max_vectors, deps.arena, deps.kernels.lexicon),
       config,
       embedder: deps.embedder,
       storeEmbedderId: deps.embedder.id,
@@ -226,7 +226,7 @@ export class MemoryEngine {
     const current = this.state.embedder;
     if (this.state.storeEmbedderId === current.id) return;
     if (this.state.store.count === 0) {
-      this.state.store = new VectorStore(current.dims, this.state.config.max_vectors, this.deps.arena);
+      this.state.store = new VectorStore(current.dims, this.state.config.max_vectors, this.deps.arena, this.deps.kernels.lexicon);
       this.state.storeEmbedderId = current.id;
       return;
     }
@@ -269,7 +269,8 @@ export class MemoryEngine {
       this.loaded = true;
       return;
     }
-    const read = readVectorFiles(storage, files, log, { capacity: this.state.config.max_vectors, arena: this.deps.arena }, this.now());
+    const into = { capacity: this.state.config.max_vectors, arena: this.deps.arena, lexicon: this.deps.kernels.lexicon };
+    const read = readVectorFiles(storage, files, log, into, this.now());
     if (read.state === "unread") return;
     this.loaded = true;
     if (read.blocked) this.blocked = read.blocked;

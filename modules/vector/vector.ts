@@ -2,6 +2,7 @@
 // turns each native("...") into a host function at build time; on the XS test
 // host native() is a global that finds the function in the linked modules.
 import type { Kernels } from "../../lib/ports";
+import { nativeLexiconKernels } from "./lexicon";
 
 // biome-ignore lint/suspicious/noExplicitAny: the bound C function's signature is given where it is used
 declare function native(name: string): (...args: any[]) => any;
@@ -13,4 +14,5 @@ const rerank = native("xs_vector_rerank");
 export const nativeKernels: Kernels = {
   topK: (store, dims, count, query, k, mask, scales) => topk(store, dims, count, query, k, mask, scales),
   rerank: (store, dims, residuals, rows, query) => rerank(store, dims, residuals, rows, query),
+  lexicon: nativeLexiconKernels,
 };

@@ -6,7 +6,14 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { HaloError } from "../../lib/errors.ts";
 import { MAX_VECTORS_LIMIT, VECTOR_ARENA_DEVICE_BYTES } from "../../lib/memory/bounds.ts";
-import { bytesPerEntry, maxVectorsFitting, ROW_FIELD_BYTES, TEXT_BYTES_PER_ENTRY } from "../../lib/memory/store/store-arrays.ts";
+import { docsBytes, DOCS_MIN, HEAP_MIN_WORDS, TABLE_HEADER_WORDS, TABLE_MIN_CELLS } from "../../lib/memory/recall/lexicon-layout.ts";
+import {
+  bytesPerEntry,
+  LEXICON_BYTES_PER_ENTRY,
+  maxVectorsFitting,
+  ROW_FIELD_BYTES,
+  TEXT_BYTES_PER_ENTRY,
+} from "../../lib/memory/store/store-arrays.ts";
 import { TEXT_PAGE_MIN_BYTES } from "../../lib/memory/store/text-pages.ts";
 import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
 import { VECTOR_FILE_PATH } from "../../lib/memory/engine.ts";
@@ -31,6 +38,8 @@ const row = (seed: number): Int8Array => Int8Array.from({ length: DIMS }, (_, i)
 const residual = (seed: number): Uint8Array => Uint8Array.from({ length: DIMS / 2 }, (_, i) => (seed * 29 + i * 71) & 0xff);
 /** The main allocation's bytes per entry: the row, its residual plane (DIMS / 2) and the fields. */
 const ROW = DIMS + DIMS / 2 + ROW_FIELD_BYTES;
+/** A namespace's lexical index at its smallest: heap, term table and docs (lexicon-layout.ts). */
+const LEXICON = 4 * HEAP_MIN_WORDS + 4 * (TABLE_HEADER_WORDS + TABLE_MIN_CELLS) + docsBytes(DOCS_MIN);
 const admin = makePrincipal("owner", "admin", "turn");
 
 /** Every entry as it was written: row, fields, mask, id map. */
@@ -54,9 +63,9 @@ function assertEntries(store: VectorStore, ids: number[]): void {
   }
 }
 
-/** An arena that counts exactly, as the native one does (the stores here release what they drop), and refuses past its budget. */
-function countingArena(budget: number): VectorArena {
-  const inner = simVectorArena(budget);
+/** An arena that counts exactly, as the native one does (the stores here release what they drop), and refuses past its budget (`raise` adds to it). */
+function countingArena(budget: number): VectorArena & { raise(bytes: number): void } {
+  const inner = simVectorArena(64 * 1024 * 1024);
   return {
     budgetBytes: () => budget,
     usedBytes: () => inner.usedBytes(),
@@ -65,6 +74,9 @@ function countingArena(budget: number): VectorArena {
       return inner.allocate(bytes);
     },
     release: (memory) => inner.release(memory),
+    raise(bytes: number): void {
+      budget += bytes;
+    },
   };
 }
 
@@ -80,8 +92,8 @@ describe("the vector arena", () => {
     assert.equal(arena.allocations(), 0);
     assert.equal(store.arenaBytes, 0);
     store.add(meta(1, "a"), row(1), residual(1));
-    assert.equal(arena.allocations(), 3, "the rows and fields, a text page, and namespace a's mask");
-    assert.equal(arena.usedBytes(), 10 * ROW + TEXT_PAGE_MIN_BYTES + 10);
+    assert.equal(arena.allocations(), 6, "the rows and fields, a text page, namespace a's mask and its lexical index's three regions");
+    assert.equal(arena.usedBytes(), 10 * ROW + TEXT_PAGE_MIN_BYTES + 10 + LEXICON);
     assert.equal(store.arenaBytes, arena.usedBytes());
     const arrays = [
       store.vectors,
@@ -123,13 +135,13 @@ describe("the vector arena", () => {
     store.resize(9);
     assert.equal(oldVectors.length, 0, "the old memory was released");
     assert.equal(oldResiduals.length, 0, "the residuals were in it");
-    assert.equal(arena.usedBytes(), 9 * ROW + 2 * 9 + TEXT_PAGE_MIN_BYTES);
+    assert.equal(arena.usedBytes(), 9 * ROW + 2 * 9 + TEXT_PAGE_MIN_BYTES + 2 * LEXICON);
     for (let i = 5; i <= 9; i++) store.add(meta(i, "c"), row(i), residual(i));
     assertEntries(store, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
     store.remove(store.slotOf("a", 1));
     store.resize(8);
     assertEntries(store, [2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.equal(arena.usedBytes(), 8 * ROW + 3 * 8 + TEXT_PAGE_MIN_BYTES);
+    assert.equal(arena.usedBytes(), 8 * ROW + 3 * 8 + TEXT_PAGE_MIN_BYTES + 3 * LEXICON);
   });
 
   it("when the arena refuses, resize and add throw 'full' and leave the store as it was", () => {
@@ -163,20 +175,25 @@ describe("the vector arena", () => {
 
   it("a growth with no room for old and new at once parks the entries first; refused even then, every entry stays", () => {
     const perRow = ROW + 1; // one namespace's mask
-    const arena = countingArena(100 * perRow + TEXT_PAGE_MIN_BYTES + 64);
+    const arena = countingArena(100 * perRow + TEXT_PAGE_MIN_BYTES + 64 + LEXICON);
     const store = new VectorStore(DIMS, 60, arena);
     for (let i = 1; i <= 5; i++) store.add(meta(i, "a"), row(i), residual(i));
     store.resize(95);
     assert.equal(store.capacity, 95);
-    assert.equal(arena.usedBytes(), 95 * perRow + TEXT_PAGE_MIN_BYTES, "only the new memory (and the text page) is held");
+    assert.equal(
+      arena.usedBytes(),
+      95 * perRow + TEXT_PAGE_MIN_BYTES + LEXICON,
+      "only the new memory (and the text page and index) is held",
+    );
     assertEntries(store, [1, 2, 3, 4, 5]);
     assert.throws(
       () => store.resize(101),
       (e: unknown) => e instanceof HaloError && e.tag === "full",
     );
     assert.equal(store.capacity, 95, "back at its old capacity");
-    assert.equal(arena.usedBytes(), 95 * perRow + TEXT_PAGE_MIN_BYTES);
+    assert.equal(arena.usedBytes(), 95 * perRow + TEXT_PAGE_MIN_BYTES + LEXICON);
     assertEntries(store, [1, 2, 3, 4, 5]);
+    arena.raise(16 * 1024); // room for the lexical index of 95 entries to grow into
     for (let i = 6; i <= 95; i++) store.add(meta(i, "a"), row(i), residual(i));
     assert.equal(store.count, 95);
   });
@@ -196,16 +213,17 @@ describe("the vector arena", () => {
   });
 
   it("max_vectors fits the budget with a margin, counting each row's residual plane, and never goes past MAX_VECTORS_LIMIT", () => {
-    // 256 + 128 residual bytes + 51 of fields and id table + 8 mask bytes + 128 of text = 571 bytes per entry
-    // (428 while the texts and the id maps were in the XS heap: 8,819 entries; 300 before the residuals: 12,582).
-    assert.equal(bytesPerEntry(256), 571);
+    // 256 + 128 residual bytes + 51 of fields and id table + 8 mask bytes + 128 of text + 160 of lexical index
+    // = 731 bytes per entry (571 while the index was in the XS heap: 6,610 entries; 428 while the texts and the
+    // id maps were too: 8,819; 300 before the residuals: 12,582).
+    assert.equal(bytesPerEntry(256), 731);
     assert.equal(
       bytesPerEntry(255),
-      255 + 128 + ROW_FIELD_BYTES + 8 + TEXT_BYTES_PER_ENTRY,
+      255 + 128 + ROW_FIELD_BYTES + 8 + TEXT_BYTES_PER_ENTRY + LEXICON_BYTES_PER_ENTRY,
       "an odd row's last residual byte is half used",
     );
-    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 256), 6610);
-    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 4096), 596);
+    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 256), 5163);
+    assert.equal(maxVectorsFitting(VECTOR_ARENA_DEVICE_BYTES, 4096), 581);
     assert.equal(maxVectorsFitting(64 * 1024 * 1024, 256), MAX_VECTORS_LIMIT);
     assert.equal(maxVectorsFitting(0, 256), 0);
     const fit = maxVectorsFitting(1024 * 1024, 256);
@@ -266,7 +284,7 @@ describe("the vector arena: memory.config and device.status", () => {
     await call(rig, "memory.write", { content: "The spare key is under the blue flowerpot" });
     const before = rig.core.ports.settings.get("memory.config");
     arena.refuseAll(true);
-    const grow = await call(rig, "memory.config", { action: "update", max_vectors: 6000 });
+    const grow = await call(rig, "memory.config", { action: "update", max_vectors: 5100 });
     assert.equal(grow.isError, true);
     assert.match(grow.text, /^full: /);
     assert.equal(rig.core.memory.config.max_vectors, 5000);
@@ -275,8 +293,8 @@ describe("the vector arena: memory.config and device.status", () => {
     assert.match((await call(rig, "memory.search", { query: "spare key" })).text, /blue flowerpot/);
     assert.equal((await call(rig, "memory.write", { content: "Carla lent me her blender" })).isError, false);
     arena.refuseAll(false);
-    assert.equal((await call(rig, "memory.config", { action: "update", max_vectors: 6000 })).isError, false);
-    assert.equal(rig.core.memory.store.capacity, 6000);
+    assert.equal((await call(rig, "memory.config", { action: "update", max_vectors: 5100 })).isError, false);
+    assert.equal(rig.core.memory.store.capacity, 5100);
     assert.equal(rig.core.memory.store.count, 2);
   });
 

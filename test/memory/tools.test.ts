@@ -206,7 +206,7 @@ describe("memory tools", () => {
     assert.match(await call(rig, "device.status", {}, alice), /^Memory: your memories 1 of 1000; your pinned memories 0 of 50$/m);
     assert.match(
       await call(rig, "device.status", {}),
-      /^Memory: your memories 1 of 5000; your pinned memories 0 of 200; live memories \(all people\) 2 of 5000; vector arena 2\.1 MB of 4\.0 MB; max_vectors this device fits 6610$/m,
+      /^Memory: your memories 1 of 5000; your pinned memories 0 of 200; live memories \(all people\) 2 of 5000; vector arena 2\.1 MB of 4\.0 MB; max_vectors this device fits 5163$/m,
     );
   });
 

@@ -10,7 +10,7 @@ import { MEMORY_CONTENT_MAX_BYTES } from "../../lib/memory/bounds.ts";
 import { residualBytes } from "../../lib/memory/store/quantize.ts";
 import { TEXT_PAGE_MAX_BYTES } from "../../lib/memory/store/text-pages.ts";
 import { VectorStore, type EntryMeta } from "../../lib/memory/store/vector-store.ts";
-import type { VectorArena } from "../../lib/ports.ts";
+import type { LexiconKernels, VectorArena } from "../../lib/ports.ts";
 import { utf8Length } from "../../lib/util/utf8.ts";
 import { mulberry32, type Prng } from "../support/prng.ts";
 
@@ -85,12 +85,12 @@ function mismatch(store: VectorStore, model: Map<string, ModelEntry>, liveText: 
   return "";
 }
 
-/** `arena`: plain ArrayBuffers on Node, the native arena on XS; the transcript is the same. */
-export async function runStoreModelScenario(arena: VectorArena, steps = 2000): Promise<string[]> {
+/** `arena`: plain ArrayBuffers on Node, the native arena on XS; `lexicon`: the lexical index's kernels (the C ones on XS); the transcript is the same. */
+export async function runStoreModelScenario(arena: VectorArena, steps = 2000, lexicon?: LexiconKernels): Promise<string[]> {
   const out: string[] = [];
   const rng = mulberry32(20261202);
   const gate = switchableArena(arena);
-  const store = new VectorStore(DIMS, 64, gate);
+  const store = new VectorStore(DIMS, 64, gate, lexicon);
   const model = new Map<string, ModelEntry>();
   const keyOf = (ns: string, id: number): string => `${ns}/${id}`;
   let liveText = 0;

@@ -27,10 +27,11 @@ describe("the vector arena on XS", () => {
     assert.match(xs.stdout, /^END$/m);
   });
 
-  it("a 5,000-row store's rows, fields, id table and texts are not in the chunk heap; over plain ArrayBuffers they are", () => {
+  it("a 5,000-row store's rows, fields, id table, texts and lexical index are not in the chunk heap; over plain ArrayBuffers they are", () => {
     const c = line("CHUNKS");
     const rows = 5000 * (256 + 128 + 51 + 1); // rows, residual planes, fields and id table, one mask
-    assert.equal(c.arenaBytes, rows + c.textBytes);
+    assert.equal(c.arenaBytes, rows + c.textBytes + c.lexiconBytes);
+    assert.ok(c.lexiconBytes > 0 && c.lexiconBytes < 200 * 5000, `lexical index ${c.lexiconBytes} bytes`);
     assert.ok(c.textBytes >= c.textLength && c.textBytes < c.textLength + 64 * 1024, `text pages ${c.textBytes} for ${c.textLength} bytes`);
     // The store has taken its memory (one entry): almost nothing in chunks over the arena, all of it over plain buffers.
     assert.ok(c.arenaOne < 0.1 * c.arenaBytes, `arena store grew the chunk heap by ${c.arenaOne} bytes`);
@@ -54,27 +55,27 @@ describe("the vector arena on XS", () => {
 
   it("memory.config reports the limit, refuses past it, and a refused growth leaves memory serving", () => {
     const t = line("TOOLS");
-    assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 6610 memories \(max_vectors\)$/);
+    assert.match(t.view, /Vector arena: 0 B of 4\.0 MB in use; this device fits at most 5163 memories \(max_vectors\)$/);
     assert.match(t.write, /^Remembered/);
-    assert.match(t.over, /^ERROR limit: max_vectors can be at most 6610 on this device, not 13000/);
-    assert.equal(t.grow, "Updated: max_vectors = 5300.");
+    assert.match(t.over, /^ERROR limit: max_vectors can be at most 5163 on this device, not 13000/);
+    assert.equal(t.grow, "Updated: max_vectors = 5100.");
     assert.equal(
       t.grownUsed,
-      5300 * (256 + 128 + 51 + 1) + 2048,
-      "grown through parked entries: only the new memory (and a text page) is held",
+      5100 * (256 + 128 + 51 + 1) + 2048 + t.lexiconBytes,
+      "grown through parked entries: only the new memory (and a text page and the lexical index) is held",
     );
     assert.match(t.shrink, /^ERROR full: the vector store asked for \d+ bytes and this device cannot give them/);
-    assert.equal(t.capacity, 5300);
-    assert.equal(t.maxVectors, 5300);
+    assert.equal(t.capacity, 5100);
+    assert.equal(t.maxVectors, 5100);
     assert.match(t.search, /blue flowerpot/);
     assert.match(t.write2, /^Remembered/);
     assert.equal(t.shrunk, "Updated: max_vectors = 5000.");
     assert.equal(t.shrunkCapacity, 5000);
     assert.equal(t.count, 2);
-    assert.match(t.status, /live memories \(all people\) 2 of 5000; vector arena 2\.1 MB of 4\.0 MB; max_vectors this device fits 6610$/m);
+    assert.match(t.status, /live memories \(all people\) 2 of 5000; vector arena 2\.1 MB of 4\.0 MB; max_vectors this device fits 5163$/m);
   });
 
   it("a boot config over the limit is clamped", () => {
-    assert.equal(line("BOOT").maxVectors, 6610);
+    assert.equal(line("BOOT").maxVectors, 5163);
   });
 });

@@ -53,6 +53,7 @@ const arenaKernels: Kernels = {
   topK: (...args: Parameters<Kernels["topK"]>) =>
     (nativeKernels.topK as (...a: unknown[]) => ReturnType<Kernels["topK"]>)(...args.map(overArena)),
   rerank: (...args: Parameters<Kernels["rerank"]>) => (nativeKernels.rerank as (...a: unknown[]) => Float64Array)(...args.map(overArena)),
+  lexicon: nativeKernels.lexicon,
 };
 report("c-arena", arenaKernels);
 // Called directly with missing trailing arguments, the native fails like the TypeScript kernel.

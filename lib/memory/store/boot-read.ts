@@ -2,7 +2,7 @@
 // the snapshot with its journal replayed, the log lines about what was found,
 // and a damaged snapshot moved aside, never overwritten.
 import { errorTag } from "../../errors";
-import type { Log, Storage, VectorArena } from "../../ports";
+import type { LexiconKernels, Log, Storage, VectorArena } from "../../ports";
 import { type RangeReader, VectorFileError } from "./vector-file";
 import { type LoadedVectors, VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, type VectorFiles } from "./vector-files";
 import type { JournalSource } from "./vector-journal";
@@ -14,7 +14,7 @@ export function readVectorFiles(
   storage: Storage,
   files: VectorFiles,
   log: Log,
-  into: { capacity: number; arena: VectorArena },
+  into: { capacity: number; arena: VectorArena; lexicon?: LexiconKernels },
   nowMs: number,
 ): BootRead {
   let snapshot: RangeReader | undefined;
@@ -45,7 +45,7 @@ export function readVectorFiles(
     return { state: "unread" };
   }
   try {
-    const file = files.open(snapshot, journal, into.capacity, into.arena);
+    const file = files.open(snapshot, journal, into.capacity, into.arena, into.lexicon);
     if (journal && journal.length > 0 && (!file || file.journal.state === "stale"))
       log.info(`memory: ${VECTOR_JOURNAL_PATH} belongs to an earlier snapshot; ignored`);
     if (!file) return { state: "read" };

@@ -2,6 +2,7 @@
 // (modules/vector/vector.c) and the ones hosts without them use. Both follow
 // the contract in docs/memory-kernel.md and give identical results, errors included.
 import type { Kernels } from "../../ports";
+import { tsLexiconKernels } from "../recall/lexicon-ts";
 
 /** Most results one topK call returns. The C kernel has the same bound. */
 export const MAX_TOP_K = 64;
@@ -122,4 +123,4 @@ function rerank(store: Int8Array, dims: number, residuals: Uint8Array, rows: Int
 }
 
 /** The TypeScript kernels, for hosts without native ones. */
-export const tsKernels: Kernels = { topK, rerank };
+export const tsKernels: Kernels = { topK, rerank, lexicon: tsLexiconKernels };

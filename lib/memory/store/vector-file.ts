@@ -9,7 +9,7 @@ import { nameError } from "../../errors";
 // It is read in pieces (VECTOR_FILE_PIECE_BYTES) through a window that holds
 // one piece and one record, hashed as it comes, so a boot never holds the
 // whole file (2.5 MB at 5,000 entries); vector-file-write.ts writes it so.
-import type { Digest, Sha256Stream, VectorArena } from "../../ports";
+import type { Digest, LexiconKernels, Sha256Stream, VectorArena } from "../../ports";
 import { decodeUtf8, encodeUtf8 } from "../../util/utf8";
 import { MAX_EMBEDDING_DIMS, MAX_VECTORS_LIMIT, VECTOR_FILE_PIECE_BYTES } from "../bounds";
 import { maxEntryBytes, readEntry } from "./entry-codec";
@@ -152,7 +152,7 @@ class FileWindow {
 
 /**
  * Reads a vector file through `read`, `pieceBytes` at a time, into a store of at least `capacity` entries
- * over `arena`; throws VectorFileError when it is not intact (and the arena's HaloError "full" when the
+ * over `arena` (its lexical index through `lexicon`, TypeScript when not given); throws VectorFileError when it is not intact (and the arena's HaloError "full" when the
  * entries do not fit). Entries are added as they are read and the checksum is known at the end, so on any
  * failure the rest of the file is still read: the error is the one a check of the whole file first would
  * give (a short or damaged file is refused as such, never as "full"). A store left half-built is dropped
@@ -164,6 +164,7 @@ export function readVectorFile(
   capacity: number,
   arena: VectorArena,
   pieceBytes: number = VECTOR_FILE_PIECE_BYTES,
+  lexicon?: LexiconKernels,
 ): DecodedVectorFile {
   if (!(pieceBytes >= 1)) throw new RangeError("bad piece size");
   const hash = digest.sha256Stream();
@@ -184,7 +185,7 @@ export function readVectorFile(
   let body: { embedderId: string; store: VectorStore } | undefined;
   let failure: unknown;
   try {
-    body = readBody(file, version, dims, count, capacity, arena);
+    body = readBody(file, version, dims, count, capacity, arena, lexicon);
   } catch (e) {
     if (file.failed) throw e;
     failure = e;
@@ -206,6 +207,7 @@ function readBody(
   count: number,
   capacity: number,
   arena: VectorArena,
+  lexicon: LexiconKernels | undefined,
 ): { embedderId: string; store: VectorStore } {
   const { bytes, view } = file;
   const held = file.fill(256);
@@ -213,7 +215,7 @@ function readBody(
   if (1 + idLen > held) throw new VectorFileError("embedder id cut short");
   const embedderId = decodeUtf8(bytes.subarray(file.start + 1, file.start + 1 + idLen));
   file.start += 1 + idLen;
-  const store = new VectorStore(dims, Math.max(capacity, count), arena);
+  const store = new VectorStore(dims, Math.max(capacity, count), arena, lexicon);
   store.changes.ignoreUntilCleared(); // what is read is what the card holds (VectorFiles.open clears after the journal)
   const rows = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const withResidual = version >= RESIDUAL_VERSION;

@@ -6,8 +6,8 @@
 // two leaves a journal naming the old snapshot, which the next boot ignores.
 // The snapshot is read and written in pieces, never whole (vector-file.ts,
 // vector-file-write.ts); the journal is read a frame at a time (vector-journal.ts).
-import type { Digest, Storage, VectorArena } from "../../ports";
-import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES } from "../bounds";
+import type { Digest, LexiconKernels, Storage, VectorArena } from "../../ports";
+import { JOURNAL_MAX_COMMITS, JOURNAL_MAX_MAINTENANCE, JOURNAL_MAX_SHARE, JOURNAL_MIN_BYTES, VECTOR_FILE_PIECE_BYTES } from "../bounds";
 import { OP_MAINTAIN } from "./store-changes";
 import { readVectorFile, RESIDUAL_VERSION, VECTOR_FILE_VERSION, type DecodedVectorFile, type RangeReader } from "./vector-file";
 import { vectorFileWriter } from "./vector-file-write";
@@ -49,12 +49,18 @@ export class VectorFiles {
    * held, as before any read). Undefined without a snapshot (a journal without one is stale: nothing it
    * holds is acknowledged on its own).
    */
-  open(read: RangeReader | undefined, journal: JournalSource | undefined, capacity: number, arena: VectorArena): LoadedVectors | undefined {
+  open(
+    read: RangeReader | undefined,
+    journal: JournalSource | undefined,
+    capacity: number,
+    arena: VectorArena,
+    lexicon?: LexiconKernels,
+  ): LoadedVectors | undefined {
     this.base = undefined;
     this.held = undefined;
     this.journal = journal && journal.length > 0 ? "stale" : "absent";
     if (!read) return undefined;
-    const file = readVectorFile(read, this.digest, capacity, arena);
+    const file = readVectorFile(read, this.digest, capacity, arena, VECTOR_FILE_PIECE_BYTES, lexicon);
     const replay = replayJournal(journal, file.base, file.store, this.digest, file.version >= RESIDUAL_VERSION);
     this.base = file.base;
     this.held = file.store;

@@ -1,15 +1,17 @@
 // The live memory: one flat Int8Array of capacity x dims, the rows' 4-bit
 // residual plane, parallel typed arrays for the metadata and an id table, not
 // one object per vector, all laid over arena memory (store-arrays.ts: native
-// memory outside the collected heap on XS), and the texts in pages of arena
-// memory (text-pages.ts). The XS heap holds a few objects per namespace, none
-// per entry (until a namespace's first search builds its lexical index).
+// memory outside the collected heap on XS), the texts in pages of arena memory
+// (text-pages.ts) and the texts' lexical index in arena regions of its own
+// (recall/lexical.ts, kept up to date by add, replace and remove). The XS heap
+// holds a few objects per namespace, none per entry.
 // The memory is taken on the first add, so an empty store costs nothing.
 // Slots are dense (0..count-1): a removal moves the last entry into the hole.
 import { errorTag } from "../../errors";
-import type { VectorArena } from "../../ports";
+import type { LexiconKernels, VectorArena } from "../../ports";
 import { MEMORY_MAX_NAMESPACES } from "../bounds";
 import { LexicalIndex, type LexicalHit } from "../recall/lexical";
+import { tsLexiconKernels } from "../recall/lexicon-ts";
 import { int8Norm, residualBytes, rowScale } from "./quantize";
 import { deleteSlot, fillSlots, findSlot, setSlot } from "./slot-table";
 import {
@@ -74,30 +76,32 @@ export class VectorStore {
   /** Per namespace: a mask byte per slot (1 = the slot belongs to it), each in its own arena memory. */
   private masks: Mask[] = [];
   private readonly nsCounts: number[] = [];
-  /** The stored texts' inverted index, per namespace, built on the namespace's first search (lexicalSearch). */
-  private readonly lexicon = new LexicalIndex();
+  /** The stored texts' inverted index, per namespace, in arena memory. */
+  private readonly lexicon: LexicalIndex;
   /** Changes since the store was last persisted (add and remove record themselves; field writes call touch). */
   readonly changes = new StoreChanges();
   /** Counts add, touch and remove calls: a write transaction saves when it moved (engine.ts). */
   version = 0;
 
-  constructor(dims: number, capacity: number, arena: VectorArena) {
+  /** `lexicon`: the lexical index's kernels (Kernels.lexicon: the C ones on XS). */
+  constructor(dims: number, capacity: number, arena: VectorArena, lexicon: LexiconKernels = tsLexiconKernels) {
     this.dims = dims;
     this.capacity = capacity;
     this.arena = arena;
     this.texts = new TextPages(arena);
+    this.lexicon = new LexicalIndex(arena, lexicon);
     this.adopt(emptyRowArrays());
   }
 
-  /** Arena bytes the store holds now: rows, residuals, fields and id table, a byte per row for each namespace's mask, and the text pages. */
+  /** Arena bytes the store holds now: rows, residuals, fields and id table, a byte per row for each namespace's mask, the text pages and the lexical index. */
   get arenaBytes(): number {
-    return (this.memory ? this.capacity * (rowBytes(this.dims) + this.masks.length) : 0) + this.texts.bytes;
+    return (this.memory ? this.capacity * (rowBytes(this.dims) + this.masks.length) : 0) + this.texts.bytes + this.lexicon.bytes;
   }
 
   /**
    * Stores an entry, its int8 row and the row's residual plane (and the row's norm when known); returns its
    * slot. The caller checks capacity first. Throws a HaloError "full" when the arena cannot give the store
-   * its memory (first add, new namespace, a new text page); the store is unchanged then.
+   * its memory (first add, new namespace, a new text page, room in the lexical index); the store is unchanged then.
    */
   add(meta: EntryMeta, row: Int8Array, residual: Uint8Array, norm?: number): number {
     if (this.count >= this.capacity) throw new Error("the vector store is full");
@@ -105,7 +109,14 @@ export class VectorStore {
     if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
     if (!this.memory) this.adopt(allocateRowArrays(this.arena, this.dims, this.capacity));
     this.texts.reserveFor(meta.content, meta.source);
-    const ns = this.nsIndexFor(meta.ns);
+    this.lexicon.add(meta.ns, meta.id, meta.content);
+    let ns: number;
+    try {
+      ns = this.nsIndexFor(meta.ns);
+    } catch (e) {
+      this.lexicon.remove(meta.ns, meta.id, meta.content);
+      throw e;
+    }
     this.version++;
     const slot = this.count++;
     this.vectors.set(row, slot * this.dims);
@@ -119,7 +130,6 @@ export class VectorStore {
     this.masks[ns].bytes[slot] = 1;
     setSlot(this, ns, meta.id, slot);
     this.nsCounts[ns]++;
-    if (this.lexicon.has(meta.ns)) this.lexicon.add(meta.ns, meta.id, meta.content);
     if (!this.changes.overflow) this.changes.upsert({ ...meta }, this.norms[slot], row, residual);
     return slot;
   }
@@ -132,7 +142,8 @@ export class VectorStore {
 
   /**
    * Overwrites the entry at `slot`, which has the same namespace and id (journal replay; not recorded).
-   * Throws the arena's HaloError "full" when its texts need a page it can't give (the entry is unchanged).
+   * Throws the arena's HaloError "full" when its texts need a page, or its index room, the arena can't give
+   * (the entry is unchanged).
    */
   replace(slot: number, meta: EntryMeta, row: Int8Array, residual: Uint8Array, norm: number): void {
     if (row.length !== this.dims) throw new Error("bad row length");
@@ -140,12 +151,9 @@ export class VectorStore {
     const old = this.contentOf(slot);
     if (meta.content !== old || meta.source !== this.sourceOf(slot)) {
       this.texts.reserveFor(meta.content, meta.source);
+      if (meta.content !== old) this.lexicon.replace(meta.ns, meta.id, old, meta.content);
       this.texts.free(this, slot);
       this.texts.put(this, slot, meta.content, meta.source);
-    }
-    if (meta.content !== old && this.lexicon.has(meta.ns)) {
-      this.lexicon.remove(meta.ns, meta.id, old);
-      this.lexicon.add(meta.ns, meta.id, meta.content);
     }
     this.vectors.set(row, slot * this.dims);
     this.residuals.set(residual, slot * residual.length);
@@ -161,7 +169,7 @@ export class VectorStore {
     const ns = this.nsIndex[slot];
     const id = this.ids[slot];
     this.changes.remove(this.namespaces[ns], id);
-    if (this.lexicon.has(this.namespaces[ns])) this.lexicon.remove(this.namespaces[ns], id, this.contentOf(slot));
+    this.lexicon.remove(this.namespaces[ns], id, this.contentOf(slot));
     this.masks[ns].bytes[slot] = 0;
     deleteSlot(this, ns, id);
     this.texts.free(this, slot);
@@ -177,15 +185,14 @@ export class VectorStore {
     this.texts.compact(this, this.count);
   }
 
-  /** `ns`'s best `limit` entries for `query` by their words (lexical.ts), indexing `ns` first if this is its first search. */
+  /** `ns`'s best `limit` entries for `query` by their words (lexical.ts). */
   lexicalSearch(ns: string, query: string, limit: number): LexicalHit[] {
-    const index = this.nsLookup.get(ns);
-    if (index === undefined || this.nsCounts[index] === 0) return [];
-    if (!this.lexicon.has(ns)) {
-      for (let slot = 0; slot < this.count; slot++)
-        if (this.nsIndex[slot] === index) this.lexicon.add(ns, this.ids[slot], this.contentOf(slot));
-    }
     return this.lexicon.search(ns, query, limit);
+  }
+
+  /** The arena regions of `ns`'s lexical index (tests read them: recall/lexicon-layout.ts). */
+  lexicalRegions(ns: string): { heap: ArrayBuffer; table: ArrayBuffer; docs: ArrayBuffer } | undefined {
+    return this.lexicon.regions(ns);
   }
 
   /** The slot of content id `id` in `ns`, or -1. */
@@ -201,6 +208,11 @@ export class VectorStore {
   /** Arena bytes of the text pages (part of arenaBytes). */
   get textBytes(): number {
     return this.texts.bytes;
+  }
+
+  /** Arena bytes of the lexical index (part of arenaBytes). */
+  get lexiconBytes(): number {
+    return this.lexicon.bytes;
   }
 
   /** The entry's text (a new string each call: the store keeps it as UTF-8 bytes). */
