@@ -115,10 +115,10 @@
 	#define WAKE_NOISE_MAX_GAIN 3.0f /* ... up to this factor */
 #endif
 #ifndef WAKE_FACTOR_LOW
-	#define WAKE_FACTOR_LOW 2.4f /* threshold = mutual distance * (LOW + (HIGH - LOW) * sensitivity), times the noise gain */
+	#define WAKE_FACTOR_LOW 2.2f /* threshold = mutual distance * (LOW + (HIGH - LOW) * sensitivity), times the noise gain */
 #endif
 #ifndef WAKE_FACTOR_HIGH
-	#define WAKE_FACTOR_HIGH 4.0f
+	#define WAKE_FACTOR_HIGH 3.8f
 #endif
 #ifndef WAKE_DEFAULT_SENSITIVITY
 	#define WAKE_DEFAULT_SENSITIVITY 0.5f

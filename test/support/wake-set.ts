@@ -41,7 +41,7 @@ const NEGATIVE_OTHER_VOICES = ["en-gb", "en-us+f2", "en-gb-x-rp", "en-029+m3", "
 
 const SPLITS: Record<Split, { speeds: number[]; pitches: number[]; seed: number; negativeMinutes: number }> = {
   test: { speeds: [141, 150, 160, 170, 180, 189], pitches: [38, 50, 62], seed: 1000, negativeMinutes: 62 },
-  tune: { speeds: [145, 155, 175, 185], pitches: [41, 47, 56, 60], seed: 2000, negativeMinutes: 20 },
+  tune: { speeds: [145, 155, 175, 185], pitches: [41, 47, 56, 60], seed: 2000, negativeMinutes: 60 },
 };
 export const SNRS = [20, 10, 5] as const;
 export const NOISES: NoiseKind[] = ["white", "pink", "babble"];

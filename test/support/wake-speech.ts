@@ -31,7 +31,7 @@ export function speak(text: string, v: Voice): Int16Array {
   const wav = execFileSync("espeak-ng", ["--stdout", "-v", v.voice, "-s", String(v.wordsPerMinute), "-p", String(v.pitch), text], {
     maxBuffer: 1 << 30,
   });
-  const raw = execFileSync("sox", ["-t", "wav", "-", "-t", "raw", "-r", "16000", "-e", "signed", "-b", "16", "-c", "1", "-"], {
+  const raw = execFileSync("sox", ["-V1", "-t", "wav", "-", "-t", "raw", "-r", "16000", "-e", "signed", "-b", "16", "-c", "1", "-"], {
     input: wav,
     maxBuffer: 1 << 30,
   });
