@@ -13,7 +13,6 @@ type Handle = object;
 interface Features {
   reason: number;
   frames: number;
-  firstHop: number;
   clipped: number;
   peak: number;
   features?: ArrayBuffer;
@@ -51,7 +50,12 @@ function detector(): WakeDetector {
     },
     setSensitivity: (value: number): number => sensitivity(live(), value),
     reset: (): void => reset(live()),
-    push: (samples: Int16Array, scores?: Float32Array): WakeHit | null => (push(live(), samples, scores) > 0 ? hit(live()) : null),
+    push(samples: Int16Array, scores?: Float32Array): WakeHit | null {
+      if (push(live(), samples, scores) === 0) return null;
+      // named one by one so each name is in the compiled module (xsl defines the xsID_ that wake_xs.c sets)
+      const h = hit(live());
+      return { example: h.example, hop: h.hop, distance: h.distance, threshold: h.threshold };
+    },
     close(): void {
       if (handle) close(handle);
       handle = undefined;

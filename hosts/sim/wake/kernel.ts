@@ -14,7 +14,7 @@ export interface WakeAddon {
   create(): Handle;
   close(detector: Handle): void;
   bytes(): number;
-  features(samples: Int16Array): { reason: number; frames: number; firstHop: number; clipped: number; peak: number; features?: Int16Array };
+  features(samples: Int16Array): { reason: number; frames: number; clipped: number; peak: number; features?: Int16Array };
   teach(detector: Handle, ...examples: Int16Array[]): { reason: number; threshold: number; d01: number; d02: number; d12: number };
   sensitivity(detector: Handle, value: number): number;
   reset(detector: Handle): void;

@@ -151,7 +151,6 @@ static napi_value wakeFeatures(napi_env env, napi_callback_info info)
 	}
 	wakeSet(env, result, "reason", out.reason);
 	wakeSet(env, result, "frames", out.frames);
-	wakeSet(env, result, "firstHop", out.firstHop);
 	wakeSet(env, result, "clipped", out.clipped);
 	wakeSet(env, result, "peak", out.peak);
 	if (values > 0) {
