@@ -18,6 +18,7 @@ const OPTIONAL = [
   ["bench/ota.mjs", "runOtaBench"],
   ["bench/nostr.mjs", "runNostrBench"],
   ["bench/web.mjs", "runWebBench"],
+  ["bench/wake.mjs", "runWakeBench"],
 ];
 
 const { runXsHeapBench } = await import("./xs-heap.mjs");

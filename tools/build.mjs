@@ -1,7 +1,10 @@
 // Runs at `npm install` (prepare) and `npm run build`: builds the XS test host from the engine sources
-// that @agoric/xsnap ships. Generated sources (validators, docs pack, catalog) are committed; `npm run gen`
+// that @agoric/xsnap ships, and the Node addon of the wake-word engine (hosts/sim/wake/build.mjs; it is
+// also built on first use). Generated sources (validators, docs pack, catalog) are committed; `npm run gen`
 // rewrites them.
 import { spawnSync } from "node:child_process";
 
-const r = spawnSync("node", ["hosts/xs/build.mjs"], { stdio: "inherit" });
-process.exit(r.status ?? 1);
+for (const script of ["hosts/xs/build.mjs", "hosts/sim/wake/build.mjs"]) {
+  const r = spawnSync("node", [script], { stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}

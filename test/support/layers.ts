@@ -11,7 +11,7 @@ export const LAYERS: ReadonlyArray<{ name: string; folders: readonly string[] }>
   { name: "utilities", folders: ["util", "generated"] },
   { name: "registry", folders: ["registry"] },
   { name: "protocols and people", folders: ["mcp", "net", "people"] },
-  { name: "device and stores", folders: ["device", "store"] },
+  { name: "device and stores", folders: ["device", "store", "wake"] },
   { name: "memory and updates", folders: ["memory", "ota"] },
   { name: "providers", folders: ["providers"] },
   { name: "speech and search", folders: ["voice", "web"] },
