@@ -125,6 +125,15 @@ export function parseTokenEvent(signer: WalletSigner, e: WalletEvent): TokenEven
   return { mint: body.mint, proofs, del };
 }
 
+/** The public mints of the device's NIP-61 info event. */
+export function parseNutzapInfo(signer: WalletSigner, e: WalletEvent): string[] {
+  if (e.kind !== KIND_NUTZAP_INFO || e.pubkey !== signer.pubkey) return [];
+  const mints: string[] = [];
+  for (const t of e.tags)
+    if (t[0] === "mint" && isMintUrl(t[1]) && mints.length < WALLET_MINTS_MAX && !mints.includes(t[1])) mints.push(t[1]);
+  return mints;
+}
+
 /** The token-event ids a NIP-09 deletion of the device's names (only those marked with `k` 7375). */
 export function deletedTokenIds(signer: WalletSigner, e: WalletEvent): string[] {
   if (e.kind !== KIND_DELETION || e.pubkey !== signer.pubkey) return [];

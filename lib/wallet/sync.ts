@@ -4,7 +4,7 @@
 // acknowledged is recorded on the card as published, so a crash before the acknowledgement means publishing
 // again at the next sync. At boot, reconcile reads the relays back: a proof found there that the card does not
 // know is added when its mint says it is unspent (another client of the same wallet, or a replaced card).
-import { djb2Hex } from "../util/hash";
+import { djb2Hex, toHex } from "../util/hash";
 import { toJson } from "../util/json";
 import { held, type WalletCore, write } from "./core";
 import { ownsInputs, type TokenEventRef } from "./ledger-state";
@@ -14,15 +14,17 @@ import {
   deletionEvent,
   historyEvent,
   KIND_DELETION,
+  KIND_NUTZAP_INFO,
   KIND_TOKEN,
   KIND_WALLET,
   nutzapInfoEvent,
+  parseNutzapInfo,
   parseTokenEvent,
   parseWalletEvent,
   tokenEvent,
   walletEvent,
 } from "./nip60";
-import type { HeldProof, StoredProof, WalletRelays, WalletSigner } from "./types";
+import type { HeldProof, StoredProof, WalletEvent, WalletRelays, WalletSigner } from "./types";
 
 export interface WalletNostr {
   signer: WalletSigner;
@@ -55,7 +57,22 @@ function configKey(privkey: string, mints: string[], publicMints: string[]): str
   return djb2Hex(toJson([privkey, mints, publicMints]));
 }
 
+/** secp256k1's group order in hex: a private key is a 64-hex-digit number below it (and not zero). */
+const ORDER_HEX = "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
+
+/** A new P2PK key for the wallet (NIP-60 `privkey`), from the Random port: never the device's Nostr key. */
+function freshKey(core: WalletCore): string {
+  const bytes = new Uint8Array(32);
+  for (;;) {
+    core.random.fill(bytes);
+    const hex = toHex(bytes);
+    if (hex < ORDER_HEX && hex !== "0".repeat(64)) return hex;
+  }
+}
+
 async function publishConfig(core: WalletCore, nostr: WalletNostr, report: SyncReport): Promise<void> {
+  if (core.ledger.state.config.mints.length === 0) return;
+  if (!core.ledger.state.config.privkey) write(core, { t: "config", config: { ...core.ledger.state.config, privkey: freshKey(core) } });
   const config = core.ledger.state.config;
   if (!config.privkey) return;
   const key = configKey(config.privkey, config.mints, config.publicMints);
@@ -123,46 +140,48 @@ export async function syncRelays(
 /** Boot: relays and card merged (the card wins for what it knows), then the relays brought up to the card. */
 export async function reconcile(core: WalletCore, nostr: WalletNostr): Promise<ReconcileReport> {
   const events = await nostr.relays.queryOwn(
-    [KIND_WALLET, KIND_TOKEN, KIND_DELETION],
+    [KIND_WALLET, KIND_NUTZAP_INFO, KIND_TOKEN, KIND_DELETION],
     WALLET_RELAY_EVENTS_MAX,
     WALLET_RELAY_QUERY_TIMEOUT_MS,
   );
   const deleted = new Set(events.flatMap((e) => deletedTokenIds(nostr.signer, e)));
   const state = core.ledger.state;
-  const wallet = events.filter((e) => e.kind === KIND_WALLET).sort((a, b) => b.created_at - a.created_at)[0];
-  const parsedWallet = wallet ? parseWalletEvent(nostr.signer, wallet) : undefined;
+  const newest = (kind: number): WalletEvent | undefined =>
+    events.filter((e) => e.kind === kind).sort((a, b) => b.created_at - a.created_at)[0];
+  const walletEv = newest(KIND_WALLET);
+  const parsedWallet = walletEv ? parseWalletEvent(nostr.signer, walletEv) : undefined;
+  const infoEv = newest(KIND_NUTZAP_INFO);
+  const publicMints = infoEv ? parseNutzapInfo(nostr.signer, infoEv) : [];
+  // The card's own key and lists win; a new card takes them from the relays.
+  const config = { ...state.config };
+  if (!config.privkey && parsedWallet?.privkey) config.privkey = parsedWallet.privkey;
+  if (config.mints.length === 0 && parsedWallet && parsedWallet.mints.length > 0) config.mints = parsedWallet.mints;
+  if (config.publicMints.length === 0 && publicMints.length > 0) config.publicMints = publicMints;
+  const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
   if (
-    parsedWallet &&
-    ((!state.config.privkey && parsedWallet.privkey) || (state.config.mints.length === 0 && parsedWallet.mints.length > 0))
+    config.privkey &&
+    parsedWallet?.privkey === config.privkey &&
+    same(parsedWallet.mints, config.mints) &&
+    infoEv &&
+    same(publicMints, config.publicMints)
   ) {
-    write(core, {
-      t: "config",
-      config: {
-        ...state.config,
-        privkey: state.config.privkey ?? parsedWallet.privkey,
-        mints: state.config.mints.length ? state.config.mints : parsedWallet.mints,
-      },
-    });
+    config.published = configKey(config.privkey, config.mints, config.publicMints); // the relays hold this very config
   }
+  if (toJson(config) !== toJson(state.config)) write(core, { t: "config", config });
   const tokens = events.filter((e) => e.kind === KIND_TOKEN).map((e) => ({ e, body: parseTokenEvent(nostr.signer, e) }));
   for (const t of tokens) for (const d of t.body?.del ?? []) deleted.add(d);
   const mine = walletProofs(core);
   const given = new Set([...state.sent.values()].flatMap((s) => s.proofs.map((p) => p.secret)));
+  const live = tokens.filter((t) => t.body !== undefined && !deleted.has(t.e.id));
   const unknown = new Map<string, StoredProof[]>();
-  const adoptEvents: TokenEventRef[] = [];
-  for (const { e, body } of tokens) {
-    if (!body || deleted.has(e.id)) continue;
-    if (body.proofs.every((p) => mine.has(p.secret)) && !state.events.has(e.id)) {
-      adoptEvents.push({ id: e.id, mint: body.mint, secrets: body.proofs.map((p) => p.secret) });
-    }
-    for (const p of body.proofs) {
-      if (mine.has(p.secret) || given.has(p.secret)) continue;
+  for (const { body } of live) {
+    for (const p of body?.proofs ?? []) {
+      if (!body || mine.has(p.secret) || given.has(p.secret)) continue;
       const list = unknown.get(body.mint) ?? [];
       if (!list.some((q) => q.secret === p.secret)) list.push(p);
       unknown.set(body.mint, list);
     }
   }
-  if (adoptEvents.length > 0) write(core, { t: "events", add: adoptEvents, del: [] });
   let adoptedProofs = 0;
   let adoptedSats = 0;
   for (const [mint, proofs] of unknown) {
@@ -177,6 +196,12 @@ export async function reconcile(core: WalletCore, nostr: WalletNostr): Promise<R
       for (const p of unspent) adoptedSats += p.amount;
     }
   }
+  // Every live token event on the relays is now known to the card: the sync below keeps those whose proofs
+  // the wallet holds and rolls over (deletes) those that list a proof it no longer has.
+  const known = live
+    .filter(({ e }) => !core.ledger.state.events.has(e.id))
+    .map(({ e, body }) => ({ id: e.id, mint: body?.mint ?? "", secrets: (body?.proofs ?? []).map((p) => p.secret) }));
+  if (known.length > 0) write(core, { t: "events", add: known, del: [] });
   const sync = await syncRelays(core, nostr);
   return { ...sync, tokenEvents: tokens.length, adoptedProofs, adoptedSats };
 }

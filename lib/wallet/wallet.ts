@@ -5,7 +5,6 @@
 // the amount bounds and the card.
 import { HaloError } from "../errors";
 import type { Clock, Log, Random, Storage } from "../ports";
-import { toHex } from "../util/hash";
 import { allowedMint, checkUnit, sum, type WalletCore, write } from "./core";
 import { Ledger, type LedgerLoad } from "./ledger";
 import { ownsInputs, type WalletConfig } from "./ledger-state";
@@ -49,23 +48,19 @@ export interface ProofCheck {
 
 export type MintsTarget = "wallet" | "public" | "both";
 
-/** secp256k1's group order in hex: a private key is a 64-hex-digit number below it (and not zero). */
-const ORDER_HEX = "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
-
 export class CashuWallet {
   private readonly core: WalletCore;
   private tail: Promise<unknown> = Promise.resolve();
+  private reconciled = false;
 
   constructor(private readonly deps: CashuWalletDeps) {
     this.core = { ledger: new Ledger(deps.storage), kit: deps.kit, clock: deps.clock, random: deps.random, log: deps.log };
   }
 
-  /** Reads the card; on a new card, makes the wallet's own P2PK key (NIP-60 `privkey`) from the Random port. */
+  /** Reads the card. (The wallet's P2PK key comes from the relays, or is made at the first sync: ./sync.) */
   open(): LedgerLoad {
     const load = this.core.ledger.load();
     if (load.torn) this.deps.log.warn("wallet: a torn record at the end of the card's wallet log was dropped");
-    if (!this.core.ledger.state.config.privkey)
-      write(this.core, { t: "config", config: { ...this.core.ledger.state.config, privkey: this.freshKey() } });
     return load;
   }
 
@@ -73,14 +68,7 @@ export class CashuWallet {
   boot(): Promise<{ recovery: RecoveryReport; relays?: ReconcileReport }> {
     return this.exclusive(async () => {
       const recovery = await recoverAll(this.core);
-      let relays: ReconcileReport | undefined;
-      if (this.deps.nostr) {
-        try {
-          relays = await reconcile(this.core, this.deps.nostr);
-        } catch (e) {
-          this.deps.log.warn(`wallet: the relays could not be reconciled (${e instanceof HaloError ? e.tag : "error"})`);
-        }
-      }
+      const relays = await this.reconcileNow();
       return { recovery, relays };
     });
   }
@@ -262,22 +250,27 @@ export class CashuWallet {
     return result;
   }
 
+  /** Relays read back once per process before anything is published, so a new card never replaces their key. */
+  private async reconcileNow(): Promise<ReconcileReport | undefined> {
+    if (!this.deps.nostr) return undefined;
+    try {
+      const report = await reconcile(this.core, this.deps.nostr);
+      this.reconciled = true;
+      return report;
+    } catch (e) {
+      this.deps.log.warn(`wallet: the relays could not be reconciled (${e instanceof HaloError ? e.tag : "error"})`);
+      return undefined;
+    }
+  }
+
   private async syncNow(history?: { direction: "in" | "out"; amount: number }): Promise<SyncReport | undefined> {
     if (!this.deps.nostr) return undefined;
+    if (!this.reconciled) return this.reconcileNow();
     try {
       return await syncRelays(this.core, this.deps.nostr, history);
     } catch (e) {
       this.deps.log.warn(`wallet: the relays were not updated (${e instanceof HaloError ? e.tag : "error"}); the next sync retries`);
       return undefined;
-    }
-  }
-
-  private freshKey(): string {
-    const bytes = new Uint8Array(32);
-    for (;;) {
-      this.deps.random.fill(bytes);
-      const hex = toHex(bytes);
-      if (hex < ORDER_HEX && hex !== "0".repeat(64)) return hex;
     }
   }
 

@@ -54,7 +54,7 @@ export async function openWallet(options: WalletOptions, allowed: string[] = [])
 }
 
 /** The wallet's Nostr seam over the device's identity and relay pool. */
-export function walletNostr(identity: NostrIdentity, pool: RelayPool, queryTimeoutMs = 2000): WalletNostr {
+export function walletNostr(identity: NostrIdentity, pool: RelayPool, queryTimeoutMs?: number): WalletNostr {
   return {
     signer: {
       pubkey: identity.pubkey,
@@ -64,7 +64,7 @@ export function walletNostr(identity: NostrIdentity, pool: RelayPool, queryTimeo
     },
     relays: {
       publish: async (event) => (await pool.publish(event)).some((o) => o.result === "ok"),
-      queryOwn: (kinds, max, timeoutMs) => pool.query([{ kinds, authors: [identity.pubkey] }], Math.min(timeoutMs, queryTimeoutMs), max),
+      queryOwn: (kinds, max, timeoutMs) => pool.query([{ kinds, authors: [identity.pubkey] }], queryTimeoutMs ?? timeoutMs, max),
     },
   };
 }
