@@ -99,8 +99,11 @@ export class StandInMint {
   paidOutSats = 0;
   /** What the next melt's payment does. */
   nextPayment: PaymentOutcome = "paid";
+  /** Whether signatures carry NUT-12 DLEQ proofs (StandInMintOptions.dleq; a bench turns it off midway). */
+  dleq: boolean;
 
   constructor(private readonly options: StandInMintOptions) {
+    this.dleq = options.dleq !== false;
     const keys = createNewMintKeys((options.height ?? 21) as 21, options.seed ?? new Uint8Array(32).fill(7), {
       input_fee_ppk: options.inputFeePpk ?? 0,
     });
@@ -278,7 +281,7 @@ export class StandInMint {
     const point = pointFromHex(B_);
     const sig = createBlindSignature(point, key, this.keysetId);
     const s: Signed = { id: this.keysetId, amount, C_: sig.C_.toHex(true) };
-    if (this.options.dleq !== false) {
+    if (this.dleq) {
       const dleq = createDLEQProof(point, key);
       s.dleq = { e: toHex(dleq.e), s: toHex(dleq.s) };
     }

@@ -10,6 +10,7 @@ import {
   getTokenMetadata,
   Mint,
   normalizeMintUrl,
+  pointFromHex,
   type MeltQuoteBolt11Response,
   type MintQuoteBolt11Response,
   type Proof,
@@ -45,7 +46,16 @@ export interface CashuKitDeps {
   random: Random;
   /** Deadline of one mint request (default WALLET_HTTP_TIMEOUT_MS). */
   timeoutMs?: number;
+  /**
+   * Window of @noble/curves' table of base-point multiples, built at the first blinding and kept for the life
+   * of the engine: 6 (noble's default) is about 350 KB of heap on the XS host, 4 about a third of that, each
+   * step down slower per multiplication (docs/wallet.md has the figures). Undefined: noble's default.
+   */
+  baseTableWindow?: number;
 }
+
+/** secp256k1's generator, compressed: a point whose class is @noble/curves' Point (cashu-ts does not export it). */
+const G_HEX = "0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798";
 
 /** A cashu-ts proof (amounts as Amount) in the stored form (numbers). */
 function stored(p: Proof): StoredProof {
@@ -98,6 +108,10 @@ class CashuTsKit implements CashuKit {
 
   constructor(private readonly deps: CashuKitDeps) {
     installCashuGlobals(deps.random);
+    if (deps.baseTableWindow !== undefined) {
+      const point = pointFromHex(G_HEX) as unknown as { constructor: { BASE: { precompute(w: number): unknown } } };
+      point.constructor.BASE.precompute(deps.baseTableWindow);
+    }
   }
 
   normalizeMintUrl(url: string): string {
