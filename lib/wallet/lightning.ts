@@ -149,8 +149,8 @@ async function exactInputs(core: WalletCore, mint: string, need: number): Promis
     fee: prepared.fee,
   };
   begin(core, op);
-  const { keep, send } = await runSwap(core, op);
-  write(core, { t: "commit", op: op.op, add: held(mint, [...keep, ...send]) });
+  const { keep, send, settled } = await runSwap(core, op);
+  if (!settled) write(core, { t: "commit", op: op.op, add: held(mint, [...keep, ...send]) });
   const secrets = new Set(send.map((p) => p.secret));
   return spendable(core, mint).filter((p) => secrets.has(p.secret));
 }

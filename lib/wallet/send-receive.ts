@@ -7,6 +7,8 @@ import { HaloError } from "../errors";
 import { allowedMint, begin, checkAmount, exactProofs, held, newOpId, spendable, sum, type WalletCore, write } from "./core";
 import { isRefusal } from "./errors";
 import type { PendingOp, SentToken } from "./ledger-state";
+import { fromHex } from "../util/hash";
+import { decodeUtf8 } from "../util/utf8";
 import {
   WALLET_BALANCE_MAX_SATS,
   WALLET_MEMO_MAX_CHARS,
@@ -15,7 +17,7 @@ import {
   WALLET_TOKEN_PROOFS_MAX,
 } from "./limits";
 import { settleOp } from "./recovery";
-import type { PreparedSwap, StoredProof } from "./types";
+import type { PreparedSwap, RoleOutput, StoredProof } from "./types";
 
 export interface SendResult {
   token: string;
@@ -47,22 +49,50 @@ function pendingOp(core: WalletCore, kind: PendingOp["kind"], prepared: Prepared
   };
 }
 
-/** Sends the swap of a journaled operation: the proofs by role, or a settled outcome when the call failed. */
-export async function runSwap(core: WalletCore, op: PendingOp): Promise<{ keep: StoredProof[]; send: StoredProof[] }> {
+/** A swap's proofs by role; `settled` when recovery already committed them (the mint's answer was lost). */
+export interface SwapOutcome {
+  keep: StoredProof[];
+  send: StoredProof[];
+  settled: boolean;
+}
+
+/** The proofs of `op`'s outputs of `role` that the wallet now holds, or undefined when any is missing. */
+function heldOutputs(core: WalletCore, op: PendingOp, role: RoleOutput["role"]): StoredProof[] | undefined {
+  const out: StoredProof[] = [];
+  for (const o of op.outputs) {
+    if (o.role !== role) continue;
+    const p = core.ledger.state.proofs.get(decodeUtf8(fromHex(o.secret)));
+    if (!p) return undefined;
+    const { mint: _m, ...proof } = p;
+    out.push(proof);
+  }
+  return out;
+}
+
+/**
+ * Sends the swap of a journaled operation. A refusal rolls it back. A call that ends without a readable answer
+ * is settled at once by asking the mint (./recovery): when the mint did swap, its outputs are in the wallet and
+ * come back here as `settled`, so the caller still finishes (a send still hands out its token).
+ */
+export async function runSwap(core: WalletCore, op: PendingOp): Promise<SwapOutcome> {
   try {
-    return await core.kit.swap({ mint: op.mint, keysetId: op.keysetId, inputs: op.inputs, outputs: op.outputs, fee: op.fee });
+    const r = await core.kit.swap({ mint: op.mint, keysetId: op.keysetId, inputs: op.inputs, outputs: op.outputs, fee: op.fee });
+    return { ...r, settled: false };
   } catch (e) {
     if (isRefusal(e)) {
       write(core, { t: "abort", op: op.op });
       throw e;
     }
-    // No readable answer: the mint may have swapped. Ask it now; a send whose swap it did do is kept whole
-    // in the wallet (the caller gets no token and may send again).
     const outcome = await settleOp(core, op).catch(() => "pending" as const);
-    if (outcome === "pending") {
-      throw new HaloError("unavailable", "the mint did not answer; the sats stay reserved until recovery settles the operation.");
+    if (outcome === "committed") {
+      const keep = heldOutputs(core, op, "keep");
+      const send = heldOutputs(core, op, "send");
+      if (keep && send) return { keep, send, settled: true };
+      throw new HaloError("unavailable", "the mint did not answer; the operation was settled from the mint's records, check the balance.");
     }
-    throw new HaloError("unavailable", "the mint did not answer; the operation was settled from the mint's records, check the balance.");
+    if (outcome === "aborted")
+      throw new HaloError("unavailable", "the mint did not answer and did not act on the request; nothing was spent.");
+    throw new HaloError("unavailable", "the mint did not answer; the sats stay reserved until recovery settles the operation.");
   }
 }
 
@@ -98,10 +128,11 @@ export async function sendToken(core: WalletCore, amountArg: unknown, options: {
   }
   const op = pendingOp(core, "send", prepared, amount, memo);
   begin(core, op);
-  const { keep, send } = await runSwap(core, op);
+  const { keep, send, settled } = await runSwap(core, op);
   const sent: SentToken = { op: op.op, mint, amount: sum(send), proofs: send, at: core.clock.now() };
   const token = core.kit.encodeToken(mint, send, memo);
-  write(core, { t: "commit", op: op.op, add: held(mint, keep), sent });
+  // Settled by recovery: every output is already spendable, so the token's proofs leave the wallet as a give.
+  write(core, settled ? { t: "give", sent } : { t: "commit", op: op.op, add: held(mint, keep), sent });
   return { token, mint, amount: sent.amount, fee: prepared.fee };
 }
 
@@ -127,8 +158,8 @@ export async function receiveToken(core: WalletCore, tokenArg: unknown): Promise
   const prepared = await core.kit.prepareReceive(mint, decoded.proofs);
   const op = pendingOp(core, "receive", prepared, sum(decoded.proofs));
   begin(core, op);
-  const { keep, send } = await runSwap(core, op);
-  write(core, { t: "commit", op: op.op, add: held(mint, [...keep, ...send]) });
+  const { keep, send, settled } = await runSwap(core, op);
+  if (!settled) write(core, { t: "commit", op: op.op, add: held(mint, [...keep, ...send]) });
   settleOwnToken(core, decoded.proofs);
   return { mint, amount: sum(keep) + sum(send), fee: prepared.fee };
 }

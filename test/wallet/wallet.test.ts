@@ -25,14 +25,22 @@ describe("cashu wallet against the stand-in mint (loopback)", () => {
   let other: LoopbackMint;
   let alice: CashuWallet;
   let bob: CashuWallet;
+  // Every mint call must go through the HttpClient port (cashu-ts's customRequest), never the global fetch.
+  const realFetch = globalThis.fetch;
+  let fetches = 0;
 
   before(async () => {
+    globalThis.fetch = (() => {
+      fetches++;
+      return Promise.reject(new Error("the wallet used the global fetch"));
+    }) as typeof fetch;
     m = await startStandInMint();
     other = await startStandInMint({ seed: new Uint8Array(32).fill(9) });
     alice = await openWallet({ http: nodeHttpClient, storage: memoryStorage(), random: seededRandom(11) }, [m.url]);
     bob = await openWallet({ http: nodeHttpClient, storage: memoryStorage(), random: seededRandom(12) }, [m.url]);
   });
   after(async () => {
+    globalThis.fetch = realFetch;
     await m.close();
     await other.close();
   });
@@ -153,5 +161,10 @@ describe("cashu wallet against the stand-in mint (loopback)", () => {
     const cardless = await openWallet({ http: nodeHttpClient, storage: undefined }).catch((e) => e);
     assert.ok(cardless instanceof HaloError);
     assert.equal(cardless.tag, "no-card");
+  });
+
+  it("called every mint through the HttpClient port, never the global fetch", () => {
+    assert.equal(fetches, 0);
+    assert.ok((m.faults.counts.get("swap") ?? 0) > 0);
   });
 });
