@@ -157,6 +157,24 @@ export class CashuWallet {
     );
   }
 
+  /** Tokens sent and not yet seen claimed (amounts only: a token is shown to no one but its recipient). */
+  sentTokens(): Array<{ op: string; mint: string; amount: number; at: number }> {
+    return [...this.core.ledger.state.sent.values()].map(({ op, mint, amount, at }) => ({ op, mint, amount, at }));
+  }
+
+  /**
+   * Takes back a token the wallet sent that nobody claimed (say its recipient never got it, or the device
+   * restarted before the token was shown): a receive of its own proofs, journaled like any other.
+   */
+  reclaimSent(op: unknown): Promise<ReceiveResult> {
+    return this.exclusive(() => {
+      const sent = typeof op === "string" ? this.core.ledger.state.sent.get(op) : undefined;
+      if (!sent) throw new HaloError("not-found", "no outstanding token by that id.");
+      const token = this.core.kit.encodeToken(sent.mint, sent.proofs, undefined);
+      return this.thenSync(receiveToken(this.core, token), (r) => ({ direction: "in", amount: r.amount }));
+    });
+  }
+
   /** NUT-07 for every proof held (and tokens sent): spent proofs leave the wallet, claimed tokens are settled. */
   checkProofs(mint?: string): Promise<ProofCheck> {
     return this.exclusive(async () => {

@@ -163,6 +163,17 @@ describe("cashu wallet against the stand-in mint (loopback)", () => {
     assert.equal(cardless.tag, "no-card");
   });
 
+  it("takes back a token it sent that nobody claimed; a claimed one cannot be", async () => {
+    const before = alice.balance().total;
+    const sent = await alice.sendToken(13);
+    const op = alice.sentTokens().find((t) => t.amount === 13)?.op;
+    assert.ok(op);
+    assert.equal((await alice.reclaimSent(op)).amount, 13);
+    assert.deepEqual([alice.balance().total, alice.sentTokens().some((t) => t.op === op)], [before, false]);
+    assert.equal((await refusal(bob.receiveToken(sent.token))).tag, "conflict");
+    assert.equal((await refusal(alice.reclaimSent("op-none"))).tag, "not-found");
+  });
+
   it("called every mint through the HttpClient port, never the global fetch", () => {
     assert.equal(fetches, 0);
     assert.ok((m.faults.counts.get("swap") ?? 0) > 0);
