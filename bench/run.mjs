@@ -17,6 +17,7 @@ const OPTIONAL = [
   ["bench/voice.mjs", "runVoiceBench"],
   ["bench/ota.mjs", "runOtaBench"],
   ["bench/nostr.mjs", "runNostrBench"],
+  ["bench/wallet.mjs", "runWalletBench"],
   ["bench/web.mjs", "runWebBench"],
   ["bench/wake.mjs", "runWakeBench"],
 ];

@@ -15,7 +15,7 @@ export const LAYERS: ReadonlyArray<{ name: string; folders: readonly string[] }>
   { name: "memory and updates", folders: ["memory", "ota"] },
   { name: "providers", folders: ["providers"] },
   { name: "speech and search", folders: ["voice", "web"] },
-  { name: "messaging", folders: ["chat", "nostr"] },
+  { name: "messaging and money", folders: ["chat", "nostr", "wallet"] },
   { name: "turns and agents", folders: ["turn", "agents"] },
   { name: "status", folders: ["status"] },
   { name: "tools", folders: ["tools"] },
