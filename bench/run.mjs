@@ -13,6 +13,7 @@ const OPTIONAL = [
   ["bench/files.mjs", "runFilesBench"],
   ["bench/memory.mjs", "runMemoryBench"],
   ["bench/turn.mjs", "runTurnBench"],
+  ["bench/strings.mjs", "runStringsBench"],
   ["bench/sdcard.mjs", "runSdcardBench"],
   ["bench/voice.mjs", "runVoiceBench"],
   ["bench/ota.mjs", "runOtaBench"],

@@ -125,8 +125,9 @@ function bodyProblem(schema: JsonSchema, report: ValidationReport): string {
 /** Parses the body as JSON (depth checked before parsing) into ctx.json. */
 export function jsonBody(options: JsonBodyOptions): Middleware {
   return async (ctx, next) => {
-    const text = ctx.req.body ? decodeUtf8(ctx.req.body) : "";
-    if (jsonTooDeep(text, options.maxDepth)) throw new HttpError(400, `Bad request: JSON nested deeper than ${options.maxDepth}.`);
+    const body = ctx.req.body ?? new Uint8Array(0);
+    if (jsonTooDeep(body, options.maxDepth)) throw new HttpError(400, `Bad request: JSON nested deeper than ${options.maxDepth}.`);
+    const text = decodeUtf8(body);
     let value: unknown;
     try {
       value = JSON.parse(text);

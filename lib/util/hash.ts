@@ -1,7 +1,13 @@
-/** djb2 over UTF-16 code units, as an unsigned 32-bit number. Stable across engines. */
+/**
+ * djb2 over UTF-16 code units, as an unsigned 32-bit number. Stable across engines. It walks the string's
+ * characters (linear on XS, where indexing a string walks it from the start each time).
+ */
 export function djb2(s: string): number {
   let h = 5381;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 33) + s.charCodeAt(i)) | 0;
+  for (const ch of s) {
+    h = (Math.imul(h, 33) + ch.charCodeAt(0)) | 0;
+    if (ch.length === 2) h = (Math.imul(h, 33) + ch.charCodeAt(1)) | 0;
+  }
   return h >>> 0;
 }
 

@@ -1,13 +1,13 @@
 /**
- * True when the JSON text nests arrays and objects deeper than `maxDepth`.
- * Checked before JSON.parse so a hostile body cannot exhaust the engine's
- * native stack (XS recurses while parsing).
+ * True when the JSON nests arrays and objects deeper than `maxDepth`. Checked on the body's bytes before
+ * JSON.parse, so a hostile body cannot exhaust the engine's native stack (XS recurses while parsing); on
+ * bytes because indexing a string on XS walks it from the start, which made this quadratic in the body.
  */
-export function jsonTooDeep(text: string, maxDepth: number): boolean {
+export function jsonTooDeep(body: Uint8Array, maxDepth: number): boolean {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
     if (inString) {
       if (c === 0x5c)
         i++; // backslash: skip the escaped character
