@@ -37,6 +37,7 @@ import type { SkillStore } from "../store/skills";
 import type { TurnEngine } from "../turn/engine";
 import type { Speech } from "../voice/speech-service";
 import type { VoiceLoop } from "../voice/voice-loop";
+import type { WakePhrase } from "../wake/phrase";
 import type { WebSearchBudget } from "../web/search-budget";
 import type { TavilyClient } from "../web/tavily";
 import type { OtaBuildOptions } from "./subsystems/updates";
@@ -95,6 +96,8 @@ export interface Services extends HostChoices {
   turn: TurnEngine;
   scheduler: RoutineScheduler;
   voice: VoiceLoop;
+  /** The owner's wake phrase; undefined on a host without the wake-word engine. */
+  wake: WakePhrase | undefined;
   triggers: SkillTriggers;
   nostrChannel: NostrChannel;
   /** The update engine; undefined without app slots or build options. */

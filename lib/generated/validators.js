@@ -8406,10 +8406,77 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_1fdc555f0008a = validate75;
-const schema76 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+export const v_63a437d000092 = validate75;
+const schema76 = {"type":"object","properties":{"enabled":{"type":"boolean"},"sensitivity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false};
 
 function validate75(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "enabled") || (key0 === "sensitivity"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.enabled !== undefined){
+const _errs2 = errors;
+if(typeof data.enabled !== "boolean"){
+report.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sensitivity !== undefined){
+let data1 = data.sensitivity;
+const _errs4 = errors;
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_1fdc555f0008a = validate76;
+const schema77 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+
+function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8463,11 +8530,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e363bf0b0016c = validate76;
-const schema77 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
+export const v_e363bf0b0016c = validate77;
+const schema78 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
 const pattern36 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
 
-function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8516,7 +8583,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!(((data1 === "admin") || (data1 === "user")) || (data1 === "guest"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema78.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8554,7 +8621,7 @@ report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/na
 return false;
 }
 if(!((data3 === "dotted") || (data3 === "plain"))){
-report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema77.properties.names.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema78.properties.names.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8590,10 +8657,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_291875aa000c0 = validate77;
-const schema78 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
+export const v_291875aa000c0 = validate78;
+const schema79 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
 
-function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8633,7 +8700,7 @@ report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/prop
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema78.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema79.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -8661,10 +8728,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8bfd489e00093 = validate78;
-const schema79 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
+export const v_8bfd489e00093 = validate79;
+const schema80 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
 
-function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8727,10 +8794,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_025f999e001ac = validate79;
-const schema80 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
+export const v_025f999e001ac = validate80;
+const schema81 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
 
-function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8752,7 +8819,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data0 === "admin") || (data0 === "user")) || (data0 === "guest")) || (data0 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema80.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema81.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8909,10 +8976,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7bbfd47500081 = validate80;
-const schema81 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
+export const v_7bbfd47500081 = validate81;
+const schema82 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
 
-function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8935,7 +9002,7 @@ if(_errs1 === errors){
 if(data.value !== undefined){
 let data0 = data.value;
 if(((typeof data0 !== "string") && (!((typeof data0 == "number") && (isFinite(data0))))) && (typeof data0 !== "boolean")){
-report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema81.properties.value.type},message:"must be string,number,boolean"}];
+report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema82.properties.value.type},message:"must be string,number,boolean"}];
 return false;
 }
 }
@@ -8951,10 +9018,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bb0ffc39000a2 = validate81;
-const schema82 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
+export const v_bb0ffc39000a2 = validate82;
+const schema83 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
 
-function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9026,10 +9093,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6c28ebdb000cf = validate82;
-const schema83 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+export const v_6c28ebdb000cf = validate83;
+const schema84 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
 
-function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9057,7 +9124,7 @@ report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/p
 return false;
 }
 if(!((((data0 === "off") || (data0 === "ask")) || (data0 === "scan")) || (data0 === "full"))){
-report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema83.properties.policy.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema84.properties.policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9105,10 +9172,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ec07c9a800089 = validate83;
-const schema84 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
+export const v_ec07c9a800089 = validate84;
+const schema85 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
 
-function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9135,7 +9202,7 @@ report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/
 return false;
 }
 if(!((data0 === "safe") || (data0 === "unsafe"))){
-report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema84.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema85.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -9151,10 +9218,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d9b2b1fa0008e = validate84;
-const schema85 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
+export const v_d9b2b1fa0008e = validate85;
+const schema86 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
 
-function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9208,10 +9275,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9e2c75b500164 = validate85;
-const schema86 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
+export const v_9e2c75b500164 = validate86;
+const schema87 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
 
-function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9229,7 +9296,7 @@ if(data.usd_ceiling !== undefined){
 let data0 = data.usd_ceiling;
 const _errs2 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema86.properties.usd_ceiling.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema87.properties.usd_ceiling.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9256,7 +9323,7 @@ if(data.token_ceiling !== undefined){
 let data1 = data.token_ceiling;
 const _errs4 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema86.properties.token_ceiling.type},message:"must be integer,null"}];
+report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema87.properties.token_ceiling.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -9283,7 +9350,7 @@ if(data.usd_per_mtok_in !== undefined){
 let data2 = data.usd_per_mtok_in;
 const _errs6 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema86.properties.usd_per_mtok_in.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema87.properties.usd_per_mtok_in.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs6){
@@ -9310,7 +9377,7 @@ if(data.usd_per_mtok_out !== undefined){
 let data3 = data.usd_per_mtok_out;
 const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema86.properties.usd_per_mtok_out.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema87.properties.usd_per_mtok_out.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -9346,10 +9413,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_418d0ef8000cc = validate86;
-const schema87 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
+export const v_418d0ef8000cc = validate87;
+const schema88 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
 
-function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9377,7 +9444,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data0 === "openai") || (data0 === "anthropic")) || (data0 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema87.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema88.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9390,7 +9457,7 @@ if(data.model !== undefined){
 let data1 = data.model;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema87.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema88.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -9419,10 +9486,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_16158f7b00084 = validate87;
-const schema88 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
+export const v_16158f7b00084 = validate88;
+const schema89 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
 
-function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9446,7 +9513,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema88.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema89.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9470,10 +9537,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_106266710010f = validate88;
-const schema89 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
+export const v_106266710010f = validate89;
+const schema90 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
 
-function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9596,10 +9663,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_38c3d2e300082 = validate89;
-const schema90 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
+export const v_38c3d2e300082 = validate90;
+const schema91 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
 
-function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9623,7 +9690,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema90.properties.url.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema91.properties.url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9647,10 +9714,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c7cd7de70009c = validate90;
-const schema91 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
+export const v_c7cd7de70009c = validate91;
+const schema92 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
 
-function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9715,10 +9782,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c3285fb30007f = validate91;
-const schema92 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
+export const v_c3285fb30007f = validate92;
+const schema93 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
 
-function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9766,10 +9833,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9c31283a000a4 = validate92;
-const schema93 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
+export const v_9c31283a000a4 = validate93;
+const schema94 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
 
-function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9841,10 +9908,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3226e2590007c = validate93;
-const schema94 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
+export const v_3226e2590007c = validate94;
+const schema95 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
 
-function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9892,10 +9959,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_db11895000087 = validate94;
-const schema95 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
+export const v_db11895000087 = validate95;
+const schema96 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
 
-function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9951,10 +10018,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5c483da40006a = validate95;
-const schema96 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
+export const v_5c483da40006a = validate96;
+const schema97 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
 
-function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10058,6 +10125,7 @@ export const VALIDATORS = {
   "8c62127e00125": v_8c62127e00125,
   "23efce03003c6": v_23efce03003c6,
   "5ddd1039000c7": v_5ddd1039000c7,
+  "63a437d000092": v_63a437d000092,
   "1fdc555f0008a": v_1fdc555f0008a,
   "e363bf0b0016c": v_e363bf0b0016c,
   "291875aa000c0": v_291875aa000c0,

@@ -16,6 +16,7 @@ import { STATUS } from "./status";
 import { TURN } from "./turn";
 import { UPDATES } from "./updates";
 import { VOICE } from "./voice";
+import { WAKE } from "./wake";
 
 export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   REGISTRY,
@@ -33,6 +34,7 @@ export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   TURN,
   SCHEDULER,
   VOICE,
+  WAKE,
   NOSTR_TURNS,
   STATUS,
 ];
