@@ -30,7 +30,9 @@ describe("the tests' Debian packages", () => {
         ["halo-present"],
         (l: string) => lines.push(l),
         [present],
-        () => void (ran = true),
+        () => {
+          ran = true;
+        },
       ),
       undefined,
     );
