@@ -3,13 +3,14 @@
 // and publishing that waits for each relay's OK. Duplicates that several relays
 // deliver reach a subscriber once.
 import { HaloError } from "../errors";
-import type { Log, WebSocketClient } from "../ports";
+import type { Curve, Log, WebSocketClient } from "../ports";
 import type { NostrEvent } from "./event";
 import { NOSTR_PUBLISH_TIMEOUT_MS, NOSTR_QUERY_EVENTS_MAX, NOSTR_RELAYS_MAX, NOSTR_SEEN_IDS_MAX, NOSTR_SUBSCRIPTIONS_MAX } from "./limits";
 import { type Filter, RelayConnection, type RelayStatus } from "./relay";
 
 export interface PoolDeps {
   ws: WebSocketClient;
+  curve: Curve;
   log: Log;
   now(): number;
   sleep(ms: number): Promise<void>;

@@ -2,7 +2,7 @@ import { toJson } from "../util/json";
 // One relay over a WebSocket: reconnects with backoff, re-sends its open
 // subscriptions after every reconnect, and checks every frame it receives
 // (size, JSON shape, the flood window, then the event's id and signature).
-import type { Log, WebSocketClient, WebSocketConnection } from "../ports";
+import type { Curve, Log, WebSocketClient, WebSocketConnection } from "../ports";
 import { type NostrEvent, verifyEvent } from "./event";
 import {
   NOSTR_BACKOFF_MAX_MS,
@@ -25,6 +25,7 @@ export interface RelayListener {
 
 export interface RelayDeps {
   ws: WebSocketClient;
+  curve: Curve;
   log: Log;
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -200,7 +201,7 @@ export class RelayConnection {
       this.counts.dropped++;
       return;
     }
-    const checked = verifyEvent(msg[2], Math.floor(now / 1000));
+    const checked = verifyEvent(this.deps.curve, msg[2], Math.floor(now / 1000));
     if ("refused" in checked) {
       this.counts.refused++;
       return;

@@ -1,7 +1,7 @@
 // The Nostr subsystem: the device's identity, the owner's key and relays (owner
 // settings), the relay pool, and the owner's contact list as the web of trust.
 import { HaloError } from "../errors";
-import type { Log, Random, Settings, WebSocketClient } from "../ports";
+import type { Curve, Log, Random, Settings, WebSocketClient } from "../ports";
 import type { NostrEvent } from "./event";
 import { NostrIdentity } from "./identity";
 import { parsePubkey } from "./keys";
@@ -21,6 +21,7 @@ export interface NostrDeps {
   settings: Settings;
   random: Random;
   log: Log;
+  curve: Curve;
   now(): number;
   sleep(ms: number): Promise<void>;
   ws?: WebSocketClient;
@@ -40,10 +41,17 @@ export class NostrSubsystem {
   private blockAt = 0;
 
   constructor(private readonly deps: NostrDeps) {
-    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log);
+    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve);
     this.skills = new NostrSkills(deps.settings, deps.log);
     if (deps.ws)
-      this.pool = new RelayPool({ ws: deps.ws, log: deps.log, now: deps.now, sleep: deps.sleep, backoffMinMs: deps.backoffMinMs });
+      this.pool = new RelayPool({
+        ws: deps.ws,
+        curve: deps.curve,
+        log: deps.log,
+        now: deps.now,
+        sleep: deps.sleep,
+        backoffMinMs: deps.backoffMinMs,
+      });
   }
 
   nowSeconds(): number {

@@ -1,4 +1,5 @@
 // Shared pieces of the Nostr tests: a pool over the real `ws` client, waiting helpers.
+import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { wsClient } from "../../hosts/sim/ports/websocket.ts";
 import { RelayPool } from "../../lib/nostr/pool.ts";
@@ -6,7 +7,7 @@ import { RelayPool } from "../../lib/nostr/pool.ts";
 export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms).unref());
 
 export function testPool(urls: string[]): RelayPool {
-  const pool = new RelayPool({ ws: wsClient, log: memoryLog(), now: () => Date.now(), sleep, backoffMinMs: 50 });
+  const pool = new RelayPool({ ws: wsClient, curve: nodeCurve(), log: memoryLog(), now: () => Date.now(), sleep, backoffMinMs: 50 });
   pool.setRelays(urls);
   return pool;
 }
