@@ -9,6 +9,7 @@ import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./li
 import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
 import { NostrSkills } from "./skills";
+import { VerifyQueue } from "./verify-queue";
 
 const OWNER_SETTING = "nostr.owner";
 const RELAYS_SETTING = "nostr.relays";
@@ -26,6 +27,8 @@ export interface NostrDeps {
   sleep(ms: number): Promise<void>;
   ws?: WebSocketClient;
   backoffMinMs?: number;
+  /** Signature checks per second (NOSTR_VERIFY_PER_SECOND unless a test changes it). */
+  verifyPerSecond?: number;
 }
 
 export type SenderTier = "admin" | "wot" | "stranger";
@@ -33,6 +36,8 @@ export type SenderTier = "admin" | "wot" | "stranger";
 export class NostrSubsystem {
   readonly identity: NostrIdentity;
   readonly pool?: RelayPool;
+  /** Where received events wait for their signature check, the owner's and followed keys' first. */
+  readonly verifier: VerifyQueue;
   /** Adopted skills (kind 31123), each inert until the owner approves it. */
   readonly skills: NostrSkills;
   private readonly contacts = new Set<string>();
@@ -43,10 +48,18 @@ export class NostrSubsystem {
   constructor(private readonly deps: NostrDeps) {
     this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve);
     this.skills = new NostrSkills(deps.settings, deps.log);
+    this.verifier = new VerifyQueue({
+      curve: deps.curve,
+      log: deps.log,
+      now: deps.now,
+      sleep: deps.sleep,
+      isPreferred: (pubkey) => pubkey === this.identity.pubkey || this.tierOf(pubkey) !== "stranger",
+      perSecond: deps.verifyPerSecond,
+    });
     if (deps.ws)
       this.pool = new RelayPool({
         ws: deps.ws,
-        curve: deps.curve,
+        verifier: this.verifier,
         log: deps.log,
         now: deps.now,
         sleep: deps.sleep,

@@ -5,6 +5,7 @@
 // before a request reaches the mint or after the mint answered; before a relay acknowledged or after.
 // Prints `TOKEN <token>` for each token sent, `BOOT <json>` after recovery and `DONE <steps>` at the end.
 import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
+import { VerifyQueue } from "../../lib/nostr/verify-queue.ts";
 import { folderStorage } from "../../hosts/sim/ports/folder-storage.ts";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
@@ -84,7 +85,13 @@ async function main(): Promise<void> {
   const log = { info: () => undefined, warn: () => undefined };
   const pool = new RelayPool({
     ws: wsClient,
-    curve: nodeCurve(),
+    verifier: new VerifyQueue({
+      curve: nodeCurve(),
+      log,
+      now: () => Date.now(),
+      sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+      isPreferred: () => true,
+    }),
     log,
     now: () => Date.now(),
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
