@@ -113,3 +113,42 @@ export function runNostrWork(now: () => number, samples: number, curve: Curve): 
     nobleVerifyMs,
   };
 }
+
+/** Sign and verify times of two curves, sample by sample in turn, so both see the same machine. */
+export interface CurveComparison {
+  signMs: [number, number];
+  verifyMs: [number, number];
+  schnorrVerifyMs: [number, number];
+}
+
+export function compareCurves(now: () => number, samples: number, a: Curve, b: Curve): CurveComparison {
+  const curves = [a, b];
+  const ids = curves.map((c) => {
+    const ports = portablePorts(c);
+    return new NostrIdentity(ports.settings, ports.random, ports.log, c);
+  });
+  const at = 1_780_000_000;
+  const sign = [0, 0];
+  const verify = [0, 0];
+  const schnorrVerify = [0, 0];
+  for (let i = 0; i < samples; i++) {
+    for (let k = 0; k < 2; k++) {
+      const c = curves[k];
+      let t = now();
+      const e = ids[k].sign({ kind: 1, content: `note ${i} from the bench`, tags: [["t", "bench"]], created_at: at + i });
+      sign[k] += now() - t;
+      const raw: unknown = JSON.parse(JSON.stringify(e));
+      t = now();
+      if (!("event" in verifyEvent(c, raw, at + samples))) throw new Error("a benched event did not verify");
+      verify[k] += now() - t;
+      const sig = hexToBytes(e.sig);
+      const id = hexToBytes(e.id);
+      const pub = hexToBytes(e.pubkey);
+      t = now();
+      if (!schnorr.verify(c, sig, id, pub)) throw new Error("a benched signature did not verify");
+      schnorrVerify[k] += now() - t;
+    }
+  }
+  const mean = (x: number[]): [number, number] => [x[0] / samples, x[1] / samples];
+  return { signMs: mean(sign), verifyMs: mean(verify), schnorrVerifyMs: mean(schnorrVerify) };
+}

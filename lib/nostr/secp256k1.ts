@@ -44,6 +44,16 @@ function secretScalar(secretKey: Uint8Array): bigint {
   return fromBytes(secretKey);
 }
 
+/** p and n as 32 big-endian bytes, for range checks without a BigInt. */
+const P_BYTES = toBytes32(P);
+const N_BYTES = toBytes32(N);
+
+/** a < b for two 32-byte big-endian numbers. */
+function below(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -88,12 +98,13 @@ function verify(curve: Curve, signature: Uint8Array, message: Uint8Array, public
   if (signature.length !== 64 || publicKey.length !== 32) return false;
   const rBytes = signature.subarray(0, 32);
   const sBytes = signature.subarray(32, 64);
-  if (fromBytes(rBytes) >= P || fromBytes(sBytes) >= N) return false;
-  const e = scalarOf(taggedHash(CHALLENGE, rBytes, publicKey, message));
-  // R = s·G - e·P, with P = lift_x(publicKey): the even-y point, compressed as 02 || x
+  if (!below(rBytes, P_BYTES) || !below(sBytes, N_BYTES)) return false;
+  const hash = taggedHash(CHALLENGE, rBytes, publicKey, message);
+  const e = below(hash, N_BYTES) ? hash : toBytes32(fromBytes(hash) - N); // e = hash mod n (hash < 2n)
+  // R = s·G - e·P = s·G + e·(-P), with P = lift_x(publicKey), the even-y point: -P is the odd one, 03 || x
   let R: Uint8Array | undefined;
   try {
-    R = curve.multiplyAdd(sBytes, concatBytes([Uint8Array.of(2), publicKey]), toBytes32(equal(e, ZERO) ? ZERO : N - e));
+    R = curve.multiplyAdd(sBytes, concatBytes([Uint8Array.of(3), publicKey]), e);
   } catch {
     return false; // the public key is not a point of the curve
   }
