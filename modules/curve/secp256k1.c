@@ -151,10 +151,27 @@ static void feSub(Fe *r, const Fe *a, const Fe *b)
 	}
 }
 
-/* Schoolbook 8x8 limbs into 16, then two folds by 2^256 = 2^32 + 977. r may be a or b. */
+/* r = t mod p for a 512-bit t (16 limbs): low + high * 977 + high * 2^32, then feFold. */
+static void feReduce(Fe *r, const uint32_t t[16])
+{
+	uint32_t w[8];
+	uint64_t c = 0;
+	int i;
+	for (i = 0; i < 8; i++) {
+		c += (uint64_t)t[i] + (uint64_t)t[8 + i] * 977;
+		if (i > 0)
+			c += t[7 + i];
+		w[i] = (uint32_t)c;
+		c >>= 32;
+	}
+	c += t[15];
+	feFold(r, w, c);
+}
+
+/* Schoolbook 8x8 limbs into 16, then the reduction. r may be a or b. */
 static void feMul(Fe *r, const Fe *a, const Fe *b)
 {
-	uint32_t t[16], w[8];
+	uint32_t t[16];
 	uint64_t c;
 	int i, j;
 	memset(t, 0, sizeof(t));
@@ -167,17 +184,40 @@ static void feMul(Fe *r, const Fe *a, const Fe *b)
 		}
 		t[i + 8] = (uint32_t)c;
 	}
-	/* low + high * 977 + high * 2^32 */
+	feReduce(r, t);
+}
+
+/* r = a^2: the 28 cross products once, doubled, plus the 8 squares (36 multiplies instead of 64). r may be a. */
+static void feSqr(Fe *r, const Fe *a)
+{
+	uint32_t t[16], top = 0;
+	uint64_t c;
+	int i, j;
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 7; i++) {
+		c = 0;
+		for (j = i + 1; j < 8; j++) {
+			c += (uint64_t)a->v[i] * a->v[j] + t[i + j];
+			t[i + j] = (uint32_t)c;
+			c >>= 32;
+		}
+		t[i + 8] = (uint32_t)c; /* no row before this one reached limb i + 8 */
+	}
+	for (i = 0; i < 16; i++) { /* the cross products are below 2^511: doubling them cannot carry out */
+		uint32_t v = t[i];
+		t[i] = (v << 1) | top;
+		top = v >> 31;
+	}
 	c = 0;
 	for (i = 0; i < 8; i++) {
-		c += (uint64_t)t[i] + (uint64_t)t[8 + i] * 977;
-		if (i > 0)
-			c += t[7 + i];
-		w[i] = (uint32_t)c;
+		uint64_t square = (uint64_t)a->v[i] * a->v[i];
+		c += (uint64_t)t[2 * i] + (square & 0xFFFFFFFF);
+		t[2 * i] = (uint32_t)c;
+		c = (c >> 32) + t[2 * i + 1] + (square >> 32);
+		t[2 * i + 1] = (uint32_t)c;
 		c >>= 32;
 	}
-	c += t[15];
-	feFold(r, w, c);
+	feReduce(r, t);
 }
 
 /* r = a * k for a small k (21 here). */
@@ -200,7 +240,7 @@ static void fePow(Fe *r, const Fe *a, const uint32_t e[8])
 	Fe base = *a, acc = { { 1, 0, 0, 0, 0, 0, 0, 0 } };
 	int bit;
 	for (bit = 255; bit >= 0; bit--) {
-		feMul(&acc, &acc, &acc);
+		feSqr(&acc, &acc);
 		if ((e[bit >> 5] >> (bit & 31)) & 1)
 			feMul(&acc, &acc, &base);
 	}
@@ -258,12 +298,12 @@ static void pointAdd(Point *r, const Point *p, const Point *q)
 static void pointDouble(Point *r, const Point *p)
 {
 	Fe t0, t1, t2, x3, y3, z3;
-	feMul(&t0, &p->y, &p->y);
+	feSqr(&t0, &p->y);
 	feAdd(&z3, &t0, &t0);
 	feAdd(&z3, &z3, &z3);
 	feAdd(&z3, &z3, &z3);
 	feMul(&t1, &p->y, &p->z);
-	feMul(&t2, &p->z, &p->z);
+	feSqr(&t2, &p->z);
 	feMulSmall(&t2, &t2, 21);
 	feMul(&x3, &t2, &z3);
 	feAdd(&y3, &t0, &t2);
@@ -290,11 +330,11 @@ static int pointDecode(Point *r, const uint8_t in[33])
 	limbsFromBytes(r->x.v, in + 1);
 	if (!limbsLess(r->x.v, curveP))
 		return CURVE_BAD_POINT;
-	feMul(&y2, &r->x, &r->x);
+	feSqr(&y2, &r->x);
 	feMul(&y2, &y2, &r->x);
 	feAdd(&y2, &y2, &seven);
 	fePow(&r->y, &y2, curveRootExponent);
-	feMul(&check, &r->y, &r->y);
+	feSqr(&check, &r->y);
 	if (!feEqual(&check, &y2))
 		return CURVE_BAD_POINT; /* x^3 + 7 is not a square: no point has this x */
 	if ((r->y.v[0] & 1) != (uint32_t)(in[0] & 1)) {

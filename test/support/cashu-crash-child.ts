@@ -4,7 +4,8 @@
 // (kill -9): before a write, after it, or halfway through an append (a torn record, as a power cut leaves);
 // before a request reaches the mint or after the mint answered; before a relay acknowledged or after.
 // Prints `TOKEN <token>` for each token sent, `BOOT <json>` after recovery and `DONE <steps>` at the end.
-import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
+// The TypeScript curve: this child is bundled into one file, where the addon's build script cannot find its sources.
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 import { VerifyQueue } from "../../lib/nostr/verify-queue.ts";
 import { folderStorage } from "../../hosts/sim/ports/folder-storage.ts";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   const pool = new RelayPool({
     ws: wsClient,
     verifier: new VerifyQueue({
-      curve: nodeCurve(),
+      curve: tsCurve,
       log,
       now: () => Date.now(),
       sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
   });
   pool.setRelays([plan.relay]);
   for (let i = 0; i < 100 && pool.connectedCount() === 0; i++) await new Promise((ok) => setTimeout(ok, 10));
-  const nostr = walletNostr(new NostrIdentity(settings, random, log, nodeCurve()), pool, 500);
+  const nostr = walletNostr(new NostrIdentity(settings, random, log, tsCurve), pool, 500);
   const publish = nostr.relays.publish;
   nostr.relays.publish = async (event) => {
     tick();
