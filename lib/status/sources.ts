@@ -16,6 +16,8 @@ export interface IntrospectionSources {
   budget?: UsageSource;
   /** The monthly web-search counter against the owner's budget. */
   web?: UsageSource;
+  /** Nostr: the verification queue of received events. */
+  nostr?: UsageSource;
   /** The chat transport (Telegram). */
   chatLink?: ChatLinkSource;
 }

@@ -11,7 +11,7 @@ import { defineSubsystem } from "../subsystem";
 
 export const NOSTR = defineSubsystem({
   name: "nostr",
-  ports: ["settings", "random", "log", "clock", "webSocket", "timers"],
+  ports: ["settings", "random", "log", "clock", "webSocket", "timers", "curve"],
   needs: [],
   provides: ["nostr"],
   build: (p) => ({
@@ -19,6 +19,7 @@ export const NOSTR = defineSubsystem({
       settings: p.settings,
       random: p.random,
       log: p.log,
+      curve: p.curve,
       now: () => p.clock.now(),
       ws: p.webSocket,
       sleep: (ms) => p.timers.sleep(ms),
