@@ -37,6 +37,8 @@ import type { SkillStore } from "../store/skills";
 import type { TurnEngine } from "../turn/engine";
 import type { Speech } from "../voice/speech-service";
 import type { VoiceLoop } from "../voice/voice-loop";
+import type { WalletService } from "../wallet/service";
+import type { WalletKitFactory } from "../wallet/types";
 import type { WebSearchBudget } from "../web/search-budget";
 import type { TavilyClient } from "../web/tavily";
 import type { OtaBuildOptions } from "./subsystems/updates";
@@ -49,6 +51,8 @@ export interface HostChoices {
   baseUrls: BaseUrls;
   /** The build's version, board, trusted release keys and feed; undefined: no update engine (the ota port reports alone). */
   otaBuild: OtaBuildOptions | undefined;
+  /** Makes the Cashu kit (lib/wallet/cashu/kit.ts, loaded at run time); undefined: no wallet on this host. */
+  walletKit: WalletKitFactory | undefined;
   /** The build-time argument validators (lib/generated/validators.js; the generators pass pass-through ones). */
   validators: { readonly [key: string]: CompiledValidator };
 }
@@ -97,6 +101,8 @@ export interface Services extends HostChoices {
   voice: VoiceLoop;
   triggers: SkillTriggers;
   nostrChannel: NostrChannel;
+  /** The Cashu wallet and its rails (lib/wallet/service.ts). */
+  wallet: WalletService;
   /** The update engine; undefined without app slots or build options. */
   updates: OtaEngine | undefined;
   /** What device.status, system.health and device.selftest read. */

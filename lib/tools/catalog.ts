@@ -22,6 +22,7 @@ import { RESULT_TOOLS } from "./results";
 import { SESSION_TOOLS } from "./session";
 import { SKILL_TOOLS } from "./skill";
 import { TENANT_TOOLS } from "./tenant";
+import { WALLET_TOOLS } from "./wallet";
 import { WEB_TOOLS } from "./web";
 
 export const ALL_TOOLS = [
@@ -42,6 +43,7 @@ export const ALL_TOOLS = [
   ...NOSTR_LIST_TOOLS,
   ...NOSTR_SKILL_FIND_TOOLS,
   ...NOSTR_SKILL_TOOLS,
+  ...WALLET_TOOLS,
   ...TENANT_TOOLS,
   ...DEVICE_TOOLS,
   ...AUDIO_TOOLS,

@@ -16,6 +16,7 @@ import { STATUS } from "./status";
 import { TURN } from "./turn";
 import { UPDATES } from "./updates";
 import { VOICE } from "./voice";
+import { WALLET } from "./wallet";
 
 export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   REGISTRY,
@@ -27,6 +28,7 @@ export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   CHANNELS,
   FILES,
   NOSTR,
+  WALLET,
   UPDATES,
   PROVIDERS,
   AGENTS,
