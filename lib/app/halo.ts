@@ -85,7 +85,7 @@ export function createHalo(options: HaloOptions): Halo {
     ...ownerApiRoutes(
       {
         ...pick(core, ["secrets", "clients", "people", "chats", "priority", "config", "skills", "routines", "alerts", "downloads"]),
-        ...pick(core, ["nostr", "budget", "models", "memory", "ports", "wallet"]),
+        ...pick(core, ["nostr", "budget", "models", "memory", "ports", "wallet", "blossom"]),
         ota: core.updates,
         log: ports.log,
         wifi: ports.wifi,

@@ -14,6 +14,7 @@ import type { ProviderPriority } from "../device/provider-priority";
 import type { SecretStore } from "../device/secrets";
 import type { MemoryEngine } from "../memory/engine";
 import type { EpisodicStore } from "../memory/episodic/episodic";
+import type { BlossomClient } from "../nostr/blossom";
 import type { NostrChannel } from "../nostr/dm-channel";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import type { SkillTriggers } from "../nostr/triggers";
@@ -101,6 +102,8 @@ export interface Services extends HostChoices {
   voice: VoiceLoop;
   triggers: SkillTriggers;
   nostrChannel: NostrChannel;
+  /** Blossom blobs on the owner's servers (lib/nostr/blossom.ts). */
+  blossom: BlossomClient;
   /** The Cashu wallet and its rails (lib/wallet/service.ts). */
   wallet: WalletService;
   /** The update engine; undefined without app slots or build options. */

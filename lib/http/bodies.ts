@@ -8,6 +8,7 @@
 // knob's range, a key's characters). A new body goes here, or the pipeline
 // refuses to start ("no compiled validator").
 import { FILES_FETCH_MAX_BYTES_LIMIT } from "../limits";
+import { BLOSSOM_SERVER_URL_MAX_CHARS, BLOSSOM_SERVERS_MAX } from "../nostr/blossom";
 import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX } from "../nostr/limits";
 import { NOSTR_STRANGER_REPLY_MAX_CHARS } from "../nostr/subsystem";
 import { MAX_ALLOWED_CHATS } from "../people/chat-allowlist";
@@ -214,6 +215,19 @@ export const BODIES = {
       allowed: { type: "array", items: { type: "string", minLength: 8, maxLength: WALLET_MINT_URL_MAX_CHARS }, maxItems: WALLET_MINTS_MAX },
     },
     required: ["allowed"],
+    additionalProperties: false,
+  },
+  /** PUT /api/blossom/servers: the Blossom servers the device uses (empty: the owner's kind 10063 list). */
+  blossomServers: {
+    type: "object",
+    properties: {
+      servers: {
+        type: "array",
+        items: { type: "string", minLength: 8, maxLength: BLOSSOM_SERVER_URL_MAX_CHARS },
+        maxItems: BLOSSOM_SERVERS_MAX,
+      },
+    },
+    required: ["servers"],
     additionalProperties: false,
   },
   /** PUT /api/nostr/stranger-reply: empty sends nothing. */

@@ -18,6 +18,7 @@ import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { nostrRoutes, type NostrOwnerSettings } from "./owner-nostr";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
 import { otaRoutes, type OtaOwner } from "./owner-ota";
+import { blossomRoutes, type BlossomOwner } from "./owner-blossom";
 import { walletRoutes, type WalletOwner } from "./owner-wallet";
 import { wifiRoutes } from "./owner-wifi";
 
@@ -53,6 +54,8 @@ export interface OwnerApiDeps extends OwnerControlDeps {
   nostr?: NostrOwnerSettings;
   /** The Cashu wallet's holdings, rails and approvals (lib/http/owner-wallet.ts). */
   wallet?: WalletOwner;
+  /** The Blossom servers (lib/http/owner-blossom.ts). */
+  blossom?: BlossomOwner;
   /** The Wi-Fi radio (lib/http/owner-wifi.ts); undefined on a host without one, which the endpoints then say. */
   wifi?: Wifi;
 }
@@ -142,6 +145,7 @@ export function ownerRoutes(deps: OwnerApiDeps): OwnerRoute[] {
   routes.push(...nostrRoutes(deps.nostr, deps.log));
   routes.push(...wifiRoutes(deps.wifi, deps.log));
   routes.push(...walletRoutes(deps.wallet, deps.log));
+  routes.push(...blossomRoutes(deps.blossom, deps.log));
   return routes;
 }
 

@@ -28,6 +28,8 @@ describe("reference tool names (lib/registry/seed-names.ts)", () => {
       assert.equal(resolveToolName(`cashu_wallet_${n}`, registry), `wallet.${n}`);
     }
     assert.equal(resolveToolName("nostr_post", registry), "nostr.post");
+    for (const n of ["upload", "download", "head", "delete", "list"])
+      assert.equal(resolveToolName(`blossom_${n}`, registry), `blossom.${n}`);
     assert.equal(resolveToolName("docs_search", registry), "docs.search");
     assert.equal(resolveToolName("skill_create", registry), "nostr.skill_publish");
     assert.equal(resolveToolName("wallet.balance", registry), "wallet.balance");

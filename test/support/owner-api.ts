@@ -47,4 +47,5 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/whoami",
   "/api/wallet",
   "/api/wallet/approvals",
+  "/api/blossom",
 ];

@@ -2,6 +2,7 @@
 // (lib/app/subsystem.ts orderSubsystems); this list's order only breaks ties.
 import type { SubsystemEntry } from "../subsystem";
 import { AGENTS, SCHEDULER } from "./agents";
+import { BLOSSOM } from "./blossom";
 import { BOARD } from "./board";
 import { CHANNELS } from "./channels";
 import { DOCS } from "./docs";
@@ -29,6 +30,7 @@ export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   FILES,
   NOSTR,
   WALLET,
+  BLOSSOM,
   UPDATES,
   PROVIDERS,
   AGENTS,
