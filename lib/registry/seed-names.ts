@@ -30,6 +30,7 @@ export const SEED_TOOL_NAMES: ReadonlyMap<string, string> = new Map([
   ["my_pubkey", "agent.identity"],
   ["my_npub", "agent.identity"],
   ["nostr_file_md_to_longform_post", "nostr.longform_post"],
+  ["nostr_post_readme", "nostr.longform_post"],
 ]);
 
 /** `docs.search` -> `docs_search`. */

@@ -4,6 +4,8 @@
 // written with the reference agent's tool names (nostr_post, cashu_wallet_balance) is adopted and its turn
 // sees Halo's tools of those names.
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { encrypt as nip04Encrypt } from "nostr-tools/nip04";
 import { npubEncode } from "nostr-tools/nip19";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
@@ -18,7 +20,7 @@ import { startTestRelay, type TestRelay } from "../support/nostr-relay.ts";
 import { ownerApi } from "../support/owner-api.ts";
 import { ProviderServer } from "../support/provider-server.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
-import { answer, openAiAnswer } from "../turn/support.ts";
+import { answer, openAiAnswer, openAiTools } from "../turn/support.ts";
 import { publishAsClient, until } from "../nostr/support.ts";
 
 describe("wallet: tokens in DMs and skills by the seed's tool names (simulator, real relay and mint)", () => {
@@ -105,6 +107,31 @@ describe("wallet: tokens in DMs and skills by the seed's tool names (simulator, 
     assert.equal(await balance(), 13);
     assert.equal((await ownerApi(sim, "POST", `/api/wallet/approvals/${waiting[0].id}/reject`, {})).json.decision, "rejected");
     assert.equal(await balance(), 13);
+  });
+
+  it("a token the owner's turn sends is in no log line, no episodic row and no file on the card but the ledger", async () => {
+    const admin = makePrincipal("owner", "admin", "turn");
+    await sim.halo.core.registry.dispatch("wallet.mints_set", { target: "wallet", wallet_mints: [mint.url] }, admin);
+    provider.reply(openAiTools(["wallet_send_token", '{"amount":5}']), openAiAnswer(answer({ reply: "sent" })));
+    const seen = provider.seen.length;
+    assert.equal(await publishAsClient(relay.url, dm(ownerSk, "send me 5 sats as a token")), true);
+    await until(() => provider.seen.length >= seen + 2, 8000, "the turn's two rounds");
+    await until(() => sim.halo.core.wallet.rails.spentToday() === 5, 5000, "the send");
+    // The model saw the token (the tool's output is the token), so it was really made in this turn.
+    const round2 = provider.seen.at(-1)!.text;
+    const token = /cashuB[A-Za-z0-9_-]{40,}/.exec(round2)?.[0];
+    assert.ok(token, "the tool's output reached the model");
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : [join(dir, d.name)]));
+    const all = files(sim.dataDir);
+    assert.ok(
+      all.some((f) => f.includes("episodic")),
+      "the turn wrote its history",
+    );
+    for (const f of all) assert.ok(!readFileSync(f, "latin1").includes(token.slice(6, 46)), `${f} holds the token`);
+    for (const line of log.lines) assert.ok(!line.includes(token.slice(6, 46)), line);
+    const history = await sim.halo.core.registry.dispatch("memory.episodic", { query: "cashu" }, admin);
+    assert.ok(!history.text.includes(token.slice(6, 46)));
   });
 
   it("adopts a skill that names its tools as the seed's agent does, and its turn sees Halo's tools", async () => {
