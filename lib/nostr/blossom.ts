@@ -3,6 +3,7 @@
 // events signed by the device's key, and BUD-03 (the owner's kind-10063 server list). The servers the device
 // talks to are an owner setting; without one, the owner's BUD-03 list is used. A download is hashed before
 // anything is kept: a blob whose hash is not the one asked for is refused.
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 import type { CallSignal, Digest, HttpClient, HttpClientResponse, Settings } from "../ports";
 import { toHex } from "../util/hash";
@@ -99,7 +100,7 @@ export class BlossomClient {
       const s = normalizeServer(u);
       if (!out.includes(s)) out.push(s);
     }
-    this.deps.settings.set(SERVERS_SETTING, JSON.stringify(out));
+    this.deps.settings.set(SERVERS_SETTING, toJson(out));
     return out;
   }
 
@@ -144,7 +145,7 @@ export class BlossomClient {
     ];
     if (sha256) tags.push(["x", sha256]);
     const event = this.deps.identity.sign({ kind: KIND_BLOSSOM_AUTH, created_at: now, tags, content: `${verb} ${sha256 ?? "blobs"}` });
-    return `Nostr ${encodeBase64(new TextEncoder().encode(JSON.stringify(event)))}`;
+    return `Nostr ${encodeBase64(new TextEncoder().encode(toJson(event)))}`;
   }
 
   async upload(bytes: Uint8Array, type: string, signal?: CallSignal, asked?: string): Promise<BlobDescriptor> {

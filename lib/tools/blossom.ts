@@ -2,6 +2,7 @@
 // file store and come down into it, hashed before anything is kept; only servers on the owner's list (or the
 // owner's BUD-03 kind 10063 list) are reached; uploads and deletes are signed by the device's key with a
 // kind-24242 authorization, so they are the owner's (docs/nostr.md, "Blossom").
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 import { BLOSSOM_SERVER_URL_MAX_CHARS, type BlossomClient } from "../nostr/blossom";
 import { parsePubkey } from "../nostr/keys";
@@ -66,7 +67,7 @@ export const blossomUpload = defineTool({
   handler: async (args, ctx, { blossom, artifacts }: BlossomToolDeps): Promise<ToolResult> => {
     const { bytes } = artifacts.readBytes(ctx.principal, args.project, args.name);
     const d = await blossom.upload(bytes, typeOf(args.name), ctx.signal, args.server);
-    return { text: JSON.stringify(d), structured: { ...d } };
+    return { text: toJson(d), structured: { ...d } };
   },
 });
 
@@ -102,7 +103,7 @@ export const blossomHead = defineTool({
   description: "Whether a Blossom server has a blob, and its size and type (BUD-01 HEAD).",
   inputSchema: { type: "object", properties: { sha256: SHA256, server: SERVER }, required: ["sha256"], additionalProperties: false },
   handler: async (args, ctx, { blossom }: { blossom: BlossomClient }): Promise<ToolResult> => ({
-    text: JSON.stringify({ sha256: args.sha256, ...(await blossom.head(args.sha256, ctx.signal, args.server)) }),
+    text: toJson({ sha256: args.sha256, ...(await blossom.head(args.sha256, ctx.signal, args.server)) }),
   }),
 });
 
@@ -129,7 +130,7 @@ export const blossomList = defineTool({
   handler: async (args, ctx, { blossom, nostr }: BlossomListDeps): Promise<ToolResult> => {
     const pubkey = args.pubkey === undefined ? nostr.identity.pubkey : parsePubkey(args.pubkey);
     const { server, blobs } = await blossom.list(pubkey, ctx.signal, args.server);
-    return { text: JSON.stringify({ server, count: blobs.length, blobs }) };
+    return { text: toJson({ server, count: blobs.length, blobs }) };
   },
 });
 

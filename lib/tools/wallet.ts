@@ -3,6 +3,7 @@
 // use it; a payment over the owner's limits waits for their approval and is repeated with the approval's id;
 // a token from anyone else waits for the owner (lib/wallet/rails.ts). Long calls stop waiting when the call is
 // aborted; the journaled operation still ends or is recovered (docs/wallet.md).
+import { toJson } from "../util/json";
 import { defineTool } from "../registry/define";
 import type { ToolContext, ToolResult } from "../registry/types";
 import {
@@ -41,7 +42,7 @@ async function walletFor(ctx: ToolContext, wallet: WalletService): Promise<Cashu
 }
 
 function json(value: unknown): ToolResult {
-  return { text: JSON.stringify(value) };
+  return { text: toJson(value) };
 }
 
 function waiting(a: WalletApprovalView): ToolResult {

@@ -4,6 +4,7 @@
 // and the caller repeats the call with the approval's id once it is approved. A token someone without the
 // right hands the device (a guest, a stranger's DM) waits the same way and is redeemed only by the owner.
 // The limits and the spenders are owner settings: no tool reads or writes them.
+import { toJson } from "../util/json";
 import { HaloError } from "../errors";
 import type { Clock, Random, Settings } from "../ports";
 import type { Principal } from "../registry/principal";
@@ -97,7 +98,7 @@ export class WalletRails {
 
   setLimits(perPayment: unknown, daily: unknown): WalletLimits {
     const limits = { perPaymentSats: wholeSats(perPayment, "per_payment_sats"), dailySats: wholeSats(daily, "daily_sats") };
-    this.deps.settings.set(LIMITS_KEY, JSON.stringify(limits));
+    this.deps.settings.set(LIMITS_KEY, toJson(limits));
     return limits;
   }
 
@@ -113,7 +114,7 @@ export class WalletRails {
   setSpenders(list: string[]): string[] {
     if (list.length > WALLET_SPENDERS_MAX) throw new HaloError("invalid-arguments", `at most ${WALLET_SPENDERS_MAX} spenders.`);
     const out = [...new Set(list)].sort();
-    this.deps.settings.set(SPENDERS_KEY, JSON.stringify(out));
+    this.deps.settings.set(SPENDERS_KEY, toJson(out));
     return out;
   }
 
@@ -164,7 +165,7 @@ export class WalletRails {
   /** Counts sats that left (a payment made, its fees included). */
   recordSpend(sats: number): void {
     const day = utcDay(this.deps.clock.now());
-    this.deps.settings.set(SPENT_KEY, JSON.stringify({ day, sats: this.spentToday() + sats }));
+    this.deps.settings.set(SPENT_KEY, toJson({ day, sats: this.spentToday() + sats }));
   }
 
   /** A token from someone who may not use the wallet, kept for the owner to redeem or drop. */
