@@ -13,6 +13,8 @@ import { WALLET_AMOUNT_MAX_SATS } from "./limits";
 
 /** Payments and tokens that may wait for the owner at once; another is refused until they decide. */
 export const WALLET_APPROVALS_MAX = 16;
+/** Tokens held from one sender at once (so one guest or key cannot fill the owner's list). */
+export const WALLET_HELD_PER_SENDER_MAX = 4;
 /** How long an approval waits, and how long an approved one may be used (ms). */
 export const WALLET_APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;
 /** Namespaces the owner may allow to spend. */
@@ -171,6 +173,11 @@ export class WalletRails {
   /** A token from someone who may not use the wallet, kept for the owner to redeem or drop. */
   holdToken(token: string, amount: number, mint: string, by: string, source: string): WalletApprovalView {
     this.expire();
+    let fromSender = 0;
+    for (const a of this.approvals.values()) if (a.kind === "receive" && a.by === by && a.source === source) fromSender++;
+    if (fromSender >= WALLET_HELD_PER_SENDER_MAX) {
+      throw new HaloError("limit", `${WALLET_HELD_PER_SENDER_MAX} tokens from this sender already wait for the owner.`);
+    }
     const held = this.add({ kind: "receive", by, amount, mint, source, why: "a token from someone who may not use the wallet" });
     held.token = token;
     return view(held);
@@ -211,9 +218,11 @@ export class WalletRails {
     if (this.approvals.size >= WALLET_APPROVALS_MAX) {
       throw new HaloError("full", `${WALLET_APPROVALS_MAX} wallet approvals already wait for the owner.`);
     }
+    let id = randomHexId(this.deps.random, "w", 4);
+    while (this.approvals.has(id)) id = randomHexId(this.deps.random, "w", 4);
     const a: Approval = {
       ...fields,
-      id: randomHexId(this.deps.random, "w", 4),
+      id,
       state: "awaiting-approval",
       created: this.deps.clock.now(),
     };

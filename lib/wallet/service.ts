@@ -145,6 +145,10 @@ export class WalletService {
   async receive(p: Principal, token: string, source = "a call by someone who may not use the wallet"): Promise<Gated<ReceiveResult>> {
     const wallet = await this.ready();
     if (this.rails.maySpend(p)) return { done: await wallet.receiveToken(token) };
+    // Only a token the owner could redeem waits for them: from a mint on the allow-list.
+    if (!wallet.config().allowed.includes(this.kit().tokenMint(token).mint)) {
+      throw new HaloError("not-allowed", "that mint is not on the owner's allow-list.");
+    }
     return { waiting: this.hold(token, p.ns, source) };
   }
 

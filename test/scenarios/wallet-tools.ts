@@ -12,7 +12,7 @@ import { findCashuTokens, redactCashuTokens } from "../../lib/util/cashu-token.t
 import { createCashuKit } from "../../lib/wallet/cashu/kit.ts";
 import { inProcessMintClient, MintFaults } from "../support/cashu-mint-client.ts";
 import { StandInMint } from "../support/cashu-mint-core.ts";
-import { openWallet, seededRandom } from "../support/cashu-wallet.ts";
+import { cashuAToken, openWallet, seededRandom } from "../support/cashu-wallet.ts";
 import { TEST_HOST } from "../support/halo.ts";
 import { portablePorts } from "../support/portable-ports.ts";
 
@@ -166,6 +166,14 @@ export async function runWalletToolsScenario(): Promise<string[]> {
     ["wallet.mints_set", { target: "wallet", wallet_mints: Array(9).fill(MINT) }],
   ];
   for (const [name, args] of hostile) out.push(`hostile ${name} ${JSON.stringify(args).slice(0, 60)}: ${await tool(name, args)}`);
+  // A guest cannot fill the owner's list: four tokens from one sender wait at most, and none from another mint.
+  for (let i = 0; i < 5; i++) {
+    const t = await bob.sendToken(1);
+    out.push(`guest token ${i + 1}: ${(await tool("wallet.receive_token", { token: t.token }, guest)).slice(0, 60)}`);
+  }
+  const foreign = cashuAToken(OTHER, [{ id: mint.keysetId, amount: 1, secret: "a".repeat(64), C: `02${"b".repeat(64)}` }]);
+  out.push(`guest token from another mint: ${await tool("wallet.receive_token", { token: foreign }, guest)}`);
+  out.push(`waiting ${core.wallet.rails.list().filter((a) => a.state === "awaiting-approval").length}`);
   out.push(await balance(core));
   out.push(`mint owes ${mint.liabilities()}, lightning in ${mint.lightningInSats}, out ${mint.paidOutSats}`);
   return out;

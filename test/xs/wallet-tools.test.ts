@@ -46,6 +46,10 @@ describe("wallet tools and rails on XS", () => {
     assert.match(text, /^guest hands a token: The token of 5 sats waits for the owner's approval/m);
     assert.match(text, /^owner redeems it: \{"mint":"http:\/\/mint\.test","amount":5,"fee":0\}$/m);
     assert.match(text, /^kid before: ERROR not-allowed: /m);
+    // One guest cannot fill the owner's list, nor make it hold a token from a mint off the allow-list.
+    assert.equal(text.match(/^guest token \d: The token of 1 sats waits/gm)!.length, 4);
+    assert.match(text, /^guest token 5: ERROR limit: 4 tokens from this sender already wait/m);
+    assert.match(text, /^guest token from another mint: ERROR not-allowed: /m);
     assert.match(text, /^kid allowed: \{"unit":"sat"/m);
     assert.match(text, /^stranger's DM as the turn sees it: hi! here is a tip \[a Cashu token, held for the owner\] enjoy \(held 1\)$/m);
     // The stranger's token is held, not redeemed: the balance before and after the DM is the same.
