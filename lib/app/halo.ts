@@ -29,6 +29,7 @@ import { RING_FRAME_MS } from "../device/ring/runner";
 import type { StatusRing } from "../device/ring/status";
 import { statusRingFor } from "./ring";
 import { voiceRoutes } from "../http/voice-api";
+import { wakeRoutes } from "../http/wake-api";
 
 export type { HttpRequest, HttpResponse } from "../http/types";
 
@@ -101,6 +102,7 @@ export function createHalo(options: HaloOptions): Halo {
       principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }),
     }),
     ...webApiRoutes(pick(core, ["registry", "secrets"]), verifyToken),
+    ...wakeRoutes(core.wake, verifyToken),
     ringEventsRoute({ led, voice: core.voice }, verifyToken),
     ...filesApiRoutes(
       { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },

@@ -38,6 +38,7 @@ import type { SkillStore } from "../store/skills";
 import type { TurnEngine } from "../turn/engine";
 import type { Speech } from "../voice/speech-service";
 import type { VoiceLoop } from "../voice/voice-loop";
+import type { WakePhrase } from "../wake/phrase";
 import type { WalletService } from "../wallet/service";
 import type { WalletKitFactory } from "../wallet/types";
 import type { WebSearchBudget } from "../web/search-budget";
@@ -100,6 +101,8 @@ export interface Services extends HostChoices {
   turn: TurnEngine;
   scheduler: RoutineScheduler;
   voice: VoiceLoop;
+  /** The owner's wake phrase; undefined on a host without the wake-word engine. */
+  wake: WakePhrase | undefined;
   triggers: SkillTriggers;
   nostrChannel: NostrChannel;
   /** Blossom blobs on the owner's servers (lib/nostr/blossom.ts). */

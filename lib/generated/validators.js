@@ -9559,10 +9559,77 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_1fdc555f0008a = validate87;
-const schema88 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+export const v_63a437d000092 = validate87;
+const schema88 = {"type":"object","properties":{"enabled":{"type":"boolean"},"sensitivity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false};
 
 function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "enabled") || (key0 === "sensitivity"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.enabled !== undefined){
+const _errs2 = errors;
+if(typeof data.enabled !== "boolean"){
+report.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sensitivity !== undefined){
+let data1 = data.sensitivity;
+const _errs4 = errors;
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_1fdc555f0008a = validate88;
+const schema89 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+
+function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9616,11 +9683,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e363bf0b0016c = validate88;
-const schema89 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
+export const v_e363bf0b0016c = validate89;
+const schema90 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
 const pattern40 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
 
-function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9669,7 +9736,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!(((data1 === "admin") || (data1 === "user")) || (data1 === "guest"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema89.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema90.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9707,7 +9774,7 @@ report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/na
 return false;
 }
 if(!((data3 === "dotted") || (data3 === "plain"))){
-report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema89.properties.names.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema90.properties.names.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -9743,10 +9810,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_291875aa000c0 = validate89;
-const schema90 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
+export const v_291875aa000c0 = validate90;
+const schema91 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
 
-function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9786,7 +9853,7 @@ report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/prop
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema90.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema91.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -9814,10 +9881,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8bfd489e00093 = validate90;
-const schema91 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
+export const v_8bfd489e00093 = validate91;
+const schema92 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
 
-function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9880,10 +9947,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_025f999e001ac = validate91;
-const schema92 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
+export const v_025f999e001ac = validate92;
+const schema93 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
 
-function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9905,7 +9972,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data0 === "admin") || (data0 === "user")) || (data0 === "guest")) || (data0 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema92.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema93.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10062,10 +10129,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7bbfd47500081 = validate92;
-const schema93 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
+export const v_7bbfd47500081 = validate93;
+const schema94 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
 
-function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10088,7 +10155,7 @@ if(_errs1 === errors){
 if(data.value !== undefined){
 let data0 = data.value;
 if(((typeof data0 !== "string") && (!((typeof data0 == "number") && (isFinite(data0))))) && (typeof data0 !== "boolean")){
-report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema93.properties.value.type},message:"must be string,number,boolean"}];
+report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema94.properties.value.type},message:"must be string,number,boolean"}];
 return false;
 }
 }
@@ -10104,10 +10171,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bb0ffc39000a2 = validate93;
-const schema94 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
+export const v_bb0ffc39000a2 = validate94;
+const schema95 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
 
-function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10179,10 +10246,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6c28ebdb000cf = validate94;
-const schema95 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+export const v_6c28ebdb000cf = validate95;
+const schema96 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
 
-function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10210,7 +10277,7 @@ report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/p
 return false;
 }
 if(!((((data0 === "off") || (data0 === "ask")) || (data0 === "scan")) || (data0 === "full"))){
-report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema95.properties.policy.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema96.properties.policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10258,10 +10325,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ec07c9a800089 = validate95;
-const schema96 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
+export const v_ec07c9a800089 = validate96;
+const schema97 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
 
-function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10288,7 +10355,7 @@ report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/
 return false;
 }
 if(!((data0 === "safe") || (data0 === "unsafe"))){
-report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema96.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema97.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -10304,10 +10371,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d9b2b1fa0008e = validate96;
-const schema97 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
+export const v_d9b2b1fa0008e = validate97;
+const schema98 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
 
-function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10361,10 +10428,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9e2c75b500164 = validate97;
-const schema98 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
+export const v_9e2c75b500164 = validate98;
+const schema99 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
 
-function validate97(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10382,7 +10449,7 @@ if(data.usd_ceiling !== undefined){
 let data0 = data.usd_ceiling;
 const _errs2 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema98.properties.usd_ceiling.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema99.properties.usd_ceiling.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10409,7 +10476,7 @@ if(data.token_ceiling !== undefined){
 let data1 = data.token_ceiling;
 const _errs4 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema98.properties.token_ceiling.type},message:"must be integer,null"}];
+report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema99.properties.token_ceiling.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -10436,7 +10503,7 @@ if(data.usd_per_mtok_in !== undefined){
 let data2 = data.usd_per_mtok_in;
 const _errs6 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema98.properties.usd_per_mtok_in.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema99.properties.usd_per_mtok_in.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs6){
@@ -10463,7 +10530,7 @@ if(data.usd_per_mtok_out !== undefined){
 let data3 = data.usd_per_mtok_out;
 const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema98.properties.usd_per_mtok_out.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema99.properties.usd_per_mtok_out.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -10499,10 +10566,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_418d0ef8000cc = validate98;
-const schema99 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
+export const v_418d0ef8000cc = validate99;
+const schema100 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
 
-function validate98(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10530,7 +10597,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data0 === "openai") || (data0 === "anthropic")) || (data0 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema99.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema100.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10543,7 +10610,7 @@ if(data.model !== undefined){
 let data1 = data.model;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema99.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema100.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -10572,10 +10639,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_16158f7b00084 = validate99;
-const schema100 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
+export const v_16158f7b00084 = validate100;
+const schema101 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
 
-function validate99(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10599,7 +10666,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema100.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema101.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10623,10 +10690,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_106266710010f = validate100;
-const schema101 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
+export const v_106266710010f = validate101;
+const schema102 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
 
-function validate100(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10749,10 +10816,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_38c3d2e300082 = validate101;
-const schema102 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
+export const v_38c3d2e300082 = validate102;
+const schema103 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
 
-function validate101(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10776,7 +10843,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema102.properties.url.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema103.properties.url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10800,10 +10867,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c7cd7de70009c = validate102;
-const schema103 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
+export const v_c7cd7de70009c = validate103;
+const schema104 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
 
-function validate102(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10868,10 +10935,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c3285fb30007f = validate103;
-const schema104 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
+export const v_c3285fb30007f = validate104;
+const schema105 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
 
-function validate103(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10919,10 +10986,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9c31283a000a4 = validate104;
-const schema105 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
+export const v_9c31283a000a4 = validate105;
+const schema106 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
 
-function validate104(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10994,10 +11061,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_166e3069000ee = validate105;
-const schema106 = {"type":"object","properties":{"per_payment_sats":{"type":"integer","minimum":0,"maximum":10000000},"daily_sats":{"type":"integer","minimum":0,"maximum":10000000}},"required":["per_payment_sats","daily_sats"],"additionalProperties":false};
+export const v_166e3069000ee = validate106;
+const schema107 = {"type":"object","properties":{"per_payment_sats":{"type":"integer","minimum":0,"maximum":10000000},"daily_sats":{"type":"integer","minimum":0,"maximum":10000000}},"required":["per_payment_sats","daily_sats"],"additionalProperties":false};
 
-function validate105(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11083,10 +11150,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8f80c6a1000c3 = validate106;
-const schema107 = {"type":"object","properties":{"spenders":{"type":"array","items":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"maxItems":16}},"required":["spenders"],"additionalProperties":false};
+export const v_8f80c6a1000c3 = validate107;
+const schema108 = {"type":"object","properties":{"spenders":{"type":"array","items":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"maxItems":16}},"required":["spenders"],"additionalProperties":false};
 
-function validate106(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11158,10 +11225,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3eb6fd92000b4 = validate107;
-const schema108 = {"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["allowed"],"additionalProperties":false};
+export const v_3eb6fd92000b4 = validate108;
+const schema109 = {"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["allowed"],"additionalProperties":false};
 
-function validate107(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11239,10 +11306,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_61d6a8d6000b4 = validate108;
-const schema109 = {"type":"object","properties":{"servers":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["servers"],"additionalProperties":false};
+export const v_61d6a8d6000b4 = validate109;
+const schema110 = {"type":"object","properties":{"servers":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["servers"],"additionalProperties":false};
 
-function validate108(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11320,10 +11387,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3226e2590007c = validate109;
-const schema110 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
+export const v_3226e2590007c = validate110;
+const schema111 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
 
-function validate109(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11371,10 +11438,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_db11895000087 = validate110;
-const schema111 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
+export const v_db11895000087 = validate111;
+const schema112 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
 
-function validate110(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11430,10 +11497,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5c483da40006a = validate111;
-const schema112 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
+export const v_5c483da40006a = validate112;
+const schema113 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
 
-function validate111(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11549,6 +11616,7 @@ export const VALIDATORS = {
   "8c62127e00125": v_8c62127e00125,
   "23efce03003c6": v_23efce03003c6,
   "5ddd1039000c7": v_5ddd1039000c7,
+  "63a437d000092": v_63a437d000092,
   "1fdc555f0008a": v_1fdc555f0008a,
   "e363bf0b0016c": v_e363bf0b0016c,
   "291875aa000c0": v_291875aa000c0,

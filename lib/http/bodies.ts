@@ -30,6 +30,12 @@ const nullableNumber = (maximum: number) => ({ type: ["number", "null"], minimum
 /** Every body schema, by name: the generators compile each one. */
 export const BODIES = {
   nothing: NOTHING,
+  /** PUT /api/wake: either or both. */
+  wake: {
+    type: "object",
+    properties: { enabled: { type: "boolean" }, sensitivity: { type: "number", minimum: 0, maximum: 1 } },
+    additionalProperties: false,
+  },
   /** PUT /api/secrets/:name (the store checks the characters). */
   secret: {
     type: "object",

@@ -1,3 +1,4 @@
+import type { WakeState } from "../wake/phrase";
 import type { Ports } from "../ports";
 import type { UsageSource } from "../people/usage";
 import type { ConfigStore } from "../device/config";
@@ -37,6 +38,8 @@ export interface IntrospectionDeps {
   allowedChats?(): number;
   /** The model each provider is asked for, e.g. "openai gpt-5.4-mini (owner's choice)". */
   providerModels?(): string[];
+  /** The owner's wake phrase (never its audio or features); undefined without the wake-word engine. */
+  wake?: () => WakeState;
   /** The memory embedder in use and whether its choice is locked (memories exist). */
   embedder?(): { id: string; vectors: number };
 }

@@ -48,4 +48,5 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/wallet",
   "/api/wallet/approvals",
   "/api/blossom",
+  "/api/wake",
 ];

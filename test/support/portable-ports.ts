@@ -9,8 +9,10 @@ import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
 /** The board ports of a host that has none of them (scenarios on a bare engine). */
 export const NO_BOARD: Pick<
   Ports,
-  "messenger" | "system" | "led" | "button" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket" | "wifi"
+  "messenger" | "system" | "led" | "button" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket" | "wifi" | "wake"
 > = {
+  // A scenario that needs the wake engine passes the host's own (Node's addon or the XS binding).
+  wake: undefined,
   messenger: undefined,
   webSocket: undefined,
   system: undefined,

@@ -13,6 +13,7 @@ import { ownerApi } from "../support/owner-api.ts";
 import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
 import { simWifi } from "../../hosts/sim/ports/wifi.ts";
 import { replyPcm, say, scene } from "../support/speech.ts";
+import { wakeExamples } from "../support/wake-set.ts";
 import { VoiceServer } from "../support/voice-server.ts";
 import { answer, openAiAnswer, openAiTools, person } from "../turn/support.ts";
 
@@ -398,6 +399,62 @@ describe("the owner's web page in Chromium", function () {
     assert.match((await page.locator("#device-status").textContent())!, /irmware/);
     assert.ok(((await page.locator("#device-health").textContent()) ?? "").length > 0);
     await checkSection("device");
+  });
+
+  it("Device: records a wake example with the microphone, teaches the phrase from three WAV files, turns it off, forgets it", async () => {
+    await open("device");
+    await page
+      .locator("#wake-state")
+      .getByText(/No wake phrase yet/)
+      .waitFor();
+    await page.getByRole("button", { name: "Record an example" }).click();
+    await page.getByRole("button", { name: "Stop and keep" }).waitFor();
+    await page.waitForTimeout(1200);
+    await page.getByRole("button", { name: "Stop and keep" }).click();
+    // The fake microphone loops a sentence with silence around it: whatever part was caught, the device's
+    // answer (kept, or the sentence saying why not) is on the page.
+    await page
+      .locator("#wake-outcome")
+      .getByText(/Example kept \(1 of 3\)|recording|phrase/)
+      .waitFor();
+    await page.getByRole("button", { name: "Forget the phrase" }).click();
+    await page
+      .locator("#wake-state")
+      .getByText(/No wake phrase yet: record the phrase 3 times\.$/)
+      .waitFor();
+
+    const files = wakeExamples("hey halo").map((take, i) => {
+      const path = join(tmp, `take${i}.wav`);
+      writeFileSync(path, encodeWav({ sampleRate: 16000, samples: take }));
+      return path;
+    });
+    await page.locator("#wake-files").setInputFiles(files);
+    await page.locator("#wake-outcome").getByText("The phrase is taught.").waitFor();
+    await page.locator("#wake-state").getByText("A wake phrase is set; it is on, sensitivity 0.5.").waitFor();
+    await page.getByLabel("Listen for the phrase").uncheck();
+    await page
+      .locator("#wake-state")
+      .getByText(/it is off/)
+      .waitFor();
+    assert.equal((await ownerApi(sim, "GET", "/api/wake")).json.enabled, false);
+    await page.locator("#wake-files").setInputFiles([files[0]]);
+    await page
+      .locator("#wake-state")
+      .getByText(/1 of 3 examples recorded for a new phrase/)
+      .waitFor();
+    await checkSection("device");
+    await page.getByRole("button", { name: "Forget the phrase" }).click();
+    await page
+      .locator("#wake-state")
+      .getByText(/No wake phrase yet/)
+      .waitFor();
+    assert.deepEqual((await ownerApi(sim, "GET", "/api/wake")).json, {
+      set: false,
+      enabled: false,
+      sensitivity: 0.5,
+      pending: 0,
+      needed: 3,
+    });
   });
 
   it("fits a phone's width and works with the keyboard alone", async () => {

@@ -3,6 +3,7 @@ import type { Ports } from "../../../lib/ports";
 import { bufferedAudioHttp } from "../../../lib/voice/audio-http";
 import { nativeArena } from "../../../modules/vector/arena";
 import { nativeKernels } from "../../../modules/vector/vector";
+import { xsWakeKernel } from "../../../modules/wake/wake";
 import type { DeviceConfig } from "../config";
 import { cardStorage } from "./card";
 import { deviceClock } from "./clock";
@@ -39,6 +40,8 @@ export function devicePorts(config: DeviceConfig): Ports {
     resolver: moddableResolver,
     // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
     kernels: nativeKernels,
+    // The wake-word engine in C (modules/wake); a detector's memory is one allocation outside the XS heap.
+    wake: xsWakeKernel,
     // The store's rows in native memory (PSRAM), outside the XS chunk heap the collector scans (modules/vector/arena.c).
     vectorArena: nativeArena,
     webSocket: moddableWebSocket,

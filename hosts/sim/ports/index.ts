@@ -1,3 +1,4 @@
+import { nodeWakeKernel } from "../wake/kernel.ts";
 import { tsKernels } from "../../../lib/memory/store/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
@@ -41,6 +42,8 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     resolver: nodeResolver,
     // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
     kernels: tsKernels,
+    // The wake-word engine's C as an N-API addon (the same sources as the device's).
+    wake: nodeWakeKernel(),
     // ArrayBuffers with the device's budget, so max_vectors clamps as on the board.
     vectorArena: simVectorArena(),
     webSocket: wsClient,
@@ -73,6 +76,7 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     timers: nodeTimers,
     resolver: nodeResolver,
     kernels: tsKernels,
+    wake: nodeWakeKernel(),
     vectorArena: simVectorArena(),
     webSocket: wsClient,
     storage: memoryStorage(),

@@ -27,6 +27,7 @@ export const STATUS = defineSubsystem({
     "webBudget",
     "telegram",
     "updates",
+    "wake",
   ],
   provides: ["status"],
   build(p, d): { status: IntrospectionDeps } {
@@ -50,6 +51,7 @@ export const STATUS = defineSubsystem({
         providerOrder: () => d.priority.get(),
         allowedChats: () => d.chats.list().length,
         providerModels: () => d.models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`),
+        wake: d.wake ? () => d.wake!.state() : undefined,
         embedder: () => ({ id: d.memory.embedder.id, vectors: d.memory.store.count }),
       },
     };

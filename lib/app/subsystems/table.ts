@@ -17,6 +17,7 @@ import { STATUS } from "./status";
 import { TURN } from "./turn";
 import { UPDATES } from "./updates";
 import { VOICE } from "./voice";
+import { WAKE } from "./wake";
 import { WALLET } from "./wallet";
 
 export const SUBSYSTEMS: readonly SubsystemEntry[] = [
@@ -37,6 +38,7 @@ export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   TURN,
   SCHEDULER,
   VOICE,
+  WAKE,
   NOSTR_TURNS,
   STATUS,
 ];
