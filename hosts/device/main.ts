@@ -25,6 +25,8 @@ export default function main(): void {
     core: {
       baseUrls: config.baseUrls,
       otaBuild: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
+      // No wallet yet: a build that loads lib/wallet/cashu/ at run time has not been made with the SDK (docs/wallet.md).
+      walletKit: undefined,
     },
     // The device serves no pages of its own beyond the core's.
     hostRoutes: [],

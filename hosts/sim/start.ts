@@ -5,6 +5,7 @@ import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
 import { createHalo, type Halo } from "../../lib/app/halo.ts";
+import { createCashuKit } from "../../lib/wallet/cashu/kit.ts";
 import { RateLimitedLog } from "../../lib/util/log-limit.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
@@ -88,6 +89,8 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   const core = {
     baseUrls: options.baseUrls ?? {},
     otaBuild: { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] },
+    // cashu-ts is loaded by the host, never preloaded (docs/wallet.md).
+    walletKit: createCashuKit,
   };
   const halo = createHalo({
     ports,

@@ -86,7 +86,7 @@ export function createHalo(options: HaloOptions): Halo {
     ...ownerApiRoutes(
       {
         ...pick(core, ["secrets", "clients", "people", "chats", "priority", "config", "skills", "routines", "alerts", "downloads"]),
-        ...pick(core, ["nostr", "budget", "models", "memory", "ports"]),
+        ...pick(core, ["nostr", "budget", "models", "memory", "ports", "wallet", "blossom"]),
         ota: core.updates,
         log: ports.log,
         wifi: ports.wifi,
@@ -140,7 +140,7 @@ export function createHalo(options: HaloOptions): Halo {
   const http = new HttpPipeline(routes, global, { validators: VALIDATORS, log: ports.log });
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
-  const lights = statusRingFor({ ...pick(core, ["ports", "config", "turn", "skills", "routines", "downloads"]) });
+  const lights = statusRingFor({ ...pick(core, ["ports", "config", "turn", "skills", "routines", "downloads", "wallet"]) });
 
   return {
     core,

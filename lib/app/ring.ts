@@ -4,8 +4,9 @@ import type { Core } from "./core";
 import { StatusRing } from "../device/ring/status";
 
 /** Anything awaiting the owner: agent skills, routines, links to fetch. */
-export function approvalsWaiting(core: Pick<Core, "skills" | "routines" | "downloads">): boolean {
+export function approvalsWaiting(core: Pick<Core, "skills" | "routines" | "downloads" | "wallet">): boolean {
   return (
+    core.wallet.rails.list().some((a) => a.state === "awaiting-approval") ||
     core.routines.listPending().length > 0 ||
     core.downloads.all().some((job) => job.state === "awaiting-approval") ||
     core.skills.listPending().length > 0
@@ -13,7 +14,9 @@ export function approvalsWaiting(core: Pick<Core, "skills" | "routines" | "downl
 }
 
 /** The ring, or undefined when the host's Led port has no frame writer. */
-export function statusRingFor(core: Pick<Core, "ports" | "config" | "turn" | "skills" | "routines" | "downloads">): StatusRing | undefined {
+export function statusRingFor(
+  core: Pick<Core, "ports" | "config" | "turn" | "skills" | "routines" | "downloads" | "wallet">,
+): StatusRing | undefined {
   const { led, clock, log } = core.ports;
   const frame = led?.frame?.bind(led);
   if (!led || !frame) return undefined;
