@@ -379,7 +379,7 @@ export interface Led {
 }
 
 /** What the button did (lib/device/button.ts turns pin levels into these). */
-export type ButtonGesture = "down" | "press" | "long-press" | "very-long-press";
+export type ButtonGesture = "down" | "press" | "double-press" | "long-press" | "very-long-press";
 
 /** The device's button: the host samples the pin and reports debounced gestures. */
 export interface Button {

@@ -19,7 +19,8 @@ export interface PhaseEvent {
   detail?: string;
 }
 
-export type CaptureEnd = "released" | EndpointVerdict | "cap";
+/** "cancelled": the microphone was muted mid-capture; nothing is sent. */
+export type CaptureEnd = "released" | EndpointVerdict | "cap" | "cancelled";
 
 export interface VoiceExchange {
   transcript: string;
@@ -73,6 +74,11 @@ export class VoicePipeline {
   /** Ends the capture (press to talk); ignored unless listening. */
   release(): void {
     this.capture?.stop("released");
+  }
+
+  /** Ends the capture and sends nothing (the microphone was muted); ignored unless listening. */
+  cancel(): void {
+    this.capture?.stop("cancelled");
   }
 
   /** The exchange in progress or the last one. */
@@ -137,7 +143,7 @@ export class VoicePipeline {
         out.capturedMs = (captured * 1000) / rate;
         if (detector.speechStart !== undefined) out.speechEndMs = (detector.lastLoudEnd * 1000) / rate;
         if (detector.decidedAt !== undefined) out.decidedMs = (detector.decidedAt * 1000) / rate;
-        if (end === "no-speech") {
+        if (end === "no-speech" || end === "cancelled") {
           upload.abort();
           resolve("");
           return;
