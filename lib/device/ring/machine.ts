@@ -87,6 +87,8 @@ export class RingMachine {
 
   /** Every active phase, highest priority first (idle always last). */
   active(now: number): RingPhase[] {
+    // During a spoken exchange its phase wins: the turn inside it says "reply" before the reply is spoken.
+    const talk = this.spoken ?? this.voice;
     const on: { [phase in RingPhase]: boolean } = {
       updating: this.updating,
       setup: this.setup,
@@ -94,8 +96,8 @@ export class RingMachine {
       "no-network": !this.networkUp,
       error: now < this.errorUntil,
       listening: this.listening || this.spoken === "listening",
-      replying: this.voice === "replying" || this.spoken === "replying",
-      thinking: this.voice === "thinking" || this.spoken === "thinking",
+      replying: talk === "replying",
+      thinking: talk === "thinking",
       "waiting-owner": this.approvals,
       muted: this.muted,
       idle: true,
