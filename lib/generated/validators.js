@@ -9026,10 +9026,56 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6c28ebdb000cf = validate82;
-const schema83 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+export const v_3f5bf91f0009d = validate82;
+const schema83 = {"type":"object","properties":{"gesture":{"type":"string","enum":["press","double-press","long-press"]}},"required":["gesture"],"additionalProperties":false};
 
 function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.gesture === undefined) && (missing0 = "gesture")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "gesture")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.gesture !== undefined){
+let data0 = data.gesture;
+if(typeof data0 !== "string"){
+report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data0 === "press") || (data0 === "double-press")) || (data0 === "long-press"))){
+report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/enum",keyword:"enum",params:{allowedValues: schema83.properties.gesture.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_6c28ebdb000cf = validate83;
+const schema84 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+
+function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9057,7 +9103,7 @@ report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/p
 return false;
 }
 if(!((((data0 === "off") || (data0 === "ask")) || (data0 === "scan")) || (data0 === "full"))){
-report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema83.properties.policy.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema84.properties.policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9105,10 +9151,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ec07c9a800089 = validate83;
-const schema84 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
+export const v_ec07c9a800089 = validate84;
+const schema85 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
 
-function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9135,7 +9181,7 @@ report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/
 return false;
 }
 if(!((data0 === "safe") || (data0 === "unsafe"))){
-report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema84.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema85.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -9151,10 +9197,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d9b2b1fa0008e = validate84;
-const schema85 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
+export const v_d9b2b1fa0008e = validate85;
+const schema86 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
 
-function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9208,10 +9254,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9e2c75b500164 = validate85;
-const schema86 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
+export const v_9e2c75b500164 = validate86;
+const schema87 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
 
-function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9229,7 +9275,7 @@ if(data.usd_ceiling !== undefined){
 let data0 = data.usd_ceiling;
 const _errs2 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema86.properties.usd_ceiling.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema87.properties.usd_ceiling.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9256,7 +9302,7 @@ if(data.token_ceiling !== undefined){
 let data1 = data.token_ceiling;
 const _errs4 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema86.properties.token_ceiling.type},message:"must be integer,null"}];
+report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema87.properties.token_ceiling.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -9283,7 +9329,7 @@ if(data.usd_per_mtok_in !== undefined){
 let data2 = data.usd_per_mtok_in;
 const _errs6 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema86.properties.usd_per_mtok_in.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema87.properties.usd_per_mtok_in.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs6){
@@ -9310,7 +9356,7 @@ if(data.usd_per_mtok_out !== undefined){
 let data3 = data.usd_per_mtok_out;
 const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema86.properties.usd_per_mtok_out.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema87.properties.usd_per_mtok_out.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -9346,10 +9392,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_418d0ef8000cc = validate86;
-const schema87 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
+export const v_418d0ef8000cc = validate87;
+const schema88 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
 
-function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9377,7 +9423,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data0 === "openai") || (data0 === "anthropic")) || (data0 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema87.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema88.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9390,7 +9436,7 @@ if(data.model !== undefined){
 let data1 = data.model;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema87.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema88.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -9419,10 +9465,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_16158f7b00084 = validate87;
-const schema88 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
+export const v_16158f7b00084 = validate88;
+const schema89 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
 
-function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9446,7 +9492,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema88.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema89.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9470,10 +9516,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_106266710010f = validate88;
-const schema89 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
+export const v_106266710010f = validate89;
+const schema90 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
 
-function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9596,10 +9642,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_38c3d2e300082 = validate89;
-const schema90 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
+export const v_38c3d2e300082 = validate90;
+const schema91 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
 
-function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9623,7 +9669,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema90.properties.url.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema91.properties.url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9647,10 +9693,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c7cd7de70009c = validate90;
-const schema91 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
+export const v_c7cd7de70009c = validate91;
+const schema92 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
 
-function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9715,10 +9761,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c3285fb30007f = validate91;
-const schema92 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
+export const v_c3285fb30007f = validate92;
+const schema93 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
 
-function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9766,10 +9812,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9c31283a000a4 = validate92;
-const schema93 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
+export const v_9c31283a000a4 = validate93;
+const schema94 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
 
-function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9841,10 +9887,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3226e2590007c = validate93;
-const schema94 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
+export const v_3226e2590007c = validate94;
+const schema95 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
 
-function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9892,10 +9938,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_db11895000087 = validate94;
-const schema95 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
+export const v_db11895000087 = validate95;
+const schema96 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
 
-function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9951,10 +9997,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5c483da40006a = validate95;
-const schema96 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
+export const v_5c483da40006a = validate96;
+const schema97 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
 
-function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10065,6 +10111,7 @@ export const VALIDATORS = {
   "025f999e001ac": v_025f999e001ac,
   "7bbfd47500081": v_7bbfd47500081,
   "bb0ffc39000a2": v_bb0ffc39000a2,
+  "3f5bf91f0009d": v_3f5bf91f0009d,
   "6c28ebdb000cf": v_6c28ebdb000cf,
   "ec07c9a800089": v_ec07c9a800089,
   "d9b2b1fa0008e": v_d9b2b1fa0008e,

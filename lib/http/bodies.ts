@@ -19,6 +19,9 @@ import type { FromSchema, ObjectSchema } from "../registry/schema-types";
 import { FETCH_POLICIES } from "../store/downloads";
 import { MAX_EXTRA_HOSTS } from "./host-policy";
 
+/** What the simulator's owner route may press (the very long press, a reboot, is not offered). */
+export const SIM_BUTTON_GESTURES = ["press", "double-press", "long-press"] as const;
+
 /** A body that carries nothing: the URL says everything (approve, reject, check now). */
 const NOTHING = { type: "object", properties: {}, additionalProperties: false } as const satisfies ObjectSchema;
 
@@ -91,6 +94,13 @@ export const BODIES = {
     type: "object",
     properties: { hosts: { type: "array", items: { type: "string", maxLength: 253 }, maxItems: MAX_EXTRA_HOSTS } },
     required: ["hosts"],
+    additionalProperties: false,
+  },
+  /** POST /api/sim/button: the simulator's button (simulator only). */
+  simButton: {
+    type: "object",
+    properties: { gesture: { type: "string", enum: SIM_BUTTON_GESTURES } },
+    required: ["gesture"],
     additionalProperties: false,
   },
   /** PUT /api/downloads/policy. */

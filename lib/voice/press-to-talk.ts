@@ -55,6 +55,7 @@ export class PressToTalk {
   /** Between a press and the capture's start (the earcon plays). */
   private starting = false;
   private running: Promise<VoiceExchange | undefined> | undefined;
+  private lastOutcome: ButtonOutcome | undefined;
 
   constructor(private readonly deps: PressToTalkDeps) {
     deps.ring?.report({ kind: "muted", on: deps.voice.muted() });
@@ -62,6 +63,17 @@ export class PressToTalk {
 
   /** Acts on one gesture; returns what it did. */
   gesture(gesture: ButtonGesture): ButtonOutcome {
+    const outcome = this.decide(gesture);
+    if (gesture !== "down") this.lastOutcome = outcome;
+    return outcome;
+  }
+
+  /** What the last gesture (other than "down") did. */
+  last(): ButtonOutcome | undefined {
+    return this.lastOutcome;
+  }
+
+  private decide(gesture: ButtonGesture): ButtonOutcome {
     switch (gesture) {
       case "press":
         return this.press();

@@ -29,7 +29,12 @@ describe("button gestures", () => {
 
   it("a second press after the double-press time is a second press", () => {
     const b = new ButtonGestures();
-    const out = [...hold(b, true, 0, 100), ...hold(b, false, 100, 100 + BUTTON_DOUBLE_MS + 100), ...hold(b, true, 550, 650), ...hold(b, false, 650, 1500)];
+    const out = [
+      ...hold(b, true, 0, 100),
+      ...hold(b, false, 100, 100 + BUTTON_DOUBLE_MS + 100),
+      ...hold(b, true, 550, 650),
+      ...hold(b, false, 650, 1500),
+    ];
     assert.deepEqual(out, ["down", "press", "down", "press"]);
   });
 
@@ -38,7 +43,10 @@ describe("button gestures", () => {
     const out: ButtonGesture[] = [];
     for (let k = 0; k < 20; k++) out.push(...hold(b, true, k * 100, k * 100 + 50, 5), ...hold(b, false, k * 100 + 50, k * 100 + 100, 5));
     out.push(...hold(b, false, 2000, 3000));
-    assert.deepEqual(out.filter((g) => g !== "down"), Array(10).fill("double-press"));
+    assert.deepEqual(
+      out.filter((g) => g !== "down"),
+      Array(10).fill("double-press"),
+    );
     assert.equal(out.filter((g) => g === "down").length, 20);
     assert.equal(b.isPressed(), false);
   });

@@ -45,12 +45,60 @@ function gestures(out: string[]): void {
     }
     out.push(`gestures ${label}: ${seen.join(" ")} pressed=${b.isPressed()}`);
   };
-  run("single", [[0, true], [120, false]], 1000);
-  run("double", [[0, true], [120, false], [300, true], [400, false]], 1200);
-  run("slow pair", [[0, true], [120, false], [700, true], [800, false]], 1600);
-  run("second held long", [[0, true], [100, false], [250, true], [3600, false]], 4200);
-  run("long", [[0, true], [3500, false]], 4000);
-  run("very long", [[0, true], [10500, false]], 11000);
+  run(
+    "single",
+    [
+      [0, true],
+      [120, false],
+    ],
+    1000,
+  );
+  run(
+    "double",
+    [
+      [0, true],
+      [120, false],
+      [300, true],
+      [400, false],
+    ],
+    1200,
+  );
+  run(
+    "slow pair",
+    [
+      [0, true],
+      [120, false],
+      [700, true],
+      [800, false],
+    ],
+    1600,
+  );
+  run(
+    "second held long",
+    [
+      [0, true],
+      [100, false],
+      [250, true],
+      [3600, false],
+    ],
+    4200,
+  );
+  run(
+    "long",
+    [
+      [0, true],
+      [3500, false],
+    ],
+    4000,
+  );
+  run(
+    "very long",
+    [
+      [0, true],
+      [10500, false],
+    ],
+    11000,
+  );
   const storm: Array<[number, boolean]> = [];
   for (let k = 0; k < 20; k++) storm.push([k * 100, true], [k * 100 + 50, false]);
   run("storm of 20 in 2 s", storm, 3000);
@@ -65,14 +113,14 @@ async function controller(out: string[]): Promise<void> {
   const settings = ports.settings;
   const config = new ConfigStore(settings, ports.log);
   const speech = new Speech({
-    ports: { audioHttp: http, random: ports.random, clock: ports.clock },
+    ports: { audioHttp: http, random: ports.random, clock: ports.clock, timers: ports.timers },
     config,
     getSecret: () => "sk-xs",
     baseUrls: { openai: "http://stand-in/v1" },
   });
 
   // The microphone: a clip per capture (then it ends the capture), counted.
-  let clip = new Int16Array(0);
+  let clip: Int16Array = new Int16Array(0);
   let starts = 0;
   let source: AudioIn | undefined;
   const mic: AudioIn = {
@@ -177,14 +225,18 @@ async function controller(out: string[]): Promise<void> {
   // 4. A double press mutes; the mute is stored and survives a restart; a press while muted captures nothing.
   o = press("double-press");
   const restarted = new ConfigStore(settings, ports.log);
-  out.push(`mute: ${o}; stored ${settings.get("cfg.micmute")}; after a restart micMute=${restarted.bool("micMute")}; ring ${shown.join(",")}`);
+  out.push(
+    `mute: ${o}; stored ${settings.get("cfg.micmute")}; after a restart micMute=${restarted.bool("micMute")}; ring ${shown.join(",")}`,
+  );
   shown.length = 0;
   button = make();
   const before = starts;
   const requests = log.requests.length;
   o = press("press");
   await settle();
-  out.push(`muted press: ${o}; captures ${starts - before}; requests ${log.requests.length - requests}; ring ${ring.phase()}; exchange ${loop.press() === undefined ? "refused" : "ran"}`);
+  out.push(
+    `muted press: ${o}; captures ${starts - before}; requests ${log.requests.length - requests}; ring ${ring.phase()}; exchange ${loop.press() === undefined ? "refused" : "ran"}`,
+  );
   o = press("double-press");
   out.push(`unmute: ${o}; ring ${ring.phase()}`);
   shown.length = 0;
@@ -217,7 +269,12 @@ async function controller(out: string[]): Promise<void> {
   for (let i = 0; i < 200 && loop.phase() !== "idle" && loop.phase() !== "error"; i++) await settle(20);
   const counts: { [outcome: string]: number } = {};
   for (const x of outcomes) counts[x] = (counts[x] ?? 0) + 1;
-  out.push(`storm outcomes ${Object.keys(counts).sort().map((k) => `${k}=${counts[k]}`).join(" ")}`);
+  out.push(
+    `storm outcomes ${Object.keys(counts)
+      .sort()
+      .map((k) => `${k}=${counts[k]}`)
+      .join(" ")}`,
+  );
   out.push(`storm settled: phase ${loop.phase()}; ring ${ring.phase()}; capturing ${loop.capturing()}`);
   recorder.take();
   // And the loop still works after it.

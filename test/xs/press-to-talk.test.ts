@@ -31,7 +31,10 @@ describe("press to talk, mute and barge-in on XS", () => {
   });
 
   it("a second press ends the capture, and a press while speaking stops the reply and listens again", () => {
-    assert.match(line("second press:"), /^second press: listening\+capture-ended -> released "a long question" .* played; ring listening,thinking,replying,idle/);
+    assert.match(
+      line("second press:"),
+      /^second press: listening\+capture-ended -> released "a long question" .* played; ring listening,thinking,replying,idle/,
+    );
     assert.equal(
       line("barge-in:"),
       'barge-in: listening+barge-in (first reply stopped) -> speech-ended "stop" | "You said: stop" | played; ring listening,thinking,replying,listening,thinking,replying,idle; phase idle',
@@ -42,7 +45,10 @@ describe("press to talk, mute and barge-in on XS", () => {
     assert.equal(line("mute:"), "mute: muted; stored true; after a restart micMute=true; ring muted");
     assert.equal(line("muted press:"), "muted press: muted-press; captures 0; requests 0; ring muted; exchange refused");
     assert.equal(line("unmute:"), "unmute: unmuted; ring idle");
-    assert.equal(line("mute mid-capture:"), 'mute mid-capture: listening+muted -> cancelled "" | "" | not-spoken; ring listening,muted; phase idle');
+    assert.equal(
+      line("mute mid-capture:"),
+      'mute mid-capture: listening+muted -> cancelled "" | "" | not-spoken; ring listening,muted; phase idle',
+    );
     assert.equal(line("mid-capture requests"), "mid-capture requests 0");
   });
 
@@ -56,6 +62,9 @@ describe("press to talk, mute and barge-in on XS", () => {
     assert.equal(total, 20);
     assert.match(outcomes, /capture-ended=\d+/);
     assert.equal(line("storm settled:"), "storm settled: phase idle; ring idle; capturing false");
-    assert.match(line("after the storm:"), /-> speech-ended "after the storm" .* played; ring listening,thinking,replying,idle; phase idle$/);
+    assert.match(
+      line("after the storm:"),
+      /-> speech-ended "after the storm" .* played; ring listening,thinking,replying,idle; phase idle$/,
+    );
   });
 });

@@ -12,8 +12,11 @@ export const SIM_MIC_BLOCK = 320;
 const SIM_SPEAKER_MAX_SAMPLES = 24000 * 180;
 
 export interface SimAudioIn extends AudioIn {
-  /** What the next capture hears; silence follows it. */
-  load(samples: Int16Array): void;
+  /**
+   * What each capture hears from its start; silence follows it. With `once`,
+   * only the next capture hears it (HALO_MIC_WAV) and later ones hear the room.
+   */
+  load(samples: Int16Array, options?: { once?: boolean }): void;
   /** Sound in the room (the speaker's tone): mixed into the blocks being captured now; ignored when not capturing. */
   hear(samples: Int16Array, sampleRate: number): void;
   readonly capturing: boolean;
@@ -22,6 +25,7 @@ export interface SimAudioIn extends AudioIn {
 /** `schedule` runs the next block: the simulator's event loop turn, so sockets flush between blocks. */
 export function simAudioIn(schedule: (next: () => void) => void = nextTurn): SimAudioIn {
   let clip: Int16Array = new Int16Array(0);
+  let once = false;
   let session = 0;
   let capturing = false;
   let room: Int16Array = new Int16Array(0);
@@ -36,19 +40,25 @@ export function simAudioIn(schedule: (next: () => void) => void = nextTurn): Sim
     get capturing() {
       return capturing;
     },
-    load(samples) {
+    load(samples, options) {
       clip = samples;
+      once = options?.once === true;
     },
     start(onSamples) {
       if (capturing) throw new Error("The microphone is already capturing.");
       capturing = true;
       const mine = ++session;
+      const heard = clip;
+      if (once) {
+        clip = new Int16Array(0);
+        once = false;
+      }
       let at = 0;
       const step = (): void => {
         if (!capturing || session !== mine) return;
-        if (at < clip.length) {
-          const end = Math.min(clip.length, at + SIM_MIC_BLOCK);
-          onSamples(mix(clip.slice(at, end)));
+        if (at < heard.length) {
+          const end = Math.min(heard.length, at + SIM_MIC_BLOCK);
+          onSamples(mix(heard.slice(at, end)));
           at = end;
         } else onSamples(mix(new Int16Array(SIM_MIC_BLOCK)));
         schedule(step);
