@@ -1053,7 +1053,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "reference-tool-catalog#system",
    "file": "reference-tool-catalog",
    "title": "system.*",
-   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `system.health` | Report live hardware + subsystem health (ring, mic, speaker, SD, memory, PSRAM, Wi-Fi, chat link). | (none) | live | any approved caller |"
+   "body": "| Tool | Description | Arguments | State | Access |\n|---|---|---|---|---|\n| `system.health` | Report live hardware + subsystem health (ring, mic listened to for a second, speaker, SD, memory, PSRAM, Wi-Fi, chat link). | (none) | live | any approved caller |"
   },
   {
    "id": "reference-tool-catalog#ota",
