@@ -3,7 +3,7 @@ import { formatBytes, formatFree } from "../util/format";
 import type { UsageSource } from "../people/usage";
 import type { IntrospectionDeps } from "./sources";
 import { formatGauge } from "./status";
-import { judgeMic, measureMic } from "../voice/mic-level";
+import { judgeMic, measureMic, type MicLevel } from "../voice/mic-level";
 
 export type HealthState = "OK" | "WARN" | "FAIL" | "NOT PRESENT" | "NOT CONFIGURED";
 
@@ -69,7 +69,7 @@ async function micItem(deps: IntrospectionDeps): Promise<HealthItem> {
   // A muted microphone is not opened, not even for a check.
   if (deps.config.bool("micMute"))
     return { item: "mic", state: "OK", detail: `${audioIn.sampleRate} Hz; muted by the owner, not listened to` };
-  let level;
+  let level: MicLevel;
   try {
     level = await measureMic(audioIn, timers, clock);
   } catch (e) {

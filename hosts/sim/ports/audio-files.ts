@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MIC_SAMPLE_RATE, resample } from "../../../lib/voice/pcm.ts";
-import { decodeWav, encodeWav } from "../../../lib/voice/wav.ts";
+import { decodeWav, encodeWav, type Pcm } from "../../../lib/voice/wav.ts";
 import type { SimAudioIn, SimUtterance } from "./audio.ts";
 
 export const SPEAKER_FILES_KEPT = 32;
@@ -43,7 +43,7 @@ export function loadMicWav(mic: SimAudioIn, path: string, options?: { once?: boo
   }
   if (bytes.length > MIC_WAV_MAX_BYTES)
     throw new Error(`The microphone's WAV file ${path} is over ${MIC_WAV_MAX_BYTES / (1024 * 1024)} MB.`);
-  let pcm;
+  let pcm: Pcm;
   try {
     pcm = decodeWav(bytes);
   } catch (e) {
