@@ -253,6 +253,8 @@ export interface AudioHttpExchange {
  */
 export interface AudioHttp {
   open(req: AudioHttpRequest): AudioHttpExchange;
+  /** True when bodies come whole at the end (no streaming): nothing arrives until the answer is complete. */
+  readonly buffered?: boolean;
 }
 
 /** The host's timers. The core never sets a timer of its own; it asks here. */

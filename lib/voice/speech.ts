@@ -41,7 +41,7 @@ export class SpeechPlayer {
     private readonly clock: Clock,
     private readonly out: AudioOut,
     private readonly config: SpeechConfig,
-    /** With timers, a stream that stalls for SPEECH_STALL_MS is abandoned; without, only the overall deadline holds. */
+    /** With timers on a streaming host, a stream that stalls for SPEECH_STALL_MS is abandoned; else only the overall deadline holds. */
     private readonly timers?: Timers,
   ) {}
 
@@ -87,7 +87,9 @@ export class SpeechPlayer {
         },
       });
       cancel = () => exchange.abort();
-      const stopWatch = this.timers?.every(STALL_CHECK_MS, () => {
+      // Only a streaming host can tell a stall: a buffered one hands the audio over at the end.
+      const watch = this.http.buffered ? undefined : this.timers;
+      const stopWatch = watch?.every(STALL_CHECK_MS, () => {
         if (this.clock.now() - lastAudioAt < SPEECH_STALL_MS) return;
         stalled = true;
         exchange.abort();
