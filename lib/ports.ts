@@ -271,6 +271,8 @@ export interface AudioHttpExchange {
  */
 export interface AudioHttp {
   open(req: AudioHttpRequest): AudioHttpExchange;
+  /** True when bodies come whole at the end (no streaming): nothing arrives until the answer is complete. */
+  readonly buffered?: boolean;
 }
 
 /** The host's timers. The core never sets a timer of its own; it asks here. */
@@ -397,7 +399,7 @@ export interface Led {
 }
 
 /** What the button did (lib/device/button.ts turns pin levels into these). */
-export type ButtonGesture = "down" | "press" | "long-press" | "very-long-press";
+export type ButtonGesture = "down" | "press" | "double-press" | "long-press" | "very-long-press";
 
 /** The device's button: the host samples the pin and reports debounced gestures. */
 export interface Button {

@@ -22,6 +22,9 @@ import { WALLET_AMOUNT_MAX_SATS, WALLET_MINT_URL_MAX_CHARS, WALLET_MINTS_MAX } f
 import { WALLET_SPENDERS_MAX } from "../wallet/rails";
 import { MAX_EXTRA_HOSTS } from "./host-policy";
 
+/** What the simulator's owner route may press (the very long press, a reboot, is not offered). */
+export const SIM_BUTTON_GESTURES = ["press", "double-press", "long-press"] as const;
+
 /** A body that carries nothing: the URL says everything (approve, reject, check now). */
 const NOTHING = { type: "object", properties: {}, additionalProperties: false } as const satisfies ObjectSchema;
 
@@ -100,6 +103,13 @@ export const BODIES = {
     type: "object",
     properties: { hosts: { type: "array", items: { type: "string", maxLength: 253 }, maxItems: MAX_EXTRA_HOSTS } },
     required: ["hosts"],
+    additionalProperties: false,
+  },
+  /** POST /api/sim/button: the simulator's button (simulator only). */
+  simButton: {
+    type: "object",
+    properties: { gesture: { type: "string", enum: SIM_BUTTON_GESTURES } },
+    required: ["gesture"],
     additionalProperties: false,
   },
   /** PUT /api/downloads/policy. */

@@ -29,7 +29,7 @@ export interface ChatLinkSource {
 
 /** Everything the device.* / system.* / ota.* tools read. Never the secret values. */
 export interface IntrospectionDeps {
-  ports: Pick<Ports, "clock" | "log" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota">;
+  ports: Pick<Ports, "clock" | "log" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "timers">;
   config: ConfigStore;
   /** Only whether each secret is set. */
   secretStatus: SecretStore["status"];

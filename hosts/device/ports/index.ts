@@ -26,6 +26,7 @@ export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : cardStorage(config.storageRoot, config.storageCreate, log);
   const led = neopixelLed(config.ring, log);
+  // The microphone first: it must hold I2S controller 0 (PDM) before the speaker takes the first free one.
   const audioIn = i2sAudioIn(log);
   const audioOut = i2sAudioOut(log);
   return {

@@ -11,7 +11,7 @@ import { defineSubsystem } from "../subsystem";
 
 export const STATUS = defineSubsystem({
   name: "status",
-  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota"],
+  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota", "timers"],
   needs: [
     "config",
     "secrets",
