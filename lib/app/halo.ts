@@ -31,6 +31,8 @@ import { statusRingFor } from "./ring";
 import { voiceRoutes } from "../http/voice-api";
 import { wakeRoutes } from "../http/wake-api";
 import { PressToTalk } from "../voice/press-to-talk";
+import { sharedMic } from "../voice/shared-mic";
+import { WAKE_SYNC_MS, WakeListener } from "../voice/wake-listener";
 
 export type { HttpRequest, HttpResponse } from "../http/types";
 
@@ -63,6 +65,8 @@ export interface Halo {
   lights?: StatusRing;
   /** The button's gestures on the voice loop (press to talk, mute, barge-in); the Button port drives it. */
   button: PressToTalk;
+  /** The wake phrase on the microphone; undefined without one. */
+  wakeListener: WakeListener | undefined;
   /** Starts what runs in the background on the host's timers (the scheduler tick, inbound channels); the first-boot owner token, once. */
   start(): { ownerToken?: string };
   /** Stops it again; resolves when the inbound channels have let go. */
@@ -75,7 +79,9 @@ export function createHalo(options: HaloOptions): Halo {
   const { ports, firmwareVersion } = options;
   // The ring as the web page's preview sees it: every pattern shown is also an event (lib/http/ring-events.ts).
   const led = ports.led ? new ObservedLed(ports.led) : undefined;
-  const core = buildCore(led ? { ...ports, led } : ports, options.core);
+  // The wake listener hears the microphone in the background; every other user takes it from it at once.
+  const mic = ports.audioIn ? sharedMic(ports.audioIn) : undefined;
+  const core = buildCore({ ...ports, led, audioIn: mic?.foreground }, options.core);
   // The boot is the first row of the device's timeline (session "system"); a missing card only skips it.
   recordDeviceEvent(new EpisodicJournal(core.episodic, ports.log), bootEventText(firmwareVersion, ports.system));
   const mcp = new McpServer(core.registry, { info: { name: "halo", version: firmwareVersion }, pageSize: options.toolsPageSize });
@@ -159,6 +165,17 @@ export function createHalo(options: HaloOptions): Halo {
   });
   // Gestures work from the first moment, before the network and the lifecycle start.
   ports.button?.onGesture((gesture) => void button.gesture(gesture));
+  const wake = mic
+    ? new WakeListener({
+        mic: mic.background,
+        detector: () => core.wake?.detector(),
+        voice: core.voice,
+        onWake: () => void button.gesture("press"),
+        log: ports.log,
+      })
+    : undefined;
+  // Back to idle: listen for the phrase again.
+  if (wake) core.voice.subscribe(() => wake.sync());
 
   return {
     core,
@@ -166,6 +183,7 @@ export function createHalo(options: HaloOptions): Halo {
     http,
     lights,
     button,
+    wakeListener: wake,
     handleHttp: (req) => http.handle(req),
     ensureOwnerToken,
     start() {
@@ -180,6 +198,8 @@ export function createHalo(options: HaloOptions): Halo {
         inbound.start();
         lights?.report({ kind: "booted" });
         const stopRing = lights ? timers.every(RING_FRAME_MS, () => void lights.tick()) : undefined;
+        // The phrase taught, turned on or off, the microphone muted: the listener follows within a tick.
+        const stopWake = wake ? timers.every(WAKE_SYNC_MS, () => wake.sync()) : undefined;
         // The owner's Nostr relays, and DMs to the device's key as turns (docs/nostr.md).
         core.nostr.start();
         core.triggers.start();
@@ -188,6 +208,8 @@ export function createHalo(options: HaloOptions): Halo {
           stopTick: () => {
             stopTick();
             stopRing?.();
+            stopWake?.();
+            wake?.stop();
           },
           stopInbound: async () => {
             core.nostr.stop();

@@ -16,7 +16,8 @@ const SIM_SPEAKER_MAX_SAMPLES = 24000 * 180;
 export interface SimAudioIn extends AudioIn {
   /**
    * What each capture hears from its start; silence follows it. With `once`,
-   * only the next capture hears it (HALO_MIC_WAV) and later ones hear the room.
+   * it plays once from the next capture on, each capture going on where the last stopped, and then only
+   * the room is heard (HALO_MIC_WAV).
    */
   load(samples: Int16Array, options?: { once?: boolean }): void;
   /** Sound in the room (the speaker's tone): mixed into the blocks being captured now; ignored when not capturing. */
@@ -28,6 +29,8 @@ export interface SimAudioIn extends AudioIn {
 export function simAudioIn(schedule: (next: () => void) => void = nextTurn): SimAudioIn {
   let clip: Int16Array = new Int16Array(0);
   let once = false;
+  /** How far captures have played a clip loaded with `once`. */
+  let onceAt = 0;
   let session = 0;
   let capturing = false;
   let room: Int16Array = new Int16Array(0);
@@ -55,24 +58,30 @@ export function simAudioIn(schedule: (next: () => void) => void = nextTurn): Sim
     load(samples, options) {
       clip = samples;
       once = options?.once === true;
+      onceAt = 0;
     },
     start(onSamples) {
       if (capturing) throw new Error("The microphone is already capturing.");
       capturing = true;
       const mine = ++session;
       const heard = clip;
-      if (once) {
-        clip = new Int16Array(0);
-        once = false;
-      }
-      let at = 0;
+      // A clip played once is the room's sound: a capture that stops early leaves the rest for the next one
+      // (the wake listener hears the phrase, the request after it goes to the capture a detection starts).
+      let at = once ? onceAt : 0;
       const step = (): void => {
         if (!capturing || session !== mine) return;
         if (at < heard.length) {
           const end = Math.min(heard.length, at + SIM_MIC_BLOCK);
           onSamples(mix(heard.slice(at, end)));
           at = end;
-        } else onSamples(mix(roomNoise()));
+          if (once) onceAt = at;
+        } else {
+          if (once && heard === clip) {
+            clip = new Int16Array(0);
+            once = false;
+          }
+          onSamples(mix(roomNoise()));
+        }
         schedule(step);
       };
       schedule(step);
