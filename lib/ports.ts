@@ -21,6 +21,24 @@ export interface Digest {
   sha256Stream(): Sha256Stream;
 }
 
+/**
+ * secp256k1 point arithmetic, the hot loop of Nostr's BIP-340 signatures and NIP-04/NIP-44 ECDH
+ * (lib/nostr/secp256k1.ts does the rest). Points are 33-byte compressed SEC 1 encodings, scalars 32 bytes
+ * big-endian. Bound to the C module (modules/curve) on the device, the XS host and Node, or to
+ * lib/nostr/curve/ts-curve.ts; every binding gives the same bytes and the same refusals (an Error naming
+ * what is wrong: a length, a scalar out of range, a point not on the curve).
+ */
+export interface Curve {
+  /** "c" (modules/curve) or "ts" (lib/nostr/curve). */
+  readonly binding: string;
+  /** k·G for a secret k in [1, n): public keys and nonces (constant time in k on the C binding). */
+  multiplyBase(k: Uint8Array): Uint8Array;
+  /** k·P for a secret k in [1, n): ECDH (constant time in k on the C binding). */
+  multiply(point: Uint8Array, k: Uint8Array): Uint8Array;
+  /** a·G + b·P for public a, b in [0, n): verification; undefined when the sum is the point at infinity. */
+  multiplyAdd(a: Uint8Array, point: Uint8Array, b: Uint8Array): Uint8Array | undefined;
+}
+
 /** Line-oriented log. Never given a secret. */
 export interface Log {
   info(message: string): void;
@@ -253,6 +271,8 @@ export interface AudioHttpExchange {
  */
 export interface AudioHttp {
   open(req: AudioHttpRequest): AudioHttpExchange;
+  /** True when bodies come whole at the end (no streaming): nothing arrives until the answer is complete. */
+  readonly buffered?: boolean;
 }
 
 /** The host's timers. The core never sets a timer of its own; it asks here. */
@@ -379,7 +399,7 @@ export interface Led {
 }
 
 /** What the button did (lib/device/button.ts turns pin levels into these). */
-export type ButtonGesture = "down" | "press" | "long-press" | "very-long-press";
+export type ButtonGesture = "down" | "press" | "double-press" | "long-press" | "very-long-press";
 
 /** The device's button: the host samples the pin and reports debounced gestures. */
 export interface Button {
@@ -594,6 +614,8 @@ export interface Ports {
   kernels: Kernels;
   /** The wake-word engine (C in modules/wake/); undefined: no wake phrase can be taught on this host. */
   wake: WakeKernel | undefined;
+  /** secp256k1 for Nostr: the C module (modules/curve) where the host has it, else the TypeScript curve. */
+  curve: Curve;
   /** Where the vector store's rows and per-row fields live: native memory on XS hosts, ArrayBuffers on Node. */
   vectorArena: VectorArena;
   storage: Storage | undefined;

@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { installMissing } from "./debian-packages.mjs";
 import { SLOW_FILES, shard } from "./test-plan.mjs";
 
 const quick = process.argv.includes("--quick");
@@ -93,6 +94,9 @@ async function runShard(files, index, count) {
 const startedAt = Date.now();
 mkdirSync(CACHE, { recursive: true });
 const failedChecks = [];
+// Once, before the parallel processes: two apt-get runs at once would fight over dpkg's lock.
+const packagesProblem = installMissing();
+if (packagesProblem) console.log(packagesProblem);
 // The XS host is built before any test needs it.
 if (!(await run("node", ["hosts/xs/build.mjs"])).ok) failedChecks.push("XS host build");
 

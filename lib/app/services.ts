@@ -14,6 +14,7 @@ import type { ProviderPriority } from "../device/provider-priority";
 import type { SecretStore } from "../device/secrets";
 import type { MemoryEngine } from "../memory/engine";
 import type { EpisodicStore } from "../memory/episodic/episodic";
+import type { BlossomClient } from "../nostr/blossom";
 import type { NostrChannel } from "../nostr/dm-channel";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import type { SkillTriggers } from "../nostr/triggers";
@@ -38,6 +39,8 @@ import type { TurnEngine } from "../turn/engine";
 import type { Speech } from "../voice/speech-service";
 import type { VoiceLoop } from "../voice/voice-loop";
 import type { WakePhrase } from "../wake/phrase";
+import type { WalletService } from "../wallet/service";
+import type { WalletKitFactory } from "../wallet/types";
 import type { WebSearchBudget } from "../web/search-budget";
 import type { TavilyClient } from "../web/tavily";
 import type { OtaBuildOptions } from "./subsystems/updates";
@@ -50,6 +53,8 @@ export interface HostChoices {
   baseUrls: BaseUrls;
   /** The build's version, board, trusted release keys and feed; undefined: no update engine (the ota port reports alone). */
   otaBuild: OtaBuildOptions | undefined;
+  /** Makes the Cashu kit (lib/wallet/cashu/kit.ts, loaded at run time); undefined: no wallet on this host. */
+  walletKit: WalletKitFactory | undefined;
   /** The build-time argument validators (lib/generated/validators.js; the generators pass pass-through ones). */
   validators: { readonly [key: string]: CompiledValidator };
 }
@@ -100,6 +105,10 @@ export interface Services extends HostChoices {
   wake: WakePhrase | undefined;
   triggers: SkillTriggers;
   nostrChannel: NostrChannel;
+  /** Blossom blobs on the owner's servers (lib/nostr/blossom.ts). */
+  blossom: BlossomClient;
+  /** The Cashu wallet and its rails (lib/wallet/service.ts). */
+  wallet: WalletService;
   /** The update engine; undefined without app slots or build options. */
   updates: OtaEngine | undefined;
   /** What device.status, system.health and device.selftest read. */

@@ -28,6 +28,11 @@ export interface NostrChannelDeps {
   strangerReply(): string | undefined;
   /** Told after a turn that used skills (the skills chained to them fire). */
   skillsDone?(skills: AdoptedSkill[]): void;
+  /**
+   * Takes the Cashu tokens out of a DM from anyone but the owner (the wallet holds them for the owner's
+   * approval) and gives back the text without them: such a token is never redeemed without the owner.
+   */
+  screenTokens?(text: string, sender: string): string;
   log: Log;
 }
 
@@ -113,8 +118,10 @@ export class NostrChannel {
     }
   }
 
-  private async handle(item: Inbound): Promise<void> {
-    const tier = this.deps.nostr.tierOf(item.sender);
+  private async handle(received: Inbound): Promise<void> {
+    const tier = this.deps.nostr.tierOf(received.sender);
+    const screen = this.deps.screenTokens;
+    const item = tier === "admin" || !screen ? received : { ...received, text: screen(received.text, received.sender) };
     const principal = tier === "stranger" ? undefined : this.deps.principalFor(tier, item.sender);
     if (!principal) {
       this.counts.strangers++;

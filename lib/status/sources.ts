@@ -16,6 +16,8 @@ export interface IntrospectionSources {
   budget?: UsageSource;
   /** The monthly web-search counter against the owner's budget. */
   web?: UsageSource;
+  /** Nostr: the verification queue of received events. */
+  nostr?: UsageSource;
   /** The chat transport (Telegram). */
   chatLink?: ChatLinkSource;
 }
@@ -27,7 +29,7 @@ export interface ChatLinkSource {
 
 /** Everything the device.* / system.* / ota.* tools read. Never the secret values. */
 export interface IntrospectionDeps {
-  ports: Pick<Ports, "clock" | "log" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota">;
+  ports: Pick<Ports, "clock" | "log" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "timers">;
   config: ConfigStore;
   /** Only whether each secret is set. */
   secretStatus: SecretStore["status"];

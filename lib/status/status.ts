@@ -49,6 +49,7 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`Sub-agents: ${usageLine(deps.sources.agents, principal, "not configured")}`);
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
   out.push(`Web search: ${usageLine(deps.sources.web, principal, "not configured")}`);
+  out.push(`Nostr verification: ${usageLine(deps.sources.nostr, principal, "not present")}`);
   out.push(`Provider priority: ${providerLine(deps, principal)}`);
   out.push(`Provider models: ${deps.providerModels ? deps.providerModels().join("; ") : "not configured"}`);
   out.push(`Chat allow-list: ${deps.allowedChats ? `${deps.allowedChats()} chats` : "not configured"}`);

@@ -203,7 +203,7 @@ describe("the owner's web page in Chromium", function () {
     await checkSection("people-quota");
   });
 
-  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine and a skill from Nostr, refuses a download", async () => {
+  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine, a skill from Nostr and a wallet payment, refuses a download", async () => {
     sim.halo.core.skills.saveByAgent("weekly-report", "# Weekly report\n\nEvery Monday, sum up the week's notes.\n");
     await open("tools");
     await page.locator("nav .badge").waitFor();
@@ -250,6 +250,15 @@ describe("the owner's web page in Chromium", function () {
     await download.getByRole("button", { name: "Reject" }).click();
     await download.waitFor({ state: "detached" });
     assert.equal(sim.halo.core.downloads.all().find((j) => j.id === job.id)?.state, "rejected");
+    // A wallet payment over the owner's per-payment limit waits here; approving lets the caller repeat it once.
+    const gate = sim.halo.core.wallet.rails.gate(person("admin"), { kind: "send", amount: 4000 });
+    assert.ok(!gate.go);
+    await open("approvals");
+    const pay = page.locator(`[data-wallet-approval="${gate.approval.id}"]`);
+    await pay.getByText("asks to send a token of 4000 sats: above the per-payment limit of 1000 sats").waitFor();
+    await pay.getByRole("button", { name: "Approve" }).click();
+    await pay.waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.wallet.rails.list()[0].state, "approved");
   });
 
   it("Tools: lists every registered tool", async () => {

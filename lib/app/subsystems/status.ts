@@ -2,6 +2,7 @@
 // secret is set, and every subsystem's usage. With an update engine, it is what the ota port reports.
 import { agentsUsageSource } from "../../agents/usage";
 import { webUsageSource } from "../../web/search-budget";
+import { nostrUsageSource } from "../../nostr/usage";
 import { memoryUsageSource } from "../../memory/usage";
 import type { IntrospectionDeps } from "../../status/sources";
 import { filesUsageSource } from "../../store/artifact-usage";
@@ -10,7 +11,7 @@ import { defineSubsystem } from "../subsystem";
 
 export const STATUS = defineSubsystem({
   name: "status",
-  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota"],
+  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota", "timers"],
   needs: [
     "config",
     "secrets",
@@ -28,6 +29,7 @@ export const STATUS = defineSubsystem({
     "telegram",
     "updates",
     "wake",
+    "nostr",
   ],
   provides: ["status"],
   build(p, d): { status: IntrospectionDeps } {
@@ -46,6 +48,7 @@ export const STATUS = defineSubsystem({
           get web() {
             return d.secrets.isSet("tavily") ? web : undefined;
           },
+          nostr: nostrUsageSource(d.nostr),
           chatLink: { health: () => d.telegram.linkHealth() },
         },
         providerOrder: () => d.priority.get(),
