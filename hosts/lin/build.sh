@@ -18,7 +18,7 @@ tools="$MODDABLE/build/bin/lin/release"
 [ -x "$tools/mcconfig" ] || { echo "build.sh: no $tools/mcconfig: build the SDK's lin tools first" >&2; exit 1; }
 
 # The SDK's xsl links with room for 8,192 keys (property names and identifiers) and cannot grow them; the app
-# has more (8,551 in December 2026), so stock xsl stops with "not enough keys". A copy of the SDK's xs folder
+# has more (8,842 in December 2026), so stock xsl stops with "not enough keys". A copy of the SDK's xs folder
 # with that one number raised is built once, outside the SDK, and put first on PATH.
 xsl_home="${HALO_XSL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/halo-xsl}"
 if [ ! -x "$xsl_home/build/bin/lin/release/xsl" ]; then
