@@ -2,7 +2,7 @@
 // (manifest.json, or `key=value` arguments to mcconfig) and, for Wi-Fi, from
 // preferences the owner set on the device, which win over the build.
 import config from "mc/config";
-import Preference from "preference";
+import { preference } from "./ports/preference";
 
 export interface WifiCredentials {
   ssid: string;
@@ -102,10 +102,10 @@ function improvConfig(value: unknown): DeviceConfig["improv"] {
 }
 
 function wifiCredentials(): WifiCredentials | undefined {
-  const saved = text(Preference.get(WIFI_DOMAIN, "ssid"));
+  const saved = text(preference().get(WIFI_DOMAIN, "ssid"));
   const ssid = saved ?? text(config.ssid);
   if (!ssid) return undefined;
-  const password = saved ? text(Preference.get(WIFI_DOMAIN, "password")) : text(config.password);
+  const password = saved ? text(preference().get(WIFI_DOMAIN, "password")) : text(config.password);
   return password ? { ssid, password } : { ssid };
 }
 

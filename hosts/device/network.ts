@@ -6,7 +6,6 @@
 // On lin (the host's own network) none of this runs: it reports ready at once.
 import WiFi, { type WiFiMessage } from "wifi";
 import Net from "net";
-import Preference from "preference";
 import SNTP from "sntp";
 import Time from "time";
 import Timer, { type TimerId } from "timer";
@@ -16,6 +15,7 @@ import type { WifiJoin } from "../../lib/net/wifi-credentials";
 import { WifiSetup } from "../../lib/net/wifi-setup";
 import type { Log, Wifi, WifiNetwork, WifiStatus } from "../../lib/ports";
 import { WIFI_DOMAIN, type WifiCredentials } from "./config";
+import { preference } from "./ports/preference";
 import { startCaptiveDns } from "./setup/captive-dns";
 import { startImprovConsole, type ImprovConsoleConfig } from "./setup/improv-console";
 import { startPortalServer } from "./setup/portal-server";
@@ -123,8 +123,8 @@ export class DeviceNetwork {
       return;
     }
     startImprovConsole(o.improv, this.improvDevice(), o.log);
-    const asked = Preference.get(WIFI_DOMAIN, SETUP_NEXT_BOOT) !== undefined;
-    if (asked) Preference.delete(WIFI_DOMAIN, SETUP_NEXT_BOOT);
+    const asked = preference().get(WIFI_DOMAIN, SETUP_NEXT_BOOT) !== undefined;
+    if (asked) preference().delete(WIFI_DOMAIN, SETUP_NEXT_BOOT);
     if (asked) this.flow.apply({ kind: "long-press" });
     if (this.flow.current() === "setup" || !o.wifi) this.openSetup(asked ? "the button was held" : "no Wi-Fi credentials are stored");
     else this.join(o.wifi);
@@ -137,7 +137,7 @@ export class DeviceNetwork {
   enterSetup(): void {
     if (this.o.simulated || this.portal.length > 0) return;
     if (this.started) {
-      Preference.set(WIFI_DOMAIN, SETUP_NEXT_BOOT, 1);
+      preference().set(WIFI_DOMAIN, SETUP_NEXT_BOOT, 1);
       this.o.log.info("Wi-Fi setup: restarting into setup");
       this.o.reboot();
       return;
@@ -207,9 +207,9 @@ export class DeviceNetwork {
   /** Stores the credentials and joins with them (from the portal or Improv). */
   private tryJoin(join: WifiJoin): Promise<boolean> {
     this.closeSetup();
-    Preference.set(WIFI_DOMAIN, "ssid", join.ssid);
-    if (join.password) Preference.set(WIFI_DOMAIN, "password", join.password);
-    else Preference.delete(WIFI_DOMAIN, "password");
+    preference().set(WIFI_DOMAIN, "ssid", join.ssid);
+    if (join.password) preference().set(WIFI_DOMAIN, "password", join.password);
+    else preference().delete(WIFI_DOMAIN, "password");
     this.flow.apply({ kind: "credentials-saved" });
     WiFi.mode = WiFi.Mode.station;
     this.join(join.password ? { ssid: join.ssid, password: join.password } : { ssid: join.ssid });

@@ -1,4 +1,4 @@
-// The device's preload list (hosts/device/preload.json) holds every lib/ module (tools/gen/preload.ts
+// The device's preload list (hosts/device/preload.json) holds every lib/ and hosts/device/ module (tools/gen/preload.ts
 // refuses one that reaches an npm module that cannot be preloaded). The XS linker runs
 // each preloaded module's body, and the npm modules they import, at build time, where no native
 // function exists: a module that makes a TextEncoder (or reaches crypto) as it loads cannot be
@@ -6,10 +6,11 @@
 // process with those natives removed; each must load.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { runTimeModules } from "../../tools/gen/preload.ts";
+import { deviceModules, runTimeModules } from "../../tools/gen/preload.ts";
 import { libModules } from "../support/lib-sources.ts";
 
 function load(specifiers: string[]): string[] {
@@ -43,8 +44,10 @@ describe("preloadable modules load without the host's natives", () => {
     );
   });
 
-  it("loads every module on the device's preload list, which is all of lib/ but lib/wallet/cashu/ (loaded at run time)", () => {
-    const preload = (JSON.parse(readFileSync("hosts/device/preload.json", "utf8")) as { preload: string[] }).preload;
+  it("loads every lib/ module on the device's preload list, which is all of lib/ but lib/wallet/cashu/ (loaded at run time)", () => {
+    const preload = (JSON.parse(readFileSync("hosts/device/preload.json", "utf8")) as { preload: string[] }).preload.filter((m) =>
+      m.startsWith("lib/"),
+    );
     const runTime = runTimeModules();
     assert.ok(runTime.length > 0 && runTime.every((m) => m.startsWith("lib/wallet/cashu/")), runTime.join(", "));
     assert.deepEqual(
@@ -60,5 +63,24 @@ describe("preloadable modules load without the host's natives", () => {
       lines.filter((l) => !l.startsWith("ok ")),
       [],
     );
+  });
+
+  it("preloads every hosts/device/ module, main.ts among them", () => {
+    const preload = (JSON.parse(readFileSync("hosts/device/preload.json", "utf8")) as { preload: string[] }).preload;
+    const device = preload.filter((m) => !m.startsWith("lib/"));
+    assert.ok(device.includes("hosts/device/main") && device.includes("hosts/device/ports/settings"), device.join(", "));
+    assert.deepEqual(device, deviceModules());
+  });
+
+  it("refuses a hosts/device/ module that imports preference statically, not one that imports its type", () => {
+    const dir = mkdtempSync(join(tmpdir(), "halo-device-"));
+    try {
+      writeFileSync(join(dir, "typed.ts"), 'import type Preference from "preference";\nexport type P = typeof Preference;\n');
+      assert.deepEqual(deviceModules(dir), [join(dir, "typed")]);
+      writeFileSync(join(dir, "settings.ts"), 'import Preference from "preference";\nexport const p = Preference;\n');
+      assert.throws(() => deviceModules(dir), /modules import preference, which cannot be preloaded on every target: .*settings$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
