@@ -14,6 +14,7 @@ import type { ProviderPriority } from "../device/provider-priority";
 import type { SecretStore } from "../device/secrets";
 import type { MemoryEngine } from "../memory/engine";
 import type { EpisodicStore } from "../memory/episodic/episodic";
+import type { OutboundHttp } from "../net/outbound";
 import type { NostrChannel } from "../nostr/dm-channel";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import type { SkillTriggers } from "../nostr/triggers";
@@ -58,6 +59,8 @@ export interface Services extends HostChoices {
   /** The caller's recent tool outputs (results.*, the registry's clamp). */
   ring: ResultsRing;
   docs: DocsLibrary;
+  /** The guarded HTTP client: every request for a caller or from received data (lib/net/outbound.ts). */
+  outbound: OutboundHttp;
   clients: ClientTokens;
   people: PeopleStore;
   /** The chat allow-list (owner API only). */

@@ -8,6 +8,7 @@ import { DOCS } from "./docs";
 import { FILES } from "./files";
 import { MEMORY } from "./memory";
 import { NOSTR, NOSTR_TURNS } from "./nostr";
+import { OUTBOUND } from "./outbound";
 import { OWNERSHIP } from "./ownership";
 import { PROVIDERS } from "./providers";
 import { REGISTRY } from "./registry";
@@ -20,6 +21,7 @@ import { VOICE } from "./voice";
 export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   REGISTRY,
   DOCS,
+  OUTBOUND,
   OWNERSHIP,
   SPEECH,
   BOARD,
