@@ -21,6 +21,8 @@ export interface RelayListener {
   onEose(subId: string, relay: string): void;
   onOk(eventId: string, accepted: boolean, message: string, relay: string): void;
   onConnected(relay: string): void;
+  /** The filters a subscription is sent again with after a reconnect; undefined keeps the ones it was opened with. */
+  filtersFor?(subId: string, relay: string): Filter[] | undefined;
 }
 
 export interface RelayDeps {
@@ -30,6 +32,8 @@ export interface RelayDeps {
   sleep(ms: number): Promise<void>;
   /** First reconnect wait (ms); tests shorten it. */
   backoffMinMs?: number;
+  /** Events per flood window (NOSTR_RELAY_EVENTS_PER_WINDOW); tests that flood on purpose raise it. */
+  eventsPerWindow?: number;
 }
 
 export interface RelayStatus {
@@ -117,7 +121,11 @@ export class RelayConnection {
           this.connected = true;
           this.failures = 0;
           this.counts.connects++;
-          for (const [subId, filters] of this.subs) this.sendNow(toJson(["REQ", subId, ...filters]));
+          for (const [subId, filters] of this.subs) {
+            const now = this.listener.filtersFor?.(subId, this.url) ?? filters;
+            this.subs.set(subId, now);
+            this.sendNow(toJson(["REQ", subId, ...now]));
+          }
           for (const frame of this.outbox.splice(0)) this.sendNow(frame);
           this.listener.onConnected(this.url);
         },
@@ -194,9 +202,9 @@ export class RelayConnection {
       this.windowStart = now;
       this.windowCount = 0;
     }
-    if (++this.windowCount > NOSTR_RELAY_EVENTS_PER_WINDOW) {
-      if (this.windowCount === NOSTR_RELAY_EVENTS_PER_WINDOW + 1)
-        this.deps.log.warn(`nostr: ${this.url} sends too many events; dropping the rest of this window`);
+    const cap = this.deps.eventsPerWindow ?? NOSTR_RELAY_EVENTS_PER_WINDOW;
+    if (++this.windowCount > cap) {
+      if (this.windowCount === cap + 1) this.deps.log.warn(`nostr: ${this.url} sends too many events; dropping the rest of this window`);
       this.counts.dropped++;
       return;
     }

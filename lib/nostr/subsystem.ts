@@ -25,6 +25,8 @@ export interface NostrDeps {
   sleep(ms: number): Promise<void>;
   ws?: WebSocketClient;
   backoffMinMs?: number;
+  /** Tests that flood on purpose raise the relays' flood window. */
+  eventsPerWindow?: number;
 }
 
 export type SenderTier = "admin" | "wot" | "stranger";
@@ -43,7 +45,14 @@ export class NostrSubsystem {
     this.identity = new NostrIdentity(deps.settings, deps.random, deps.log);
     this.skills = new NostrSkills(deps.settings, deps.log);
     if (deps.ws)
-      this.pool = new RelayPool({ ws: deps.ws, log: deps.log, now: deps.now, sleep: deps.sleep, backoffMinMs: deps.backoffMinMs });
+      this.pool = new RelayPool({
+        ws: deps.ws,
+        log: deps.log,
+        now: deps.now,
+        sleep: deps.sleep,
+        backoffMinMs: deps.backoffMinMs,
+        eventsPerWindow: deps.eventsPerWindow,
+      });
   }
 
   nowSeconds(): number {

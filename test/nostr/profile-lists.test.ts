@@ -143,7 +143,7 @@ describe("nostr profiles, NIP-05, NIP-11, long-form and lists", () => {
     await publishAsClient(relay.url, dm);
     await until(() => core.nostr.pool!.subscriptions().find((s) => s.name === "dm-inbox")!.received === 1, 3000, "the DM delivered");
     await sleep(100);
-    assert.deepEqual(core.nostrChannel.stats(), { turns: 0, strangers: 0, refused: 0, dropped: 0 });
+    assert.deepEqual(core.nostrChannel.stats(), { turns: 0, strangers: 0, refused: 0, dropped: 0, replayed: 0 });
     await call("nostr.block_edit", { action: "remove", items: [["p", getPublicKey(ownerSk)]] });
     assert.equal((await call("nostr.block_list", {})).text, "Nothing is blocked.");
     assert.match((await call("nostr.block_edit", { action: "add", items: [["x", "y"]] })).text, /^invalid/);

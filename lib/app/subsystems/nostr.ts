@@ -38,7 +38,7 @@ function tierPrincipal(people: PrincipalDeps): (tier: SenderTier, pubkey: string
 
 export const NOSTR_TURNS = defineSubsystem({
   name: "nostr-turns",
-  ports: ["log"],
+  ports: ["log", "settings"],
   needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats"],
   provides: ["triggers", "nostrChannel"],
   build(p, d) {
@@ -60,6 +60,7 @@ export const NOSTR_TURNS = defineSubsystem({
       principalFor,
       strangerReply: () => nostr.strangerReply(),
       skillsDone: (skills) => triggers.completed(skills),
+      settings: p.settings,
       log: p.log,
     });
     return { triggers, nostrChannel };
