@@ -22,6 +22,7 @@ import type { OtaEngine } from "../ota/engine";
 import type { ChatAllowList } from "../people/chat-allowlist";
 import type { ClientTokens } from "../people/clients";
 import type { PeopleStore } from "../people/people";
+import type { SpendRails } from "../people/rails";
 import type { Messenger } from "../ports";
 import type { BudgetGovernor } from "../providers/budget";
 import type { ProviderModels } from "../providers/models";
@@ -70,6 +71,8 @@ export interface Services extends HostChoices {
   /** Provider priority (owner API only). */
   priority: ProviderPriority;
   config: ConfigStore;
+  /** The credit and rate rails every door that spends provider credit asks (lib/people/rails.ts). */
+  rails: SpendRails;
   speech: Speech;
   /** Carries out device[] actions (the turn's end-of-turn array, device.control). */
   actuator: DeviceActuator;

@@ -9,6 +9,7 @@ import { requireClient } from "./middleware";
 import { jsonAnswer, type RouteSpec } from "./pipeline";
 import type { HttpRequest, HttpResponse } from "./types";
 import type { McpClient } from "../people/clients";
+import type { SpendRails } from "../people/rails";
 import type { Random, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { TurnEngine } from "../turn/engine";
@@ -34,6 +35,8 @@ export interface VoiceApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
   principalFor(client: McpClient): Principal;
   turn: Pick<TurnEngine, "runTurn">;
+  /** Credit and rate, asked before the upload is transcribed (lib/people/rails.ts). */
+  rails: Pick<SpendRails, "admit">;
   speech: Pick<Speech, "transcriber" | "speechOn" | "voiceName">;
   random: Random;
   /** Where spoken replies are kept; without it the answer's audio is null. */
@@ -75,11 +78,13 @@ export function voiceRoutes(env: VoiceApiEnvironment): RouteSpec[] {
 async function talk(env: VoiceApiEnvironment, req: HttpRequest, client: McpClient, replies: Map<string, string>): Promise<HttpResponse> {
   const type = (req.headers["content-type"] || "").split(";")[0].trim().toLowerCase();
   if (WAV_TYPES.indexOf(type) < 0) throw new HttpError(415, "Unsupported media type: send audio/wav.");
+  // The same rails as POST /api/chat, before anything reaches a provider (the transcription costs too).
+  const principal = env.principalFor(client);
+  env.rails.admit(principal, "voice", client.name);
   // A WAV that does not decode is a HaloError (invalid), answered 400.
   const pcm = decodeWav(req.body ?? new Uint8Array(0));
   const samples = resample(pcm.samples, pcm.sampleRate, MIC_SAMPLE_RATE);
   const speaker = recordingSpeaker();
-  const principal = env.principalFor(client);
   const pipeline: VoicePipeline = new VoicePipeline({
     mic: samplesSource(samples, () => pipeline.release()),
     transcriber: env.speech.transcriber,

@@ -29,6 +29,8 @@ export interface NostrChannelDeps {
   runner: NostrTurnRunner;
   /** The principal of a tier that may talk (admin and wot); undefined refuses. */
   principalFor(tier: SenderTier, pubkey: string): Principal | undefined;
+  /** Credit and rate per sender, asked before a turn runs (lib/people/rails.ts); a refused DM is dropped. */
+  rails: { decide(principal: Principal, door: "nostr-dm", sender: string): unknown };
   /** The owner's fixed reply to strangers; undefined or empty: strangers get nothing. */
   strangerReply(): string | undefined;
   /** Told after a turn that used skills (the skills chained to them fire). */
@@ -171,6 +173,10 @@ export class NostrChannel {
       this.counts.strangers++;
       const fixed = this.deps.strangerReply();
       if (fixed) await this.reply(item, fixed);
+      return;
+    }
+    if (this.deps.rails.decide(principal, "nostr-dm", item.sender)) {
+      this.counts.refused++;
       return;
     }
     let text: string;

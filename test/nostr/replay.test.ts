@@ -12,6 +12,7 @@ import { NostrChannel } from "../../lib/nostr/dm-channel.ts";
 import { NOSTR_SEEN_BUCKET_MAX, NOSTR_SEEN_KEEP_S } from "../../lib/nostr/limits.ts";
 import { SeenEvents } from "../../lib/nostr/seen-store.ts";
 import { NostrSubsystem } from "../../lib/nostr/subsystem.ts";
+import { SpendRails } from "../../lib/people/rails.ts";
 import type { Settings } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { startTestRelay, type TestRelay } from "../support/nostr-relay.ts";
@@ -50,6 +51,7 @@ async function device(relay: TestRelay, settings: Settings, owner: string): Prom
     },
     principalFor: (tier) => (tier === "admin" ? makePrincipal("owner", "admin", "turn") : undefined),
     strangerReply: () => undefined,
+    rails: new SpendRails({ config: { bool: () => false }, now: () => Date.now() }),
     settings,
     log,
   });

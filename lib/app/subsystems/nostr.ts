@@ -39,7 +39,7 @@ function tierPrincipal(people: PrincipalDeps): (tier: SenderTier, pubkey: string
 export const NOSTR_TURNS = defineSubsystem({
   name: "nostr-turns",
   ports: ["log", "settings"],
-  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats"],
+  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats", "rails"],
   provides: ["triggers", "nostrChannel"],
   build(p, d) {
     const { nostr, turn } = d;
@@ -52,12 +52,14 @@ export const NOSTR_TURNS = defineSubsystem({
       offsetMinutes: () => utcOffsetMinutes(d.config),
       ownerPrincipal: () => derivePrincipal(d, "web", OWNER_PERSON_ID),
       principalFor,
+      rails: d.rails,
       log: p.log,
     });
     const nostrChannel = new NostrChannel({
       nostr,
       runner: turn,
       principalFor,
+      rails: d.rails,
       strangerReply: () => nostr.strangerReply(),
       skillsDone: (skills) => triggers.completed(skills),
       settings: p.settings,
