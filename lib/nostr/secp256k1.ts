@@ -112,9 +112,15 @@ export const secp256k1: {
   isValidSecretKey(secretKey: Uint8Array): boolean;
 } = { getSharedSecret, isValidSecretKey };
 
+/** True when a 32-byte x-only public key is a point on the curve (BIP-340's lift_x succeeds). */
+function isValidPublicKey(publicKey: Uint8Array): boolean {
+  return publicKey.length === 32 && liftX(fromBytes(publicKey), false) !== undefined;
+}
+
 /** BIP-340 Schnorr signatures over secp256k1 (x-only 32-byte public keys). */
 export const schnorr: {
+  isValidPublicKey(publicKey: Uint8Array): boolean;
   getPublicKey(secretKey: Uint8Array): Uint8Array;
   sign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array;
   verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
-} = { getPublicKey, sign, verify };
+} = { isValidPublicKey, getPublicKey, sign, verify };
