@@ -88,6 +88,10 @@ describe("updates in the simulator", function () {
     assert.equal(r.status, 502);
     assert.equal(r.json.state, "error");
     assert.match(r.json.detail, /image download failed at byte 65536/);
+    // Reading the status afterwards is not itself a failure: 200, with the error in it.
+    const read = await api("GET", "/api/ota");
+    assert.equal(read.status, 200);
+    assert.equal(read.json.state, "error");
     assert.equal(JSON.parse(readFileSync(join(dataDir, "ota/otadata.json"), "utf8")).boot, 0);
   });
 
