@@ -114,6 +114,9 @@ describe("updates in the simulator", function () {
     const tool = await sim.halo.core.registry.dispatch("ota.status", {}, principal("admin", "turn", "owner"));
     assert.match(tool.text, /^State: idle\nRunning: 0\.2\.0 \(ota_1\)\n/);
     assert.match(tool.text, /Last install: 0\.2\.0 ok/);
+    // agent.version says what runs now, not the build's old number.
+    const version = await sim.halo.core.registry.dispatch("agent.version", {}, principal("admin", "turn", "owner"));
+    assert.match(version.text, /^Halo 0\.2\.0 /);
     assert.equal((await api("POST", "/api/ota/check", {})).json.state, "up-to-date");
   });
 });
