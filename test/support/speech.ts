@@ -2,7 +2,6 @@
 // Debian when missing), and a scene puts silence and background noise around
 // it at the microphone's 16 kHz. The speech's own start and end are measured
 // on the clean clip, so tests know when the talker stopped.
-import { installDebianPackage } from "./debian.ts";
 import { execFileSync, spawnSync } from "node:child_process";
 import { decodeWav } from "../../lib/voice/wav.ts";
 import { MIC_SAMPLE_RATE, resample } from "../../lib/voice/pcm.ts";
@@ -17,7 +16,11 @@ let checked = false;
 export function ensureEspeak(): void {
   if (checked) return;
   if (spawnSync("espeak-ng", ["--version"]).status !== 0) {
-    const installed = installDebianPackage("espeak-ng", "the voice tests' speech") && spawnSync("espeak-ng", ["--version"]).status === 0;
+    const installed =
+      spawnSync("sh", [
+        "-c",
+        "(apt-get install -y -qq espeak-ng || (apt-get update -qq && apt-get install -y -qq espeak-ng)) >/dev/null 2>&1",
+      ]).status === 0 && spawnSync("espeak-ng", ["--version"]).status === 0;
     if (!installed) throw new Error("The voice tests need espeak-ng: run `apt-get install -y espeak-ng` as root.");
   }
   checked = true;
