@@ -15,6 +15,9 @@
 //                               preloaded on the device) and a CashuWallet booted over a card of 64 proofs
 //   xs-wallet-base-table-kb     @noble/curves' base-point table, built at the first blinding and kept (window 6)
 //   xs-wallet-base-table-w4-kb  the same with CashuKitDeps.baseTableWindow = 4
+//   blossom-upload-mb-per-s-xs  a 1 MB file from the file store uploaded to Blossom on the XS host (hash, signed
+//                               kind-24242 authorization, PUT), the stand-in server's time taken out; mean of 4
+//   blossom-upload-mb-per-s-node  the same on Node
 import { tsImport } from "tsx/esm/api";
 import { runOnXs } from "../hosts/xs/run.mjs";
 
@@ -29,6 +32,13 @@ export async function runWalletBench() {
   const heapLine = /^WALLET-HEAP (.*)$/m.exec(h.stdout);
   if (h.code !== 0 || !heapLine) throw new Error(`wallet heap bench on XS failed: ${h.stderr || h.stdout}`);
   const heap = JSON.parse(heapLine[1]);
+  const b = await runOnXs("bench/blossom.xs.ts", { args: ["4"], timeoutMs: 600_000 });
+  const blossomLine = /^BLOSSOM-XS (.*)$/m.exec(b.stdout);
+  if (b.code !== 0 || !blossomLine) throw new Error(`blossom bench on XS failed: ${b.stderr || b.stdout}`);
+  const blossom = JSON.parse(blossomLine[1]);
+  const { runBlossomWork } = await tsImport("./blossom-work.ts", import.meta.url);
+  const { nodeDigest } = await tsImport("../hosts/sim/ports/node-basics.ts", import.meta.url);
+  const blossomNode = await runBlossomWork(() => performance.now(), nodeDigest, 4);
   const { runWalletWork } = await tsImport("./wallet-work.ts", import.meta.url);
   const node = await runWalletWork(() => performance.now(), SAMPLES);
   const { runCrashTest } = await tsImport("../test/support/cashu-crash.ts", import.meta.url);
@@ -50,6 +60,8 @@ export async function runWalletBench() {
     ["xs-boot-kb-wallet", (heap.moduleBytes + heap.walletBytes) / 1024],
     ["xs-wallet-base-table-kb", heap.baseTableBytes / 1024],
     ["xs-wallet-base-table-w4-kb", heap.baseTableW4Bytes / 1024],
+    ["blossom-upload-mb-per-s-xs", blossom.uploadMbPerS],
+    ["blossom-upload-mb-per-s-node", blossomNode.uploadMbPerS],
   ];
 }
 

@@ -21,6 +21,24 @@ export interface Digest {
   sha256Stream(): Sha256Stream;
 }
 
+/**
+ * secp256k1 point arithmetic, the hot loop of Nostr's BIP-340 signatures and NIP-04/NIP-44 ECDH
+ * (lib/nostr/secp256k1.ts does the rest). Points are 33-byte compressed SEC 1 encodings, scalars 32 bytes
+ * big-endian. Bound to the C module (modules/curve) on the device, the XS host and Node, or to
+ * lib/nostr/curve/ts-curve.ts; every binding gives the same bytes and the same refusals (an Error naming
+ * what is wrong: a length, a scalar out of range, a point not on the curve).
+ */
+export interface Curve {
+  /** "c" (modules/curve) or "ts" (lib/nostr/curve). */
+  readonly binding: string;
+  /** k·G for a secret k in [1, n): public keys and nonces (constant time in k on the C binding). */
+  multiplyBase(k: Uint8Array): Uint8Array;
+  /** k·P for a secret k in [1, n): ECDH (constant time in k on the C binding). */
+  multiply(point: Uint8Array, k: Uint8Array): Uint8Array;
+  /** a·G + b·P for public a, b in [0, n): verification; undefined when the sum is the point at infinity. */
+  multiplyAdd(a: Uint8Array, point: Uint8Array, b: Uint8Array): Uint8Array | undefined;
+}
+
 /** Line-oriented log. Never given a secret. */
 export interface Log {
   info(message: string): void;
@@ -253,6 +271,8 @@ export interface AudioHttpExchange {
  */
 export interface AudioHttp {
   open(req: AudioHttpRequest): AudioHttpExchange;
+  /** True when bodies come whole at the end (no streaming): nothing arrives until the answer is complete. */
+  readonly buffered?: boolean;
 }
 
 /** The host's timers. The core never sets a timer of its own; it asks here. */
@@ -379,7 +399,7 @@ export interface Led {
 }
 
 /** What the button did (lib/device/button.ts turns pin levels into these). */
-export type ButtonGesture = "down" | "press" | "long-press" | "very-long-press";
+export type ButtonGesture = "down" | "press" | "double-press" | "long-press" | "very-long-press";
 
 /** The device's button: the host samples the pin and reports debounced gestures. */
 export interface Button {
@@ -506,6 +526,78 @@ export interface Messenger {
  * supplies each port, or writes `undefined` to say the device has none (no
  * card, no speaker), so nothing falls back silently.
  */
+// ---- The wake-word engine (modules/wake/; lib/wake/ uses it) ----
+
+/** Why the engine refused an example or a set of examples (lib/wake/refusal.ts has the sentences). */
+export type WakeRefusal = "empty" | "silent" | "clipped" | "too-short" | "too-long" | "unlike" | "bad-features" | "not-speech";
+
+/** What the engine made of one recorded example. */
+export interface WakeExample {
+  /**
+   * The example's features when it is usable: 16-bit values, WAKE_DIMS a frame, the first frame being the
+   * cepstral mean taken from the others. Keep these (not the audio) to teach the detector again after a restart.
+   */
+  features?: Int16Array;
+  refusal?: WakeRefusal;
+  /** Voiced 10 ms frames kept (0 when refused early). */
+  frames: number;
+  /** The largest absolute sample, and how many samples were at full scale. */
+  peak: number;
+  clipped: number;
+}
+
+/** The outcome of teaching the examples' features. */
+export interface WakeTeaching {
+  refusal?: WakeRefusal;
+  /** The normalised distances between the examples (pairs 0-1, 0-2, 1-2; 0 for an absent pair). */
+  distances: number[];
+  /** The detection threshold the examples and the sensitivity give (a normalised distance). */
+  threshold: number;
+}
+
+/** A detection: which example matched, at which hop since the last reset, and how closely. */
+export interface WakeHit {
+  example: number;
+  hop: number;
+  distance: number;
+  threshold: number;
+}
+
+/** One stream's detector. Its memory is fixed when it is made; nothing is allocated per frame. */
+export interface WakeDetector {
+  /** Bytes of fixed memory (the same figure for 1 to 3 examples). */
+  readonly bytes: number;
+  /** Teaches 1-3 examples' features (from exampleFeatures); on a refusal the detector has no examples. */
+  teach(examples: readonly Int16Array[]): WakeTeaching;
+  /** 0 (strict) to 1 (eager); 0.5 is the default. Returns the new threshold. */
+  setSensitivity(sensitivity: number): number;
+  /** Forgets the stream (partial matches, the noise floor, the running mean); keeps the examples. */
+  reset(): void;
+  /**
+   * Feeds 16 kHz mono samples, any count. Returns the first detection among them, or null. `scores`, when
+   * given, receives each completed 10 ms hop's best distance over the threshold (under 1 detects; 100 for a
+   * hop the gate skipped), as many as fit.
+   */
+  push(samples: Int16Array, scores?: Float32Array): WakeHit | null;
+  /** Frees the memory now; the detector must not be used afterwards. */
+  close(): void;
+}
+
+export interface WakeKernel {
+  /** Samples a second (16000), samples a hop (160), values a frame (13), the most examples (3). */
+  readonly sampleRate: number;
+  readonly hopSamples: number;
+  readonly frameValues: number;
+  readonly maxExamples: number;
+  /** The longest recording exampleFeatures takes, in samples (4 s). */
+  readonly maxExampleSamples: number;
+  /** A detector's fixed memory in bytes. */
+  readonly detectorBytes: number;
+  /** The features of one recorded example (16 kHz mono), or the reason it cannot be used. */
+  exampleFeatures(samples: Int16Array): WakeExample;
+  createDetector(): WakeDetector;
+}
+
 export interface Ports {
   clock: Clock;
   random: Random;
@@ -520,6 +612,10 @@ export interface Ports {
   resolver: Resolver | undefined;
   /** The int8 vector kernels: the native C module on XS hosts, TypeScript on Node. */
   kernels: Kernels;
+  /** The wake-word engine (C in modules/wake/); undefined: no wake phrase can be taught on this host. */
+  wake: WakeKernel | undefined;
+  /** secp256k1 for Nostr: the C module (modules/curve) where the host has it, else the TypeScript curve. */
+  curve: Curve;
   /** Where the vector store's rows and per-row fields live: native memory on XS hosts, ArrayBuffers on Node. */
   vectorArena: VectorArena;
   storage: Storage | undefined;

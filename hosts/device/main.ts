@@ -25,12 +25,20 @@ export default function main(): void {
     core: {
       baseUrls: config.baseUrls,
       otaBuild: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
+      // No wallet yet: a build that loads lib/wallet/cashu/ at run time has not been made with the SDK (docs/wallet.md).
+      walletKit: undefined,
     },
     // The device serves no pages of its own beyond the core's.
     hostRoutes: [],
     // The Host check: the device answers to its station and access-point addresses (and loopback, halo.local).
     addresses: (): string[] => [Net.get("IP", "station"), Net.get("IP", "ap")].filter((a): a is string => typeof a === "string"),
     deviceName: () => "halo",
+    // The button's long press opens Wi-Fi setup and its very long press reboots; a short press talks and a
+    // double press mutes the microphone (lib/voice/press-to-talk.ts, wired to the Button port by createHalo).
+    buttonActions: {
+      longPress: (): void => network?.enterSetup(),
+      veryLongPress: (): void => ports.system?.reboot(),
+    },
   });
   ports.log.info(`halo ${config.firmwareVersion}: storage ${ports.storage?.present() ? "present" : "absent"}`);
   // Shown once, on first boot, on the console only: the owner copies it from there.
@@ -51,10 +59,5 @@ export default function main(): void {
       // The scheduler tick, the Telegram loop and the ring start once the network (and so SNTP time) is up.
       halo.start();
     },
-  });
-  // Long press: Wi-Fi setup; very long press: reboot. A short press is for talking (the voice issue).
-  ports.button?.onGesture((gesture): void => {
-    if (gesture === "long-press") network?.enterSetup();
-    else if (gesture === "very-long-press") ports.system?.reboot();
   });
 }

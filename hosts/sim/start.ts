@@ -5,11 +5,16 @@ import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { SecretStore, type SecretName } from "../../lib/device/secrets.ts";
 import { createHalo, type Halo } from "../../lib/app/halo.ts";
+import { createCashuKit } from "../../lib/wallet/cashu/kit.ts";
 import { RateLimitedLog } from "../../lib/util/log-limit.ts";
 import type { Ports } from "../../lib/ports.ts";
 import { createHttpServer } from "./http-adapter.ts";
 import { simulatorPorts } from "./ports/index.ts";
 import { flashPageRoutes } from "./flash-page.ts";
+import { simButtonRoute } from "../../lib/http/sim-button.ts";
+import type { SimButton } from "./ports/hardware.ts";
+import type { SimAudioIn } from "./ports/audio.ts";
+import { loadMicWav } from "./ports/audio-files.ts";
 
 export const FIRMWARE_VERSION = "0.1.0-sim";
 
@@ -30,6 +35,8 @@ export interface SimOptions {
   ota?: { feedUrl?: string; trustedKeys: string[] };
   /** Nostr relays used when the owner has set none yet (HALO_NOSTR_RELAYS, comma-separated). */
   nostrRelays?: string[];
+  /** A WAV file the microphone hears from the first capture after start, once (HALO_MIC_WAV). */
+  micWav?: string;
 }
 
 /** Environment variables that seed a secret the owner has not set yet. */
@@ -64,6 +71,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
   }
   const ota = { feedUrl: env.HALO_OTA_FEED_URL || undefined, trustedKeys: (env.HALO_OTA_KEYS ?? "").split(",").filter((k) => k !== "") };
   const releaseDir = resolve(env.HALO_RELEASE_DIR ?? "./release");
+  const micWav = env.HALO_MIC_WAV ? resolve(env.HALO_MIC_WAV) : undefined;
   const nostrRelays = env.HALO_NOSTR_RELAYS ? env.HALO_NOSTR_RELAYS.split(",").map((u) => u.trim()) : undefined;
   return {
     dataDir: resolve(env.HALO_DATA ?? "./.halo-data"),
@@ -74,6 +82,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SimOptions {
     ota,
     releaseDir,
     nostrRelays,
+    micWav,
   };
 }
 
@@ -85,22 +94,51 @@ export async function startSimulator(options: SimOptions): Promise<RunningSim> {
   // Seeded before the core is built, so every subsystem sees them from the first boot on.
   const seeds = new SecretStore(ports.settings, ports.log);
   for (const [name, value] of Object.entries(options.initialSecrets ?? {}) as Array<[SecretName, string]>) seeds.seed(name, value);
+  // HALO_MIC_WAV: the room's sound for the first capture; a file that cannot be used stops the start.
+  if (options.micWav) {
+    const mic = ports.audioIn as SimAudioIn | undefined;
+    if (!mic?.load) throw new Error("HALO_MIC_WAV needs the simulator's own microphone.");
+    const ms = loadMicWav(mic, options.micWav, { once: true });
+    ports.log.info(`simulated microphone: ${options.micWav} (${Math.round(ms)} ms) plays from the first capture`);
+  }
   const core = {
     baseUrls: options.baseUrls ?? {},
     otaBuild: { version: FIRMWARE_VERSION, board: "esp32s3", feedUrl: options.ota?.feedUrl, trustedKeys: options.ota?.trustedKeys ?? [] },
+    // cashu-ts is loaded by the host, never preloaded (docs/wallet.md).
+    walletKit: createCashuKit,
   };
+  const button = ports.button as SimButton | undefined;
+  // The simulator's own owner route presses its button (POST /api/sim/button); the halo it reaches is made below.
+  let made: Halo | undefined;
+  const buttonRoute = simButtonRoute(
+    {
+      press: (gesture) => {
+        if (!button?.press || !made) return undefined;
+        button.press(gesture);
+        return made.button.last();
+      },
+      phase: () => made?.core.voice.phase() ?? "idle",
+    },
+    (token) => made?.core.clients.verify(token),
+  );
   const halo = createHalo({
     ports,
     firmwareVersion: FIRMWARE_VERSION,
     toolsPageSize: options.toolsPageSize,
     core,
-    // The flashing page at /flash/, behind the same checks as every route.
-    hostRoutes: flashPageRoutes(options.releaseDir ?? resolve("release")),
+    // The flashing page at /flash/ and the button route, behind the same checks as every route.
+    hostRoutes: [...flashPageRoutes(options.releaseDir ?? resolve("release")), buttonRoute],
+    // The long press opens Wi-Fi setup on the device; the simulator has no radio. The very long press reboots (recorded).
+    buttonActions: {
+      longPress: () => ports.log.info("simulated button: long press (Wi-Fi setup on the device; the simulator has no radio)"),
+      veryLongPress: () => ports.system?.reboot(),
+    },
     // The Host check: the PC's own addresses, for when HALO_HOST opens the simulator to the LAN.
     addresses: () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
     // The Host check also answers to halo.local.
     deviceName: () => "halo",
   });
+  made = halo;
   const tokenPath = join(options.dataDir, "admin-token");
   // A new image's health check settles before the simulator answers (start() would run it in the background).
   await halo.core.updates?.boot();

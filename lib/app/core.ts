@@ -24,7 +24,12 @@ export interface CoreOptions extends Omit<HostChoices, "validators"> {
 
 /** Builds the device's subsystems from `ports` and registers every tool. The generators call it too. */
 export function buildCore(ports: Ports, options: CoreOptions): Core {
-  const host: HostChoices = { baseUrls: options.baseUrls, otaBuild: options.otaBuild, validators: options.validators ?? VALIDATORS };
+  const host: HostChoices = {
+    baseUrls: options.baseUrls,
+    otaBuild: options.otaBuild,
+    walletKit: options.walletKit,
+    validators: options.validators ?? VALIDATORS,
+  };
   const services = buildSubsystems(options.subsystems ?? SUBSYSTEMS, ports, host, options.onBuilt) as unknown as Services;
   services.registry.registerAll(ALL_TOOLS, { ...ports, ...services });
   options.onBuilt?.("tools");

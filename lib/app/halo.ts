@@ -29,6 +29,8 @@ import { RING_FRAME_MS } from "../device/ring/runner";
 import type { StatusRing } from "../device/ring/status";
 import { statusRingFor } from "./ring";
 import { voiceRoutes } from "../http/voice-api";
+import { wakeRoutes } from "../http/wake-api";
+import { PressToTalk } from "../voice/press-to-talk";
 
 export type { HttpRequest, HttpResponse } from "../http/types";
 
@@ -45,6 +47,8 @@ export interface HaloOptions {
   deviceName(): string;
   /** Pages the host serves itself (the simulator's /flash/; none on the device), behind the same checks as every route. */
   hostRoutes: RouteSpec[];
+  /** What the long presses of the button do on this host (the device: Wi-Fi setup and reboot). */
+  buttonActions?: { longPress?(): void; veryLongPress?(): void };
 }
 
 /** The assembled device: the core's subsystems behind the MCP server and one HTTP pipeline. */
@@ -57,6 +61,8 @@ export interface Halo {
   ensureOwnerToken(): string | undefined;
   /** The status ring, when the Led port takes frames: start() ticks it; the host reports network and setup to it. */
   lights?: StatusRing;
+  /** The button's gestures on the voice loop (press to talk, mute, barge-in); the Button port drives it. */
+  button: PressToTalk;
   /** Starts what runs in the background on the host's timers (the scheduler tick, inbound channels); the first-boot owner token, once. */
   start(): { ownerToken?: string };
   /** Stops it again; resolves when the inbound channels have let go. */
@@ -90,7 +96,7 @@ export function createHalo(options: HaloOptions): Halo {
     ...ownerApiRoutes(
       {
         ...pick(core, ["secrets", "clients", "people", "chats", "priority", "config", "skills", "routines", "alerts", "downloads"]),
-        ...pick(core, ["nostr", "budget", "models", "memory", "ports"]),
+        ...pick(core, ["nostr", "budget", "models", "memory", "ports", "wallet", "blossom"]),
         ota: core.updates,
         log: ports.log,
         wifi: ports.wifi,
@@ -111,6 +117,7 @@ export function createHalo(options: HaloOptions): Halo {
       principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }),
     }),
     ...webApiRoutes(pick(core, ["registry", "secrets"]), verifyToken),
+    ...wakeRoutes(core.wake, verifyToken),
     ringEventsRoute({ led, voice: core.voice }, verifyToken),
     ...filesApiRoutes(
       { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },
@@ -148,13 +155,27 @@ export function createHalo(options: HaloOptions): Halo {
   const http = new HttpPipeline(routes, global, { validators: VALIDATORS, log: ports.log });
   const ensureOwnerToken = (): string | undefined => (core.clients.hasAdmin() ? undefined : core.clients.create("owner", "admin", "owner"));
   let running: { stopTick(): void; stopInbound(): Promise<void> } | undefined;
-  const lights = statusRingFor({ ...pick(core, ["ports", "config", "turn", "skills", "routines", "downloads"]) });
+  const lights = statusRingFor({
+    ...pick(core, ["ports", "config", "turn", "skills", "routines", "downloads", "wallet", "voice", "updates"]),
+  });
+  const button = new PressToTalk({
+    voice: core.voice,
+    config: core.config,
+    speaker: ports.audioOut,
+    ring: lights,
+    log: ports.log,
+    longPress: options.buttonActions?.longPress,
+    veryLongPress: options.buttonActions?.veryLongPress,
+  });
+  // Gestures work from the first moment, before the network and the lifecycle start.
+  ports.button?.onGesture((gesture) => void button.gesture(gesture));
 
   return {
     core,
     mcp,
     http,
     lights,
+    button,
     handleHttp: (req) => http.handle(req),
     ensureOwnerToken,
     start() {

@@ -15,6 +15,7 @@ import type { SecretStore } from "../device/secrets";
 import type { MemoryEngine } from "../memory/engine";
 import type { EpisodicStore } from "../memory/episodic/episodic";
 import type { OutboundHttp } from "../net/outbound";
+import type { BlossomClient } from "../nostr/blossom";
 import type { NostrChannel } from "../nostr/dm-channel";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import type { SkillTriggers } from "../nostr/triggers";
@@ -39,6 +40,9 @@ import type { SkillStore } from "../store/skills";
 import type { TurnEngine } from "../turn/engine";
 import type { Speech } from "../voice/speech-service";
 import type { VoiceLoop } from "../voice/voice-loop";
+import type { WakePhrase } from "../wake/phrase";
+import type { WalletService } from "../wallet/service";
+import type { WalletKitFactory } from "../wallet/types";
 import type { WebSearchBudget } from "../web/search-budget";
 import type { TavilyClient } from "../web/tavily";
 import type { OtaBuildOptions } from "./subsystems/updates";
@@ -51,6 +55,8 @@ export interface HostChoices {
   baseUrls: BaseUrls;
   /** The build's version, board, trusted release keys and feed; undefined: no update engine (the ota port reports alone). */
   otaBuild: OtaBuildOptions | undefined;
+  /** Makes the Cashu kit (lib/wallet/cashu/kit.ts, loaded at run time); undefined: no wallet on this host. */
+  walletKit: WalletKitFactory | undefined;
   /** The build-time argument validators (lib/generated/validators.js; the generators pass pass-through ones). */
   validators: { readonly [key: string]: CompiledValidator };
 }
@@ -101,8 +107,14 @@ export interface Services extends HostChoices {
   turn: TurnEngine;
   scheduler: RoutineScheduler;
   voice: VoiceLoop;
+  /** The owner's wake phrase; undefined on a host without the wake-word engine. */
+  wake: WakePhrase | undefined;
   triggers: SkillTriggers;
   nostrChannel: NostrChannel;
+  /** Blossom blobs on the owner's servers (lib/nostr/blossom.ts). */
+  blossom: BlossomClient;
+  /** The Cashu wallet and its rails (lib/wallet/service.ts). */
+  wallet: WalletService;
   /** The update engine; undefined without app slots or build options. */
   updates: OtaEngine | undefined;
   /** What device.status, system.health and device.selftest read. */

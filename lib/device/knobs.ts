@@ -117,6 +117,13 @@ export const KNOBS = [
     description: "spoken requests through speech-to-text, a turn and speech (pipeline), or OpenAI Realtime (owner API only)",
   },
   {
+    key: "micMute",
+    type: "bool",
+    default: false,
+    writer: "owner",
+    description: "the microphone is muted: nothing is captured (the button's double press toggles it; owner API only)",
+  },
+  {
     key: "voicePerson",
     type: "string",
     pattern: /^(-?[a-z0-9][a-z0-9._-]{0,47})?$/,

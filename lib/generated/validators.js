@@ -6735,11 +6735,1164 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_80d144510012c = validate64;
-const schema65 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
-const pattern28 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
+export const v_6e2353b6000a1 = validate64;
+const schema65 = {"type":"object","properties":{"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"additionalProperties":false};
 
 function validate64(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "mint_url")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.mint_url !== undefined){
+let data0 = data.mint_url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 256){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data0.length < 8){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_1368e8d60012e = validate65;
+const schema66 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"unit":{"type":"string","enum":["sat"]},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["amount"],"additionalProperties":false};
+
+function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.amount === undefined) && (missing0 = "amount")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "amount") || (key0 === "unit")) || (key0 === "mint_url"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.amount !== undefined){
+let data0 = data.amount;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+report.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+report.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+report.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.unit !== undefined){
+let data1 = data.unit;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(data1 === "sat")){
+report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema66.properties.unit.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mint_url !== undefined){
+let data2 = data.mint_url;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 256){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data2.length < 8){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_fa1f1287000bb = validate66;
+const schema67 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"}},"required":["quote"],"additionalProperties":false};
+
+function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.quote === undefined) && (missing0 = "quote")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "quote")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.quote !== undefined){
+let data0 = data.quote;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 128){
+report.errors = [{instancePath:instancePath+"/quote",schemaPath:"#/properties/quote/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/quote",schemaPath:"#/properties/quote/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/quote",schemaPath:"#/properties/quote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_d8d5418000114 = validate67;
+const schema68 = {"type":"object","properties":{"request":{"type":"string","minLength":1,"maxLength":2048,"description":"a BOLT11 invoice"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["request"],"additionalProperties":false};
+
+function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.request === undefined) && (missing0 = "request")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "request") || (key0 === "mint_url"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.request !== undefined){
+let data0 = data.request;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 2048){
+report.errors = [{instancePath:instancePath+"/request",schemaPath:"#/properties/request/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/request",schemaPath:"#/properties/request/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mint_url !== undefined){
+let data1 = data.mint_url;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 256){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data1.length < 8){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_801ceb1900156 = validate68;
+const schema69 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["quote"],"additionalProperties":false};
+const pattern28 = new RegExp("^w[0-9a-f]{8}$", "u");
+
+function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.quote === undefined) && (missing0 = "quote")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "quote") || (key0 === "approval"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.quote !== undefined){
+let data0 = data.quote;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 128){
+report.errors = [{instancePath:instancePath+"/quote",schemaPath:"#/properties/quote/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/quote",schemaPath:"#/properties/quote/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/quote",schemaPath:"#/properties/quote/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.approval !== undefined){
+let data1 = data.approval;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern28.test(data1)){
+report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/pattern",keyword:"pattern",params:{pattern: "^w[0-9a-f]{8}$"},message:"must match pattern \""+"^w[0-9a-f]{8}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_0fe3599c0008c = validate69;
+const schema70 = {"type":"object","properties":{"token":{"type":"string","minLength":8,"maxLength":16384}},"required":["token"],"additionalProperties":false};
+
+function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.token === undefined) && (missing0 = "token")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "token")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.token !== undefined){
+let data0 = data.token;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 16384){
+report.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/maxLength",keyword:"maxLength",params:{limit: 16384},message:"must NOT have more than 16384 characters"}];
+return false;
+}
+else {
+if(data0.length < 8){
+report.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_7842c29a001ca = validate70;
+const schema71 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"memo":{"type":"string","maxLength":140},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["amount"],"additionalProperties":false};
+
+function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.amount === undefined) && (missing0 = "amount")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "amount") || (key0 === "mint_url")) || (key0 === "memo")) || (key0 === "approval"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.amount !== undefined){
+let data0 = data.amount;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+report.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+report.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+report.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mint_url !== undefined){
+let data1 = data.mint_url;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 256){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data1.length < 8){
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/mint_url",schemaPath:"#/properties/mint_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.memo !== undefined){
+let data2 = data.memo;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 140){
+report.errors = [{instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/maxLength",keyword:"maxLength",params:{limit: 140},message:"must NOT have more than 140 characters"}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/memo",schemaPath:"#/properties/memo/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.approval !== undefined){
+let data3 = data.approval;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern28.test(data3)){
+report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/pattern",keyword:"pattern",params:{pattern: "^w[0-9a-f]{8}$"},message:"must match pattern \""+"^w[0-9a-f]{8}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_0e08d282001ac = validate71;
+const schema72 = {"type":"object","properties":{"target":{"type":"string","enum":["wallet","public","both"]},"wallet_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8},"public_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8}},"required":["target"],"additionalProperties":false};
+
+function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.target === undefined) && (missing0 = "target")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "target") || (key0 === "wallet_mints")) || (key0 === "public_mints"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.target !== undefined){
+let data0 = data.target;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data0 === "wallet") || (data0 === "public")) || (data0 === "both"))){
+report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema72.properties.target.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.wallet_mints !== undefined){
+let data1 = data.wallet_mints;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 8){
+report.errors = [{instancePath:instancePath+"/wallet_mints",schemaPath:"#/properties/wallet_mints/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 256){
+report.errors = [{instancePath:instancePath+"/wallet_mints/" + i0,schemaPath:"#/properties/wallet_mints/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data2.length < 8){
+report.errors = [{instancePath:instancePath+"/wallet_mints/" + i0,schemaPath:"#/properties/wallet_mints/items/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/wallet_mints/" + i0,schemaPath:"#/properties/wallet_mints/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/wallet_mints",schemaPath:"#/properties/wallet_mints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.public_mints !== undefined){
+let data3 = data.public_mints;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 8){
+report.errors = [{instancePath:instancePath+"/public_mints",schemaPath:"#/properties/public_mints/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(data4.length > 256){
+report.errors = [{instancePath:instancePath+"/public_mints/" + i1,schemaPath:"#/properties/public_mints/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data4.length < 8){
+report.errors = [{instancePath:instancePath+"/public_mints/" + i1,schemaPath:"#/properties/public_mints/items/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/public_mints/" + i1,schemaPath:"#/properties/public_mints/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/public_mints",schemaPath:"#/properties/public_mints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_f57a1bbf001a3 = validate72;
+const schema73 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["project","name"],"additionalProperties":false};
+
+function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.project === undefined) && (missing0 = "project")) || ((data.name === undefined) && (missing0 = "name"))){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "project") || (key0 === "name")) || (key0 === "server"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.project !== undefined){
+let data0 = data.project;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 40){
+report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 80){
+report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.server !== undefined){
+let data2 = data.server;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 256){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data2.length < 8){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_35a1a98f00223 = validate73;
+const schema74 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256","project","name"],"additionalProperties":false};
+
+function validate73(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sha256 === undefined) && (missing0 = "sha256")) || ((data.project === undefined) && (missing0 = "project"))) || ((data.name === undefined) && (missing0 = "name"))){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "sha256") || (key0 === "project")) || (key0 === "name")) || (key0 === "server"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.sha256 !== undefined){
+let data0 = data.sha256;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+report.errors = [{instancePath:instancePath+"/sha256",schemaPath:"#/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/sha256",schemaPath:"#/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.project !== undefined){
+let data1 = data.project;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 40){
+report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data2 = data.name;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 80){
+report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(data2.length < 1){
+report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.server !== undefined){
+let data3 = data.server;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(data3.length > 256){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data3.length < 8){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_ceb4f5a800132 = validate74;
+const schema75 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256"],"additionalProperties":false};
+
+function validate74(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sha256 === undefined) && (missing0 = "sha256")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "sha256") || (key0 === "server"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.sha256 !== undefined){
+let data0 = data.sha256;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern9.test(data0)){
+report.errors = [{instancePath:instancePath+"/sha256",schemaPath:"#/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/sha256",schemaPath:"#/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.server !== undefined){
+let data1 = data.server;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 256){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data1.length < 8){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_737a431b0010b = validate75;
+const schema76 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"additionalProperties":false};
+
+function validate75(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pubkey") || (key0 === "server"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pubkey !== undefined){
+let data0 = data.pubkey;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 400){
+report.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/pubkey",schemaPath:"#/properties/pubkey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.server !== undefined){
+let data1 = data.server;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 256){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data1.length < 8){
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/server",schemaPath:"#/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_80d144510012c = validate76;
+const schema77 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
+const pattern32 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
+
+function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6774,7 +7927,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern28.test(data0)){
+if(!pattern32.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -6800,7 +7953,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data1 === "admin") || (data1 === "user")) || (data1 === "guest")) || (data1 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema65.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6821,10 +7974,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d4f45b2b002cf = validate65;
-const schema66 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
+export const v_d4f45b2b002cf = validate77;
+const schema78 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
 
-function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6859,7 +8012,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern28.test(data0)){
+if(!pattern32.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -7000,10 +8153,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_cb34918800571 = validate66;
-const schema67 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+export const v_cb34918800571 = validate78;
+const schema79 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
 
-function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7065,7 +8218,7 @@ report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/pro
 return false;
 }
 if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
-report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema67.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -7226,7 +8379,7 @@ report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#
 return false;
 }
 if(!((data8 === "off") || (data8 === "full"))){
-report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema67.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -7285,7 +8438,7 @@ report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schema
 return false;
 }
 if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema67.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid4 = _errs28 === errors;
@@ -7437,10 +8590,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7ae4552c000a9 = validate67;
-const schema68 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
+export const v_7ae4552c000a9 = validate79;
+const schema80 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
 
-function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7471,10 +8624,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5da2d61a00182 = validate68;
-const schema69 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
+export const v_5da2d61a00182 = validate80;
+const schema81 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
 
-function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7581,15 +8734,15 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bec675f900426 = validate69;
-const schema70 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
-const pattern30 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
-const pattern31 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
-const pattern32 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
-const pattern33 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
-const pattern34 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
+export const v_bec675f900426 = validate81;
+const schema82 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
+const pattern34 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
+const pattern35 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
+const pattern36 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
+const pattern37 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
+const pattern38 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
 
-function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7644,7 +8797,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema70.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7663,7 +8816,7 @@ report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/mo
 return false;
 }
 else {
-if(!pattern30.test(data2)){
+if(!pattern34.test(data2)){
 report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
 return false;
 }
@@ -7690,7 +8843,7 @@ report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/sk
 return false;
 }
 else {
-if(!pattern31.test(data3)){
+if(!pattern35.test(data3)){
 report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
 return false;
 }
@@ -7717,7 +8870,7 @@ report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/nam
 return false;
 }
 else {
-if(!pattern32.test(data4)){
+if(!pattern36.test(data4)){
 report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -7744,7 +8897,7 @@ report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern33.test(data5)){
+if(!pattern37.test(data5)){
 report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -7788,7 +8941,7 @@ report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern34.test(data7)){
+if(!pattern38.test(data7)){
 report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
 return false;
 }
@@ -7835,10 +8988,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_315af4d2000c5 = validate70;
-const schema71 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
+export const v_315af4d2000c5 = validate82;
+const schema83 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
 
-function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7892,10 +9045,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5bdc81000010a = validate71;
-const schema72 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
+export const v_5bdc81000010a = validate83;
+const schema84 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
 
-function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7981,10 +9134,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8c62127e00125 = validate72;
-const schema73 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
+export const v_8c62127e00125 = validate84;
+const schema85 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
 
-function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8070,11 +9223,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_23efce03003c6 = validate73;
-const schema74 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
-const pattern35 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+export const v_23efce03003c6 = validate85;
+const schema86 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
+const pattern39 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 
-function validate73(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8203,7 +9356,7 @@ report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/prope
 return false;
 }
 if(!(((data4 === "interval") || (data4 === "daily")) || (data4 === "weekly"))){
-report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema74.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -8254,7 +9407,7 @@ report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern35.test(data6)){
+if(!pattern39.test(data6)){
 report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
@@ -8297,7 +9450,7 @@ report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#
 return false;
 }
 if(!(((((((data8 === "sun") || (data8 === "mon")) || (data8 === "tue")) || (data8 === "wed")) || (data8 === "thu")) || (data8 === "fri")) || (data8 === "sat"))){
-report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema74.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema86.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -8349,10 +9502,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5ddd1039000c7 = validate74;
-const schema75 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
+export const v_5ddd1039000c7 = validate86;
+const schema87 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
 
-function validate74(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8406,10 +9559,77 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_1fdc555f0008a = validate75;
-const schema76 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+export const v_63a437d000092 = validate87;
+const schema88 = {"type":"object","properties":{"enabled":{"type":"boolean"},"sensitivity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false};
 
-function validate75(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "enabled") || (key0 === "sensitivity"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.enabled !== undefined){
+const _errs2 = errors;
+if(typeof data.enabled !== "boolean"){
+report.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sensitivity !== undefined){
+let data1 = data.sensitivity;
+const _errs4 = errors;
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/sensitivity",schemaPath:"#/properties/sensitivity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_1fdc555f0008a = validate88;
+const schema89 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+
+function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8463,11 +9683,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e363bf0b0016c = validate76;
-const schema77 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
-const pattern36 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
+export const v_e363bf0b0016c = validate89;
+const schema90 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
+const pattern40 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
 
-function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8492,7 +9712,7 @@ let data0 = data.name;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern36.test(data0)){
+if(!pattern40.test(data0)){
 report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,31}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,31}$"+"\""}];
 return false;
 }
@@ -8516,7 +9736,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!(((data1 === "admin") || (data1 === "user")) || (data1 === "guest"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema90.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8530,7 +9750,7 @@ let data2 = data.ns;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern28.test(data2)){
+if(!pattern32.test(data2)){
 report.errors = [{instancePath:instancePath+"/ns",schemaPath:"#/properties/ns/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -8554,7 +9774,7 @@ report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/na
 return false;
 }
 if(!((data3 === "dotted") || (data3 === "plain"))){
-report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema77.properties.names.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema90.properties.names.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8590,10 +9810,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_291875aa000c0 = validate77;
-const schema78 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
+export const v_291875aa000c0 = validate90;
+const schema91 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
 
-function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8633,7 +9853,7 @@ report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/prop
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema78.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema91.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -8661,10 +9881,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8bfd489e00093 = validate78;
-const schema79 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
+export const v_8bfd489e00093 = validate91;
+const schema92 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
 
-function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8727,10 +9947,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_025f999e001ac = validate79;
-const schema80 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
+export const v_025f999e001ac = validate92;
+const schema93 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
 
-function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8752,7 +9972,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data0 === "admin") || (data0 === "user")) || (data0 === "guest")) || (data0 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema80.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema93.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8909,10 +10129,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7bbfd47500081 = validate80;
-const schema81 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
+export const v_7bbfd47500081 = validate93;
+const schema94 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
 
-function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8935,7 +10155,7 @@ if(_errs1 === errors){
 if(data.value !== undefined){
 let data0 = data.value;
 if(((typeof data0 !== "string") && (!((typeof data0 == "number") && (isFinite(data0))))) && (typeof data0 !== "boolean")){
-report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema81.properties.value.type},message:"must be string,number,boolean"}];
+report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema94.properties.value.type},message:"must be string,number,boolean"}];
 return false;
 }
 }
@@ -8951,10 +10171,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bb0ffc39000a2 = validate81;
-const schema82 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
+export const v_bb0ffc39000a2 = validate94;
+const schema95 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
 
-function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9026,10 +10246,56 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6c28ebdb000cf = validate82;
-const schema83 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+export const v_3f5bf91f0009d = validate95;
+const schema96 = {"type":"object","properties":{"gesture":{"type":"string","enum":["press","double-press","long-press"]}},"required":["gesture"],"additionalProperties":false};
 
-function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.gesture === undefined) && (missing0 = "gesture")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "gesture")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.gesture !== undefined){
+let data0 = data.gesture;
+if(typeof data0 !== "string"){
+report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data0 === "press") || (data0 === "double-press")) || (data0 === "long-press"))){
+report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/enum",keyword:"enum",params:{allowedValues: schema96.properties.gesture.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_6c28ebdb000cf = validate96;
+const schema97 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+
+function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9057,7 +10323,7 @@ report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/p
 return false;
 }
 if(!((((data0 === "off") || (data0 === "ask")) || (data0 === "scan")) || (data0 === "full"))){
-report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema83.properties.policy.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema97.properties.policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9105,10 +10371,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ec07c9a800089 = validate83;
-const schema84 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
+export const v_ec07c9a800089 = validate97;
+const schema98 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
 
-function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9135,7 +10401,7 @@ report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/
 return false;
 }
 if(!((data0 === "safe") || (data0 === "unsafe"))){
-report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema84.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -9151,10 +10417,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d9b2b1fa0008e = validate84;
-const schema85 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
+export const v_d9b2b1fa0008e = validate98;
+const schema99 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
 
-function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9208,10 +10474,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9e2c75b500164 = validate85;
-const schema86 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
+export const v_9e2c75b500164 = validate99;
+const schema100 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
 
-function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9229,7 +10495,7 @@ if(data.usd_ceiling !== undefined){
 let data0 = data.usd_ceiling;
 const _errs2 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema86.properties.usd_ceiling.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema100.properties.usd_ceiling.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9256,7 +10522,7 @@ if(data.token_ceiling !== undefined){
 let data1 = data.token_ceiling;
 const _errs4 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema86.properties.token_ceiling.type},message:"must be integer,null"}];
+report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema100.properties.token_ceiling.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -9283,7 +10549,7 @@ if(data.usd_per_mtok_in !== undefined){
 let data2 = data.usd_per_mtok_in;
 const _errs6 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema86.properties.usd_per_mtok_in.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema100.properties.usd_per_mtok_in.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs6){
@@ -9310,7 +10576,7 @@ if(data.usd_per_mtok_out !== undefined){
 let data3 = data.usd_per_mtok_out;
 const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema86.properties.usd_per_mtok_out.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema100.properties.usd_per_mtok_out.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -9346,10 +10612,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_418d0ef8000cc = validate86;
-const schema87 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
+export const v_418d0ef8000cc = validate100;
+const schema101 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
 
-function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9377,7 +10643,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data0 === "openai") || (data0 === "anthropic")) || (data0 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema87.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema101.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9390,7 +10656,7 @@ if(data.model !== undefined){
 let data1 = data.model;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema87.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema101.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -9419,10 +10685,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_16158f7b00084 = validate87;
-const schema88 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
+export const v_16158f7b00084 = validate101;
+const schema102 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
 
-function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9446,7 +10712,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema88.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema102.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9470,10 +10736,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_106266710010f = validate88;
-const schema89 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
+export const v_106266710010f = validate102;
+const schema103 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
 
-function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9596,10 +10862,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_38c3d2e300082 = validate89;
-const schema90 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
+export const v_38c3d2e300082 = validate103;
+const schema104 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
 
-function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9623,7 +10889,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema90.properties.url.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema104.properties.url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9647,10 +10913,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c7cd7de70009c = validate90;
-const schema91 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
+export const v_c7cd7de70009c = validate104;
+const schema105 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
 
-function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9715,10 +10981,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c3285fb30007f = validate91;
-const schema92 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
+export const v_c3285fb30007f = validate105;
+const schema106 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
 
-function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9766,10 +11032,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9c31283a000a4 = validate92;
-const schema93 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
+export const v_9c31283a000a4 = validate106;
+const schema107 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
 
-function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9841,10 +11107,336 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3226e2590007c = validate93;
-const schema94 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
+export const v_166e3069000ee = validate107;
+const schema108 = {"type":"object","properties":{"per_payment_sats":{"type":"integer","minimum":0,"maximum":10000000},"daily_sats":{"type":"integer","minimum":0,"maximum":10000000}},"required":["per_payment_sats","daily_sats"],"additionalProperties":false};
 
-function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.per_payment_sats === undefined) && (missing0 = "per_payment_sats")) || ((data.daily_sats === undefined) && (missing0 = "daily_sats"))){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "per_payment_sats") || (key0 === "daily_sats"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.per_payment_sats !== undefined){
+let data0 = data.per_payment_sats;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+report.errors = [{instancePath:instancePath+"/per_payment_sats",schemaPath:"#/properties/per_payment_sats/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 10000000 || isNaN(data0)){
+report.errors = [{instancePath:instancePath+"/per_payment_sats",schemaPath:"#/properties/per_payment_sats/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+report.errors = [{instancePath:instancePath+"/per_payment_sats",schemaPath:"#/properties/per_payment_sats/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.daily_sats !== undefined){
+let data1 = data.daily_sats;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+report.errors = [{instancePath:instancePath+"/daily_sats",schemaPath:"#/properties/daily_sats/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 10000000 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/daily_sats",schemaPath:"#/properties/daily_sats/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+report.errors = [{instancePath:instancePath+"/daily_sats",schemaPath:"#/properties/daily_sats/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_8f80c6a1000c3 = validate108;
+const schema109 = {"type":"object","properties":{"spenders":{"type":"array","items":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"maxItems":16}},"required":["spenders"],"additionalProperties":false};
+
+function validate108(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.spenders === undefined) && (missing0 = "spenders")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "spenders")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.spenders !== undefined){
+let data0 = data.spenders;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 16){
+report.errors = [{instancePath:instancePath+"/spenders",schemaPath:"#/properties/spenders/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern32.test(data1)){
+report.errors = [{instancePath:instancePath+"/spenders/" + i0,schemaPath:"#/properties/spenders/items/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/spenders/" + i0,schemaPath:"#/properties/spenders/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/spenders",schemaPath:"#/properties/spenders/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_3eb6fd92000b4 = validate109;
+const schema110 = {"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["allowed"],"additionalProperties":false};
+
+function validate109(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.allowed === undefined) && (missing0 = "allowed")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "allowed")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.allowed !== undefined){
+let data0 = data.allowed;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 8){
+report.errors = [{instancePath:instancePath+"/allowed",schemaPath:"#/properties/allowed/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 256){
+report.errors = [{instancePath:instancePath+"/allowed/" + i0,schemaPath:"#/properties/allowed/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data1.length < 8){
+report.errors = [{instancePath:instancePath+"/allowed/" + i0,schemaPath:"#/properties/allowed/items/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/allowed/" + i0,schemaPath:"#/properties/allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/allowed",schemaPath:"#/properties/allowed/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_61d6a8d6000b4 = validate110;
+const schema111 = {"type":"object","properties":{"servers":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["servers"],"additionalProperties":false};
+
+function validate110(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.servers === undefined) && (missing0 = "servers")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "servers")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.servers !== undefined){
+let data0 = data.servers;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+if(data0.length > 8){
+report.errors = [{instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 256){
+report.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"#/properties/servers/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(data1.length < 8){
+report.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"#/properties/servers/items/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"#/properties/servers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_3226e2590007c = validate111;
+const schema112 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
+
+function validate111(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9892,10 +11484,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_db11895000087 = validate94;
-const schema95 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
+export const v_db11895000087 = validate112;
+const schema113 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
 
-function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9951,10 +11543,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5c483da40006a = validate95;
-const schema96 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
+export const v_5c483da40006a = validate113;
+const schema114 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
 
-function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10047,6 +11639,18 @@ export const VALIDATORS = {
   "b4c6bc62002d0": v_b4c6bc62002d0,
   "17651e81000f6": v_17651e81000f6,
   "e77be82300081": v_e77be82300081,
+  "6e2353b6000a1": v_6e2353b6000a1,
+  "1368e8d60012e": v_1368e8d60012e,
+  "fa1f1287000bb": v_fa1f1287000bb,
+  "d8d5418000114": v_d8d5418000114,
+  "801ceb1900156": v_801ceb1900156,
+  "0fe3599c0008c": v_0fe3599c0008c,
+  "7842c29a001ca": v_7842c29a001ca,
+  "0e08d282001ac": v_0e08d282001ac,
+  "f57a1bbf001a3": v_f57a1bbf001a3,
+  "35a1a98f00223": v_35a1a98f00223,
+  "ceb4f5a800132": v_ceb4f5a800132,
+  "737a431b0010b": v_737a431b0010b,
   "80d144510012c": v_80d144510012c,
   "d4f45b2b002cf": v_d4f45b2b002cf,
   "cb34918800571": v_cb34918800571,
@@ -10058,6 +11662,7 @@ export const VALIDATORS = {
   "8c62127e00125": v_8c62127e00125,
   "23efce03003c6": v_23efce03003c6,
   "5ddd1039000c7": v_5ddd1039000c7,
+  "63a437d000092": v_63a437d000092,
   "1fdc555f0008a": v_1fdc555f0008a,
   "e363bf0b0016c": v_e363bf0b0016c,
   "291875aa000c0": v_291875aa000c0,
@@ -10065,6 +11670,7 @@ export const VALIDATORS = {
   "025f999e001ac": v_025f999e001ac,
   "7bbfd47500081": v_7bbfd47500081,
   "bb0ffc39000a2": v_bb0ffc39000a2,
+  "3f5bf91f0009d": v_3f5bf91f0009d,
   "6c28ebdb000cf": v_6c28ebdb000cf,
   "ec07c9a800089": v_ec07c9a800089,
   "d9b2b1fa0008e": v_d9b2b1fa0008e,
@@ -10076,6 +11682,10 @@ export const VALIDATORS = {
   "c7cd7de70009c": v_c7cd7de70009c,
   "c3285fb30007f": v_c3285fb30007f,
   "9c31283a000a4": v_9c31283a000a4,
+  "166e3069000ee": v_166e3069000ee,
+  "8f80c6a1000c3": v_8f80c6a1000c3,
+  "3eb6fd92000b4": v_3eb6fd92000b4,
+  "61d6a8d6000b4": v_61d6a8d6000b4,
   "3226e2590007c": v_3226e2590007c,
   "db11895000087": v_db11895000087,
   "5c483da40006a": v_5c483da40006a,

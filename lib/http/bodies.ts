@@ -8,6 +8,7 @@
 // knob's range, a key's characters). A new body goes here, or the pipeline
 // refuses to start ("no compiled validator").
 import { FILES_FETCH_MAX_BYTES_LIMIT } from "../limits";
+import { BLOSSOM_SERVER_URL_MAX_CHARS, BLOSSOM_SERVERS_MAX } from "../nostr/blossom";
 import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX } from "../nostr/limits";
 import { NOSTR_STRANGER_REPLY_MAX_CHARS } from "../nostr/subsystem";
 import { MAX_ALLOWED_CHATS } from "../people/chat-allowlist";
@@ -17,7 +18,12 @@ import { BUDGET_MAX_RESET_DAY, BUDGET_MAX_TOKEN_CEILING, BUDGET_MAX_USD_CEILING,
 import { PROVIDER_IDS } from "../providers/types";
 import type { FromSchema, ObjectSchema } from "../registry/schema-types";
 import { FETCH_POLICIES } from "../store/downloads";
+import { WALLET_AMOUNT_MAX_SATS, WALLET_MINT_URL_MAX_CHARS, WALLET_MINTS_MAX } from "../wallet/limits";
+import { WALLET_SPENDERS_MAX } from "../wallet/rails";
 import { MAX_EXTRA_HOSTS } from "./host-policy";
+
+/** What the simulator's owner route may press (the very long press, a reboot, is not offered). */
+export const SIM_BUTTON_GESTURES = ["press", "double-press", "long-press"] as const;
 
 /** A body that carries nothing: the URL says everything (approve, reject, check now). */
 const NOTHING = { type: "object", properties: {}, additionalProperties: false } as const satisfies ObjectSchema;
@@ -27,6 +33,12 @@ const nullableNumber = (maximum: number) => ({ type: ["number", "null"], minimum
 /** Every body schema, by name: the generators compile each one. */
 export const BODIES = {
   nothing: NOTHING,
+  /** PUT /api/wake: either or both. */
+  wake: {
+    type: "object",
+    properties: { enabled: { type: "boolean" }, sensitivity: { type: "number", minimum: 0, maximum: 1 } },
+    additionalProperties: false,
+  },
   /** PUT /api/secrets/:name (the store checks the characters). */
   secret: {
     type: "object",
@@ -91,6 +103,13 @@ export const BODIES = {
     type: "object",
     properties: { hosts: { type: "array", items: { type: "string", maxLength: 253 }, maxItems: MAX_EXTRA_HOSTS } },
     required: ["hosts"],
+    additionalProperties: false,
+  },
+  /** POST /api/sim/button: the simulator's button (simulator only). */
+  simButton: {
+    type: "object",
+    properties: { gesture: { type: "string", enum: SIM_BUTTON_GESTURES } },
+    required: ["gesture"],
     additionalProperties: false,
   },
   /** PUT /api/downloads/policy. */
@@ -184,6 +203,47 @@ export const BODIES = {
     type: "object",
     properties: { relays: { type: "array", items: { type: "string", maxLength: NOSTR_RELAY_URL_MAX_CHARS }, maxItems: NOSTR_RELAYS_MAX } },
     required: ["relays"],
+    additionalProperties: false,
+  },
+  /** PUT /api/wallet/limits: a payment above per_payment_sats, or past daily_sats in a day, waits for the owner. */
+  walletLimits: {
+    type: "object",
+    properties: {
+      per_payment_sats: { type: "integer", minimum: 0, maximum: WALLET_AMOUNT_MAX_SATS * 10 },
+      daily_sats: { type: "integer", minimum: 0, maximum: WALLET_AMOUNT_MAX_SATS * 10 },
+    },
+    required: ["per_payment_sats", "daily_sats"],
+    additionalProperties: false,
+  },
+  /** PUT /api/wallet/spenders: the namespaces besides the owner's that may use the wallet. */
+  walletSpenders: {
+    type: "object",
+    properties: {
+      spenders: { type: "array", items: { type: "string", pattern: PERSON_ID_PATTERN.source }, maxItems: WALLET_SPENDERS_MAX },
+    },
+    required: ["spenders"],
+    additionalProperties: false,
+  },
+  /** PUT /api/wallet/mints: the owner's allow-list of mints. */
+  walletMints: {
+    type: "object",
+    properties: {
+      allowed: { type: "array", items: { type: "string", minLength: 8, maxLength: WALLET_MINT_URL_MAX_CHARS }, maxItems: WALLET_MINTS_MAX },
+    },
+    required: ["allowed"],
+    additionalProperties: false,
+  },
+  /** PUT /api/blossom/servers: the Blossom servers the device uses (empty: the owner's kind 10063 list). */
+  blossomServers: {
+    type: "object",
+    properties: {
+      servers: {
+        type: "array",
+        items: { type: "string", minLength: 8, maxLength: BLOSSOM_SERVER_URL_MAX_CHARS },
+        maxItems: BLOSSOM_SERVERS_MAX,
+      },
+    },
+    required: ["servers"],
     additionalProperties: false,
   },
   /** PUT /api/nostr/stranger-reply: empty sends nothing. */

@@ -18,6 +18,8 @@ import { downloadRoutes, type DownloadApprovals } from "./owner-downloads";
 import { nostrRoutes, type NostrOwnerSettings } from "./owner-nostr";
 import { routineRoutes, type AlertReader, type RoutineApprovals } from "./owner-routines";
 import { otaRoutes, type OtaOwner } from "./owner-ota";
+import { blossomRoutes, type BlossomOwner } from "./owner-blossom";
+import { walletRoutes, type WalletOwner } from "./owner-wallet";
 import { wifiRoutes } from "./owner-wifi";
 
 /** Pending skills, as the skills store offers them to the owner (approve or reject by id). */
@@ -50,6 +52,10 @@ export interface OwnerApiDeps extends OwnerControlDeps {
   downloads?: DownloadApprovals;
   /** The device's Nostr owner key and relays (lib/http/owner-nostr.ts). */
   nostr?: NostrOwnerSettings;
+  /** The Cashu wallet's holdings, rails and approvals (lib/http/owner-wallet.ts). */
+  wallet?: WalletOwner;
+  /** The Blossom servers (lib/http/owner-blossom.ts). */
+  blossom?: BlossomOwner;
   /** The Wi-Fi radio (lib/http/owner-wifi.ts); undefined on a host without one, which the endpoints then say. */
   wifi?: Wifi;
 }
@@ -138,6 +144,8 @@ export function ownerRoutes(deps: OwnerApiDeps): OwnerRoute[] {
   routes.push(...otaRoutes(deps.ota, deps.log));
   routes.push(...nostrRoutes(deps.nostr, deps.log));
   routes.push(...wifiRoutes(deps.wifi, deps.log));
+  routes.push(...walletRoutes(deps.wallet, deps.log));
+  routes.push(...blossomRoutes(deps.blossom, deps.log));
   return routes;
 }
 

@@ -19,7 +19,7 @@ import { VOICE_CHANNEL } from "../voice/voice-loop";
 import { recordingSpeaker, samplesSource } from "../voice/memory-audio";
 import { MIC_SAMPLE_RATE, resample } from "../voice/pcm";
 import { VoicePipeline } from "../voice/pipeline";
-import { decodeWav, encodeWav } from "../voice/wav";
+import { decodeWav, encodeWav, WAV_MEDIA_TYPES } from "../voice/wav";
 
 export const VOICE_API_PATH = "/api/voice";
 /** Largest WAV upload: a minute of 16 kHz mono, or about 12 s of 44.1 kHz stereo. */
@@ -31,7 +31,6 @@ export const VOICE_REPLY_CLIENTS_MAX = 16;
 export const VOICE_REPLY_DIR = "voice";
 const REPLY_ID_BYTES = 8;
 const REPLY_FILE = /^([0-9a-f]{16})\.wav$/;
-const WAV_TYPES = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"];
 
 export interface VoiceApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
@@ -79,7 +78,7 @@ export function voiceRoutes(env: VoiceApiEnvironment): RouteSpec[] {
 
 async function talk(env: VoiceApiEnvironment, req: HttpRequest, client: McpClient, replies: Map<string, string>): Promise<HttpResponse> {
   const type = (req.headers["content-type"] || "").split(";")[0].trim().toLowerCase();
-  if (WAV_TYPES.indexOf(type) < 0) throw new HttpError(415, "Unsupported media type: send audio/wav.");
+  if (WAV_MEDIA_TYPES.indexOf(type) < 0) throw new HttpError(415, "Unsupported media type: send audio/wav.");
   // The same rails as POST /api/chat, before anything reaches a provider (the transcription costs too).
   const principal = env.principalFor(client);
   env.rails.admit(principal, "voice", client.name);

@@ -2,6 +2,7 @@
 // agent frameworks pass MCP names on to model APIs whose function names must
 // match PLAIN_TOOL_NAME_PATTERN, so every tool also answers to its plain
 // spelling (dots as underscores) and a client may list in that style.
+import { resolveToolName } from "../registry/seed-names";
 import type { ToolSpec } from "../registry/types";
 
 /** What OpenAI and Anthropic accept as a function name. */
@@ -13,16 +14,15 @@ export function plainToolName(name: string): string {
 }
 
 /**
- * The canonical name a tools/call name stands for: a registered name as it is,
- * else the one tool whose plain spelling it is; undefined when none.
+ * The canonical name a tools/call name stands for: a registered name as it is, a
+ * reference agent's name (lib/registry/seed-names.ts), else the one tool whose
+ * plain spelling it is; undefined when none.
  */
 export function canonicalToolName(
   name: string,
   registry: { has(name: string): boolean; all(): Array<{ name: string }> },
 ): string | undefined {
-  if (registry.has(name)) return name;
-  for (const t of registry.all()) if (plainToolName(t.name) === name) return t.name;
-  return undefined;
+  return resolveToolName(name, registry);
 }
 
 /** The specs as a client of this style lists them. */

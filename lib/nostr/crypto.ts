@@ -4,6 +4,7 @@
 import { cbc } from "@noble/ciphers/aes.js";
 import { base64 } from "@scure/base";
 import { nip44Decrypt as decryptV2, nip44Encrypt as encryptV2 } from "./nip44";
+import type { Curve } from "../ports";
 import { secp256k1 } from "./secp256k1";
 
 export { NIP44_PAYLOAD_MAX_CHARS, NIP44_PAYLOAD_MIN_CHARS, NIP44_PLAINTEXT_MAX_BYTES, nip44ConversationKey } from "./nip44";
@@ -20,8 +21,8 @@ export function nip44Decrypt(payload: string, conversationKey: Uint8Array): stri
   return decryptV2(payload, conversationKey);
 }
 
-function nip04Key(secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
-  return secp256k1.getSharedSecret(secretKey, hexToCompressed(pubkeyHex)).subarray(1, 33);
+function nip04Key(curve: Curve, secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
+  return secp256k1.getSharedSecret(curve, secretKey, hexToCompressed(pubkeyHex)).subarray(1, 33);
 }
 
 function hexToCompressed(pubkeyHex: string): Uint8Array {
@@ -32,18 +33,18 @@ function hexToCompressed(pubkeyHex: string): Uint8Array {
 }
 
 /** NIP-04: `base64(ciphertext)?iv=base64(iv)`. */
-export function nip04Encrypt(secretKey: Uint8Array, pubkeyHex: string, text: string, random: RandomBytes): string {
+export function nip04Encrypt(curve: Curve, secretKey: Uint8Array, pubkeyHex: string, text: string, random: RandomBytes): string {
   const iv = random(16);
-  const ct = cbc(nip04Key(secretKey, pubkeyHex), iv).encrypt(new TextEncoder().encode(text));
+  const ct = cbc(nip04Key(curve, secretKey, pubkeyHex), iv).encrypt(new TextEncoder().encode(text));
   return `${base64.encode(ct)}?iv=${base64.encode(iv)}`;
 }
 
 /** Throws when the payload is not NIP-04 or does not decrypt. */
-export function nip04Decrypt(secretKey: Uint8Array, pubkeyHex: string, payload: string): string {
+export function nip04Decrypt(curve: Curve, secretKey: Uint8Array, pubkeyHex: string, payload: string): string {
   const parts = payload.split("?iv=");
   if (parts.length !== 2) throw new Error("not a NIP-04 payload");
   const iv = base64.decode(parts[1]);
   if (iv.length !== 16) throw new Error("not a NIP-04 payload");
-  const plain = cbc(nip04Key(secretKey, pubkeyHex), iv).decrypt(base64.decode(parts[0]));
+  const plain = cbc(nip04Key(curve, secretKey, pubkeyHex), iv).decrypt(base64.decode(parts[0]));
   return new TextDecoder("utf-8", { fatal: true }).decode(plain);
 }

@@ -37,6 +37,11 @@ export interface NostrChannelDeps {
   skillsDone?(skills: AdoptedSkill[]): void;
   /** Where the ids of run DMs are kept (they outlive a restart). */
   settings: Settings;
+  /**
+   * Takes the Cashu tokens out of a DM from anyone but the owner (the wallet holds them for the owner's
+   * approval) and gives back the text without them: such a token is never redeemed without the owner.
+   */
+  screenTokens?(text: string, sender: string): string;
   log: Log;
 }
 
@@ -166,8 +171,10 @@ export class NostrChannel {
     }
   }
 
-  private async handle(item: Inbound): Promise<void> {
-    const tier = this.deps.nostr.tierOf(item.sender);
+  private async handle(received: Inbound): Promise<void> {
+    const tier = this.deps.nostr.tierOf(received.sender);
+    const screen = this.deps.screenTokens;
+    const item = tier === "admin" || !screen ? received : { ...received, text: screen(received.text, received.sender) };
     const principal = tier === "stranger" ? undefined : this.deps.principalFor(tier, item.sender);
     if (!principal) {
       this.counts.strangers++;

@@ -6,6 +6,7 @@ import { toJson } from "../util/json";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { NOSTR_CONTENT_MAX_BYTES, NOSTR_FUTURE_SKEW_S, NOSTR_TAG_ENTRIES_MAX, NOSTR_TAG_VALUE_MAX_CHARS, NOSTR_TAGS_MAX } from "./limits";
 import { sha256 } from "../util/sha256";
+import type { Curve } from "../ports";
 import { schnorr } from "./secp256k1";
 
 export interface EventTemplate {
@@ -41,14 +42,14 @@ export function eventId(e: UnsignedEvent): string {
 }
 
 /** BIP-340 signature of a 32-byte message. */
-export function schnorrSign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array {
-  return schnorr.sign(message, secretKey, auxRand);
+export function schnorrSign(curve: Curve, message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array {
+  return schnorr.sign(curve, message, secretKey, auxRand);
 }
 
 /** BIP-340 verification; false (never a throw) for any malformed input. */
-export function schnorrVerify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+export function schnorrVerify(curve: Curve, signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   try {
-    return schnorr.verify(signature, message, publicKey);
+    return schnorr.verify(curve, signature, message, publicKey);
   } catch {
     return false;
   }
@@ -56,10 +57,11 @@ export function schnorrVerify(signature: Uint8Array, message: Uint8Array, public
 
 /** Signs a template with `secretKey`; `auxRand` (32 bytes) comes from the Random port; a known `pubkey` saves a point multiplication. */
 export function signEvent(
+  curve: Curve,
   template: EventTemplate,
   secretKey: Uint8Array,
   auxRand: Uint8Array,
-  pubkey: string = publicKeyOf(secretKey),
+  pubkey: string = publicKeyOf(curve, secretKey),
 ): NostrEvent {
   const unsigned: UnsignedEvent = {
     kind: template.kind,
@@ -69,13 +71,13 @@ export function signEvent(
     pubkey,
   };
   const id = eventId(unsigned);
-  const sig = bytesToHex(schnorrSign(hexToBytes(id), secretKey, auxRand));
+  const sig = bytesToHex(schnorrSign(curve, hexToBytes(id), secretKey, auxRand));
   return { ...unsigned, id, sig };
 }
 
 /** The x-only public key of a secret key, as hex. */
-export function publicKeyOf(secretKey: Uint8Array): string {
-  return bytesToHex(schnorr.getPublicKey(secretKey));
+export function publicKeyOf(curve: Curve, secretKey: Uint8Array): string {
+  return bytesToHex(schnorr.getPublicKey(curve, secretKey));
 }
 
 /** Why an event was refused: a short reason naming no content. */
@@ -86,7 +88,7 @@ export type EventRefusal = "shape" | "too-large" | "future" | "bad-id" | "bad-si
  * the id is the hash of the fields and that the signature is the pubkey's.
  * Returns a new plain object (only the seven fields) or the refusal.
  */
-export function verifyEvent(raw: unknown, nowSeconds: number): { event: NostrEvent } | { refused: EventRefusal } {
+export function verifyEvent(curve: Curve, raw: unknown, nowSeconds: number): { event: NostrEvent } | { refused: EventRefusal } {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { refused: "shape" };
   const r = raw as { [k: string]: unknown };
   const { id, pubkey, sig, kind, content, created_at, tags } = r;
@@ -112,7 +114,7 @@ export function verifyEvent(raw: unknown, nowSeconds: number): { event: NostrEve
   if (created_at > nowSeconds + NOSTR_FUTURE_SKEW_S) return { refused: "future" };
   const event: NostrEvent = { id, pubkey, created_at, kind, tags: cleanTags, content, sig };
   if (eventId(event) !== id) return { refused: "bad-id" };
-  return schnorrVerify(hexToBytes(sig), hexToBytes(id), hexToBytes(pubkey)) ? { event } : { refused: "bad-signature" };
+  return schnorrVerify(curve, hexToBytes(sig), hexToBytes(id), hexToBytes(pubkey)) ? { event } : { refused: "bad-signature" };
 }
 
 /** The first value of the first tag named `name`. */

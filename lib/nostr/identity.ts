@@ -2,7 +2,7 @@
 // in Settings beside the other secrets. The secret key never leaves this class;
 // the public key (hex or npub) is what anyone may read.
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import type { Log, Random, Settings } from "../ports";
+import type { Curve, Log, Random, Settings } from "../ports";
 import { nip04Decrypt, nip04Encrypt, nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "./crypto";
 import { type EventTemplate, type NostrEvent, publicKeyOf, signEvent } from "./event";
 import { npubEncode } from "./nip19";
@@ -22,6 +22,8 @@ export class NostrIdentity {
     settings: Settings,
     private readonly random: Random,
     log: Log,
+    /** The secp256k1 arithmetic every signature and ECDH of this key goes through. */
+    readonly curve: Curve,
   ) {
     const stored = settings.get(NOSTR_KEY_SETTING);
     if (stored && /^[0-9a-f]{64}$/.test(stored) && secp256k1.isValidSecretKey(hexToBytes(stored))) {
@@ -31,7 +33,7 @@ export class NostrIdentity {
       settings.set(NOSTR_KEY_SETTING, bytesToHex(this.secretKey));
       log.info("nostr: created the device's key pair");
     }
-    this.pubkey = publicKeyOf(this.secretKey);
+    this.pubkey = publicKeyOf(curve, this.secretKey);
   }
 
   npub(): string {
@@ -45,7 +47,7 @@ export class NostrIdentity {
   }
 
   sign(template: EventTemplate): NostrEvent {
-    return signEvent(template, this.secretKey, this.randomBytes(32), this.pubkey);
+    return signEvent(this.curve, template, this.secretKey, this.randomBytes(32), this.pubkey);
   }
 
   nip44Encrypt(pubkey: string, plaintext: string): string {
@@ -57,17 +59,17 @@ export class NostrIdentity {
   }
 
   nip04Encrypt(pubkey: string, text: string): string {
-    return nip04Encrypt(this.secretKey, pubkey, text, (n) => this.randomBytes(n));
+    return nip04Encrypt(this.curve, this.secretKey, pubkey, text, (n) => this.randomBytes(n));
   }
 
   nip04Decrypt(pubkey: string, payload: string): string {
-    return nip04Decrypt(this.secretKey, pubkey, payload);
+    return nip04Decrypt(this.curve, this.secretKey, pubkey, payload);
   }
 
   private conversationKey(pubkey: string): Uint8Array {
     let key = this.conversationKeys.get(pubkey);
     if (!key) {
-      key = nip44ConversationKey(this.secretKey, pubkey);
+      key = nip44ConversationKey(this.curve, this.secretKey, pubkey);
       if (this.conversationKeys.size >= CONVERSATION_KEYS_MAX) this.conversationKeys.clear();
       this.conversationKeys.set(pubkey, key);
     }

@@ -51,3 +51,15 @@ export const NOSTR_GIFT_WRAP_LOOKBACK_S = 2 * 24 * 3600;
 export const NOSTR_SEEN_KEEP_S = NOSTR_GIFT_WRAP_LOOKBACK_S + 3600;
 /** Contacts (kind 3 `p` tags) of the owner taken as the web of trust. */
 export const NOSTR_WOT_MAX = 2000;
+/**
+ * Incoming events waiting for their signature check (lib/nostr/verify-queue.ts): the preferred lane (the
+ * owner's, followed keys', the device's own, and what the owner's queries asked for) and the rest.
+ */
+export const NOSTR_VERIFY_PREFERRED_MAX = 64;
+export const NOSTR_VERIFY_OTHERS_MAX = 128;
+/** Signature checks per second at most: what one busy relay may take of the device's only JavaScript thread. */
+export const NOSTR_VERIFY_PER_SECOND = 20;
+/** Checks run back to back before the queue yields to the event loop (HTTP, the turn, the ring). */
+export const NOSTR_VERIFY_BATCH = 4;
+/** A relay whose events the full queue refused this many times in one flood window is backed off. */
+export const NOSTR_RELAY_QUEUE_DROPS_MAX = 32;

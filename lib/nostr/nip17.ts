@@ -46,8 +46,9 @@ export function wrapPrivateMessage(
   });
   let ephemeral = identity.randomBytes(32);
   while (!secp256k1.isValidSecretKey(ephemeral)) ephemeral = identity.randomBytes(32);
-  const wrapped = nip44Encrypt(toJson(seal), nip44ConversationKey(ephemeral, recipient), (n) => identity.randomBytes(n));
+  const wrapped = nip44Encrypt(toJson(seal), nip44ConversationKey(identity.curve, ephemeral, recipient), (n) => identity.randomBytes(n));
   return signEvent(
+    identity.curve,
     { kind: KIND_GIFT_WRAP, tags: [["p", recipient]], created_at: backdated(identity, nowS), content: wrapped },
     ephemeral,
     identity.randomBytes(32),
@@ -62,7 +63,7 @@ export function wrapPrivateMessage(
 export function unwrapPrivateMessage(identity: NostrIdentity, wrap: NostrEvent, nowS: number): PrivateMessage {
   if (wrap.kind !== KIND_GIFT_WRAP) throw new Error("not a gift wrap");
   const sealRaw: unknown = JSON.parse(identity.nip44Decrypt(wrap.pubkey, wrap.content));
-  const checked = verifyEvent(sealRaw, nowS);
+  const checked = verifyEvent(identity.curve, sealRaw, nowS);
   if (!("event" in checked)) throw new Error(`the seal was refused (${checked.refused})`);
   const seal = checked.event;
   if (seal.kind !== KIND_SEAL) throw new Error("not a seal");

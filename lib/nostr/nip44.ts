@@ -7,6 +7,7 @@ import { equalBytes } from "@noble/ciphers/utils.js";
 import { concatBytes, hexToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { hkdfExpand, hkdfExtract, hmacSha256 } from "../util/sha256";
+import type { Curve } from "../ports";
 import { secp256k1 } from "./secp256k1";
 
 const VERSION = 2;
@@ -19,8 +20,8 @@ export const NIP44_PAYLOAD_MIN_CHARS = 132;
 export const NIP44_PAYLOAD_MAX_CHARS = 87472;
 
 /** The key two parties share: HKDF-extract(salt "nip44-v2", the x coordinate of their ECDH point). */
-export function nip44ConversationKey(secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
-  const shared = secp256k1.getSharedSecret(secretKey, hexToBytes(`02${pubkeyHex}`));
+export function nip44ConversationKey(curve: Curve, secretKey: Uint8Array, pubkeyHex: string): Uint8Array {
+  const shared = secp256k1.getSharedSecret(curve, secretKey, hexToBytes(`02${pubkeyHex}`));
   return hkdfExtract(shared.subarray(1, 33), SALT);
 }
 

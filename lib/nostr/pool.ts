@@ -7,9 +7,12 @@ import type { Log, WebSocketClient } from "../ports";
 import type { NostrEvent } from "./event";
 import { NOSTR_PUBLISH_TIMEOUT_MS, NOSTR_QUERY_EVENTS_MAX, NOSTR_RELAYS_MAX, NOSTR_SEEN_IDS_MAX, NOSTR_SUBSCRIPTIONS_MAX } from "./limits";
 import { type Filter, RelayConnection, type RelayStatus } from "./relay";
+import type { EventVerifier } from "./verify-queue";
 
 export interface PoolDeps {
   ws: WebSocketClient;
+  /** Where every received event waits for its signature check (verify-queue.ts). */
+  verifier: EventVerifier;
   log: Log;
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -69,6 +72,8 @@ export class RelayPool {
         onOk: (id, ok, message, from) => this.pendingOk.get(id)?.get(from)?.({ relay: from, result: ok ? "ok" : "refused", message }),
         onConnected: () => undefined,
         filtersFor: (subId, from) => this.managed.get(subId)?.refilter?.(from),
+        // what the owner asked for (a query) is checked before what relays push
+        preferred: (subId) => this.queries.has(subId),
       });
       for (const sub of this.managed.values()) if (sub.enabled) relay.subscribe(sub.name, sub.filters);
       this.relays.set(url, relay);

@@ -1,18 +1,21 @@
 import { toJson } from "../util/json";
 // One relay over a WebSocket: reconnects with backoff, re-sends its open
 // subscriptions after every reconnect, and checks every frame it receives
-// (size, JSON shape, the flood window, then the event's id and signature).
+// (size, JSON shape, the flood window), then hands each event to the verification queue
+// (verify-queue.ts) for its id and signature. A relay that floods is disconnected and backed off.
 import type { Log, WebSocketClient, WebSocketConnection } from "../ports";
-import { type NostrEvent, verifyEvent } from "./event";
+import type { NostrEvent } from "./event";
 import {
   NOSTR_BACKOFF_MAX_MS,
   NOSTR_BACKOFF_MIN_MS,
   NOSTR_FRAME_MAX_BYTES,
   NOSTR_MESSAGE_MAX_BYTES,
   NOSTR_OUTBOX_MAX,
+  NOSTR_RELAY_QUEUE_DROPS_MAX,
   NOSTR_RELAY_EVENTS_PER_WINDOW,
   NOSTR_RELAY_WINDOW_MS,
 } from "./limits";
+import type { EventVerifier } from "./verify-queue";
 
 export type Filter = { [key: string]: unknown };
 
@@ -23,10 +26,14 @@ export interface RelayListener {
   onConnected(relay: string): void;
   /** The filters a subscription is sent again with after a reconnect; undefined keeps the ones it was opened with. */
   filtersFor?(subId: string, relay: string): Filter[] | undefined;
+  /** Whether events of this subscription go in the verification queue's first lane (the owner's queries). */
+  preferred?(subId: string): boolean;
 }
 
 export interface RelayDeps {
   ws: WebSocketClient;
+  /** Where received events wait for their signature check. */
+  verifier: EventVerifier;
   log: Log;
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -43,6 +50,8 @@ export interface RelayStatus {
   received: number;
   refused: number;
   dropped: number;
+  /** Times the relay flooded and was disconnected for a backoff. */
+  backoffs: number;
   sent: number;
   lastError?: string;
 }
@@ -56,7 +65,11 @@ export class RelayConnection {
   private readonly outbox: string[] = [];
   private windowStart = 0;
   private windowCount = 0;
-  private readonly counts = { connects: 0, received: 0, refused: 0, dropped: 0, sent: 0 };
+  private windowQueueDrops = 0;
+  private floodedThisWindow = false;
+  /** Floods in a row: the backoff doubles with each, and a quiet window clears it. */
+  private floodStreak = 0;
+  private readonly counts = { connects: 0, received: 0, refused: 0, dropped: 0, backoffs: 0, sent: 0 };
   private lastError?: string;
 
   constructor(
@@ -138,18 +151,38 @@ export class RelayConnection {
           this.socket = undefined;
           this.lastError = reason;
           this.failures++;
-          const wait = Math.min(
-            NOSTR_BACKOFF_MAX_MS,
-            (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * 2 ** Math.min(this.failures - 1, 16),
-          );
-          void this.deps.sleep(wait).then(() => {
-            if (this.active && !this.socket) this.connect();
-          });
+          this.reconnectAfter(this.backoffMs(this.failures));
         },
       },
       { maxFrameBytes: NOSTR_FRAME_MAX_BYTES },
     );
     this.socket = mine;
+  }
+
+  private backoffMs(times: number): number {
+    return Math.min(NOSTR_BACKOFF_MAX_MS, (this.deps.backoffMinMs ?? NOSTR_BACKOFF_MIN_MS) * 2 ** Math.min(times - 1, 16));
+  }
+
+  private reconnectAfter(ms: number): void {
+    void this.deps.sleep(ms).then(() => {
+      if (this.active && !this.socket) this.connect();
+    });
+  }
+
+  /** The relay sends more than the device takes: close it and come back after a growing wait. */
+  private backOff(why: string): void {
+    if (this.floodedThisWindow) return;
+    this.floodedThisWindow = true;
+    this.floodStreak++;
+    this.counts.backoffs++;
+    const wait = this.backoffMs(this.floodStreak);
+    this.deps.log.warn(`nostr: ${this.url} ${why}; disconnecting for ${Math.round(wait / 1000)} s`);
+    const socket = this.socket;
+    this.socket = undefined;
+    this.connected = false;
+    this.lastError = why;
+    socket?.close();
+    this.reconnectAfter(wait);
   }
 
   private sendNow(frame: string): void {
@@ -176,9 +209,12 @@ export class RelayConnection {
     switch (msg[0]) {
       case "EVENT":
         return this.receiveEvent(msg);
-      case "EOSE":
-        if (typeof msg[1] === "string") this.listener.onEose(msg[1], this.url);
+      case "EOSE": {
+        // after the events sent before it have their verdicts, so a query ends with them
+        const subId = msg[1];
+        if (typeof subId === "string") this.deps.verifier.afterPending(this.keyOf(subId), () => this.listener.onEose(subId, this.url));
         return;
+      }
       case "OK":
         if (typeof msg[1] === "string")
           this.listener.onOk(msg[1], msg[2] === true, typeof msg[3] === "string" ? msg[3].slice(0, 200) : "", this.url);
@@ -199,21 +235,31 @@ export class RelayConnection {
     }
     const now = this.deps.now();
     if (now - this.windowStart >= NOSTR_RELAY_WINDOW_MS) {
+      if (!this.floodedThisWindow) this.floodStreak = 0;
       this.windowStart = now;
       this.windowCount = 0;
+      this.windowQueueDrops = 0;
+      this.floodedThisWindow = false;
     }
-    const cap = this.deps.eventsPerWindow ?? NOSTR_RELAY_EVENTS_PER_WINDOW;
-    if (++this.windowCount > cap) {
-      if (this.windowCount === cap + 1) this.deps.log.warn(`nostr: ${this.url} sends too many events; dropping the rest of this window`);
+    if (++this.windowCount > (this.deps.eventsPerWindow ?? NOSTR_RELAY_EVENTS_PER_WINDOW)) {
       this.counts.dropped++;
+      this.backOff("sends too many events");
       return;
     }
-    const checked = verifyEvent(msg[2], Math.floor(now / 1000));
-    if ("refused" in checked) {
-      this.counts.refused++;
-      return;
-    }
-    this.counts.received++;
-    this.listener.onEvent(subId, checked.event, this.url);
+    const accepted = this.deps.verifier.submit(msg[2], this.keyOf(subId), this.listener.preferred?.(subId) ?? false, (verdict) => {
+      if ("refused" in verdict) {
+        this.counts.refused++;
+        return;
+      }
+      this.counts.received++;
+      this.listener.onEvent(subId, verdict.event, this.url);
+    });
+    if (accepted) return;
+    this.counts.dropped++;
+    if (++this.windowQueueDrops >= NOSTR_RELAY_QUEUE_DROPS_MAX) this.backOff("sends more events than the device can check");
+  }
+
+  private keyOf(subId: string): string {
+    return `${this.url} ${subId}`;
   }
 }

@@ -1,18 +1,16 @@
-// secp256k1 for Nostr: ECDH and BIP-340 Schnorr signatures, written from SEC 2 and the BIP over the
-// curve code in ./curve. Halo's own rather than @noble/curves': that package keeps mutable state at
-// its top level (each point's precomputed windows in a module WeakMap) and builds BigInt tables as it
-// loads, which the device's preload linker (SDK 8.2.3) overruns. Here the base point's table is a
-// generated string constant and nothing is built or kept between calls, so every module that signs or
-// verifies can be preloaded.
+// secp256k1 for Nostr: ECDH and BIP-340 Schnorr signatures, written from SEC 2 and the BIP. The point
+// arithmetic is the Curve port's (lib/ports.ts): the C module (modules/curve) where the host has it, the
+// TypeScript curve of ./curve elsewhere; what stays here is the BIP's hashing and its few scalar
+// operations modulo n. Halo's own rather than @noble/curves': that package keeps mutable state at its
+// top level and builds BigInt tables as it loads, which the device's preload linker (SDK 8.2.3) overruns.
+//
+// Secrets: the C binding multiplies by a secret scalar in constant time (modules/curve/secp256k1.c says
+// what that covers); the scalar steps here (d or n - d, the masked key, k + e·d mod n) are XS BigInt
+// operations, whose timing the engine does not promise.
+import type { Curve } from "../ports";
 import { concatBytes } from "../util/bytes";
 import { sha256 } from "../util/sha256";
-import { equal, fromBytes, N, ONE, P, sqrt, toBytes32, ZERO } from "./curve/field";
-import { type Affine, addPoints, isInfinity, negateAffine, toAffine, ySquared } from "./curve/jacobian";
-import { multiply, multiplyBase } from "./curve/multiply";
-
-function hasEvenY(point: Affine): boolean {
-  return equal(point.y & ONE, ZERO);
-}
+import { equal, fromBytes, N, ONE, P, toBytes32, ZERO } from "./curve/field";
 
 // BIP-340's tagged hashes: SHA-256(SHA-256(tag) || SHA-256(tag) || message). The three tags' prefixes are
 // computed once, as the module loads (on the device, at build time; they are only read after).
@@ -41,86 +39,105 @@ function isValidSecretKey(secretKey: Uint8Array): boolean {
 
 /** The secret scalar of a 32-byte key, or a throw when it is 0 or not below n. */
 function secretScalar(secretKey: Uint8Array): bigint {
-  if (secretKey.length !== 32) throw new Error("a secret key is 32 bytes");
+  if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32) throw new Error("a secret key is 32 bytes");
   if (!isValidSecretKey(secretKey)) throw new Error("the secret key is out of range");
   return fromBytes(secretKey);
 }
 
-/** The point with x coordinate `x` and the y parity asked for, or undefined (BIP-340's lift_x with odd = false). */
-function liftX(x: bigint, odd: boolean): Affine | undefined {
-  if (x <= ZERO || x >= P) return undefined;
-  const y = sqrt(ySquared(x));
-  if (y === undefined) return undefined;
-  const point = { x, y };
-  return hasEvenY(point) === !odd ? point : negateAffine(point);
+/** p and n as 32 big-endian bytes, for range checks without a BigInt. */
+const P_BYTES = toBytes32(P);
+const N_BYTES = toBytes32(N);
+
+/** a < b for two 32-byte big-endian numbers. */
+function below(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** ECDH: the shared point of `secretKey` and a compressed public key (33 bytes), compressed. */
-function getSharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
-  const d = secretScalar(secretKey);
+function getSharedSecret(curve: Curve, secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
+  secretScalar(secretKey);
   if (publicKey.length !== 33 || (publicKey[0] !== 2 && publicKey[0] !== 3)) throw new Error("a public key is 33 bytes, compressed");
-  const point = liftX(fromBytes(publicKey.subarray(1)), publicKey[0] === 3);
-  if (!point) throw new Error("the public key is not a point of secp256k1");
-  const shared = toAffine(multiply(point, d));
-  return concatBytes([Uint8Array.of(hasEvenY(shared) ? 2 : 3), toBytes32(shared.x)]);
+  return curve.multiply(publicKey, secretKey);
 }
 
-/** The x-only public key (32 bytes) of a secret key. */
-function getPublicKey(secretKey: Uint8Array): Uint8Array {
-  return toBytes32(toAffine(multiplyBase(secretScalar(secretKey))).x);
+/** The x-only public key (32 bytes) of a secret key: key derivation is k·G without its parity byte. */
+function getPublicKey(curve: Curve, secretKey: Uint8Array): Uint8Array {
+  secretScalar(secretKey);
+  return curve.multiplyBase(secretKey).subarray(1);
 }
 
 /** A BIP-340 signature of `message` with `secretKey`; `auxRand` is 32 fresh random bytes. */
-function sign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array {
+function sign(curve: Curve, message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array {
   if (auxRand.length !== 32) throw new Error("auxiliary randomness is 32 bytes");
   const d0 = secretScalar(secretKey);
-  const pub = toAffine(multiplyBase(d0));
-  const d = hasEvenY(pub) ? d0 : N - d0;
-  const pubBytes = toBytes32(pub.x);
+  const pub = curve.multiplyBase(secretKey);
+  const d = pub[0] === 2 ? d0 : N - d0;
+  const pubBytes = pub.subarray(1);
   const masked = toBytes32(d ^ fromBytes(taggedHash(AUX, auxRand)));
   const k0 = scalarOf(taggedHash(NONCE, masked, pubBytes, message));
   if (equal(k0, ZERO)) throw new Error("signing failed: zero nonce");
-  const nonce = toAffine(multiplyBase(k0));
-  const k = hasEvenY(nonce) ? k0 : N - k0;
-  const r = toBytes32(nonce.x);
+  const nonce = curve.multiplyBase(toBytes32(k0));
+  const k = nonce[0] === 2 ? k0 : N - k0;
+  const r = nonce.subarray(1);
   const e = scalarOf(taggedHash(CHALLENGE, r, pubBytes, message));
   const signature = concatBytes([r, toBytes32((k + e * d) % N)]);
   // The BIP recommends checking a fresh signature before it leaves.
-  if (!verify(signature, message, pubBytes)) throw new Error("signing failed: the signature does not verify");
+  if (!verify(curve, signature, message, pubBytes)) throw new Error("signing failed: the signature does not verify");
   return signature;
 }
 
 /** BIP-340 verification; false (never a throw) for any malformed input. */
-function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+function verify(curve: Curve, signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
-  const pub = liftX(fromBytes(publicKey), false);
-  if (!pub) return false;
-  const r = fromBytes(signature.subarray(0, 32));
-  const s = fromBytes(signature.subarray(32, 64));
-  if (r >= P || s >= N) return false;
-  const e = scalarOf(taggedHash(CHALLENGE, signature.subarray(0, 32), publicKey, message));
-  // R = s·G - e·P
-  const sum = addPoints(multiplyBase(s), multiply(pub, equal(e, ZERO) ? ZERO : N - e));
-  if (isInfinity(sum)) return false;
-  const R = toAffine(sum);
-  return hasEvenY(R) && equal(R.x, r);
+  const rBytes = signature.subarray(0, 32);
+  const sBytes = signature.subarray(32, 64);
+  if (!below(rBytes, P_BYTES) || !below(sBytes, N_BYTES)) return false;
+  const hash = taggedHash(CHALLENGE, rBytes, publicKey, message);
+  const e = below(hash, N_BYTES) ? hash : toBytes32(fromBytes(hash) - N); // e = hash mod n (hash < 2n)
+  // R = s·G - e·P = s·G + e·(-P), with P = lift_x(publicKey), the even-y point: -P is the odd one, 03 || x
+  let R: Uint8Array | undefined;
+  try {
+    R = curve.multiplyAdd(sBytes, concatBytes([Uint8Array.of(3), publicKey]), e);
+  } catch {
+    return false; // the public key is not a point of the curve
+  }
+  return R !== undefined && R[0] === 2 && sameBytes(R.subarray(1), rBytes);
 }
 
 /** ECDH and secret-key checks on secp256k1. */
 export const secp256k1: {
-  getSharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array;
+  getSharedSecret(curve: Curve, secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array;
   isValidSecretKey(secretKey: Uint8Array): boolean;
 } = { getSharedSecret, isValidSecretKey };
 
-/** True when a 32-byte x-only public key is a point on the curve (BIP-340's lift_x succeeds). */
-function isValidPublicKey(publicKey: Uint8Array): boolean {
-  return publicKey.length === 32 && liftX(fromBytes(publicKey), false) !== undefined;
+/** The scalars 0 and 1 (32 bytes each), for the on-curve check below. */
+const SCALAR_ZERO = new Uint8Array(32);
+const SCALAR_ONE = toBytes32(ONE);
+
+/**
+ * True when a 32-byte x-only public key is a point on the curve (BIP-340's lift_x succeeds): the Curve
+ * port decodes 02 || x and refuses an x with no point, so 0·G + 1·P is P exactly when P exists.
+ */
+function isValidPublicKey(curve: Curve, publicKey: Uint8Array): boolean {
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32 || !below(publicKey, P_BYTES)) return false;
+  try {
+    return curve.multiplyAdd(SCALAR_ZERO, concatBytes([Uint8Array.of(2), publicKey]), SCALAR_ONE) !== undefined;
+  } catch {
+    return false; // no point of the curve has this x
+  }
 }
 
 /** BIP-340 Schnorr signatures over secp256k1 (x-only 32-byte public keys). */
 export const schnorr: {
-  isValidPublicKey(publicKey: Uint8Array): boolean;
-  getPublicKey(secretKey: Uint8Array): Uint8Array;
-  sign(message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array;
-  verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
+  isValidPublicKey(curve: Curve, publicKey: Uint8Array): boolean;
+  getPublicKey(curve: Curve, secretKey: Uint8Array): Uint8Array;
+  sign(curve: Curve, message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array;
+  verify(curve: Curve, signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
 } = { isValidPublicKey, getPublicKey, sign, verify };

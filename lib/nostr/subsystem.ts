@@ -1,7 +1,7 @@
 // The Nostr subsystem: the device's identity, the owner's key and relays (owner
 // settings), the relay pool, and the owner's contact list as the web of trust.
 import { HaloError } from "../errors";
-import type { Log, Random, Settings, WebSocketClient } from "../ports";
+import type { Curve, Log, Random, Settings, WebSocketClient } from "../ports";
 import type { NostrEvent } from "./event";
 import { NostrIdentity } from "./identity";
 import { parsePubkey } from "./keys";
@@ -11,6 +11,7 @@ import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./li
 import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
 import { NostrSkills } from "./skills";
+import { VerifyQueue } from "./verify-queue";
 
 const OWNER_SETTING = "nostr.owner";
 const RELAYS_SETTING = "nostr.relays";
@@ -23,12 +24,15 @@ export interface NostrDeps {
   settings: Settings;
   random: Random;
   log: Log;
+  curve: Curve;
   now(): number;
   sleep(ms: number): Promise<void>;
   ws?: WebSocketClient;
   backoffMinMs?: number;
   /** Tests that flood on purpose raise the relays' flood window. */
   eventsPerWindow?: number;
+  /** Signature checks per second (NOSTR_VERIFY_PER_SECOND unless a test changes it). */
+  verifyPerSecond?: number;
 }
 
 export type SenderTier = "admin" | "wot" | "stranger";
@@ -36,6 +40,8 @@ export type SenderTier = "admin" | "wot" | "stranger";
 export class NostrSubsystem {
   readonly identity: NostrIdentity;
   readonly pool?: RelayPool;
+  /** Where received events wait for their signature check, the owner's and followed keys' first. */
+  readonly verifier: VerifyQueue;
   /** Adopted skills (kind 31123), each inert until the owner approves it. */
   readonly skills: NostrSkills;
   private readonly contacts = new Set<string>();
@@ -44,11 +50,20 @@ export class NostrSubsystem {
   private blockAt = 0;
 
   constructor(private readonly deps: NostrDeps) {
-    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log);
+    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve);
     this.skills = new NostrSkills(deps.settings, deps.log);
+    this.verifier = new VerifyQueue({
+      curve: deps.curve,
+      log: deps.log,
+      now: deps.now,
+      sleep: deps.sleep,
+      isPreferred: (pubkey) => pubkey === this.identity.pubkey || this.tierOf(pubkey) !== "stranger",
+      perSecond: deps.verifyPerSecond,
+    });
     if (deps.ws)
       this.pool = new RelayPool({
         ws: deps.ws,
+        verifier: this.verifier,
         log: deps.log,
         now: deps.now,
         sleep: deps.sleep,
@@ -69,7 +84,8 @@ export class NostrSubsystem {
   setOwner(input: string): string {
     const hex = parsePubkey(input);
     // 64 hex digits are not yet a key: one that is not on the curve could never sign a DM.
-    if (!schnorr.isValidPublicKey(fromHex(hex))) throw new HaloError("invalid", "that public key is not a point on secp256k1.");
+    if (!schnorr.isValidPublicKey(this.deps.curve, fromHex(hex)))
+      throw new HaloError("invalid", "that public key is not a point on secp256k1.");
     if (hex === this.identity.pubkey) throw new HaloError("invalid", "the owner's key cannot be the device's own key.");
     this.deps.settings.set(OWNER_SETTING, hex);
     this.contacts.clear();

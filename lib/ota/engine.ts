@@ -47,6 +47,7 @@ export class OtaEngine implements Ota {
   private progress: { written: number; total: number } | undefined;
   private busy = false;
   private booted: Promise<void> | undefined;
+  private readonly observers: Array<(state: OtaState) => void> = [];
   private readonly records: OtaRecords;
   readonly runningVersion: string;
 
@@ -94,7 +95,7 @@ export class OtaEngine implements Ota {
 
   private async settleBoot(): Promise<void> {
     const outcome = await runBootChecks(this.o.slots, this.records, this.o.checks ?? [], this.runningVersion, this.o.now);
-    if (outcome.rollingBack) this.state = "restarting";
+    if (outcome.rollingBack) this.setState("restarting");
     this.detail = outcome.detail;
     if (outcome.detail) this.o.log[outcome.ok ? "info" : "warn"](`ota: ${outcome.detail}`);
   }
@@ -268,8 +269,19 @@ export class OtaEngine implements Ota {
     this.busy = true;
   }
 
-  private set(state: OtaState, detail?: string): OtaStatus {
+  /** Every change of state goes to `listener` (the status ring shows updating while an image is written). */
+  observe(listener: (state: OtaState) => void): void {
+    this.observers.push(listener);
+  }
+
+  private setState(state: OtaState): void {
+    const changed = state !== this.state;
     this.state = state;
+    if (changed) for (const l of this.observers.slice()) l(state);
+  }
+
+  private set(state: OtaState, detail?: string): OtaStatus {
+    this.setState(state);
     this.detail = detail;
     return this.status();
   }

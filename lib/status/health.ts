@@ -3,6 +3,7 @@ import { formatBytes, formatFree } from "../util/format";
 import type { UsageSource } from "../people/usage";
 import type { IntrospectionDeps } from "./sources";
 import { formatGauge } from "./status";
+import { judgeMic, measureMic, type MicLevel } from "../voice/mic-level";
 
 export type HealthState = "OK" | "WARN" | "FAIL" | "NOT PRESENT" | "NOT CONFIGURED";
 
@@ -21,8 +22,8 @@ export const WEAK_RSSI_DBM = -80;
 /** A gauge at or above this share of its cap is a warning. */
 const NEAR_CAP = 0.9;
 
-/** system.health: each part of the device, from its port or subsystem; absent ones say so. */
-export function healthItems(deps: IntrospectionDeps, principal: Principal): HealthItem[] {
+/** system.health: each part of the device, from its port or subsystem; absent ones say so. The microphone is listened to for a second. */
+export async function healthItems(deps: IntrospectionDeps, principal: Principal): Promise<HealthItem[]> {
   const { ports } = deps;
   const info = ports.system?.info();
   const items: HealthItem[] = [];
@@ -33,7 +34,7 @@ export function healthItems(deps: IntrospectionDeps, principal: Principal): Heal
     const fault = ports.led.check();
     add("ring", fault ? "FAIL" : "OK", fault ?? `${ports.led.pixels} pixels, showing ${ports.led.current().mode}`);
   }
-  add("mic", "NOT PRESENT", "no microphone port on this build");
+  items.push(await micItem(deps));
   if (!ports.audioOut) add("speaker", "NOT PRESENT", "no speaker port");
   else add("speaker", "OK", `volume ${ports.audioOut.volume()}`);
   items.push(sdItem(deps));
@@ -59,6 +60,28 @@ export function healthItems(deps: IntrospectionDeps, principal: Principal): Heal
 
 export function healthText(items: HealthItem[]): string {
   return items.map((h) => `- ${h.item}: ${h.state} (${h.detail})`).join("\n");
+}
+
+/** The microphone from the AudioIn port: present, its rate, the last second's level; zeros or clipping FAIL. */
+async function micItem(deps: IntrospectionDeps): Promise<HealthItem> {
+  const { audioIn, timers, clock } = deps.ports;
+  if (!audioIn) return { item: "mic", state: "NOT PRESENT", detail: "no microphone port on this build" };
+  // A muted microphone is not opened, not even for a check.
+  if (deps.config.bool("micMute"))
+    return { item: "mic", state: "OK", detail: `${audioIn.sampleRate} Hz; muted by the owner, not listened to` };
+  let level: MicLevel;
+  try {
+    level = await measureMic(audioIn, timers, clock);
+  } catch (e) {
+    const why = e instanceof Error ? e.message.replace(/\.$/, "") : "error";
+    return {
+      item: "mic",
+      state: /already capturing|busy/i.test(why) ? "OK" : "FAIL",
+      detail: `${audioIn.sampleRate} Hz; not measured (${why})`,
+    };
+  }
+  const verdict = judgeMic(level);
+  return { item: "mic", state: verdict.ok ? "OK" : "FAIL", detail: verdict.detail };
 }
 
 function sdItem(deps: IntrospectionDeps): HealthItem {

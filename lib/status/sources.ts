@@ -1,3 +1,4 @@
+import type { WakeState } from "../wake/phrase";
 import type { Ports } from "../ports";
 import type { UsageSource } from "../people/usage";
 import type { ConfigStore } from "../device/config";
@@ -15,6 +16,8 @@ export interface IntrospectionSources {
   budget?: UsageSource;
   /** The monthly web-search counter against the owner's budget. */
   web?: UsageSource;
+  /** Nostr: the verification queue of received events. */
+  nostr?: UsageSource;
   /** The chat transport (Telegram). */
   chatLink?: ChatLinkSource;
 }
@@ -26,7 +29,7 @@ export interface ChatLinkSource {
 
 /** Everything the device.* / system.* / ota.* tools read. Never the secret values. */
 export interface IntrospectionDeps {
-  ports: Pick<Ports, "clock" | "log" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota">;
+  ports: Pick<Ports, "clock" | "log" | "random" | "settings" | "storage" | "system" | "led" | "audioOut" | "audioIn" | "ota" | "timers">;
   config: ConfigStore;
   /** Only whether each secret is set. */
   secretStatus: SecretStore["status"];
@@ -37,6 +40,8 @@ export interface IntrospectionDeps {
   allowedChats?(): number;
   /** The model each provider is asked for, e.g. "openai gpt-5.4-mini (owner's choice)". */
   providerModels?(): string[];
+  /** The owner's wake phrase (never its audio or features); undefined without the wake-word engine. */
+  wake?: () => WakeState;
   /** The memory embedder in use and whether its choice is locked (memories exist). */
   embedder?(): { id: string; vectors: number };
 }

@@ -42,12 +42,14 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
   out.push(`SD card: ${sdLine(deps)}`);
   out.push(`LED ring: ${ports.led ? `${ports.led.pixels} pixels, showing ${ports.led.current().mode}` : "not present"}`);
   out.push(`Speaker: ${ports.audioOut ? `volume ${ports.audioOut.volume()}` : "not present"}`);
+  out.push(`Wake phrase: ${wakeLine(deps)}`);
   out.push(`Memory: ${usageLine(deps.sources.memory, principal, "not present")}`);
   out.push(`Embedder: ${embedderLine(deps)}`);
   out.push(`File store: ${usageLine(deps.sources.files, principal, "not present")}`);
   out.push(`Sub-agents: ${usageLine(deps.sources.agents, principal, "not configured")}`);
   out.push(`Token usage and budget: ${usageLine(deps.sources.budget, principal, "not configured")}`);
   out.push(`Web search: ${usageLine(deps.sources.web, principal, "not configured")}`);
+  out.push(`Nostr verification: ${usageLine(deps.sources.nostr, principal, "not present")}`);
   out.push(`Provider priority: ${providerLine(deps, principal)}`);
   out.push(`Provider models: ${deps.providerModels ? deps.providerModels().join("; ") : "not configured"}`);
   out.push(`Chat allow-list: ${deps.allowedChats ? `${deps.allowedChats()} chats` : "not configured"}`);
@@ -66,6 +68,14 @@ export function deviceStatusText(deps: IntrospectionDeps, principal: Principal):
     out.push(`- ${k.key}: ${toJson(k.value)}${k.isDefault ? " (default)" : ""}${k.writer === "device" ? "" : " [orch_model action]"}`);
   }
   return out.join("\n");
+}
+
+function wakeLine(deps: IntrospectionDeps): string {
+  if (!deps.wake) return "not present (no wake-word engine)";
+  const w = deps.wake();
+  const pending = w.pending > 0 ? `; ${w.pending} of ${w.needed} examples recorded for a new phrase` : "";
+  if (!w.set) return `not set (the owner teaches one with ${w.needed} examples)${pending}`;
+  return `set, ${w.enabled ? "on" : "off"}, sensitivity ${w.sensitivity}${pending}`;
 }
 
 function embedderLine(deps: IntrospectionDeps): string {

@@ -24,7 +24,7 @@ const MIC_MARKS = { name: "audio.transcribe (microphone)", adminOnly: true, refu
 /** What audio.transcribe uses: speech to text, the microphone (and whether a spoken request holds it), the file store. */
 export interface AudioToolDeps {
   speech: Pick<Speech, "transcriber">;
-  voice: Pick<VoiceLoop, "capturing">;
+  voice: Pick<VoiceLoop, "capturing" | "muted">;
   audioIn: AudioIn | undefined;
   artifacts: ArtifactStore;
   /** Undefined on a device without a card slot: no recordings then. */
@@ -86,6 +86,7 @@ async function transcribeMic(deps: AudioToolDeps, p: Principal, seconds: number)
   assertMayCall(MIC_MARKS, p);
   const mic = deps.audioIn;
   if (!mic) throw new HaloError("not-present", "this device has no microphone.");
+  if (deps.voice.muted()) throw new HaloError("policy-off", "the microphone is muted (a double press of the button unmutes it).");
   if (deps.voice.capturing()) throw new HaloError("busy", "the microphone is in use by a spoken request.");
   const text = await transcribe(() => transcribeFromMic(mic, deps.speech.transcriber, seconds));
   return { text: text ? `Heard (${seconds} s): ${text}` : `Heard nothing in ${seconds} s.` };

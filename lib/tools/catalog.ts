@@ -2,6 +2,7 @@
 // A new tool is a `defineTool` constant in its namespace's file, added to that file's list; a new
 // namespace's list is added here. lib/app/tools.ts registers them all with the services they need.
 import { AUDIO_TOOLS } from "./audio";
+import { BLOSSOM_TOOLS } from "./blossom";
 import { DEVICE_TOOLS } from "./device";
 import { DOCS_TOOLS } from "./docs";
 import { DELIVERY_TOOLS } from "./files-deliver";
@@ -22,6 +23,7 @@ import { RESULT_TOOLS } from "./results";
 import { SESSION_TOOLS } from "./session";
 import { SKILL_TOOLS } from "./skill";
 import { TENANT_TOOLS } from "./tenant";
+import { WALLET_TOOLS } from "./wallet";
 import { WEB_TOOLS } from "./web";
 
 export const ALL_TOOLS = [
@@ -42,6 +44,8 @@ export const ALL_TOOLS = [
   ...NOSTR_LIST_TOOLS,
   ...NOSTR_SKILL_FIND_TOOLS,
   ...NOSTR_SKILL_TOOLS,
+  ...WALLET_TOOLS,
+  ...BLOSSOM_TOOLS,
   ...TENANT_TOOLS,
   ...DEVICE_TOOLS,
   ...AUDIO_TOOLS,

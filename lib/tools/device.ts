@@ -91,10 +91,11 @@ export const systemHealth = defineTool({
   name: "system.health",
   needs: ["status"],
   effect: "read",
-  description: "Report live hardware + subsystem health (ring, mic, speaker, SD, memory, PSRAM, Wi-Fi, chat link).",
+  description:
+    "Report live hardware + subsystem health (ring, mic listened to for a second, speaker, SD, memory, PSRAM, Wi-Fi, chat link).",
   inputSchema: NO_ARGS,
-  handler: (_args, ctx, { status }: Pick<DeviceToolDeps, "status">): ToolResult => ({
-    text: healthText(healthItems(status, ctx.principal)),
+  handler: async (_args, ctx, { status }: Pick<DeviceToolDeps, "status">): Promise<ToolResult> => ({
+    text: healthText(await healthItems(status, ctx.principal)),
   }),
 });
 

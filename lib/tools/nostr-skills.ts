@@ -2,6 +2,7 @@
 // nostr.skill_remove: skills as kind 31123 events (31124: the text NIP-44-encrypted
 // to the author); adoption is the kind 10123 list plus the owner's approval.
 // nostr.skill_search and nostr.trigger_list are in nostr-skill-find.ts.
+import { resolveToolName } from "../registry/seed-names";
 import { HaloError } from "../errors";
 import { tagValue, type NostrEvent } from "../nostr/event";
 import { parsePubkey } from "../nostr/keys";
@@ -104,7 +105,7 @@ export interface NostrSkillToolDeps {
 
 /** skill_adopt also checks that every tool the skill requires is on this device. */
 export interface SkillAdoptToolDeps extends NostrSkillToolDeps {
-  registry: Pick<ToolRegistry, "has">;
+  registry: Pick<ToolRegistry, "has" | "all">;
 }
 
 /** Publishes the kind 10123 list of the skills this device adopted; the relays' answers as text. */
@@ -174,7 +175,8 @@ export const nostrSkillAdopt = defineTool({
     const event = await findSkill(nostr, parsePubkey(args.pubkey), args.d);
     if (!event) throw new HaloError("not-found", "no such skill on the relays.");
     const skill = skillFromEvent(event, readableText(nostr, event));
-    const missing = skill.requiresTools.filter((t) => !registry.has(t));
+    // The reference agents' names and Halo's plain spellings count (lib/registry/seed-names.ts).
+    const missing = skill.requiresTools.filter((t) => resolveToolName(t, registry) === undefined);
     if (missing.length)
       throw new HaloError("unavailable", `the skill requires tools this device does not have: ${missing.slice(0, 5).join(", ")}.`);
     const kept = nostr.skills.adopt(skill);

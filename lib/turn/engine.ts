@@ -7,6 +7,7 @@ import { EpisodicJournal } from "../memory/episodic/journal";
 import type { Clock, Log } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
+import { resolveToolName } from "../registry/seed-names";
 import type { ResultsRing } from "../registry/results-ring";
 import { clipForMessage } from "../util/text";
 import type { TurnSignal } from "../device/ring/status";
@@ -152,7 +153,8 @@ export class TurnEngine {
     const { deps } = this;
     if (deps.router.available().length === 0) return failed("no-provider", NO_PROVIDER_KEY_REPLY);
     const state = deps.conversations.load(who.ns);
-    const allowed = input.tools ? new Set(input.tools) : undefined;
+    // A skill may name its tools as the reference agents do (`nostr_post`, `cashu_wallet_balance`): Halo's names here.
+    const allowed = input.tools ? new Set(input.tools.map((t) => resolveToolName(t, deps.registry) ?? t)) : undefined;
     const specs = deps.registry
       .toolSpecsFor(who)
       .filter((s) => !allowed || allowed.has(s.name))

@@ -1,5 +1,12 @@
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/** The alphabet's character codes. */
+const ALPHABET_CODES: Uint8Array = (() => {
+  const codes = new Uint8Array(64);
+  for (let i = 0; i < 64; i++) codes[i] = ALPHABET.charCodeAt(i);
+  return codes;
+})();
+
 /** Value of each character code (0-63), 255 for characters outside the alphabet. */
 const VALUES: Uint8Array = (() => {
   const table = new Uint8Array(128).fill(255);
@@ -43,6 +50,20 @@ export function decodeBase64(base64: string): Uint8Array | undefined {
     if (i + 2 < end) out[o++] = (n >> 8) & 0xff;
   }
   return out;
+}
+
+/** Standard base64 with padding. The characters are made as bytes and decoded once (linear on XS). */
+export function encodeBase64(bytes: Uint8Array): string {
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
+  let o = 0;
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out[o++] = ALPHABET_CODES[n >> 18];
+    out[o++] = ALPHABET_CODES[(n >> 12) & 63];
+    out[o++] = i + 1 < bytes.length ? ALPHABET_CODES[(n >> 6) & 63] : 61;
+    out[o++] = i + 2 < bytes.length ? ALPHABET_CODES[n & 63] : 61;
+  }
+  return new TextDecoder().decode(out);
 }
 
 function lookup(text: Uint8Array, i: number): number {

@@ -9,6 +9,7 @@ export type { AudioHttp, AudioHttpExchange, AudioHttpRequest } from "../ports";
 /** Whole bodies over the HttpClient port. */
 export function bufferedAudioHttp(http: HttpClient): AudioHttp {
   return {
+    buffered: true,
     open(req) {
       const pieces: Uint8Array[] = [];
       let aborted = false;

@@ -19,7 +19,14 @@ export interface PhaseEvent {
   detail?: string;
 }
 
-export type CaptureEnd = "released" | EndpointVerdict | "cap";
+/** A capture shorter than this is not sent: a second press came at once, or a bump. */
+export const MIN_CAPTURE_MS = 300;
+
+/**
+ * "cancelled": the microphone was muted mid-capture; "too-short": the capture
+ * ended before MIN_CAPTURE_MS. Neither is sent.
+ */
+export type CaptureEnd = "released" | EndpointVerdict | "cap" | "cancelled" | "too-short";
 
 export interface VoiceExchange {
   transcript: string;
@@ -73,6 +80,11 @@ export class VoicePipeline {
   /** Ends the capture (press to talk); ignored unless listening. */
   release(): void {
     this.capture?.stop("released");
+  }
+
+  /** Ends the capture and sends nothing (the microphone was muted); ignored unless listening. */
+  cancel(): void {
+    this.capture?.stop("cancelled");
   }
 
   /** The exchange in progress or the last one. */
@@ -133,11 +145,12 @@ export class VoicePipeline {
         ended = true;
         mic.stop();
         this.capture = undefined;
+        if (end === "released" && captured < (MIN_CAPTURE_MS * rate) / 1000) end = "too-short";
         out.ended = end;
         out.capturedMs = (captured * 1000) / rate;
         if (detector.speechStart !== undefined) out.speechEndMs = (detector.lastLoudEnd * 1000) / rate;
         if (detector.decidedAt !== undefined) out.decidedMs = (detector.decidedAt * 1000) / rate;
-        if (end === "no-speech") {
+        if (end === "no-speech" || end === "cancelled" || end === "too-short") {
           upload.abort();
           resolve("");
           return;

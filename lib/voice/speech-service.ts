@@ -7,7 +7,7 @@ import { SpeechPlayer } from "./speech";
 import { Transcriber, type SttProvider } from "./transcribe";
 
 export interface SpeechDeps {
-  ports: Pick<Ports, "audioHttp" | "random" | "clock">;
+  ports: Pick<Ports, "audioHttp" | "random" | "clock" | "timers">;
   config: ConfigStore;
   getSecret(name: "openai" | "mistral"): string | undefined;
   /** Base URLs by service (`openai`, `mistral`); unset means the public API. */
@@ -31,11 +31,17 @@ export class Speech {
   /** A player of spoken replies on `out` (the device speaker, or a recorder). */
   speechOn(out: AudioOut): SpeechPlayer {
     const { ports, config } = this.deps;
-    return new SpeechPlayer(this.http, ports.clock, out, {
-      provider: () => config.string("ttsProv"),
-      apiKey: () => this.deps.getSecret("openai"),
-      baseUrl: () => this.deps.baseUrls.openai,
-    });
+    return new SpeechPlayer(
+      this.http,
+      ports.clock,
+      out,
+      {
+        provider: () => config.string("ttsProv"),
+        apiKey: () => this.deps.getSecret("openai"),
+        baseUrl: () => this.deps.baseUrls.openai,
+      },
+      ports.timers,
+    );
   }
 
   /** What device[] tts and reply.speak call: the text spoken on `out`, resolving once it played. */

@@ -3,7 +3,7 @@ import { toJson } from "../util/json";
 // response_format "pcm" streams raw 24 kHz 16-bit mono samples, and each piece
 // goes to the speaker as it comes. stop() is barge-in: the download is
 // abandoned and the speaker drops what it queued.
-import type { AudioOut, Clock, HttpClientResponse } from "../ports";
+import type { AudioOut, Clock, HttpClientResponse, Timers } from "../ports";
 import { fromHttpFailure, fromHttpStatus, ProviderError } from "../providers/errors";
 import { DEFAULT_BASE_URLS } from "../providers/types";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
@@ -17,6 +17,10 @@ export const SPEECH_MAX_CHARS = 4096;
 export const SPEECH_TIMEOUT_MS = 120_000;
 /** About five minutes of 24 kHz 16-bit audio: more than SPEECH_MAX_CHARS can say. */
 export const SPEECH_MAX_BYTES = 16 * 1024 * 1024;
+/** A speech stream that sends no audio for this long has stalled: it is abandoned (the ring must not stay on speaking). */
+export const SPEECH_STALL_MS = 10_000;
+/** How often a stream in progress is looked at for a stall. */
+const STALL_CHECK_MS = 500;
 
 export interface SpeechConfig {
   /** The ttsProv knob; only OpenAI speech streams PCM. */
@@ -37,6 +41,8 @@ export class SpeechPlayer {
     private readonly clock: Clock,
     private readonly out: AudioOut,
     private readonly config: SpeechConfig,
+    /** With timers on a streaming host, a stream that stalls for SPEECH_STALL_MS is abandoned; else only the overall deadline holds. */
+    private readonly timers?: Timers,
   ) {}
 
   /** Starts speaking; `onFirstAudio` runs just after the first samples were handed to the speaker. */
@@ -47,12 +53,15 @@ export class SpeechPlayer {
       let carry: number | undefined;
       let first = true;
       let speakerFault: string | undefined;
+      let stalled = false;
+      let lastAudioAt = this.clock.now();
       const { exchange, apiKey } = openSpeech(this.http, this.config, text, voice, {
         format: "pcm",
         timeoutMs: SPEECH_TIMEOUT_MS,
         maxBytes: SPEECH_MAX_BYTES,
         onBody: (chunk) => {
           if (stopped || speakerFault !== undefined || chunk.length === 0) return;
+          lastAudioAt = this.clock.now();
           // A sample may be split across pieces: keep its first byte for the next one.
           let bytes = chunk;
           if (carry !== undefined) {
@@ -78,15 +87,29 @@ export class SpeechPlayer {
         },
       });
       cancel = () => exchange.abort();
+      // Only a streaming host can tell a stall: a buffered one hands the audio over at the end.
+      const watch = this.http.buffered ? undefined : this.timers;
+      const stopWatch = watch?.every(STALL_CHECK_MS, () => {
+        if (this.clock.now() - lastAudioAt < SPEECH_STALL_MS) return;
+        stalled = true;
+        exchange.abort();
+      });
       let reply: HttpClientResponse;
       try {
         reply = await exchange.end();
       } catch (e) {
+        stopWatch?.();
         if (stopped) return "stopped";
         this.out.stop();
+        if (stalled)
+          throw new ProviderError("timeout", `OpenAI's speech stream stalled: no audio for ${SPEECH_STALL_MS / 1000} s.`, {
+            provider: "openai",
+          });
         if (speakerFault !== undefined) throw new Error(`The speaker failed: ${speakerFault}.`);
         throw fromHttpFailure("openai", e, SPEECH_TIMEOUT_MS, SPEECH_MAX_BYTES);
       }
+      // The whole answer is in: only the speaker's drain is left, which is not the stream's to stall.
+      stopWatch?.();
       if (stopped) return "stopped";
       if (speakerFault !== undefined) {
         this.out.stop();
@@ -98,6 +121,7 @@ export class SpeechPlayer {
       await this.out.drain();
       return stopped ? "stopped" : "played";
     })();
+
     return {
       done,
       stop: () => {

@@ -6,7 +6,7 @@ import type { ConfigStore } from "../device/config";
 import type { Ports } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { ToolRegistry } from "../registry/registry";
-import { VoicePipeline, type PhaseEvent, type VoiceExchange } from "./pipeline";
+import { VoicePipeline, type PhaseEvent, type VoiceExchange, type VoicePhase } from "./pipeline";
 import { RealtimeVoice } from "./realtime";
 import type { Speech } from "./speech-service";
 
@@ -77,6 +77,28 @@ export class VoiceLoop {
     };
   }
 
+  /** The phase of the mode in use (the owner's voiceMode): idle when the device has no microphone. */
+  phase(): VoicePhase {
+    const realtime = this.deps.config.string("voiceMode") === "realtime";
+    return (realtime ? this.realtime?.phase : this.pipeline?.phase) ?? "idle";
+  }
+
+  /** Whether the device can listen at all (a microphone and a speaker). */
+  available(): boolean {
+    return this.pipeline !== undefined;
+  }
+
+  /** Whether the owner muted the microphone (the button's double press; the micMute knob). */
+  muted(): boolean {
+    return this.deps.config.bool("micMute");
+  }
+
+  /** Ends a capture in progress without sending it (muting mid-capture). */
+  cancel(): void {
+    this.pipeline?.cancel();
+    this.realtime?.release();
+  }
+
   /** Whether a spoken request holds the microphone now (audio.transcribe must not open it then). */
   capturing(): boolean {
     const phase = this.pipeline?.phase ?? "idle";
@@ -86,9 +108,10 @@ export class VoiceLoop {
   /**
    * The button went down: listen (or barge in), through the pipeline or, with
    * the owner's voiceMode realtime, the Realtime API. Undefined when the device
-   * has no microphone or is busy.
+   * has no microphone, is busy or is muted.
    */
   press(): Promise<VoiceExchange> | undefined {
+    if (this.muted()) return undefined;
     if (this.deps.config.string("voiceMode") !== "realtime") return this.pipeline?.press();
     if (!this.pipeline) return undefined;
     if (!this.realtime) {

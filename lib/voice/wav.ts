@@ -13,6 +13,8 @@ export const WAV_HEADER_BYTES = 44;
 /** Rates an upload may have; the pipeline resamples to the microphone's rate. */
 export const WAV_MIN_RATE = 8000;
 export const WAV_MAX_RATE = 48000;
+/** The media types a WAV upload may name. */
+export const WAV_MEDIA_TYPES: readonly string[] = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"];
 /** The data size a streamed WAV declares when its length is not known yet. */
 export const WAV_STREAMING_SIZE = 0xffffffff;
 const FORMAT_PCM = 1;

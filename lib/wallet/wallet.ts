@@ -110,6 +110,12 @@ export class CashuWallet {
     return [...this.core.ledger.state.ops.values()].map(({ op, kind, mint, amount, at }) => ({ op, kind, mint, amount, at }));
   }
 
+  /** A melt quote the card remembers (what a payment of it would spend), or undefined. */
+  knownMeltQuote(quote: string): MeltQuote | undefined {
+    const q = this.core.ledger.state.quotes.get(quote);
+    return q?.kind === "melt" ? q.quote : undefined;
+  }
+
   info(mint?: string): Promise<MintInfo> {
     return this.exclusive(() => {
       const url = mint ?? this.core.ledger.state.config.mints[0];

@@ -17,7 +17,9 @@ describe("owner API: routines and alerts", () => {
     log = memoryLog();
     clock = fakeClock(Date.UTC(2026, 0, 5, 9, 0));
     scheduled = switchableScheduler(scriptedRunner());
-    halo = testHalo(memoryPorts({ log, clock }), { core: { baseUrls: {}, otaBuild: undefined, subsystems: scheduled.subsystems } });
+    halo = testHalo(memoryPorts({ log, clock }), {
+      core: { baseUrls: {}, otaBuild: undefined, walletKit: undefined, subsystems: scheduled.subsystems },
+    });
     token = halo.ensureOwnerToken()!;
   });
 

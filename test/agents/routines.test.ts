@@ -44,7 +44,12 @@ function rig(): Rig {
     reboot() {
       const scheduled = switchableScheduler(r.runner);
       r.use = scheduled.use;
-      r.core = buildCore(memoryPorts({ clock, settings, log }), { baseUrls: {}, otaBuild: undefined, subsystems: scheduled.subsystems });
+      r.core = buildCore(memoryPorts({ clock, settings, log }), {
+        baseUrls: {},
+        otaBuild: undefined,
+        walletKit: undefined,
+        subsystems: scheduled.subsystems,
+      });
     },
   });
   r.reboot();

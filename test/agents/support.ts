@@ -56,6 +56,7 @@ export async function agentRig(options: { keyed?: ProviderId[]; start?: number; 
     const core = buildCore(memoryPorts({ clock, log, storage, settings, timers }), {
       baseUrls: { openai: servers.openai.url, anthropic: servers.anthropic.url, mistral: servers.mistral.url },
       otaBuild: undefined,
+      walletKit: undefined,
     });
     for (const id of keyed) core.secrets.set(id, KEYS[id]);
     if (keyed.length) core.priority.set(keyed);

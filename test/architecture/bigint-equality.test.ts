@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
-import { libModules } from "../support/lib-sources.ts";
+import { cachedHost, libModules } from "../support/lib-sources.ts";
 
 const EQUALITY = new Set([
   ts.SyntaxKind.EqualsEqualsEqualsToken,
@@ -19,13 +19,14 @@ const EQUALITY = new Set([
 
 /** "file:line: text" for each equality or switch on a BigInt in `files`. */
 function bigintEqualities(files: string[]): string[] {
-  const program = ts.createProgram(files, {
+  const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     strict: true,
     noEmit: true,
     allowJs: true,
     lib: ["lib.es2023.d.ts"],
-  });
+  };
+  const program = ts.createProgram(files, options, cachedHost(options));
   const checker = program.getTypeChecker();
   const isBigInt = (node: ts.Expression): boolean => (checker.getTypeAtLocation(node).flags & ts.TypeFlags.BigIntLike) !== 0;
   const found: string[] = [];

@@ -1,6 +1,6 @@
 // One outbound policy: lib/ reaches the HTTP client, the streaming audio client, the resolver and the
 // WebSocket port only in the files listed here, each with the reason it may. Everything else that fetches
-// (NIP-05, relay information, the release feed's images, mints) takes the guarded client of
+// (NIP-05, relay information, the release feed's images, mints, Blossom) takes the guarded client of
 // lib/net/outbound.ts (`OutboundHttp` or its `GuardedHttp` shape). A file that names a raw port's type, or
 // asks for the port by its key (a subsystem's `ports`, a tool's `needs`, `Pick<Ports, "http">`), fails here
 // until it is listed with its reason; a listed file that no longer does fails too, so the list stays true.
@@ -104,7 +104,14 @@ describe("one outbound policy (lib/net/outbound.ts)", () => {
   });
 
   it("the fetches that come from callers or received data take the guarded client", () => {
-    for (const file of ["lib/nostr/http-docs.ts", "lib/ota/engine.ts", "lib/ota/download.ts", "lib/wallet/cashu/request.ts"]) {
+    for (const file of [
+      "lib/nostr/http-docs.ts",
+      "lib/nostr/blossom.ts",
+      "lib/ota/engine.ts",
+      "lib/ota/download.ts",
+      "lib/wallet/cashu/request.ts",
+      "lib/wallet/service.ts",
+    ]) {
       assert.deepEqual(uses.get(file), [], file);
       assert.match(parse(file).text, /\bGuardedHttp\b|\bOutboundHttp\b/, file);
     }

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import ts from "typescript";
-import { libModules } from "../support/lib-sources.ts";
+import { cachedHost, libModules } from "../support/lib-sources.ts";
 
 /** "file: name" for top-level constants that may be mutated at run time, each with the reason. Keep it empty. */
 const ALLOWED: Record<string, string> = {};
@@ -171,14 +171,15 @@ function topLevelState(file: string, source: ts.SourceFile, checker?: ts.TypeChe
 
 /** Scans `files` with a type checker, so a local name that shadows a top-level one is told apart. */
 function scan(files: string[]): string[] {
-  const program = ts.createProgram(files, {
+  const options: ts.CompilerOptions = {
     allowJs: true,
     noEmit: true,
     noResolve: true,
     noLib: true,
     types: [],
     target: ts.ScriptTarget.ES2022,
-  });
+  };
+  const program = ts.createProgram(files, options, cachedHost(options));
   const checker = program.getTypeChecker();
   return files.flatMap((f) => topLevelState(f, program.getSourceFile(f)!, checker));
 }

@@ -11,8 +11,8 @@ import type { JsonSchema } from "../../lib/registry/types.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
 
-/** Routes whose body is not a JSON object of known fields: what fired a skill (any JSON), and a WAV upload. */
-const NO_SCHEMA = ["POST /api/nostr/skills/:id/webhook", "POST /api/voice"];
+/** Routes whose body is not a JSON object of known fields: what fired a skill (any JSON), and WAV uploads. */
+const NO_SCHEMA = ["POST /api/nostr/skills/:id/webhook", "POST /api/voice", "POST /api/wake/examples"];
 
 /** Every object level of a schema says additionalProperties: false. */
 function closedEverywhere(schema: JsonSchema, where: string): string[] {

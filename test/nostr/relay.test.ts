@@ -1,4 +1,5 @@
 // The relay pool against a real relay (@nostr-relay/core over ws on loopback).
+import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
 import assert from "node:assert/strict";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
@@ -15,7 +16,7 @@ describe("nostr relay pool (real relay)", () => {
   const now = (): number => Math.floor(Date.now() / 1000);
 
   it("publishes, queries, and gets the relay's OK", async () => {
-    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog());
+    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog(), nodeCurve());
     const pool = testPool([relay.url]);
     await until(() => pool.connectedCount() === 1);
     const ev = me.sign({ kind: 1, content: "hello relay", tags: [["t", "halo"]], created_at: now() });
@@ -31,7 +32,7 @@ describe("nostr relay pool (real relay)", () => {
   });
 
   it("gets a refusal when the relay rejects the event", async () => {
-    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog());
+    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog(), nodeCurve());
     const pool = testPool([relay.url]);
     await until(() => pool.connectedCount() === 1);
     const ev = me.sign({ kind: 1, content: "x", tags: [], created_at: now() });

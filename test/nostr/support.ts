@@ -1,12 +1,20 @@
 // Shared pieces of the Nostr tests: a pool over the real `ws` client, waiting helpers.
+import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { wsClient } from "../../hosts/sim/ports/websocket.ts";
 import { RelayPool } from "../../lib/nostr/pool.ts";
+import { VerifyQueue } from "../../lib/nostr/verify-queue.ts";
+import type { Log } from "../../lib/ports.ts";
 
 export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms).unref());
 
+/** A verification queue over the C curve, with no preferred authors (tests of the pool). */
+export function testVerifier(log: Log = memoryLog(), perSecond?: number): VerifyQueue {
+  return new VerifyQueue({ curve: nodeCurve(), log, now: () => Date.now(), sleep, isPreferred: () => false, perSecond });
+}
+
 export function testPool(urls: string[]): RelayPool {
-  const pool = new RelayPool({ ws: wsClient, log: memoryLog(), now: () => Date.now(), sleep, backoffMinMs: 50 });
+  const pool = new RelayPool({ ws: wsClient, verifier: testVerifier(), log: memoryLog(), now: () => Date.now(), sleep, backoffMinMs: 50 });
   pool.setRelays(urls);
   return pool;
 }

@@ -3,6 +3,7 @@
 // a pulled card (also mid-write), a reboot, a scan-quarantined download, an
 // image from a scripted provider, skills. It returns a transcript; the Node and
 // XS runs must match line for line. No Node imports.
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 import { TEST_HOST } from "../support/halo.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
@@ -46,6 +47,7 @@ export async function runFilesScenario(): Promise<string[]> {
   let seed = 1;
   const ports: Ports = {
     clock: { now: () => now },
+    curve: tsCurve,
     random: {
       fill: (bytes) => {
         for (let i = 0; i < bytes.length; i++) {

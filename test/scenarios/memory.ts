@@ -2,6 +2,7 @@
 // pin, config, scratchpad, episodic, forgetting on a fake clock, the SD archive,
 // bad input, and a reboot that reads the vector file back. It returns a
 // transcript; the Node and XS runs must match line for line.
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
 import { TEST_HOST } from "../support/halo.ts";
 import { NO_BOARD, STILL_TIMERS } from "../support/portable-ports.ts";
@@ -36,6 +37,7 @@ const NO_NETWORK: HttpClient = { request: () => Promise.reject(new Error("no net
 function scenarioPorts(clock: { now(): number }, storage: Storage, settings: Settings, vectorArena: VectorArena): Ports {
   return {
     clock,
+    curve: tsCurve,
     random: { fill: (bytes) => bytes.fill(7) },
     digest: checksumDigest,
     log: { info: () => undefined, warn: () => undefined },

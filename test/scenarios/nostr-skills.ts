@@ -92,6 +92,7 @@ export async function runNostrSkillsScenario(): Promise<string[]> {
     settings: ports.settings,
     random: ports.random,
     log: ports.log,
+    curve: ports.curve,
     now: () => now,
     sleep: () => Promise.resolve(),
   });

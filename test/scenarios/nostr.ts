@@ -18,6 +18,8 @@ import { unwrapPrivateMessage, wrapPrivateMessage } from "../../lib/nostr/nip17.
 import { BIP340_VECTORS } from "../nostr/fixtures/bip340-vectors.ts";
 import { NIP44_VECTORS } from "../nostr/fixtures/nip44-vectors.ts";
 import { portablePorts } from "../support/portable-ports.ts";
+import type { Curve } from "../../lib/ports.ts";
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`mismatch: ${what}`);
@@ -32,18 +34,18 @@ function throws(f: () => unknown): boolean {
   }
 }
 
-function bip340(out: string[]): void {
+function bip340(c: Curve, out: string[]): void {
   for (const v of BIP340_VECTORS) {
     const expected = v["verification result"] === "TRUE";
     const msg = hexToBytes(v.message);
     if (v["secret key"]) {
       const sk = hexToBytes(v["secret key"]);
-      check(publicKeyOf(sk) === v["public key"].toLowerCase(), `bip340 ${v.index} pubkey`);
-      const sig = bytesToHex(schnorrSign(msg, sk, hexToBytes(v.aux_rand)));
+      check(publicKeyOf(c, sk) === v["public key"].toLowerCase(), `bip340 ${v.index} pubkey`);
+      const sig = bytesToHex(schnorrSign(c, msg, sk, hexToBytes(v.aux_rand)));
       check(sig === v.signature.toLowerCase(), `bip340 ${v.index} signature`);
       out.push(`bip340 ${v.index} sig ${sig}`);
     }
-    const got = schnorrVerify(hexToBytes(v.signature), msg, hexToBytes(v["public key"]));
+    const got = schnorrVerify(c, hexToBytes(v.signature), msg, hexToBytes(v["public key"]));
     check(got === expected, `bip340 ${v.index} verify`);
     out.push(`bip340 ${v.index} verify ${got}`);
   }
@@ -64,7 +66,7 @@ const EDGE_SCALARS = [
 ];
 
 /** The base table (k x G) against the variable-point path (k x P with P = G) on edge scalars, n - 1 and n - 2. */
-function curve(out: string[]): void {
+function tsCurveEdges(out: string[]): void {
   const scalars = EDGE_SCALARS.map((h) => BigInt(`0x${h}`)).concat([N - BigInt(1), N - BigInt(2)]);
   for (const k of scalars) {
     const a = toAffine(multiplyBase(k));
@@ -77,10 +79,40 @@ function curve(out: string[]): void {
   check(isInfinity(multiplyBase(BigInt(0))) && isInfinity(multiply(G, BigInt(0))), "curve 0 x G is infinity");
 }
 
-function nip44(out: string[]): void {
+/** The same edge scalars through the Curve port: k·G by the base path, by the point path and as k·G + 0·P. */
+function portEdges(c: Curve, out: string[]): void {
+  const g = hexToBytes(`02${G.x.toString(16).padStart(64, "0")}`);
+  const zero = new Uint8Array(32);
+  const hexes = EDGE_SCALARS.map((h) => h.padStart(64, "0")).concat([(N - BigInt(1)).toString(16), (N - BigInt(2)).toString(16)]);
+  for (const h of hexes) {
+    const k = hexToBytes(h);
+    const a = bytesToHex(c.multiplyBase(k));
+    check(a === bytesToHex(c.multiply(g, k)), `port k=${h} base and point paths`);
+    check(a === bytesToHex(c.multiplyAdd(k, g, zero) ?? new Uint8Array(0)), `port k=${h} as a sum`);
+    out.push(`port ${h} ${a}`);
+  }
+  // n - 1 plus 1 is infinity; refusals name what is wrong
+  check(c.multiplyAdd(hexToBytes((N - BigInt(1)).toString(16)), g, hexToBytes("01".padStart(64, "0"))) === undefined, "port -G + G");
+  const refusal = (f: () => unknown): string => {
+    try {
+      f();
+      return "none";
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  };
+  out.push(`port refuses zero: ${refusal(() => c.multiplyBase(zero))}`);
+  out.push(`port refuses n: ${refusal(() => c.multiplyBase(hexToBytes(N.toString(16))))}`);
+  out.push(
+    `port refuses x = 0: ${refusal(() => c.multiply(new Uint8Array(33).fill(0, 1).fill(2, 0, 1), hexToBytes("01".padStart(64, "0"))))}`,
+  );
+  out.push(`port refuses 31 bytes: ${refusal(() => c.multiplyBase(new Uint8Array(31).fill(1)))}`);
+}
+
+function nip44(c: Curve, out: string[]): void {
   const { valid, invalid } = NIP44_VECTORS.v2;
   for (const v of valid.get_conversation_key) {
-    const key = bytesToHex(nip44ConversationKey(hexToBytes(v.sec1), v.pub2));
+    const key = bytesToHex(nip44ConversationKey(c, hexToBytes(v.sec1), v.pub2));
     check(key === v.conversation_key, `nip44 conversation key ${v.sec1}`);
     out.push(`nip44 ck ${key}`);
   }
@@ -88,7 +120,7 @@ function nip44(out: string[]): void {
     check(paddedLength(len) === padded && v2.utils.calcPaddedLen(len) === padded, `nip44 padded ${len}`);
   out.push(`nip44 padded lengths ${valid.calc_padded_len.length}`);
   for (const v of valid.encrypt_decrypt) {
-    const key = nip44ConversationKey(hexToBytes(v.sec1), publicKeyOf(hexToBytes(v.sec2)));
+    const key = nip44ConversationKey(c, hexToBytes(v.sec1), publicKeyOf(c, hexToBytes(v.sec2)));
     check(bytesToHex(key) === v.conversation_key, "nip44 encrypt_decrypt key");
     const payload = nip44Encrypt(v.plaintext, key, () => hexToBytes(v.nonce));
     check(payload === v.payload, `nip44 payload for ${v.nonce}`);
@@ -104,7 +136,7 @@ function nip44(out: string[]): void {
   }
   for (const v of invalid.get_conversation_key) {
     check(
-      throws(() => nip44ConversationKey(hexToBytes(v.sec1), v.pub2)),
+      throws(() => nip44ConversationKey(c, hexToBytes(v.sec1), v.pub2)),
       `nip44 invalid key ${v.note}`,
     );
     out.push(`nip44 refused key: ${v.note}`);
@@ -118,16 +150,16 @@ function nip44(out: string[]): void {
   out.push(`nip44 refused lengths ${invalid.encrypt_msg_lengths.join(",")}`);
 }
 
-function events(out: string[]): void {
-  const ports = portablePorts();
-  const me = new NostrIdentity(ports.settings, ports.random, ports.log);
-  const owner = new NostrIdentity(portablePorts().settings, { fill: (b) => b.fill(7) }, ports.log);
+function events(c: Curve, out: string[]): void {
+  const ports = portablePorts(c);
+  const me = new NostrIdentity(ports.settings, ports.random, ports.log, ports.curve);
+  const owner = new NostrIdentity(portablePorts().settings, { fill: (b) => b.fill(7) }, ports.log, c);
   const now = 1_780_000_000;
   const ev = me.sign({ kind: 1, content: "hello from halo", tags: [["t", "halo"]], created_at: now });
   out.push(`event ${ev.id} ${ev.sig}`);
   const fresh = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
   const verdict = (x: unknown): string => {
-    const r = verifyEvent(fresh(x), now);
+    const r = verifyEvent(c, fresh(x), now);
     return "event" in r ? "accepted" : r.refused;
   };
   check(verdict(ev) === "accepted", "a good event");
@@ -220,12 +252,14 @@ function toJsonText(x: unknown): string {
   return JSON.stringify(x, (_k, v) => (Array.isArray(v) && v.length === 0 ? undefined : v));
 }
 
-export async function runNostrScenario(): Promise<string[]> {
+/** The scenario over one binding of the Curve port (the TypeScript curve unless the engine's C one is given). */
+export async function runNostrScenario(c: Curve = tsCurve): Promise<string[]> {
   const out: string[] = [];
-  curve(out);
-  bip340(out);
-  nip44(out);
-  events(out);
+  tsCurveEdges(out);
+  portEdges(c, out);
+  bip340(c, out);
+  nip44(c, out);
+  events(c, out);
   entities(out);
   return out;
 }

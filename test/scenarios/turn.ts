@@ -2,6 +2,7 @@
 // memory, device validator, actuator) with a scripted in-process router in
 // place of the providers. No Node imports: the XS run and the benchmark use it.
 // runTurnScenario returns a transcript; the Node and XS runs must match line for line.
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
 import { TEST_HOST } from "../support/halo.ts";
 import { NO_BOARD, STILL_TIMERS } from "../support/portable-ports.ts";
@@ -119,6 +120,7 @@ const NO_NETWORK: HttpClient = { request: () => Promise.reject(new Error("no net
 export function scenarioTurnRig(now = Date.UTC(2026, 4, 4, 10), options: { episodic?: boolean } = {}): TurnRig {
   const ports: Ports = {
     clock: { now: () => now },
+    curve: tsCurve,
     random: { fill: (bytes) => bytes.fill(7) },
     digest: checksumDigest,
     log: { info: () => undefined, warn: () => undefined },

@@ -3,6 +3,7 @@
 // send, receive (cashuB and cashuA), melt, a double spend, a forged proof, a mint off the allow-list, the mint
 // offline mid-send and back, an answer lost after a claim, a torn log, a new card restored from the relays.
 // The transcript is compared between Node and the XS host, line for line.
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 import { getDecodedToken } from "@cashu/cashu-ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
@@ -63,7 +64,7 @@ export async function runWalletScenario(): Promise<string[]> {
   const mint = new StandInMint({ now: () => NOW, height: 12 });
   const faults = new MintFaults();
   const http = inProcessMintClient(mint, MINT, faults);
-  const identity = new NostrIdentity(memorySettings(), seededRandom(40), quietLog());
+  const identity = new NostrIdentity(memorySettings(), seededRandom(40), quietLog(), tsCurve);
   const relay = memoryRelays(identity);
   const card = memoryStorage();
   const alice = await openWallet({ http, storage: card, random: seededRandom(41), nostr: relay.nostr, timeoutMs: 50 }, [MINT]);

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import { buildCore, type Core } from "../../lib/app/core.ts";
+import { createCashuKit } from "../../lib/wallet/cashu/kit.ts";
 import { McpServer } from "../../lib/mcp/server.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
 import { refusalFor } from "../../lib/registry/policy.ts";
@@ -50,7 +51,8 @@ describe("access matrix: every tool x role x path", () => {
 
   before(async () => {
     net = await startFencedNetwork();
-    core = buildCore(memoryPorts({ log: memoryLog(), http: net.http }), TEST_HOST);
+    // With the Cashu kit, so the wallet's tools are available too.
+    core = buildCore(memoryPorts({ log: memoryLog(), http: net.http }), { ...TEST_HOST, walletKit: createCashuKit });
     mcp = new McpServer(core.registry, { info: { name: "halo", version: "matrix" } });
     tools = core.registry.all();
     // Every tool available (web.search waits for its key), so the matrix is about roles and paths alone.

@@ -1,23 +1,19 @@
 // A real browser for the web page's tests: Debian's chromium (installed with
 // apt-get when missing and we are root, else stopped with the one command to
 // run), driven by playwright-core, with a fresh profile each launch.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { ensureDebianPackage } from "./debian.ts";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 /** Where the tests leave a screenshot of each section (gitignored). */
 export const SCREENSHOT_DIR = "test-results/web-ui";
 
 export function ensureChromium(): void {
-  if (existsSync(CHROMIUM_PATH)) return;
-  const installed =
-    spawnSync("sh", ["-c", "(apt-get install -y -qq chromium || (apt-get update -qq && apt-get install -y -qq chromium)) >/dev/null 2>&1"])
-      .status === 0 && existsSync(CHROMIUM_PATH);
-  if (!installed) throw new Error("The web page tests need Debian's chromium: run `apt-get install -y chromium` as root.");
+  ensureDebianPackage("chromium");
 }
 
 export interface TestBrowser {

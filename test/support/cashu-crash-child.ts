@@ -4,6 +4,9 @@
 // (kill -9): before a write, after it, or halfway through an append (a torn record, as a power cut leaves);
 // before a request reaches the mint or after the mint answered; before a relay acknowledged or after.
 // Prints `TOKEN <token>` for each token sent, `BOOT <json>` after recovery and `DONE <steps>` at the end.
+// The TypeScript curve: this child is bundled into one file, where the addon's build script cannot find its sources.
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
+import { VerifyQueue } from "../../lib/nostr/verify-queue.ts";
 import { folderStorage } from "../../hosts/sim/ports/folder-storage.ts";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
@@ -83,6 +86,13 @@ async function main(): Promise<void> {
   const log = { info: () => undefined, warn: () => undefined };
   const pool = new RelayPool({
     ws: wsClient,
+    verifier: new VerifyQueue({
+      curve: tsCurve,
+      log,
+      now: () => Date.now(),
+      sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
+      isPreferred: () => true,
+    }),
     log,
     now: () => Date.now(),
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
@@ -90,7 +100,7 @@ async function main(): Promise<void> {
   });
   pool.setRelays([plan.relay]);
   for (let i = 0; i < 100 && pool.connectedCount() === 0; i++) await new Promise((ok) => setTimeout(ok, 10));
-  const nostr = walletNostr(new NostrIdentity(settings, random, log), pool, 500);
+  const nostr = walletNostr(new NostrIdentity(settings, random, log, tsCurve), pool, 500);
   const publish = nostr.relays.publish;
   nostr.relays.publish = async (event) => {
     tick();

@@ -7,7 +7,7 @@ export function testHalo(ports: Ports, options: Partial<HaloOptions> = {}): Halo
   return createHalo({
     ports,
     firmwareVersion: "t",
-    core: { baseUrls: {}, otaBuild: undefined },
+    core: { baseUrls: {}, otaBuild: undefined, walletKit: undefined },
     addresses: () => [],
     deviceName: () => "halo",
     hostRoutes: [],
@@ -16,4 +16,4 @@ export function testHalo(ports: Ports, options: Partial<HaloOptions> = {}): Halo
 }
 
 /** The host's choices of a core built for a test: no outside services, no update engine. */
-export const TEST_HOST = { baseUrls: {}, otaBuild: undefined } as const;
+export const TEST_HOST = { baseUrls: {}, otaBuild: undefined, walletKit: undefined } as const;

@@ -14,8 +14,26 @@ export function libModules(root = "lib"): string[] {
   return out;
 }
 
+// The architecture scans run in one mocha process (tools/test-plan.mjs) and parse each file once between them.
+const parsed = new Map<string, ts.SourceFile>();
+
+/** `path` parsed as TypeScript (ES2022), from a cache shared by every scan in this process. */
 export function parse(path: string): ts.SourceFile {
-  return ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  let source = parsed.get(path);
+  if (!source) {
+    source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+    parsed.set(path, source);
+  }
+  return source;
+}
+
+/** A compiler host for `ts.createProgram` that takes lib/'s files from the shared cache. */
+export function cachedHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, version, onError, create) =>
+    file.startsWith("lib/") && file.endsWith(".ts") && !file.endsWith(".d.ts") ? parse(file) : read(file, version, onError, create);
+  return host;
 }
 
 export interface ImportEdge {

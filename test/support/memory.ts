@@ -78,7 +78,7 @@ export function memoryCore(
     vectorArena: options.arena ?? simVectorArena(),
     ...options.ports,
   });
-  return { core: buildCore(ports, { baseUrls: {}, otaBuild: undefined, ...options.core }), clock, storage, log };
+  return { core: buildCore(ports, { baseUrls: {}, otaBuild: undefined, walletKit: undefined, ...options.core }), clock, storage, log };
 }
 
 /** Thrown by a TornStorage when the power is cut. */

@@ -45,4 +45,8 @@ export const OWNER_API_READ_PATHS: readonly string[] = [
   "/api/ota",
   "/api/tools",
   "/api/whoami",
+  "/api/wallet",
+  "/api/wallet/approvals",
+  "/api/blossom",
+  "/api/wake",
 ];

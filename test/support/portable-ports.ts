@@ -3,14 +3,17 @@ import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { simVectorArena } from "../../hosts/sim/ports/vector-arena.ts";
 import { tsKernels } from "../../lib/memory/store/kernel-ts.ts";
-import type { HttpClient, Ports, Timers } from "../../lib/ports.ts";
+import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
+import type { Curve, HttpClient, Ports, Timers } from "../../lib/ports.ts";
 import { bufferedAudioHttp } from "../../lib/voice/audio-http.ts";
 
 /** The board ports of a host that has none of them (scenarios on a bare engine). */
 export const NO_BOARD: Pick<
   Ports,
-  "messenger" | "system" | "led" | "button" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket" | "wifi"
+  "messenger" | "system" | "led" | "button" | "audioOut" | "audioIn" | "ota" | "otaSlots" | "webSocket" | "wifi" | "wake"
 > = {
+  // A scenario that needs the wake engine passes the host's own (Node's addon or the XS binding).
+  wake: undefined,
   messenger: undefined,
   webSocket: undefined,
   system: undefined,
@@ -28,8 +31,12 @@ export const STILL_TIMERS: Timers = { every: () => () => undefined, sleep: () =>
 
 const NO_NETWORK: HttpClient = { request: () => Promise.reject(new Error("no network in portable scenarios")) };
 
-/** A fixed clock and a counter "random": scenarios must print the same transcript on every engine. */
-export function portablePorts(): Ports {
+/**
+ * A fixed clock and a counter "random": scenarios must print the same transcript on every engine. The
+ * curve is the TypeScript one unless a scenario hands the engine's C binding (it cannot be imported
+ * here: modules/curve/curve.ts binds XS natives, hosts/sim/curve/curve.ts a Node addon).
+ */
+export function portablePorts(curve: Curve = tsCurve): Ports {
   let seed = 1;
   const lines: string[] = [];
   return {
@@ -58,6 +65,7 @@ export function portablePorts(): Ports {
     resolver: undefined,
     storage: memoryStorage(),
     kernels: tsKernels,
+    curve,
     vectorArena: simVectorArena(),
     ...NO_BOARD,
   };

@@ -12,7 +12,7 @@ export function principal(role: Role = "admin", via: Via = "mcp", ns: string = r
 
 /** The device's real registry over memory ports. */
 export function deviceRegistry(): { registry: ToolRegistry; ring: ResultsRing } {
-  const core = buildCore(memoryPorts(), { baseUrls: {}, otaBuild: undefined });
+  const core = buildCore(memoryPorts(), { baseUrls: {}, otaBuild: undefined, walletKit: undefined });
   return { registry: core.registry, ring: core.ring };
 }
 

@@ -11,7 +11,7 @@ export interface TestSim extends RunningSim {
 
 /** A simulator on a free loopback port over a fresh data folder. */
 export async function startTestSim(
-  options: { toolsPageSize?: number; dataDir?: string } & Pick<SimOptions, "initialSecrets" | "portOverrides" | "baseUrls"> = {},
+  options: { toolsPageSize?: number; dataDir?: string } & Pick<SimOptions, "initialSecrets" | "portOverrides" | "baseUrls" | "micWav"> = {},
 ): Promise<TestSim> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "halo-test-"));
   const sim = await startSimulator({
@@ -22,6 +22,7 @@ export async function startTestSim(
     initialSecrets: options.initialSecrets,
     portOverrides: options.portOverrides,
     baseUrls: options.baseUrls,
+    micWav: options.micWav,
   });
   const token = readFileSync(sim.tokenPath, "utf8").trim();
   return {

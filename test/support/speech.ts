@@ -2,28 +2,18 @@
 // Debian when missing), and a scene puts silence and background noise around
 // it at the microphone's 16 kHz. The speech's own start and end are measured
 // on the clean clip, so tests know when the talker stopped.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { decodeWav } from "../../lib/voice/wav.ts";
 import { MIC_SAMPLE_RATE, resample } from "../../lib/voice/pcm.ts";
+import { ensureDebianPackage } from "./debian.ts";
 import { mulberry32 } from "./prng.ts";
 
 /** A sample louder than this counts as speech when measuring the clean clip. */
 const CLIP_EDGE_LEVEL = 500;
 
-let checked = false;
-
 /** Makes sure espeak-ng is on PATH: installs the Debian package when it can, else stops with the command to run. */
 export function ensureEspeak(): void {
-  if (checked) return;
-  if (spawnSync("espeak-ng", ["--version"]).status !== 0) {
-    const installed =
-      spawnSync("sh", [
-        "-c",
-        "(apt-get install -y -qq espeak-ng || (apt-get update -qq && apt-get install -y -qq espeak-ng)) >/dev/null 2>&1",
-      ]).status === 0 && spawnSync("espeak-ng", ["--version"]).status === 0;
-    if (!installed) throw new Error("The voice tests need espeak-ng: run `apt-get install -y espeak-ng` as root.");
-  }
-  checked = true;
+  ensureDebianPackage("espeak-ng");
 }
 
 /** `text` spoken by espeak-ng, at 16 kHz. */

@@ -30,6 +30,10 @@ export interface SpeechScript {
   pauseMs?: number;
   /** Destroy the connection after this many bytes (a provider failing mid-stream). */
   breakAfterBytes?: number;
+  /** Stop sending after this many bytes and keep the connection open (a stalled stream). */
+  stallAfterBytes?: number;
+  /** Answer 200 and then a broken chunked body: a chunk size that is not hexadecimal (a malformed stream). */
+  malformed?: boolean;
   status?: number;
 }
 
@@ -44,11 +48,16 @@ export class VoiceServer {
   url = "";
   private server!: Server;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly sockets = new Set<import("node:net").Socket>();
 
   static async start(): Promise<VoiceServer> {
     const s = new VoiceServer();
     s.llm = await ProviderServer.start();
     s.server = createServer((req, res) => void s.handle(req, res));
+    s.server.on("connection", (socket) => {
+      s.sockets.add(socket);
+      socket.on("close", () => s.sockets.delete(socket));
+    });
     await new Promise<void>((ok) => s.server.listen(0, "127.0.0.1", () => ok()));
     s.url = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}/v1`;
     return s;
@@ -144,6 +153,17 @@ export class VoiceServer {
     }
     const bytes = Buffer.from(script.pcm.buffer, script.pcm.byteOffset, script.pcm.byteLength);
     const piece = script.pieceBytes ?? 4801; // odd on purpose: samples split across pieces
+    if (script.malformed) {
+      // Written on the socket itself: a valid head and first chunk, then a chunk size Node's parser refuses.
+      const socket = res.socket!;
+      res.detachSocket(socket);
+      this.speechFirstByteAt.push(performance.now());
+      const first = bytes.subarray(0, 4800);
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: audio/pcm\r\ntransfer-encoding: chunked\r\n\r\n${first.length.toString(16)}\r\n`);
+      socket.write(first);
+      socket.write("\r\nzz-not-a-size\r\nnoise\r\n");
+      return;
+    }
     res.writeHead(200, { "content-type": "audio/pcm", "transfer-encoding": "chunked" });
     let at = 0;
     const next = (): void => {
@@ -152,11 +172,12 @@ export class VoiceServer {
         res.socket?.destroy();
         return;
       }
+      if (script.stallAfterBytes !== undefined && at >= script.stallAfterBytes) return;
       if (at >= bytes.length) {
         res.end();
         return;
       }
-      const end = Math.min(bytes.length, at + piece, script.breakAfterBytes ?? Infinity);
+      const end = Math.min(bytes.length, at + piece, script.breakAfterBytes ?? Infinity, script.stallAfterBytes ?? Infinity);
       if (at === 0) this.speechFirstByteAt.push(performance.now());
       res.write(bytes.subarray(at, end));
       at = end;
@@ -169,6 +190,7 @@ export class VoiceServer {
   async close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     this.server.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((ok) => this.server.close(() => ok()));
     await this.llm.close();
   }

@@ -1,7 +1,8 @@
 // Speech and noise for the wake-word set (test/support/wake-set.ts): espeak-ng at a chosen voice, speed
 // and pitch, resampled to 16 kHz by sox; white, pink and babble noise; mixing at a signal-to-noise ratio.
 // Everything is seeded, and espeak-ng and sox are deterministic, so the same parameters give the same audio.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { ensureDebianPackage } from "./debian.ts";
 import { mulberry32 } from "./prng.ts";
 import { ensureEspeak } from "./speech.ts";
 
@@ -13,21 +14,10 @@ export interface Voice {
   pitch: number;
 }
 
-let soxChecked = false;
-
-function ensureSox(): void {
-  if (soxChecked) return;
-  if (spawnSync("sox", ["--version"]).status !== 0) {
-    const installed = spawnSync("sh", ["-c", "apt-get install -y -qq sox >/dev/null 2>&1"]).status === 0;
-    if (!installed) throw new Error("The wake-word set needs sox: run `apt-get install -y sox` as root.");
-  }
-  soxChecked = true;
-}
-
 /** `text` spoken by espeak-ng, resampled to 16 kHz by sox (espeak-ng speaks at 22.05 kHz). */
 export function speak(text: string, v: Voice): Int16Array {
   ensureEspeak();
-  ensureSox();
+  ensureDebianPackage("sox");
   const wav = execFileSync("espeak-ng", ["--stdout", "-v", v.voice, "-s", String(v.wordsPerMinute), "-p", String(v.pitch), text], {
     maxBuffer: 1 << 30,
   });

@@ -2,6 +2,7 @@
 // rollover (a new token event with `del`, a kind 5 deletion with `k` 7375) and history, publishing again after
 // the relays come back, and reconcile: a new card restored from the relays, and a relay copy that lists a
 // proof the card knows is spent not taken back.
+import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
 import assert from "node:assert/strict";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
@@ -30,7 +31,7 @@ describe("cashu wallet on relays (NIP-60)", () => {
     relay = await startTestRelay();
     pool = testPool([relay.url]);
     await until(() => pool.connectedCount() === 1);
-    nostr = walletNostr(new NostrIdentity(memorySettings(), random, quietLog()), pool);
+    nostr = walletNostr(new NostrIdentity(memorySettings(), random, quietLog(), nodeCurve()), pool);
   });
   after(async () => {
     pool.stop();
@@ -98,7 +99,7 @@ describe("cashu wallet on relays (NIP-60)", () => {
   });
 
   it("does not take back from the relays a proof its card knows is spent, and publishes again after an outage", async () => {
-    nostr = walletNostr(new NostrIdentity(memorySettings(), seededRandom(36), quietLog()), pool);
+    nostr = walletNostr(new NostrIdentity(memorySettings(), seededRandom(36), quietLog(), nodeCurve()), pool);
     const store = memoryStorage();
     const w = await openWallet({ http: nodeHttpClient, storage: store, random: seededRandom(33), nostr }, [m.url]);
     const q = await w.mintQuote(64, "sat");

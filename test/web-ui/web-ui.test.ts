@@ -13,6 +13,7 @@ import { ownerApi } from "../support/owner-api.ts";
 import { postMcp, startTestSim, type TestSim } from "../support/sim.ts";
 import { simWifi } from "../../hosts/sim/ports/wifi.ts";
 import { replyPcm, say, scene } from "../support/speech.ts";
+import { wakeExamples } from "../support/wake-set.ts";
 import { VoiceServer } from "../support/voice-server.ts";
 import { answer, openAiAnswer, openAiTools, person } from "../turn/support.ts";
 
@@ -202,7 +203,7 @@ describe("the owner's web page in Chromium", function () {
     await checkSection("people-quota");
   });
 
-  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine and a skill from Nostr, refuses a download", async () => {
+  it("Approvals: shows a badge and the capsule, and approves the pending skill, a routine, a skill from Nostr and a wallet payment, refuses a download", async () => {
     sim.halo.core.skills.saveByAgent("weekly-report", "# Weekly report\n\nEvery Monday, sum up the week's notes.\n");
     await open("tools");
     await page.locator("nav .badge").waitFor();
@@ -249,6 +250,15 @@ describe("the owner's web page in Chromium", function () {
     await download.getByRole("button", { name: "Reject" }).click();
     await download.waitFor({ state: "detached" });
     assert.equal(sim.halo.core.downloads.all().find((j) => j.id === job.id)?.state, "rejected");
+    // A wallet payment over the owner's per-payment limit waits here; approving lets the caller repeat it once.
+    const gate = sim.halo.core.wallet.rails.gate(person("admin"), { kind: "send", amount: 4000 });
+    assert.ok(!gate.go);
+    await open("approvals");
+    const pay = page.locator(`[data-wallet-approval="${gate.approval.id}"]`);
+    await pay.getByText("asks to send a token of 4000 sats: above the per-payment limit of 1000 sats").waitFor();
+    await pay.getByRole("button", { name: "Approve" }).click();
+    await pay.waitFor({ state: "detached" });
+    assert.equal(sim.halo.core.wallet.rails.list()[0].state, "approved");
   });
 
   it("Tools: lists every registered tool", async () => {
@@ -389,6 +399,62 @@ describe("the owner's web page in Chromium", function () {
     assert.match((await page.locator("#device-status").textContent())!, /irmware/);
     assert.ok(((await page.locator("#device-health").textContent()) ?? "").length > 0);
     await checkSection("device");
+  });
+
+  it("Device: records a wake example with the microphone, teaches the phrase from three WAV files, turns it off, forgets it", async () => {
+    await open("device");
+    await page
+      .locator("#wake-state")
+      .getByText(/No wake phrase yet/)
+      .waitFor();
+    await page.getByRole("button", { name: "Record an example" }).click();
+    await page.getByRole("button", { name: "Stop and keep" }).waitFor();
+    await page.waitForTimeout(1200);
+    await page.getByRole("button", { name: "Stop and keep" }).click();
+    // The fake microphone loops a sentence with silence around it: whatever part was caught, the device's
+    // answer (kept, or the sentence saying why not) is on the page.
+    await page
+      .locator("#wake-outcome")
+      .getByText(/Example kept \(1 of 3\)|recording|phrase/)
+      .waitFor();
+    await page.getByRole("button", { name: "Forget the phrase" }).click();
+    await page
+      .locator("#wake-state")
+      .getByText(/No wake phrase yet: record the phrase 3 times\.$/)
+      .waitFor();
+
+    const files = wakeExamples("hey halo").map((take, i) => {
+      const path = join(tmp, `take${i}.wav`);
+      writeFileSync(path, encodeWav({ sampleRate: 16000, samples: take }));
+      return path;
+    });
+    await page.locator("#wake-files").setInputFiles(files);
+    await page.locator("#wake-outcome").getByText("The phrase is taught.").waitFor();
+    await page.locator("#wake-state").getByText("A wake phrase is set; it is on, sensitivity 0.5.").waitFor();
+    await page.getByLabel("Listen for the phrase").uncheck();
+    await page
+      .locator("#wake-state")
+      .getByText(/it is off/)
+      .waitFor();
+    assert.equal((await ownerApi(sim, "GET", "/api/wake")).json.enabled, false);
+    await page.locator("#wake-files").setInputFiles([files[0]]);
+    await page
+      .locator("#wake-state")
+      .getByText(/1 of 3 examples recorded for a new phrase/)
+      .waitFor();
+    await checkSection("device");
+    await page.getByRole("button", { name: "Forget the phrase" }).click();
+    await page
+      .locator("#wake-state")
+      .getByText(/No wake phrase yet/)
+      .waitFor();
+    assert.deepEqual((await ownerApi(sim, "GET", "/api/wake")).json, {
+      set: false,
+      enabled: false,
+      sensitivity: 0.5,
+      pending: 0,
+      needed: 3,
+    });
   });
 
   it("fits a phone's width and works with the keyboard alone", async () => {

@@ -8,5 +8,5 @@ import type { CompiledValidator, ToolDefinition } from "../../lib/registry/types
  */
 export function definedTools(): ToolDefinition[] {
   const anyValidator = new Proxy({}, { get: () => (() => true) as CompiledValidator });
-  return buildCore(memoryPorts(), { baseUrls: {}, otaBuild: undefined, validators: anyValidator }).registry.all();
+  return buildCore(memoryPorts(), { baseUrls: {}, otaBuild: undefined, walletKit: undefined, validators: anyValidator }).registry.all();
 }

@@ -8,8 +8,12 @@ export interface Recording {
 /** The processor's block size (samples); a power of two as ScriptProcessorNode requires. */
 const BLOCK = 4096;
 
-export async function startRecording(): Promise<Recording> {
-  const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+/** `processing` (the default) lets the browser cancel echo and suppress noise, as a call would. */
+export async function startRecording(options: { processing?: boolean } = {}): Promise<Recording> {
+  const processing = options.processing ?? true;
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { channelCount: 1, echoCancellation: processing, noiseSuppression: processing, autoGainControl: processing },
+  });
   const ctx = new AudioContext();
   const source = ctx.createMediaStreamSource(stream);
   const node = ctx.createScriptProcessor(BLOCK, 1, 1);

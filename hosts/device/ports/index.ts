@@ -3,6 +3,8 @@ import type { Ports } from "../../../lib/ports";
 import { bufferedAudioHttp } from "../../../lib/voice/audio-http";
 import { nativeArena } from "../../../modules/vector/arena";
 import { nativeKernels } from "../../../modules/vector/vector";
+import { xsWakeKernel } from "../../../modules/wake/wake";
+import { nativeCurve } from "../../../modules/curve/curve";
 import type { DeviceConfig } from "../config";
 import { cardStorage } from "./card";
 import { deviceClock } from "./clock";
@@ -24,6 +26,7 @@ export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : cardStorage(config.storageRoot, config.storageCreate, log);
   const led = neopixelLed(config.ring, log);
+  // The microphone first: it must hold I2S controller 0 (PDM) before the speaker takes the first free one.
   const audioIn = i2sAudioIn(log);
   const audioOut = i2sAudioOut(log);
   return {
@@ -39,8 +42,12 @@ export function devicePorts(config: DeviceConfig): Ports {
     resolver: moddableResolver,
     // The C int8 kernel (modules/vector), never the TypeScript one: ~0.14 ms instead of ~460 ms per 20k-row scan on XS.
     kernels: nativeKernels,
+    // The wake-word engine in C (modules/wake); a detector's memory is one allocation outside the XS heap.
+    wake: xsWakeKernel,
     // The store's rows in native memory (PSRAM), outside the XS chunk heap the collector scans (modules/vector/arena.c).
     vectorArena: nativeArena,
+    // secp256k1 in C (modules/curve): Nostr signatures, verification and ECDH off the XS BigInts.
+    curve: nativeCurve,
     webSocket: moddableWebSocket,
     system: deviceSystem(config, log),
     ota: deviceOta(config),

@@ -1,5 +1,5 @@
 // The simulator's microphone and speaker. The microphone plays back a loaded
-// recording (a WAV file or an upload) and then silence, in 20 ms blocks like
+// recording (a WAV file or an upload) and then a quiet room (a few LSB of noise), in 20 ms blocks like
 // the device's I2S reads; the speaker keeps what it was given and hands each
 // finished utterance (drained or stopped) to a sink, which the simulator
 // writes as a WAV file in its data folder. No Node imports: XS scenarios use them.
@@ -8,12 +8,17 @@ import { MIC_SAMPLE_RATE, resample } from "../../../lib/voice/pcm.ts";
 
 /** 20 ms at 16 kHz. */
 export const SIM_MIC_BLOCK = 320;
+/** The quiet room's noise after a clip: samples within ±this (far below speech's RMS 600). */
+export const SIM_ROOM_NOISE = 4;
 /** A speaker that is never drained still keeps no more than this (samples). */
 const SIM_SPEAKER_MAX_SAMPLES = 24000 * 180;
 
 export interface SimAudioIn extends AudioIn {
-  /** What the next capture hears; silence follows it. */
-  load(samples: Int16Array): void;
+  /**
+   * What each capture hears from its start; silence follows it. With `once`,
+   * only the next capture hears it (HALO_MIC_WAV) and later ones hear the room.
+   */
+  load(samples: Int16Array, options?: { once?: boolean }): void;
   /** Sound in the room (the speaker's tone): mixed into the blocks being captured now; ignored when not capturing. */
   hear(samples: Int16Array, sampleRate: number): void;
   readonly capturing: boolean;
@@ -22,10 +27,21 @@ export interface SimAudioIn extends AudioIn {
 /** `schedule` runs the next block: the simulator's event loop turn, so sockets flush between blocks. */
 export function simAudioIn(schedule: (next: () => void) => void = nextTurn): SimAudioIn {
   let clip: Int16Array = new Int16Array(0);
+  let once = false;
   let session = 0;
   let capturing = false;
   let room: Int16Array = new Int16Array(0);
   let roomAt = 0;
+  // A real microphone never reads exact zeros: the quiet room is a few LSB of noise (a fixed sequence).
+  let seed = 12345;
+  const roomNoise = (): Int16Array => {
+    const block = new Int16Array(SIM_MIC_BLOCK);
+    for (let i = 0; i < block.length; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      block[i] = ((seed >> 16) % (2 * SIM_ROOM_NOISE + 1)) - SIM_ROOM_NOISE;
+    }
+    return block;
+  };
   const mix = (block: Int16Array): Int16Array => {
     for (let i = 0; i < block.length && roomAt < room.length; i++, roomAt++)
       block[i] = Math.max(-32768, Math.min(32767, block[i] + room[roomAt]));
@@ -36,21 +52,27 @@ export function simAudioIn(schedule: (next: () => void) => void = nextTurn): Sim
     get capturing() {
       return capturing;
     },
-    load(samples) {
+    load(samples, options) {
       clip = samples;
+      once = options?.once === true;
     },
     start(onSamples) {
       if (capturing) throw new Error("The microphone is already capturing.");
       capturing = true;
       const mine = ++session;
+      const heard = clip;
+      if (once) {
+        clip = new Int16Array(0);
+        once = false;
+      }
       let at = 0;
       const step = (): void => {
         if (!capturing || session !== mine) return;
-        if (at < clip.length) {
-          const end = Math.min(clip.length, at + SIM_MIC_BLOCK);
-          onSamples(mix(clip.slice(at, end)));
+        if (at < heard.length) {
+          const end = Math.min(heard.length, at + SIM_MIC_BLOCK);
+          onSamples(mix(heard.slice(at, end)));
           at = end;
-        } else onSamples(mix(new Int16Array(SIM_MIC_BLOCK)));
+        } else onSamples(mix(roomNoise()));
         schedule(step);
       };
       schedule(step);

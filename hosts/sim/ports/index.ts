@@ -1,3 +1,4 @@
+import { nodeWakeKernel } from "../wake/kernel.ts";
 import { tsKernels } from "../../../lib/memory/store/kernel-ts.ts";
 import type { Log, Ota, Ports } from "../../../lib/ports.ts";
 import { consoleLog, cryptoRandom, memoryLog, nodeDigest, systemClock } from "./node-basics.ts";
@@ -15,6 +16,7 @@ import { wsClient } from "./websocket.ts";
 import { simVectorArena } from "./vector-arena.ts";
 import { nodeAudioHttp } from "./audio-http.ts";
 import { nodeTimers } from "./timers.ts";
+import { simCurve } from "../curve/curve.ts";
 
 /** The firmware version memoryPorts' simulated System reports. */
 export const TEST_FIRMWARE_VERSION = "0.0.0-test";
@@ -39,8 +41,12 @@ export function simulatorPorts(dataDir: string, firmwareVersion = TEST_FIRMWARE_
     audioHttp: nodeAudioHttp,
     timers: nodeTimers,
     resolver: nodeResolver,
-    // Node has no native modules of Halo's: the TypeScript kernel (the same contract as the C one).
+    // The int8 kernel in TypeScript (the same contract as the C one).
     kernels: tsKernels,
+    // The wake-word engine's C as an N-API addon (the same sources as the device's).
+    wake: nodeWakeKernel(),
+    // The C secp256k1 of modules/curve as a Node addon (HALO_CURVE=ts: the TypeScript curve).
+    curve: simCurve(log),
     // ArrayBuffers with the device's budget, so max_vectors clamps as on the board.
     vectorArena: simVectorArena(),
     webSocket: wsClient,
@@ -73,6 +79,8 @@ export function memoryPorts(overrides: Partial<Ports> = {}): Ports {
     timers: nodeTimers,
     resolver: nodeResolver,
     kernels: tsKernels,
+    wake: nodeWakeKernel(),
+    curve: simCurve(log),
     vectorArena: simVectorArena(),
     webSocket: wsClient,
     storage: memoryStorage(),

@@ -6,12 +6,13 @@ import { SkillTriggers } from "../../nostr/triggers";
 import { OWNER_PERSON_ID } from "../../people/people";
 import { derivePrincipal, type PrincipalDeps } from "../../people/principals";
 import { makePrincipal, type Principal } from "../../registry/principal";
+import { redactCashuTokens } from "../../util/cashu-token";
 import { utcOffsetMinutes } from "../../util/schedule";
 import { defineSubsystem } from "../subsystem";
 
 export const NOSTR = defineSubsystem({
   name: "nostr",
-  ports: ["settings", "random", "log", "clock", "webSocket", "timers"],
+  ports: ["settings", "random", "log", "clock", "webSocket", "timers", "curve"],
   needs: [],
   provides: ["nostr"],
   build: (p) => ({
@@ -19,6 +20,7 @@ export const NOSTR = defineSubsystem({
       settings: p.settings,
       random: p.random,
       log: p.log,
+      curve: p.curve,
       now: () => p.clock.now(),
       ws: p.webSocket,
       sleep: (ms) => p.timers.sleep(ms),
@@ -39,7 +41,7 @@ function tierPrincipal(people: PrincipalDeps): (tier: SenderTier, pubkey: string
 export const NOSTR_TURNS = defineSubsystem({
   name: "nostr-turns",
   ports: ["log", "settings"],
-  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats", "rails"],
+  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats", "rails", "wallet"],
   provides: ["triggers", "nostrChannel"],
   build(p, d) {
     const { nostr, turn } = d;
@@ -63,6 +65,11 @@ export const NOSTR_TURNS = defineSubsystem({
       strangerReply: () => nostr.strangerReply(),
       skillsDone: (skills) => triggers.completed(skills),
       settings: p.settings,
+      // A token in a DM from anyone but the owner waits for the owner (docs/wallet.md, "Rails").
+      screenTokens: (text, sender) =>
+        d.wallet.available() === true
+          ? d.wallet.screenMessage(text, `a Nostr DM from ${sender.slice(0, 16)}`).text
+          : redactCashuTokens(text),
       log: p.log,
     });
     return { triggers, nostrChannel };

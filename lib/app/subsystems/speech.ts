@@ -5,7 +5,7 @@ import { defineSubsystem } from "../subsystem";
 
 export const SPEECH = defineSubsystem({
   name: "speech",
-  ports: ["audioHttp", "random", "clock"],
+  ports: ["audioHttp", "random", "clock", "timers"],
   needs: ["config", "secrets", "baseUrls"],
   provides: ["speech"],
   build: (p, d) => ({ speech: new Speech({ ports: p, config: d.config, getSecret: (n) => d.secrets.getSecret(n), baseUrls: d.baseUrls }) }),

@@ -2,6 +2,7 @@
 // secret is set, and every subsystem's usage. With an update engine, it is what the ota port reports.
 import { agentsUsageSource } from "../../agents/usage";
 import { webUsageSource } from "../../web/search-budget";
+import { nostrUsageSource } from "../../nostr/usage";
 import { memoryUsageSource } from "../../memory/usage";
 import type { IntrospectionDeps } from "../../status/sources";
 import { filesUsageSource } from "../../store/artifact-usage";
@@ -10,7 +11,7 @@ import { defineSubsystem } from "../subsystem";
 
 export const STATUS = defineSubsystem({
   name: "status",
-  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota"],
+  ports: ["clock", "log", "random", "settings", "storage", "system", "led", "audioOut", "audioIn", "ota", "timers"],
   needs: [
     "config",
     "secrets",
@@ -27,6 +28,8 @@ export const STATUS = defineSubsystem({
     "webBudget",
     "telegram",
     "updates",
+    "wake",
+    "nostr",
   ],
   provides: ["status"],
   build(p, d): { status: IntrospectionDeps } {
@@ -45,11 +48,13 @@ export const STATUS = defineSubsystem({
           get web() {
             return d.secrets.isSet("tavily") ? web : undefined;
           },
+          nostr: nostrUsageSource(d.nostr),
           chatLink: { health: () => d.telegram.linkHealth() },
         },
         providerOrder: () => d.priority.get(),
         allowedChats: () => d.chats.list().length,
         providerModels: () => d.models.all().map((m) => `${m.provider} ${m.model}${m.chosen ? " (owner's choice)" : " (default)"}`),
+        wake: d.wake ? () => d.wake!.state() : undefined,
         embedder: () => ({ id: d.memory.embedder.id, vectors: d.memory.store.count }),
       },
     };

@@ -2,6 +2,7 @@
 // (lib/app/subsystem.ts orderSubsystems); this list's order only breaks ties.
 import type { SubsystemEntry } from "../subsystem";
 import { AGENTS, SCHEDULER } from "./agents";
+import { BLOSSOM } from "./blossom";
 import { BOARD } from "./board";
 import { CHANNELS } from "./channels";
 import { DOCS } from "./docs";
@@ -17,6 +18,8 @@ import { STATUS } from "./status";
 import { TURN } from "./turn";
 import { UPDATES } from "./updates";
 import { VOICE } from "./voice";
+import { WAKE } from "./wake";
+import { WALLET } from "./wallet";
 
 export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   REGISTRY,
@@ -29,12 +32,15 @@ export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   CHANNELS,
   FILES,
   NOSTR,
+  WALLET,
+  BLOSSOM,
   UPDATES,
   PROVIDERS,
   AGENTS,
   TURN,
   SCHEDULER,
   VOICE,
+  WAKE,
   NOSTR_TURNS,
   STATUS,
 ];

@@ -16,7 +16,9 @@ export type RingEvent =
   | { kind: "reply" }
   | { kind: "turn-end" }
   | { kind: "error" }
-  | { kind: "approvals"; waiting: boolean };
+  | { kind: "approvals"; waiting: boolean }
+  /** The voice loop's phase (lib/voice/pipeline.ts): the device's own spoken exchange. */
+  | { kind: "voice"; phase: "idle" | "listening" | "thinking" | "replying" | "error" };
 
 /** More concurrent turns than this are not counted (a bound, not a limit on turns). */
 const TURNS_COUNTED_MAX = 64;
@@ -30,6 +32,8 @@ export class RingMachine {
   private listening = false;
   private turns = 0;
   private voice: VoicePhase | undefined;
+  /** The spoken exchange's phase, apart from turns: a reply is still spoken after its turn ended. */
+  private spoken: VoicePhase | undefined;
   private errorUntil = -1;
   private approvals = false;
 
@@ -74,20 +78,26 @@ export class RingMachine {
       case "approvals":
         this.approvals = event.waiting;
         break;
+      case "voice":
+        this.spoken = event.phase === "idle" || event.phase === "error" ? undefined : event.phase;
+        if (event.phase === "error") this.errorUntil = now + Math.max(0, errorHoldMs);
+        break;
     }
   }
 
   /** Every active phase, highest priority first (idle always last). */
   active(now: number): RingPhase[] {
+    // During a spoken exchange its phase wins: the turn inside it says "reply" before the reply is spoken.
+    const talk = this.spoken ?? this.voice;
     const on: { [phase in RingPhase]: boolean } = {
       updating: this.updating,
       setup: this.setup,
       boot: this.booting,
       "no-network": !this.networkUp,
       error: now < this.errorUntil,
-      listening: this.listening,
-      replying: this.voice === "replying",
-      thinking: this.voice === "thinking",
+      listening: this.listening || this.spoken === "listening",
+      replying: talk === "replying",
+      thinking: talk === "thinking",
       "waiting-owner": this.approvals,
       muted: this.muted,
       idle: true,

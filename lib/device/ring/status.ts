@@ -10,6 +10,9 @@ import type { RingPhase } from "./phases";
 /** How often the owner's pending approvals are looked at (they read the card). */
 export const APPROVALS_POLL_MS = 30000;
 
+/** How often the Wi-Fi radio is asked whether its setup access point is open. */
+export const SETUP_POLL_MS = 1000;
+
 /** What the turn engine reports as a turn runs. */
 export type TurnSignal = "start" | "tool" | "reply" | "error" | "end";
 
@@ -21,6 +24,8 @@ export interface StatusRingDeps {
   knobs?: { number(key: string): number; string(key: string): string };
   /** Whether anything waits for the owner's approval (skills, routines, links). */
   approvalsWaiting?(): boolean;
+  /** Whether the Wi-Fi setup access point is open (the Wi-Fi port's state); polled, reported on change. */
+  setupActive?(): boolean;
 }
 
 const SIGNAL_EVENTS: { [signal in TurnSignal]: RingEvent } = {
@@ -34,6 +39,8 @@ const SIGNAL_EVENTS: { [signal in TurnSignal]: RingEvent } = {
 export class StatusRing {
   private readonly runner: RingRunner;
   private lastPoll = -Infinity;
+  private lastSetupPoll = -Infinity;
+  private setup: boolean | undefined;
 
   constructor(private readonly deps: StatusRingDeps) {
     this.runner = new RingRunner(new RingMachine(), deps.sink, () => this.look());
@@ -70,6 +77,19 @@ export class StatusRing {
         this.deps.log.warn(`ring: reading pending approvals failed (${e instanceof Error ? e.message : "unknown"})`);
       }
       this.runner.event({ kind: "approvals", waiting }, now);
+    }
+    if (this.deps.setupActive && now - this.lastSetupPoll >= SETUP_POLL_MS) {
+      this.lastSetupPoll = now;
+      let on = this.setup ?? false;
+      try {
+        on = this.deps.setupActive();
+      } catch (e) {
+        this.deps.log.warn(`ring: reading the Wi-Fi state failed (${e instanceof Error ? e.message : "unknown"})`);
+      }
+      if (on !== this.setup) {
+        this.setup = on;
+        this.runner.event({ kind: "setup", on }, now);
+      }
     }
     return this.runner.tick(now);
   }

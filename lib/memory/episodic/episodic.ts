@@ -1,3 +1,4 @@
+import { redactCashuTokens } from "../../util/cashu-token";
 import { HaloError } from "../../errors";
 // The episodic store: append-only day-part files under memory/episodic/, a
 // bounded index of the newest rows read at boot, and paged queries that reach
@@ -76,7 +77,8 @@ export class EpisodicStore {
       ts: this.clock.now(),
       role: input.role.slice(0, EPISODIC_ROLE_MAX_CHARS),
       kind: input.kind,
-      text: truncateUtf8(input.text, EPISODIC_TEXT_MAX_BYTES),
+      // A Cashu token is money to whoever reads it: never kept in the history (docs/wallet.md, "Rails").
+      text: truncateUtf8(redactCashuTokens(input.text), EPISODIC_TEXT_MAX_BYTES),
     };
     const line = encodeUtf8(encodeRow(record));
     const target = this.partFor(record.ts, line.length);

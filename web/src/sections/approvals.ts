@@ -1,18 +1,21 @@
 // Approvals: what the assistant made that waits for the owner: skill capsules
-// (read before approving), routines, and downloads under the trust policy.
+// (read before approving), routines, downloads under the trust policy, and the
+// wallet's payments over the owner's limits and tokens from others.
 import { callTool, errorText, get, post } from "../api";
 import { button, clear, h, toast, when } from "../dom";
 import type { Section } from "../main";
 
 /** How many things wait for the owner (the badge in the navigation). */
 export async function pendingCount(): Promise<number> {
-  const [s, r, d, n] = await Promise.all([
+  const [s, r, d, n, w] = await Promise.all([
     get("/api/skills/pending"),
     get("/api/routines"),
     get("/api/downloads"),
     get("/api/nostr/skills"),
+    get("/api/wallet/approvals"),
   ]);
   return (
+    waitingWallet(w.json?.approvals).length +
     waiting(s.json?.pending).length +
     waitingRoutines(r.json?.routines).length +
     waitingDownloads(d.json?.downloads).length +
@@ -26,6 +29,11 @@ const waitingRoutines = (list: unknown): Array<{ id: string; name: string; promp
 const waitingDownloads = (list: unknown): Array<{ id: string; url: string; owner: string; name: string; created: number }> =>
   Array.isArray(list) ? list.filter((d) => d.state === "awaiting-approval") : [];
 
+const waitingWallet = (
+  list: unknown,
+): Array<{ id: string; kind: string; by: string; amount: number; mint?: string; source?: string; why: string; created: number }> =>
+  Array.isArray(list) ? list.filter((a) => a.state === "awaiting-approval") : [];
+
 const waitingNostr = (
   list: unknown,
 ): Array<{ id: string; author: string; description: string; content: string; requiresTools: string[] }> =>
@@ -34,12 +42,14 @@ const waitingNostr = (
 export const approvalsSection: Section = async (root) => {
   const body = h("div");
   const refresh = async (): Promise<void> => {
-    const [s, r, d, n] = await Promise.all([
+    const [s, r, d, n, w] = await Promise.all([
       get("/api/skills/pending"),
       get("/api/routines"),
       get("/api/downloads"),
       get("/api/nostr/skills"),
+      get("/api/wallet/approvals"),
     ]);
+    const wallet = waitingWallet(w.json?.approvals);
     const skills = waiting(s.json?.pending);
     const nostr = waitingNostr(n.json?.skills);
     const routines = waitingRoutines(r.json?.routines);
@@ -53,6 +63,26 @@ export const approvalsSection: Section = async (root) => {
     const capsules = await Promise.all(skills.map((k) => callTool("skill.get", { id: k.id })));
     clear(
       body,
+      h("h3", {}, `Wallet (${wallet.length})`),
+      ...wallet.map((a) =>
+        h(
+          "article",
+          { class: "card", "data-wallet-approval": a.id },
+          h(
+            "p",
+            {},
+            a.kind === "receive"
+              ? `A token of ${a.amount} sats from ${a.source ?? a.by} (${a.mint ?? "unknown mint"}): redeem it?`
+              : `${a.by} asks to ${a.kind === "send" ? "send a token of" : "pay an invoice of"} ${a.amount} sats: ${a.why} (${when(a.created)})`,
+          ),
+          h(
+            "div",
+            { class: "row" },
+            button("Approve", decide(`/api/wallet/approvals/${a.id}/approve`, "Wallet approval given")),
+            button("Reject", decide(`/api/wallet/approvals/${a.id}/reject`, "Wallet approval refused"), "quiet"),
+          ),
+        ),
+      ),
       h("h3", {}, `Skills (${skills.length})`),
       s.ok ? null : h("p", { class: "bad" }, errorText(s)),
       ...skills.map((k, i) =>

@@ -5,8 +5,9 @@ import { callTool } from "../api";
 import { button, clear, h } from "../dom";
 import type { Section } from "../main";
 import { ringPreview } from "../ring";
+import { wakePanel } from "./wake";
 
-export const deviceSection: Section = async (root) => {
+export const deviceSection: Section = async (root, session) => {
   const body = h("div");
   const refresh = async (): Promise<void> => {
     const [status, health, ota] = await Promise.all([callTool("device.status"), callTool("system.health"), callTool("ota.status")]);
@@ -45,5 +46,6 @@ export const deviceSection: Section = async (root) => {
     ),
     body,
   );
+  if (session.role === "admin") root.append(wakePanel());
   return ringPreview(ring, phase);
 };
