@@ -2,7 +2,7 @@
 // route takes, refuses a larger one at once (413, connection closed, the rest
 // never read), hands a plain HttpRequest to the core and writes its answer,
 // streamed answers (server-sent events) included.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Log } from "../../lib/ports.ts";
 import type { Halo, HttpRequest, HttpResponse } from "../../lib/app/halo.ts";
 import { HttpError } from "../../lib/http/http-error.ts";
@@ -12,6 +12,13 @@ import type { BodyStream } from "../../lib/http/types.ts";
 /** Header and idle limits Node applies for the simulator (the device host sets its own). */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 120_000;
+/**
+ * After a refusal that closes the connection (413), what the client still sends is read and dropped for this
+ * long and this much at most: closing a socket with unread input makes the kernel send a reset, which can
+ * reach the client before it has read the refusal.
+ */
+const LINGER_MS = 2_000;
+const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 
 type Read = { body: Uint8Array; tooLarge: false } | { tooLarge: true };
 
@@ -61,15 +68,49 @@ function lowerCaseHeaders(req: IncomingMessage): { [name: string]: string } {
 }
 
 function write(req: IncomingMessage, res: ServerResponse, response: HttpResponse): void {
-  const headers = response.close ? { ...response.headers, connection: "close" } : response.headers;
-  res.writeHead(response.status, headers);
+  if (response.close) return refuseAndClose(req, response);
+  res.writeHead(response.status, response.headers);
   if (response.stream) {
     const stop = response.stream.start({ write: (text) => void res.write(text), end: () => res.end() });
     res.on("close", stop);
     return;
   }
   res.end(req.method === "HEAD" ? undefined : response.body);
-  if (response.close) res.on("finish", () => req.socket.destroy());
+}
+
+/**
+ * A refusal that closes the connection (413): written on the socket as it is, because node:http destroys a
+ * `Connection: close` socket once the answer is out, with the client's body unread, and the reset that
+ * follows can reach the client before the refusal does. Then the write side is closed and what still
+ * arrives is dropped (bounded) until the client closes its side.
+ */
+function refuseAndClose(req: IncomingMessage, response: HttpResponse): void {
+  const socket = req.socket;
+  const body =
+    req.method === "HEAD" || response.body === undefined
+      ? new Uint8Array(0)
+      : typeof response.body === "string"
+        ? Buffer.from(response.body)
+        : response.body;
+  let head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n`;
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (name !== "content-length" && name !== "connection") head += `${name}: ${value}\r\n`;
+  }
+  head += `content-length: ${body.length}\r\nconnection: close\r\n\r\n`;
+  socket.write(head);
+  if (body.length) socket.write(body);
+  let dropped = 0;
+  const done = (): void => void socket.destroy();
+  const timer = setTimeout(done, LINGER_MS);
+  timer.unref();
+  socket.on("close", () => clearTimeout(timer));
+  socket.end();
+  // node:http's parser hands the rest of the body to the request stream: read it and drop it.
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_MAX_BYTES) done();
+  });
+  req.resume();
 }
 
 export function createHttpServer(halo: Halo, log: Log): Server {

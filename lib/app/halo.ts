@@ -93,7 +93,12 @@ export function createHalo(options: HaloOptions): Halo {
   const verifyToken = (token: string) => core.clients.verify(token);
   const routes: RouteSpec[] = [
     mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }),
-    chatRoute({ verifyToken, principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }), turn: core.turn }),
+    chatRoute({
+      verifyToken,
+      principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }),
+      turn: core.turn,
+      rails: core.rails,
+    }),
     ...ownerApiRoutes(
       {
         ...pick(core, ["secrets", "clients", "people", "chats", "priority", "config", "skills", "routines", "alerts", "downloads"]),
@@ -105,9 +110,14 @@ export function createHalo(options: HaloOptions): Halo {
       verifyToken,
     ),
     ...hostRoutes(hosts, verifyToken),
-    nostrWebhookRoute({ verifyToken, triggers: () => core.triggers }),
+    nostrWebhookRoute({
+      verifyToken,
+      principalFor: (c) => derivePrincipal(core, "mcp", c.name),
+      rails: core.rails,
+      triggers: () => core.triggers,
+    }),
     ...voiceRoutes({
-      ...pick(core, ["turn", "speech", "config"]),
+      ...pick(core, ["turn", "speech", "config", "rails"]),
       ...pick(ports, ["random", "storage"]),
       verifyToken,
       principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }),

@@ -14,6 +14,7 @@ import type { ProviderPriority } from "../device/provider-priority";
 import type { SecretStore } from "../device/secrets";
 import type { MemoryEngine } from "../memory/engine";
 import type { EpisodicStore } from "../memory/episodic/episodic";
+import type { OutboundHttp } from "../net/outbound";
 import type { BlossomClient } from "../nostr/blossom";
 import type { NostrChannel } from "../nostr/dm-channel";
 import type { NostrSubsystem } from "../nostr/subsystem";
@@ -22,6 +23,7 @@ import type { OtaEngine } from "../ota/engine";
 import type { ChatAllowList } from "../people/chat-allowlist";
 import type { ClientTokens } from "../people/clients";
 import type { PeopleStore } from "../people/people";
+import type { SpendRails } from "../people/rails";
 import type { Messenger } from "../ports";
 import type { BudgetGovernor } from "../providers/budget";
 import type { ProviderModels } from "../providers/models";
@@ -64,6 +66,8 @@ export interface Services extends HostChoices {
   /** The caller's recent tool outputs (results.*, the registry's clamp). */
   ring: ResultsRing;
   docs: DocsLibrary;
+  /** The guarded HTTP client: every request for a caller or from received data (lib/net/outbound.ts). */
+  outbound: OutboundHttp;
   clients: ClientTokens;
   people: PeopleStore;
   /** The chat allow-list (owner API only). */
@@ -73,6 +77,8 @@ export interface Services extends HostChoices {
   /** Provider priority (owner API only). */
   priority: ProviderPriority;
   config: ConfigStore;
+  /** The credit and rate rails every door that spends provider credit asks (lib/people/rails.ts). */
+  rails: SpendRails;
   speech: Speech;
   /** Carries out device[] actions (the turn's end-of-turn array, device.control). */
   actuator: DeviceActuator;

@@ -16,6 +16,7 @@ export function telegramInboundFor(core: Core, log: Log, sleep: (ms: number) => 
     sendText: (chatId, text) => core.telegram.sendText(chatId, text),
     chats: core.chats,
     principalFor: (chatId) => derivePrincipal(core, "chat", chatId),
+    rails: core.rails,
     runner: core.turn,
     log,
     sleep,

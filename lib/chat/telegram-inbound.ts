@@ -53,6 +53,8 @@ export interface TelegramInboundDeps {
   chats: { has(id: string): boolean };
   /** The principal of a chat (derivePrincipal(core, "chat", chatId)). */
   principalFor(chatId: string): Principal;
+  /** Credit and rate per chat, asked before a voice note is transcribed or a turn runs (lib/people/rails.ts). */
+  rails: { decide(principal: Principal, door: "telegram", sender: string): { message: string } | undefined };
   runner: ChatTurnRunner;
   log: Log;
   /** The host's timer. */
@@ -168,6 +170,14 @@ export class TelegramInbound {
 
   private async handle(item: Pending): Promise<void> {
     const { chatId } = item;
+    const asker = this.deps.principalFor(chatId);
+    if (!this.deps.chats.has(chatId) || asker.role === "unknown") return;
+    const refusal = this.deps.rails.decide(asker, "telegram", chatId);
+    if (refusal) {
+      // Said once per refused message; nothing reaches a provider.
+      await this.reply(chatId, refusal.message);
+      return;
+    }
     if (item.text === undefined && item.voice && this.deps.transcribeVoice) {
       const heard = await this.transcribe(item.voice);
       if (heard.reply !== undefined) return this.reply(chatId, heard.reply);

@@ -5,8 +5,7 @@
 // device actions applied or refused, session ops), or why there is no answer.
 import type { McpClient } from "../people/clients";
 import type { Principal } from "../registry/principal";
-import { HaloError } from "../errors";
-import { CREDIT_REFUSAL } from "../people/credit";
+import type { SpendRails } from "../people/rails";
 import type { TurnEngine, TurnResult } from "../turn/engine";
 import type { ToolCallReport } from "../turn/loop";
 import { truncateUtf8, utf8Length } from "../util/utf8";
@@ -26,7 +25,9 @@ export interface ChatApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
   /** The principal a client's turn runs as (the engine sets via "turn"). */
   principalFor(client: McpClient): Principal;
-  turn: Pick<TurnEngine, "runTurn" | "mayUseCredit">;
+  turn: Pick<TurnEngine, "runTurn">;
+  /** Credit and rate: asked before the turn (lib/people/rails.ts). */
+  rails: Pick<SpendRails, "admit">;
 }
 
 export function chatRoute(env: ChatApiEnvironment): RouteSpec {
@@ -41,7 +42,7 @@ export function chatRoute(env: ChatApiEnvironment): RouteSpec {
       const body = ctx.json as BodyOf<"chat">;
       if (body.text.trim() === "") throw badRequest("'text' must be a non-empty string.");
       const principal = env.principalFor(ctx.client!);
-      if (!env.turn.mayUseCredit(principal)) throw new HaloError("not-allowed", CREDIT_REFUSAL);
+      env.rails.admit(principal, "chat", ctx.client!.name);
       // Each call's result, cut as it arrives so a long one is never held whole.
       const results = new Map<ToolCallReport, string>();
       const result = await env.turn.runTurn(principal, {

@@ -23,7 +23,7 @@ export class HostPolicy {
   allows(hostHeader: string): boolean {
     const name = hostName(hostHeader);
     if (name === undefined) return false;
-    if (name === "localhost" || name === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)) return true;
+    if (name === "localhost" || name === "::1" || isCanonicalLoopback(name)) return true;
     if (name === `${this.sources.deviceName().toLowerCase()}.local`) return true;
     if (this.sources.addresses().some((a) => a.toLowerCase() === name)) return true;
     return this.extraHosts().indexOf(name) >= 0;
@@ -54,6 +54,12 @@ export class HostPolicy {
     this.sources.settings.set(EXTRA_HOSTS_KEY, clean.join(","));
     return undefined;
   }
+}
+
+/** 127.x.y.z written as a browser writes it: four decimal parts of 0-255 without leading zeros (not 127.999.999.999). */
+function isCanonicalLoopback(name: string): boolean {
+  const parts = name.split(".");
+  return parts.length === 4 && parts[0] === "127" && parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255);
 }
 
 /** The host part of a Host header or URL authority, lower-case, brackets removed; undefined when malformed. */

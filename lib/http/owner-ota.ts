@@ -18,18 +18,21 @@ export interface OtaOwner {
   restart(): OtaStatus;
 }
 
-/** The engine's status; a failed check or install reads 502 (the release server or the image failed), still with the whole status. */
-function view(ota: OtaOwner, s: OtaStatus = ota.status()): ApiReply {
+/**
+ * The engine's status. The check or install that just failed answers 502 (the release server or the image
+ * failed), still with the whole status; reading the status (GET) is 200 whatever the last attempt did.
+ */
+function view(ota: OtaOwner, s: OtaStatus = ota.status(), failedNow = false): ApiReply {
   const body: { [key: string]: unknown } = { ...s, feedUrl: ota.feedUrl() ?? null };
   const why = ota.lastInstallDetail();
   if (s.lastInstall && why) body.lastInstall = { ...s.lastInstall, detail: why };
-  return ok(body, s.state === "error" ? 502 : 200);
+  return ok(body, failedNow && s.state === "error" ? 502 : 200);
 }
 
 async function act(ota: OtaOwner, log: Log, what: string, run: () => Promise<OtaStatus> | OtaStatus): Promise<ApiReply> {
   const s = await run();
   log.info(`owner api: ota ${what}: ${s.state}`);
-  return view(ota, s);
+  return view(ota, s, true);
 }
 
 export function otaRoutes(ota: OtaOwner | undefined, log: Log): OwnerRoute[] {

@@ -12,6 +12,8 @@ import { sseResponse } from "./sse";
 
 /** Open ring streams at most: each holds a socket on the device. */
 export const RING_STREAMS_MAX = 4;
+/** Streams one client may hold; clients other than the owner's leave the last stream for the owner. */
+export const RING_STREAMS_PER_CLIENT = 2;
 
 /** What the ring was given: a whole-ring pattern (a device action) or a status-ring frame. */
 export type RingUpdate = { kind: "pattern"; pattern: LedPattern } | { kind: "frame"; rgb: Uint8Array };
@@ -72,25 +74,33 @@ export interface RingEventsDeps {
 }
 
 export function ringEventsRoute(deps: RingEventsDeps, verifyToken: (token: string) => McpClient | undefined): RouteSpec {
+  /** Streams open per client name. */
+  const open = new Map<string, number>();
   return {
     method: "GET",
     pattern: "/api/ring/events",
     maxBody: 0,
     errors: "api",
     use: [requireClient(verifyToken, "any")],
-    handler: () => {
+    handler: (ctx) => {
       const led = deps.led;
+      const client = ctx.client!;
       return sseResponse((send, end) => {
         if (!led) {
           send("absent", { message: "This host has no LED ring." });
           end();
           return () => undefined;
         }
-        if (led.listening() >= RING_STREAMS_MAX) {
-          send("busy", { message: `At most ${RING_STREAMS_MAX} ring previews at once; close one.` });
+        const mine = open.get(client.name) ?? 0;
+        const room = client.role === "admin" ? RING_STREAMS_MAX : RING_STREAMS_MAX - 1;
+        if (led.listening() >= room || mine >= RING_STREAMS_PER_CLIENT) {
+          send("busy", {
+            message: `At most ${RING_STREAMS_PER_CLIENT} ring previews per client and ${RING_STREAMS_MAX} in all; close one.`,
+          });
           end();
           return () => undefined;
         }
+        open.set(client.name, mine + 1);
         const pattern = (p: LedPattern): void => send("pattern", { pixels: led.pixels, ...p });
         pattern(led.current());
         if (led.lastFrame) send("frame", { pixels: led.pixels, rgb: toHex(led.lastFrame) });
@@ -102,6 +112,9 @@ export function ringEventsRoute(deps: RingEventsDeps, verifyToken: (token: strin
         return () => {
           stopLed();
           stopVoice();
+          const left = (open.get(client.name) ?? 1) - 1;
+          if (left > 0) open.set(client.name, left);
+          else open.delete(client.name);
         };
       });
     },

@@ -9,6 +9,7 @@ import { requireClient } from "./middleware";
 import { jsonAnswer, type RouteSpec } from "./pipeline";
 import type { HttpRequest, HttpResponse } from "./types";
 import type { McpClient } from "../people/clients";
+import type { SpendRails } from "../people/rails";
 import type { Random, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { TurnEngine } from "../turn/engine";
@@ -23,8 +24,10 @@ import { decodeWav, encodeWav, WAV_MEDIA_TYPES } from "../voice/wav";
 export const VOICE_API_PATH = "/api/voice";
 /** Largest WAV upload: a minute of 16 kHz mono, or about 12 s of 44.1 kHz stereo. */
 export const VOICE_UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
-/** Spoken replies kept for GET; older ones are removed from the card. */
+/** Spoken replies kept for GET per client; a client's older ones are removed from the card. */
 export const VOICE_REPLIES_KEPT = 8;
+/** Clients whose replies are kept; past it the client that spoke longest ago loses its replies. */
+export const VOICE_REPLY_CLIENTS_MAX = 16;
 export const VOICE_REPLY_DIR = "voice";
 const REPLY_ID_BYTES = 8;
 const REPLY_FILE = /^([0-9a-f]{16})\.wav$/;
@@ -33,6 +36,8 @@ export interface VoiceApiEnvironment {
   verifyToken(token: string): McpClient | undefined;
   principalFor(client: McpClient): Principal;
   turn: Pick<TurnEngine, "runTurn">;
+  /** Credit and rate, asked before the upload is transcribed (lib/people/rails.ts). */
+  rails: Pick<SpendRails, "admit">;
   speech: Pick<Speech, "transcriber" | "speechOn" | "voiceName">;
   random: Random;
   /** Where spoken replies are kept; without it the answer's audio is null. */
@@ -74,11 +79,13 @@ export function voiceRoutes(env: VoiceApiEnvironment): RouteSpec[] {
 async function talk(env: VoiceApiEnvironment, req: HttpRequest, client: McpClient, replies: Map<string, string>): Promise<HttpResponse> {
   const type = (req.headers["content-type"] || "").split(";")[0].trim().toLowerCase();
   if (WAV_MEDIA_TYPES.indexOf(type) < 0) throw new HttpError(415, "Unsupported media type: send audio/wav.");
+  // The same rails as POST /api/chat, before anything reaches a provider (the transcription costs too).
+  const principal = env.principalFor(client);
+  env.rails.admit(principal, "voice", client.name);
   // A WAV that does not decode is a HaloError (invalid), answered 400.
   const pcm = decodeWav(req.body ?? new Uint8Array(0));
   const samples = resample(pcm.samples, pcm.sampleRate, MIC_SAMPLE_RATE);
   const speaker = recordingSpeaker();
-  const principal = env.principalFor(client);
   const pipeline: VoicePipeline = new VoicePipeline({
     mic: samplesSource(samples, () => pipeline.release()),
     transcriber: env.speech.transcriber,
@@ -115,8 +122,20 @@ function keepReply(env: VoiceApiEnvironment, client: McpClient, replies: Map<str
     return null;
   }
   replies.set(id, client.name);
-  for (const old of replies.keys()) {
-    if (replies.size <= VOICE_REPLIES_KEPT) break;
+  // Kept per client: another client's replies never push this one's out.
+  const mine: string[] = [];
+  const clients: string[] = [];
+  for (const [rid, owner] of replies) {
+    if (owner === client.name) mine.push(rid);
+    const at = clients.indexOf(owner);
+    if (at >= 0) clients.splice(at, 1);
+    clients.push(owner);
+  }
+  const drop = mine.slice(0, Math.max(0, mine.length - VOICE_REPLIES_KEPT));
+  // Clients in order of their newest reply: past the bound, the one that spoke longest ago goes whole.
+  for (const gone of clients.slice(0, Math.max(0, clients.length - VOICE_REPLY_CLIENTS_MAX)))
+    for (const [rid, owner] of replies) if (owner === gone) drop.push(rid);
+  for (const old of drop) {
     replies.delete(old);
     try {
       storage.remove(`${VOICE_REPLY_DIR}/${old}.wav`);

@@ -1,11 +1,14 @@
-// Blossom (blobs addressed by their SHA-256 on plain HTTP servers) over the HttpClient port: BUD-01 (GET and
+// Blossom (blobs addressed by their SHA-256 on plain HTTP servers) over the guarded client: BUD-01 (GET and
 // HEAD /<sha256>), BUD-02 (PUT /upload, GET /list/<pubkey>, DELETE /<sha256>) with kind-24242 authorization
 // events signed by the device's key, and BUD-03 (the owner's kind-10063 server list). The servers the device
 // talks to are an owner setting; without one, the owner's BUD-03 list is used. A download is hashed before
-// anything is kept: a blob whose hash is not the one asked for is refused.
+// anything is kept: a blob whose hash is not the one asked for is refused. Every request goes through the
+// guarded client (lib/net/outbound.ts): the servers the owner set are reached as they are, while a server
+// from the BUD-03 list (read from a relay) and every redirect's host are checked like any received address.
 import { toJson } from "../util/json";
 import { HaloError } from "../errors";
-import type { CallSignal, Digest, HttpClient, HttpClientResponse, Settings } from "../ports";
+import { type GuardedHttp, originOfText } from "../net/outbound";
+import type { CallSignal, Digest, HttpClientResponse, Settings } from "../ports";
 import { toHex } from "../util/hash";
 import { encodeBase64 } from "../voice/base64-encode";
 import type { NostrEvent } from "./event";
@@ -40,7 +43,8 @@ export interface BlobDescriptor {
 }
 
 export interface BlossomDeps {
-  http: HttpClient;
+  /** The guarded client (lib/net/outbound.ts); the owner's servers are its trusted origins. */
+  http: GuardedHttp;
   digest: Digest;
   settings: Settings;
   identity: NostrIdentity;
@@ -235,12 +239,22 @@ export class BlossomClient {
     }
   }
 
+  /** The origins of the servers the owner set: only those skip the address check (not a relay's BUD-03 list). */
+  private trustedOrigins(): string[] {
+    const out: string[] = [];
+    for (const s of this.ownerServers()) {
+      const origin = originOfText(s);
+      if (origin !== undefined) out.push(origin);
+    }
+    return out;
+  }
+
   private async request(
     req: { method: string; url: string; headers?: { [k: string]: string }; body?: Uint8Array; maxResponseBytes: number },
     signal?: CallSignal,
   ): Promise<HttpClientResponse> {
     try {
-      return await this.deps.http.request({ ...req, timeoutMs: BLOSSOM_HTTP_TIMEOUT_MS, signal });
+      return await this.deps.http.request({ ...req, timeoutMs: BLOSSOM_HTTP_TIMEOUT_MS, signal, trusted: this.trustedOrigins() });
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === "timeout") throw new HaloError("timeout", "the Blossom server did not answer in time.");

@@ -22,8 +22,11 @@ export const NOSTR_FILTERS_MAX = 4;
 /** Events one relay may deliver per window before the rest are dropped (flood guard). */
 export const NOSTR_RELAY_EVENTS_PER_WINDOW = 200;
 export const NOSTR_RELAY_WINDOW_MS = 10_000;
-/** Ids remembered to drop duplicates delivered by several relays. */
+/** Ids remembered to drop duplicates delivered by several relays (in memory; the DM channel's gate is SeenEvents). */
 export const NOSTR_SEEN_IDS_MAX = 2048;
+/** The DM channel's run ids (lib/nostr/seen-store.ts): settings values, and ids in each (24 bytes an id, under 3,800). */
+export const NOSTR_SEEN_BUCKETS = 16;
+export const NOSTR_SEEN_BUCKET_MAX = 150;
 /** Events one query returns at most, and its wait bounds (ms). */
 export const NOSTR_QUERY_EVENTS_MAX = 100;
 export const NOSTR_QUERY_TIMEOUT_DEFAULT_MS = 5000;
@@ -41,6 +44,11 @@ export const NOSTR_INBOUND_QUEUE_MAX = 8;
 export const NOSTR_DM_MAX_CHARS = 8000;
 /** Gift wraps are back-dated by up to two days (NIP-59): the inbox looks that far back. */
 export const NOSTR_GIFT_WRAP_LOOKBACK_S = 2 * 24 * 3600;
+/**
+ * How long a run DM's id is kept, and the oldest a DM may be to run: NIP-17's two-day window and an hour of
+ * clock skew. An older DM is refused by its date, so its id may be forgotten only past this.
+ */
+export const NOSTR_SEEN_KEEP_S = NOSTR_GIFT_WRAP_LOOKBACK_S + 3600;
 /** Contacts (kind 3 `p` tags) of the owner taken as the web of trust. */
 export const NOSTR_WOT_MAX = 2000;
 /**

@@ -17,6 +17,7 @@ export interface PoolDeps {
   now(): number;
   sleep(ms: number): Promise<void>;
   backoffMinMs?: number;
+  eventsPerWindow?: number;
 }
 
 export interface PublishOutcome {
@@ -34,6 +35,8 @@ export interface ManagedSubscription {
 }
 
 type EventSink = (event: NostrEvent, relay: string) => void;
+/** A subscription's filters for one relay when it reconnects (a `since` from what that relay delivered). */
+type Refilter = (relay: string) => Filter[];
 
 interface Query {
   events: Map<string, NostrEvent>;
@@ -44,7 +47,7 @@ interface Query {
 
 export class RelayPool {
   private readonly relays = new Map<string, RelayConnection>();
-  private readonly managed = new Map<string, ManagedSubscription & { sink: EventSink }>();
+  private readonly managed = new Map<string, ManagedSubscription & { sink: EventSink; refilter?: Refilter }>();
   private readonly queries = new Map<string, Query>();
   private readonly pendingOk = new Map<string, Map<string, (o: PublishOutcome) => void>>();
   private readonly seen = new Set<string>();
@@ -68,6 +71,7 @@ export class RelayPool {
         onEose: (subId, from) => this.eose(subId, from),
         onOk: (id, ok, message, from) => this.pendingOk.get(id)?.get(from)?.({ relay: from, result: ok ? "ok" : "refused", message }),
         onConnected: () => undefined,
+        filtersFor: (subId, from) => this.managed.get(subId)?.refilter?.(from),
         // what the owner asked for (a query) is checked before what relays push
         preferred: (subId) => this.queries.has(subId),
       });
@@ -95,11 +99,15 @@ export class RelayPool {
     return n;
   }
 
-  /** Opens or replaces a named subscription on every relay (kept across reconnects). */
-  subscribe(name: string, filters: Filter[], sink: EventSink, enabled = true): void {
+  /**
+   * Opens or replaces a named subscription on every relay (kept across reconnects). `refilter` gives the filters
+   * a relay is sent when it reconnects, so it is not asked again for what it already delivered.
+   */
+  subscribe(name: string, filters: Filter[], sink: EventSink, enabled = true, refilter?: Refilter): void {
     if (!this.managed.has(name) && this.managed.size >= NOSTR_SUBSCRIPTIONS_MAX)
       throw new HaloError("full", `at most ${NOSTR_SUBSCRIPTIONS_MAX} subscriptions.`);
-    this.managed.set(name, { name, filters, enabled, received: this.managed.get(name)?.received ?? 0, sink });
+    const had = this.managed.get(name);
+    this.managed.set(name, { name, filters, enabled, received: had?.received ?? 0, sink, refilter: refilter ?? had?.refilter });
     for (const relay of this.relays.values()) {
       if (enabled) relay.subscribe(name, filters);
       else relay.unsubscribe(name);
@@ -180,7 +188,8 @@ export class RelayPool {
     if (!sub?.enabled) return;
     const key = `${subId}:${event.id}`;
     if (this.seen.has(key)) return;
-    if (this.seen.size >= NOSTR_SEEN_IDS_MAX) this.seen.clear();
+    // The oldest goes first (never the whole set): subscribers keep their own record of what ran.
+    if (this.seen.size >= NOSTR_SEEN_IDS_MAX) this.seen.delete(this.seen.values().next().value as string);
     this.seen.add(key);
     sub.received++;
     try {

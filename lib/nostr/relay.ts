@@ -24,6 +24,8 @@ export interface RelayListener {
   onEose(subId: string, relay: string): void;
   onOk(eventId: string, accepted: boolean, message: string, relay: string): void;
   onConnected(relay: string): void;
+  /** The filters a subscription is sent again with after a reconnect; undefined keeps the ones it was opened with. */
+  filtersFor?(subId: string, relay: string): Filter[] | undefined;
   /** Whether events of this subscription go in the verification queue's first lane (the owner's queries). */
   preferred?(subId: string): boolean;
 }
@@ -37,6 +39,8 @@ export interface RelayDeps {
   sleep(ms: number): Promise<void>;
   /** First reconnect wait (ms); tests shorten it. */
   backoffMinMs?: number;
+  /** Events per flood window (NOSTR_RELAY_EVENTS_PER_WINDOW); tests that flood on purpose raise it. */
+  eventsPerWindow?: number;
 }
 
 export interface RelayStatus {
@@ -130,7 +134,11 @@ export class RelayConnection {
           this.connected = true;
           this.failures = 0;
           this.counts.connects++;
-          for (const [subId, filters] of this.subs) this.sendNow(toJson(["REQ", subId, ...filters]));
+          for (const [subId, filters] of this.subs) {
+            const now = this.listener.filtersFor?.(subId, this.url) ?? filters;
+            this.subs.set(subId, now);
+            this.sendNow(toJson(["REQ", subId, ...now]));
+          }
           for (const frame of this.outbox.splice(0)) this.sendNow(frame);
           this.listener.onConnected(this.url);
         },
@@ -233,7 +241,7 @@ export class RelayConnection {
       this.windowQueueDrops = 0;
       this.floodedThisWindow = false;
     }
-    if (++this.windowCount > NOSTR_RELAY_EVENTS_PER_WINDOW) {
+    if (++this.windowCount > (this.deps.eventsPerWindow ?? NOSTR_RELAY_EVENTS_PER_WINDOW)) {
       this.counts.dropped++;
       this.backOff("sends too many events");
       return;

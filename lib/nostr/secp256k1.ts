@@ -10,7 +10,7 @@
 import type { Curve } from "../ports";
 import { concatBytes } from "../util/bytes";
 import { sha256 } from "../util/sha256";
-import { equal, fromBytes, N, P, toBytes32, ZERO } from "./curve/field";
+import { equal, fromBytes, N, ONE, P, toBytes32, ZERO } from "./curve/field";
 
 // BIP-340's tagged hashes: SHA-256(SHA-256(tag) || SHA-256(tag) || message). The three tags' prefixes are
 // computed once, as the module loads (on the device, at build time; they are only read after).
@@ -117,9 +117,27 @@ export const secp256k1: {
   isValidSecretKey(secretKey: Uint8Array): boolean;
 } = { getSharedSecret, isValidSecretKey };
 
+/** The scalars 0 and 1 (32 bytes each), for the on-curve check below. */
+const SCALAR_ZERO = new Uint8Array(32);
+const SCALAR_ONE = toBytes32(ONE);
+
+/**
+ * True when a 32-byte x-only public key is a point on the curve (BIP-340's lift_x succeeds): the Curve
+ * port decodes 02 || x and refuses an x with no point, so 0·G + 1·P is P exactly when P exists.
+ */
+function isValidPublicKey(curve: Curve, publicKey: Uint8Array): boolean {
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32 || !below(publicKey, P_BYTES)) return false;
+  try {
+    return curve.multiplyAdd(SCALAR_ZERO, concatBytes([Uint8Array.of(2), publicKey]), SCALAR_ONE) !== undefined;
+  } catch {
+    return false; // no point of the curve has this x
+  }
+}
+
 /** BIP-340 Schnorr signatures over secp256k1 (x-only 32-byte public keys). */
 export const schnorr: {
+  isValidPublicKey(curve: Curve, publicKey: Uint8Array): boolean;
   getPublicKey(curve: Curve, secretKey: Uint8Array): Uint8Array;
   sign(curve: Curve, message: Uint8Array, secretKey: Uint8Array, auxRand: Uint8Array): Uint8Array;
   verify(curve: Curve, signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
-} = { getPublicKey, sign, verify };
+} = { isValidPublicKey, getPublicKey, sign, verify };

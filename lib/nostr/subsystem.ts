@@ -5,6 +5,8 @@ import type { Curve, Log, Random, Settings, WebSocketClient } from "../ports";
 import type { NostrEvent } from "./event";
 import { NostrIdentity } from "./identity";
 import { parsePubkey } from "./keys";
+import { schnorr } from "./secp256k1";
+import { fromHex } from "../util/hash";
 import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./limits";
 import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
@@ -27,6 +29,8 @@ export interface NostrDeps {
   sleep(ms: number): Promise<void>;
   ws?: WebSocketClient;
   backoffMinMs?: number;
+  /** Tests that flood on purpose raise the relays' flood window. */
+  eventsPerWindow?: number;
   /** Signature checks per second (NOSTR_VERIFY_PER_SECOND unless a test changes it). */
   verifyPerSecond?: number;
 }
@@ -64,6 +68,7 @@ export class NostrSubsystem {
         now: deps.now,
         sleep: deps.sleep,
         backoffMinMs: deps.backoffMinMs,
+        eventsPerWindow: deps.eventsPerWindow,
       });
   }
 
@@ -78,6 +83,9 @@ export class NostrSubsystem {
   /** Sets the owner's key (hex, npub or nprofile); returns the hex. */
   setOwner(input: string): string {
     const hex = parsePubkey(input);
+    // 64 hex digits are not yet a key: one that is not on the curve could never sign a DM.
+    if (!schnorr.isValidPublicKey(this.deps.curve, fromHex(hex)))
+      throw new HaloError("invalid", "that public key is not a point on secp256k1.");
     if (hex === this.identity.pubkey) throw new HaloError("invalid", "the owner's key cannot be the device's own key.");
     this.deps.settings.set(OWNER_SETTING, hex);
     this.contacts.clear();

@@ -1,7 +1,10 @@
 // The runtime of triggered skills (the seed's triggers beyond a DM keyword).
-// Only approved skills fire. A schedule, webhook or chain fire runs as the
-// owner, unattended (scheduled: true), and counts against the daily governor
-// of scheduled turns like a routine; a subscription fire runs as the tier of
+// Only approved skills fire. A schedule or chain fire runs as the owner,
+// unattended (scheduled: true), and counts against the daily governor of
+// scheduled turns like a routine; a webhook fire runs as the webhook's own
+// principal (a user in namespace webhook-<id>, unattended), never as the owner,
+// and the route's rails (credit and rate per caller) bound it instead of the
+// governor, so outside calls cannot use up the owner's scheduled turns; a subscription fire runs as the tier of
 // the event's author (the owner, or a followed key as a guest; a stranger's or
 // blocked key's event fires nothing) and is rate-limited per skill. Each turn
 // sees only the skill's requires_tool tools. A finished skill fires the skills
@@ -9,7 +12,7 @@
 // the host's scheduler tick calls tick(); nothing here sets a timer.
 import { formatLocalTime, nextRunAfter, type Schedule } from "../util/schedule";
 import type { Log } from "../ports";
-import type { Principal } from "../registry/principal";
+import { makePrincipal, type Principal } from "../registry/principal";
 import { toJson } from "../util/json";
 import { clipForMessage } from "../util/text";
 import type { NostrEvent } from "./event";
@@ -44,6 +47,8 @@ export interface SkillTriggerDeps {
   ownerPrincipal(): Principal;
   /** The principal of a tier that may talk (admin and wot); undefined refuses. */
   principalFor(tier: SenderTier, pubkey: string): Principal | undefined;
+  /** Credit and rate per author for subscription fires (lib/people/rails.ts); a refused event fires nothing. */
+  rails: { decide(principal: Principal, door: "nostr-skill", sender: string): unknown };
   log: Log;
 }
 
@@ -100,7 +105,13 @@ export class SkillTriggers {
   webhook(id: string, body: unknown): FireOutcome | "not-found" {
     const skill = this.deps.nostr.skills.approved("webhook").find((s) => s.id === id);
     if (!skill) return "not-found";
-    return this.fireAsOwner(skill, "webhook", `a webhook call with the body ${toJson(body)}`, 0);
+    const st = this.statusOf(skill);
+    if (st.running) {
+      st.dropped++;
+      return "busy";
+    }
+    this.run(skill, webhookPrincipal(skill.id), "webhook", `a webhook call with the body ${toJson(body)}`, 0);
+    return "started";
   }
 
   /** After a DM turn that used these skills: the skills chained to them. */
@@ -154,7 +165,7 @@ export class SkillTriggers {
     if (!principal) return;
     const now = this.deps.now();
     const recent = (this.subFires.get(skill.id) ?? []).filter((t) => now - t < NOSTR_SKILL_SUB_WINDOW_MS);
-    if (recent.length >= NOSTR_SKILL_SUB_FIRES_PER_WINDOW || st.running) {
+    if (recent.length >= NOSTR_SKILL_SUB_FIRES_PER_WINDOW || st.running || this.deps.rails.decide(principal, "nostr-skill", e.pubkey)) {
       st.dropped++;
       return;
     }
@@ -230,4 +241,9 @@ export class SkillTriggers {
     }
     return st;
   }
+}
+
+/** The principal a webhook skill's turn runs as: its own user namespace, unattended; only its skill's tools are offered. */
+export function webhookPrincipal(skillId: string): Principal {
+  return makePrincipal(`webhook-${skillId}`, "user", "turn", true);
 }

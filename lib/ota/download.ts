@@ -1,8 +1,10 @@
 // Streams a release image into the spare slot with HTTP range requests of
 // OTA_CHUNK_BYTES, hashing each chunk as it is written: at most one chunk is
-// held in memory, whatever the image size, over the ordinary HttpClient port.
+// held in memory, whatever the image size, through the guarded client (lib/net/outbound.ts): the image's URL
+// comes from the feed, so only the feed's own origin is reached without the address check.
 // Any static host that answers `Range:` (all common ones do) can serve it.
-import type { HttpClient, HttpClientResponse, OtaSlotWriter, Sha256Stream } from "../ports";
+import type { GuardedHttp } from "../net/outbound";
+import type { HttpClientResponse, OtaSlotWriter, Sha256Stream } from "../ports";
 
 /** Bytes fetched per request (and the most the download holds in memory). */
 export const OTA_CHUNK_BYTES = 32 * 1024;
@@ -18,7 +20,14 @@ export interface ImageSink {
 
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+|\*)$/;
 
-async function fetchChunk(http: HttpClient, url: string, from: number, to: number, size: number): Promise<Uint8Array> {
+async function fetchChunk(
+  http: GuardedHttp,
+  url: string,
+  from: number,
+  to: number,
+  size: number,
+  trusted: readonly string[],
+): Promise<Uint8Array> {
   const want = to - from + 1;
   let lastError = "";
   for (let attempt = 0; attempt <= OTA_CHUNK_RETRIES; attempt++) {
@@ -30,6 +39,8 @@ async function fetchChunk(http: HttpClient, url: string, from: number, to: numbe
         headers: { range: `bytes=${from}-${to}` },
         timeoutMs: OTA_CHUNK_TIMEOUT_MS,
         maxResponseBytes: OTA_CHUNK_BYTES,
+        maxRedirects: 0,
+        trusted,
       });
     } catch (e) {
       const code = (e as { code?: string }).code;
@@ -54,11 +65,18 @@ async function fetchChunk(http: HttpClient, url: string, from: number, to: numbe
 }
 
 /** Writes the image at `url` (`size` bytes) into the sink; throws one sentence when the download fails. */
-export async function streamImage(http: HttpClient, url: string, size: number, sink: ImageSink): Promise<void> {
+/** `trusted`: the origins reached without the address check (the feed's, which the owner or the build set). */
+export async function streamImage(
+  http: GuardedHttp,
+  url: string,
+  size: number,
+  sink: ImageSink,
+  trusted: readonly string[] = [],
+): Promise<void> {
   let written = 0;
   while (written < size) {
     const to = Math.min(written + OTA_CHUNK_BYTES, size) - 1;
-    const chunk = await fetchChunk(http, url, written, to, size);
+    const chunk = await fetchChunk(http, url, written, to, size, trusted);
     sink.hash.update(chunk);
     sink.writer.write(chunk);
     written += chunk.length;

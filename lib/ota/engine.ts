@@ -3,7 +3,8 @@
 // slot, checks its hash and signature, switches the boot slot and restarts.
 // After the restart, boot() runs the health check (lib/ota/boot.ts).
 import { HaloError } from "../errors";
-import type { HttpClient, HttpClientResponse, Log, Ota, OtaSlots, OtaSlotWriter, OtaState, OtaStatus, Settings } from "../ports";
+import { originOfText, type GuardedHttp } from "../net/outbound";
+import type { HttpClientResponse, Log, Ota, OtaSlots, OtaSlotWriter, OtaState, OtaStatus, Settings } from "../ports";
 import { toHex } from "../util/hash";
 import { formatHttpUrl, parseHttpUrl, resolveLocation } from "../util/url";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
@@ -20,7 +21,8 @@ export const FEED_TIMEOUT_MS = 15_000;
 
 export interface OtaEngineOptions {
   slots: OtaSlots;
-  http: HttpClient;
+  /** The guarded client: the feed's origin is trusted, an image elsewhere must be on the public internet. */
+  http: GuardedHttp;
   settings: Settings;
   log: Log;
   now(): number;
@@ -184,11 +186,17 @@ export class OtaEngine implements Ota {
     }
     const hash = this.o.slots.sha256();
     try {
-      await streamImage(this.o.http, url, image.size, {
-        writer,
-        hash,
-        onProgress: (n) => (this.progress = { written: n, total: image.size }),
-      });
+      await streamImage(
+        this.o.http,
+        url,
+        image.size,
+        {
+          writer,
+          hash,
+          onProgress: (n) => (this.progress = { written: n, total: image.size }),
+        },
+        this.trusted(),
+      );
       this.set("verifying", `verifying version ${release.version}`);
       if (toHex(hash.digest()) !== image.sha256)
         throw new Error("the image's SHA-256 does not match the signed release; nothing was installed");
@@ -213,7 +221,14 @@ export class OtaEngine implements Ota {
   private async readFeed(url: string): Promise<Release> {
     let res: HttpClientResponse;
     try {
-      res = await this.o.http.request({ method: "GET", url, timeoutMs: FEED_TIMEOUT_MS, maxResponseBytes: FEED_MAX_BYTES });
+      res = await this.o.http.request({
+        method: "GET",
+        url,
+        timeoutMs: FEED_TIMEOUT_MS,
+        maxResponseBytes: FEED_MAX_BYTES,
+        maxRedirects: 0,
+        trusted: this.trusted(),
+      });
     } catch (e) {
       throw new Error(
         `the release feed could not be fetched (${(e as { code?: string }).code === "too-large" ? "larger than 16 KB" : "network error"})`,
@@ -229,6 +244,12 @@ export class OtaEngine implements Ota {
     if (verdict === "unknown-key") throw new Error("the release is signed by a key this device does not trust");
     if (verdict === "bad-signature") throw new Error("the release signature does not verify: the feed was altered or signed wrongly");
     return release;
+  }
+
+  /** The feed's origin: the owner (or the build) chose it, so it may be on the LAN. */
+  private trusted(): string[] {
+    const origin = originOfText(this.feedUrl() ?? "");
+    return origin ? [origin] : [];
   }
 
   private imageUrl(url: string): string | undefined {

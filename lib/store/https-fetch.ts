@@ -4,9 +4,12 @@
 // HTTP client reads it, names are resolved, every address is checked, and the
 // connection is pinned to a checked address, so neither a numeric trick nor a
 // name that resolves (or re-resolves) inward reaches the device or the LAN.
+// The address rules are the device's one outbound policy (lib/net/outbound.ts); this file words them for files.fetch.
+import { BLOCKED_ADDRESS, literalVerdict, OutboundRefusal, originOf, pinPublicAddress } from "../net/outbound";
 import type { Clock, HttpClient, HttpClientResponse, Resolver } from "../ports";
-import { formatAddress, isPublicAddress, parseHostAddress, parseResolvedAddress } from "../util/ip-address";
 import { formatHttpUrl, parseHttpUrl, resolveLocation, type HttpUrl } from "../util/url";
+
+export { BLOCKED_ADDRESS };
 
 export interface FetchRules {
   maxBytes: number;
@@ -24,12 +27,7 @@ export interface FetchRules {
 /** A download that failed: the message is one sentence for the caller. */
 export class FetchFailure extends Error {}
 
-/** The one refusal for every address that is not on the public internet, however it was written or reached. */
-export const BLOCKED_ADDRESS = "addresses on the local network or the device itself are not allowed";
-
 const REDIRECTS = [301, 302, 303, 307, 308];
-/** Names that are the device or its LAN whatever a resolver says. */
-const LOCAL_NAME = /(^|\.)(localhost|local|internal|home\.arpa)\.?$/;
 
 /** The URL as a download target, or a sentence saying why it is not allowed (names are checked again when resolved). */
 export function checkFetchUrl(text: string, insecure: boolean, exemptOrigins: string[] = []): HttpUrl | string {
@@ -37,38 +35,24 @@ export function checkFetchUrl(text: string, insecure: boolean, exemptOrigins: st
   if (typeof url === "string") return url;
   if (insecure || isExempt(url, exemptOrigins)) return url;
   if (url.scheme !== "https") return "only https URLs are allowed";
-  const address = parseHostAddress(url.host);
-  if (!address) return "the URL's host name is not valid";
-  if (address.kind === "name" ? LOCAL_NAME.test(address.name) : !isPublicAddress(address)) return BLOCKED_ADDRESS;
+  const verdict = literalVerdict(url);
+  if (verdict === "invalid") return "the URL's host name is not valid";
+  if (verdict === "blocked") return BLOCKED_ADDRESS;
   return url;
 }
 
 /** The checked address to connect to for `url`, or undefined to let the client resolve (insecure or exempt). */
 async function pinAddress(url: HttpUrl, rules: FetchRules): Promise<string | undefined> {
   if (rules.insecure || isExempt(url, rules.exemptOrigins ?? [])) return undefined;
-  const address = parseHostAddress(url.host);
-  if (!address) throw new FetchFailure("the URL's host name is not valid");
-  if (address.kind !== "name") {
-    if (!isPublicAddress(address)) throw new FetchFailure(BLOCKED_ADDRESS);
-    return formatAddress(address);
-  }
-  if (LOCAL_NAME.test(address.name)) throw new FetchFailure(BLOCKED_ADDRESS);
-  if (!rules.resolver) throw new FetchFailure("host names cannot be checked on this device; use the address");
-  let found: string[];
   try {
-    found = await rules.resolver.resolve(address.name.replace(/\.$/, ""));
-  } catch {
-    throw new FetchFailure("the host name could not be resolved");
+    return await pinPublicAddress(url, rules.resolver);
+  } catch (e) {
+    throw new FetchFailure(e instanceof OutboundRefusal ? e.message : BLOCKED_ADDRESS);
   }
-  if (found.length === 0) throw new FetchFailure("the host name could not be resolved");
-  // Every address is checked: a client may pick any of them, and a name with one inward address is refused whole.
-  const parsed = found.map(parseResolvedAddress);
-  for (const a of parsed) if (!a || !isPublicAddress(a)) throw new FetchFailure(BLOCKED_ADDRESS);
-  return formatAddress(parsed[0]!);
 }
 
 function isExempt(url: HttpUrl, origins: string[]): boolean {
-  return origins.indexOf(`${url.scheme}://${url.host}${url.port === undefined ? "" : ":" + url.port}`) >= 0;
+  return origins.indexOf(originOf(url)) >= 0;
 }
 
 export async function fetchFollowingRedirects(

@@ -19,6 +19,8 @@ const SYSTEM_SUBSCRIPTIONS = ["dm-inbox", "owner-contacts", "block-list"];
 export interface NostrAgentToolDeps {
   nostr: NostrSubsystem;
   system: System | undefined;
+  /** The update engine: after an update it knows the running image's version, which the build's System does not. */
+  updates: { readonly runningVersion: string } | undefined;
 }
 
 export const agentIdentity = defineTool({
@@ -41,16 +43,20 @@ export const agentIdentity = defineTool({
 
 export const agentVersion = defineTool({
   name: "agent.version",
-  needs: ["system"],
+  needs: ["system", "updates"],
   description: "The firmware's version and build.",
   effect: "read",
   inputSchema: { type: "object", properties: {}, additionalProperties: false },
-  handler: (_args, _ctx, { system }: Pick<NostrAgentToolDeps, "system">): ToolResult => {
+  handler: (_args, _ctx, { system, updates }: Pick<NostrAgentToolDeps, "system" | "updates">): ToolResult => {
     const info = system?.info();
+    // The running slot's version wins: after an update the build's own number is the old one.
+    const version = updates?.runningVersion ?? info?.firmwareVersion;
     return {
       text: info
-        ? `Halo ${info.firmwareVersion} (${info.build})${info.simulated ? ", simulator" : ""}`
-        : "Halo (version unknown on this host)",
+        ? `Halo ${version} (${info.build})${info.simulated ? ", simulator" : ""}`
+        : version
+          ? `Halo ${version}`
+          : "Halo (version unknown on this host)",
     };
   },
 });

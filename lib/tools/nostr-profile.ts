@@ -6,7 +6,7 @@ import { parsePubkey } from "../nostr/keys";
 import { lookupNip05, relayInfo } from "../nostr/http-docs";
 import { NOSTR_QUERY_TIMEOUT_DEFAULT_MS } from "../nostr/limits";
 import type { NostrSubsystem } from "../nostr/subsystem";
-import type { HttpClient } from "../ports";
+import type { OutboundHttp } from "../net/outbound";
 import { defineTool } from "../registry/define";
 import type { ToolResult } from "../registry/types";
 import type { ArtifactStore } from "../store/artifact-store";
@@ -16,10 +16,10 @@ import { PUBKEY } from "./nostr-schemas";
 const PROFILE_FIELD = { type: "string", maxLength: 500 } as const;
 const LONGFORM_MAX_CHARS = 60_000;
 
-/** What the profile tools use: the device's key and relays, the HTTP client (NIP-05, relay info) and the file store. */
+/** What the profile tools use: the device's key and relays, the guarded HTTP client (NIP-05, relay info) and the file store. */
 export interface NostrProfileToolDeps {
   nostr: NostrSubsystem;
-  http: HttpClient;
+  outbound: OutboundHttp;
   artifacts: ArtifactStore;
 }
 
@@ -70,7 +70,7 @@ export const nostrProfileSet = defineTool({
 
 export const nostrNip05Lookup = defineTool({
   name: "nostr.nip05_lookup",
-  needs: ["http"],
+  needs: ["outbound"],
   description: "Resolve a NIP-05 identifier (name@domain) to a public key and its relays.",
   effect: "read",
   openWorld: true,
@@ -80,15 +80,15 @@ export const nostrNip05Lookup = defineTool({
     required: ["identifier"],
     additionalProperties: false,
   },
-  handler: async (args, _ctx, { http }: Pick<NostrProfileToolDeps, "http">): Promise<ToolResult> => {
-    const found = await lookupNip05(http, args.identifier);
+  handler: async (args, _ctx, { outbound }: Pick<NostrProfileToolDeps, "outbound">): Promise<ToolResult> => {
+    const found = await lookupNip05(outbound, args.identifier);
     return { text: `pubkey: ${found.pubkey}\nrelays: ${found.relays.join(", ") || "none listed"}` };
   },
 });
 
 export const nostrRelayInfo = defineTool({
   name: "nostr.relay_info",
-  needs: ["http"],
+  needs: ["outbound", "nostr"],
   description: "Fetch a relay's NIP-11 information document.",
   effect: "read",
   openWorld: true,
@@ -98,8 +98,8 @@ export const nostrRelayInfo = defineTool({
     required: ["relay_url"],
     additionalProperties: false,
   },
-  handler: async (args, _ctx, { http }: Pick<NostrProfileToolDeps, "http">): Promise<ToolResult> => ({
-    text: toJson(await relayInfo(http, args.relay_url)).slice(0, 3000),
+  handler: async (args, _ctx, { outbound, nostr }: Pick<NostrProfileToolDeps, "outbound" | "nostr">): Promise<ToolResult> => ({
+    text: toJson(await relayInfo(outbound, args.relay_url, nostr.relays())).slice(0, 3000),
   }),
 });
 

@@ -39,9 +39,13 @@ export const nostrSkillSearch = defineTool({
     if (!pool) throw new HaloError("not-configured", "this device has no WebSocket client for relays.");
     const filter: { [key: string]: unknown } = { kinds: [KIND_SKILL], limit: NOSTR_SKILL_SEARCH_EVENTS_MAX };
     if (args.author) filter.authors = [parsePubkey(args.author)];
-    const words = (args.query ?? "").toLowerCase();
+    // Every word of the query, in any order ("webhook door" finds what "door webhook" finds).
+    const words = (args.query ?? "")
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w.length > 0);
     const found = (await pool.query([filter], NOSTR_QUERY_TIMEOUT_DEFAULT_MS, NOSTR_SKILL_SEARCH_EVENTS_MAX)).filter(
-      (e) => e.kind === KIND_SKILL && !!tagValue(e, "d") && (!words || searchable(e).includes(words)),
+      (e) => e.kind === KIND_SKILL && !!tagValue(e, "d") && (words.length === 0 || hasEvery(searchable(e), words)),
     );
     if (found.length === 0) return { text: "No skills found." };
     const counts = new Map<string, number>();
@@ -106,4 +110,9 @@ function countAdoptions(lists: NostrEvent[], counts: Map<string, number>): void 
     for (const address of new Set(e.tags.filter((t) => t[0] === "a" && t[1]).map((t) => t[1])))
       counts.set(address, (counts.get(address) ?? 0) + 1);
   }
+}
+
+function hasEvery(text: string, words: readonly string[]): boolean {
+  for (const w of words) if (text.indexOf(w) < 0) return false;
+  return true;
 }

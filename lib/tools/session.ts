@@ -13,7 +13,7 @@ import { ARTIFACT_PROJECT_MAX_CHARS, SKILL_ID_MAX_CHARS, SUBAGENT_TASK_MAX_CHARS
 import { defineTool } from "../registry/define";
 import type { ToolResult } from "../registry/types";
 import { projectProblem } from "../store/artifact-names";
-import { CREDIT_REFUSAL, mayUseCredit, type CreditKnobs } from "../people/credit";
+import type { SpendRails } from "../people/rails";
 import { PROVIDER_IDS, PROVIDER_LABELS } from "../providers/types";
 
 /** What the session tools work on: the sub-agents. */
@@ -25,7 +25,8 @@ export interface SessionToolDeps {
 export interface SpawnToolDeps extends SessionToolDeps {
   artifacts: BriefDocuments;
   skills: BriefSkills;
-  config: CreditKnobs;
+  /** Credit and rate per caller (lib/people/rails.ts): a sub-agent spends provider credit. */
+  rails: Pick<SpendRails, "admit">;
 }
 
 /** The default name and project of a sub-agent's saved results. */
@@ -36,7 +37,7 @@ const ID = { type: "string", minLength: 1, maxLength: 16, description: "a sub-ag
 
 export const sessionSpawn = defineTool({
   name: "session.spawn",
-  needs: ["agents", "artifacts", "skills", "config"],
+  needs: ["agents", "artifacts", "skills", "rails"],
   effect: "act",
   openWorld: true,
   description: "Start a sub-agent to work on a task in parallel. Returns its session id; read its answer with session.poll.",
@@ -74,9 +75,9 @@ export const sessionSpawn = defineTool({
     required: ["task"],
     additionalProperties: false,
   },
-  handler: (args, ctx, { agents, artifacts, skills, config }: SpawnToolDeps): ToolResult => {
+  handler: (args, ctx, { agents, artifacts, skills, rails }: SpawnToolDeps): ToolResult => {
     const p = ctx.principal;
-    if (!mayUseCredit(config, p)) throw new HaloError("not-allowed", CREDIT_REFUSAL);
+    rails.admit(p, "session-spawn");
     if (args.task.trim() === "") throw new HaloError("invalid-arguments", "the task is empty.");
     const project = args.project ?? SUBAGENT_DEFAULT_PROJECT;
     const problem = projectProblem(project);

@@ -1,7 +1,6 @@
 // The orchestrator turn: compose the prompt, run the tool loop to a contract
 // answer, deliver the reply, then apply the answer's arrays and keep the
 // conversation state. One turn per person at a time.
-import { mayUseCredit } from "../people/credit";
 import type { DeviceActuator } from "../device/actuator";
 import type { ConfigStore } from "../device/config";
 import { EpisodicJournal } from "../memory/episodic/journal";
@@ -133,11 +132,6 @@ export class TurnEngine {
         this.signal("end");
       }
     });
-  }
-
-  /** Whether `principal` may spend provider credit on a turn it starts over POST /api/chat (lib/turn/credit.ts). */
-  mayUseCredit(principal: Principal): boolean {
-    return mayUseCredit(this.deps.config, principal);
   }
 
   /** Tells `listener` of each turn's start, tool calls, reply, failure and end (the status ring listens). */

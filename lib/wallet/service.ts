@@ -3,7 +3,8 @@
 // rails (./rails) in front of every spend. The tools (lib/tools/wallet*.ts) and the owner routes
 // (lib/http/owner-wallet.ts) call this; the tools check their caller here, the owner routes are the owner's.
 import { HaloError } from "../errors";
-import type { Clock, HttpClient, Log, Random, Settings, Storage } from "../ports";
+import { type GuardedHttp, originOfText } from "../net/outbound";
+import type { Clock, Log, Random, Settings, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import type { CallSignal } from "../util/abort";
 import { findCashuTokens, redactCashuTokens } from "../util/cashu-token";
@@ -17,7 +18,8 @@ import { CashuWallet } from "./wallet";
 export interface WalletServiceDeps {
   /** Undefined: this host has no Cashu library, and the tools say so. */
   kit: WalletKitFactory | undefined;
-  http: HttpClient;
+  /** The guarded client (lib/net/outbound.ts): the owner's allowed mints are its trusted origins. */
+  http: GuardedHttp;
   random: Random;
   clock: Clock;
   log: Log;
@@ -54,6 +56,8 @@ export class WalletService {
   readonly rails: WalletRails;
   private kitMade?: CashuKit;
   private wallet?: CashuWallet;
+  /** The wallet while it boots (its recovery already calls the mints). */
+  private opened?: CashuWallet;
   private booting?: Promise<CashuWallet>;
 
   constructor(private readonly deps: WalletServiceDeps) {
@@ -90,6 +94,7 @@ export class WalletService {
       nostr: this.deps.nostr,
     });
     wallet.open();
+    this.opened = wallet;
     try {
       const { recovery } = await wallet.boot();
       if (recovery.committed + recovery.aborted + recovery.pending > 0) {
@@ -105,9 +110,21 @@ export class WalletService {
   private kit(): CashuKit {
     if (!this.kitMade) {
       if (!this.deps.kit) throw new HaloError("not-configured", "this device has no Cashu library.");
-      this.kitMade = this.deps.kit({ http: this.deps.http, random: this.deps.random });
+      // A mint on the owner's allow-list is an origin the owner set: reached as it is (it may be on the LAN);
+      // anything else, and every redirect away from it, gets the address check.
+      const http: GuardedHttp = { request: (req) => this.deps.http.request({ ...req, trusted: this.trustedMints() }) };
+      this.kitMade = this.deps.kit({ http, random: this.deps.random });
     }
     return this.kitMade;
+  }
+
+  private trustedMints(): string[] {
+    const out: string[] = [];
+    for (const url of (this.wallet ?? this.opened)?.config().allowed ?? []) {
+      const origin = originOfText(url);
+      if (origin !== undefined) out.push(origin);
+    }
+    return out;
   }
 
   /** Sends a token, or leaves the payment waiting for the owner. */

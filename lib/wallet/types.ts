@@ -1,7 +1,8 @@
 // The wallet's data, as kept on the card and on relays, and the seams it is built with: the Cashu protocol
 // (CashuKit, over @cashu/cashu-ts in ./cashu-kit) and the device's Nostr identity and relays, which the
 // caller passes in so lib/wallet never imports lib/nostr.
-import type { HttpClient, Random } from "../ports";
+import type { GuardedHttp } from "../net/outbound";
+import type { Random } from "../ports";
 
 /** A proof in the Cashu wire form (NUT-00), amounts as numbers. */
 export interface StoredProof {
@@ -173,4 +174,4 @@ export interface WalletRelays {
  * Makes the Cashu kit: the host binds it to lib/wallet/cashu/kit.ts's createCashuKit, which is loaded at run
  * time and never preloaded (docs/wallet.md); undefined on a host without the library (the wallet's tools say so).
  */
-export type WalletKitFactory = (deps: { http: HttpClient; random: Random }) => CashuKit;
+export type WalletKitFactory = (deps: { http: GuardedHttp; random: Random }) => CashuKit;

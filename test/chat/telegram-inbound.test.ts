@@ -43,6 +43,8 @@ describe("Telegram inbound channel", () => {
     if (options.token !== null) assert.equal(core.secrets.set("telegram", options.token ?? TEST_BOT_TOKEN), undefined);
     assert.equal(core.chats.replace(["42", "-1001"]), undefined);
     assert.equal(core.people.setRole("42", "user").ok, true);
+    // Guest chats spend credit only when the owner allows it (lib/people/rails.ts).
+    assert.equal(core.config.apply([["guestCredit", true]], "owner"), undefined);
     const out: Rig = {
       rig,
       turns: [],
@@ -55,6 +57,7 @@ describe("Telegram inbound channel", () => {
       sendText: (chatId, text) => core.telegram.sendText(chatId, text),
       chats: core.chats,
       principalFor: (chatId) => derivePrincipal(core, "chat", chatId),
+      rails: core.rails,
       runner: {
         runTurn: async (principal, input) => {
           out.turns.push({ principal, input });
@@ -205,6 +208,8 @@ describe("Telegram inbound channel", () => {
       return { reply: `done ${input.text}` };
     };
     const total = INBOUND_QUEUE_MAX + 5;
+    // The owner's chat: the owner is not rate-limited (a user's chat past RAILS_TURN_BURST is, see below).
+    assert.equal(r.rig.core.people.setRole("42", "admin").ok, true);
     for (let i = 0; i < total; i++) server.message(42, `m${i}`);
     r.inbound.start();
     await until(() => r.turns.length === 1, "the first turn");

@@ -1,7 +1,8 @@
 // The blossom.* tools against the stand-in Blossom server on loopback (which checks every authorization event
 // as a server does), through the registry: upload from the file store, head, list, download back with the hash
 // checked, a corrupt blob refused and nothing kept, delete with a signed kind-24242 event, the owner's server
-// list (the owner API, then BUD-03 kind 10063 from a real relay), and hostile arguments.
+// list (the owner API, then BUD-03 kind 10063 from a real relay: its servers get the outbound address check, the
+// owner's own do not), and hostile arguments.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { npubEncode } from "nostr-tools/nip19";
@@ -9,9 +10,12 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure
 import { memoryPorts } from "../../hosts/sim/ports/index.ts";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
 import type { Halo } from "../../lib/app/halo.ts";
+import type { HttpClient } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { encodeUtf8 } from "../../lib/util/utf8.ts";
+import { inProcessBlossomClient } from "../support/blossom-client.ts";
 import { type LoopbackBlossom, startStandInBlossom } from "../support/blossom-server.ts";
+import { StandInBlossom } from "../support/blossom-server-core.ts";
 import { testHalo } from "../support/halo.ts";
 import { startTestRelay, type TestRelay } from "../support/nostr-relay.ts";
 import { publishAsClient, until } from "./support.ts";
@@ -154,7 +158,7 @@ describe("blossom tools (stand-in Blossom server on loopback)", () => {
       await relay.close();
     });
 
-    it("uses the owner's kind 10063 servers when the owner API sets none", async () => {
+    it("reads the owner's kind 10063 servers when the owner API sets none, and checks their addresses", async () => {
       const ownerSk = generateSecretKey();
       halo.core.nostr.setOwner(getPublicKey(ownerSk));
       halo.core.nostr.setRelays([relay.url]);
@@ -175,7 +179,50 @@ describe("blossom tools (stand-in Blossom server on loopback)", () => {
       assert.equal(await publishAsClient(relay.url, list), true);
       assert.deepEqual((await api("PUT", "/api/blossom/servers", { servers: [] })).json.servers, []);
       assert.deepEqual((await api("GET", "/api/blossom")).json.in_use, [blossom.url]);
+      // A server from a relay's event is checked like any received address: this one is on loopback.
+      assert.match((await call("blossom.list", {})).text, /^unavailable: the Blossom server could not be reached/);
+      // The same server set by the owner is an origin the owner chose, reached as it is.
+      assert.deepEqual((await api("PUT", "/api/blossom/servers", { servers: [blossom.url] })).json.servers, [blossom.url]);
       assert.equal(JSON.parse((await call("blossom.list", {})).text).server, blossom.url);
+    });
+
+    it("reaches a public server of the owner's kind 10063 list at the address it checked", async () => {
+      const base = "https://blossom.example";
+      const standIn = new StandInBlossom({
+        now: () => Math.floor(Date.now() / 1000),
+        sha256: (d) => new Uint8Array(createHash("sha256").update(d).digest()),
+        base,
+      });
+      const inProcess = inProcessBlossomClient(standIn, base);
+      const pinned: Array<string | undefined> = [];
+      const http: HttpClient = {
+        request: (req) => {
+          pinned.push(req.address);
+          return inProcess.request(req);
+        },
+      };
+      const resolver = {
+        resolve: (name: string) =>
+          name === "blossom.example" ? Promise.resolve(["93.184.216.34"]) : Promise.reject(new Error("no such name")),
+      };
+      const other = testHalo(memoryPorts({ log: memoryLog(), http, resolver }));
+      try {
+        const ownerSk = generateSecretKey();
+        other.core.nostr.setOwner(getPublicKey(ownerSk));
+        other.core.nostr.setRelays([relay.url]);
+        other.core.nostr.start();
+        await until(() => other.core.nostr.pool!.connectedCount() === 1);
+        const list = finalizeEvent(
+          { kind: 10063, created_at: Math.floor(Date.now() / 1000), tags: [["server", `${base}/`]], content: "" },
+          ownerSk,
+        );
+        assert.equal(await publishAsClient(relay.url, list), true);
+        const listed = await other.core.registry.dispatch("blossom.list", {}, admin);
+        assert.equal(JSON.parse(listed.text).server, base);
+        assert.deepEqual(pinned, ["93.184.216.34"]);
+      } finally {
+        other.core.nostr.stop();
+      }
     });
   });
 });

@@ -116,6 +116,17 @@ describe("the Nostr DM channel (simulator, real relay, real turns)", () => {
     const contacts = finalizeEvent({ kind: 3, content: "", tags: [["p", friend]], created_at: now() }, ownerSk);
     assert.equal(await publishAsClient(relay.url, contacts), true);
     await until(() => sim.halo.core.nostr.tierOf(friend) === "wot", 5000, "the owner's contacts");
+    // A followed key runs as a guest: refused until the owner lets guests spend credit (lib/people/rails.ts).
+    const seenBefore = provider.seen.length;
+    const early = finalizeEvent(
+      { kind: 4, content: nip04Encrypt(friendSk, device, "too early"), tags: [["p", device]], created_at: now() },
+      friendSk,
+    );
+    const refused = sim.halo.core.nostrChannel.stats().refused;
+    assert.equal(await publishAsClient(relay.url, early), true);
+    await until(() => sim.halo.core.nostrChannel.stats().refused === refused + 1, 5000, "the guest DM refused");
+    assert.equal(provider.seen.length, seenBefore, "no provider call for a refused guest");
+    assert.equal((await ownerApi(sim, "PUT", "/api/config/guestCredit", { value: true })).status, 200);
     provider.reply(openAiAnswer(answer({ reply: "hello friend" })));
     const dm = finalizeEvent(
       { kind: 4, content: nip04Encrypt(friendSk, device, "friend here"), tags: [["p", device]], created_at: now() },

@@ -329,5 +329,9 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
     assert.match(found[0], /^- popular-one .*adopted by 2$/);
     assert.match(found[1], /^- lonely-one .*adopted by 0$/);
     assert.equal((await dispatch("nostr.skill_search", { query: "no-such-words" })).text, "No skills found.");
+    // Words in any order, each somewhere in the skill ("one popular" finds "popular-one"; a missing word finds nothing).
+    assert.match((await dispatch("nostr.skill_search", { query: "one  POPULAR", author })).text, /^- popular-one /);
+    assert.match((await dispatch("nostr.skill_search", { query: "bitcoin lonely", author })).text, /^- lonely-one /);
+    assert.equal((await dispatch("nostr.skill_search", { query: "popular nowhere", author })).text, "No skills found.");
   });
 });

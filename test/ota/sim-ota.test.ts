@@ -88,6 +88,10 @@ describe("updates in the simulator", function () {
     assert.equal(r.status, 502);
     assert.equal(r.json.state, "error");
     assert.match(r.json.detail, /image download failed at byte 65536/);
+    // Reading the status afterwards is not itself a failure: 200, with the error in it.
+    const read = await api("GET", "/api/ota");
+    assert.equal(read.status, 200);
+    assert.equal(read.json.state, "error");
     assert.equal(JSON.parse(readFileSync(join(dataDir, "ota/otadata.json"), "utf8")).boot, 0);
   });
 
@@ -110,6 +114,9 @@ describe("updates in the simulator", function () {
     const tool = await sim.halo.core.registry.dispatch("ota.status", {}, principal("admin", "turn", "owner"));
     assert.match(tool.text, /^State: idle\nRunning: 0\.2\.0 \(ota_1\)\n/);
     assert.match(tool.text, /Last install: 0\.2\.0 ok/);
+    // agent.version says what runs now, not the build's old number.
+    const version = await sim.halo.core.registry.dispatch("agent.version", {}, principal("admin", "turn", "owner"));
+    assert.match(version.text, /^Halo 0\.2\.0 /);
     assert.equal((await api("POST", "/api/ota/check", {})).json.state, "up-to-date");
   });
 });

@@ -11,6 +11,7 @@ import { TelegramError } from "../../lib/chat/telegram-errors.ts";
 import { TelegramInbound } from "../../lib/chat/telegram-inbound.ts";
 import { buildCore } from "../../lib/app/core.ts";
 import { derivePrincipal } from "../../lib/people/principals.ts";
+import { SpendRails } from "../../lib/people/rails.ts";
 import type { HttpClient, HttpClientRequest, HttpClientResponse } from "../../lib/ports.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { encodeMultipart, multipartBoundary } from "../../lib/util/multipart.ts";
@@ -144,6 +145,7 @@ export async function runChannelsScenario(): Promise<string[]> {
     sendText: async (chatId, text) => void sent.push(`${chatId}: ${text}`),
     chats: { has: (id) => allowed.has(id) },
     principalFor: (chatId) => makePrincipal(chatId, allowed.has(chatId) ? "user" : "unknown", "turn"),
+    rails: new SpendRails({ config: { bool: (k) => k === "userCredit" }, now: () => 0 }),
     runner: { runTurn: async (p, input) => ({ reply: `${p.ns}/${p.role} asked ${input.channel}: ${input.text}` }) },
     log: { info: (m) => void log.push(m), warn: (m) => void log.push(`warn ${m}`) },
     sleep: async (ms) => void sleeps.push(ms),

@@ -120,6 +120,7 @@ export async function runNostrSkillsScenario(): Promise<string[]> {
     offsetMinutes: () => 0,
     ownerPrincipal: () => makePrincipal("owner", "admin", "turn"),
     principalFor: () => undefined,
+    rails: { decide: () => undefined },
     log: { info: () => undefined, warn: (m) => void warnings.push(m) },
   });
   triggers.start();
@@ -160,7 +161,10 @@ export async function runNostrSkillsScenario(): Promise<string[]> {
   out.push(`warnings ${warnings.length}: ${warnings[0] ?? ""}`);
   out.push(`governor used ${governor.used(now)} of ${limit}`);
   limit = 0;
-  out.push(`webhook over the limit ${triggers.webhook(hook, {})}`);
+  // A webhook runs as its own principal and uses none of the owner's scheduled turns (the route's rails bound it).
+  out.push(`webhook with no scheduled turns left ${triggers.webhook(hook, {})}`);
+  await triggers.idle();
+  out.push(turns[turns.length - 1]);
   out.push(`unknown webhook ${triggers.webhook("0123456789abcdef", {})}`);
   for (const t of triggers.list())
     out.push(`status ${t.d} ${t.trigger} fires=${t.fires} dropped=${t.dropped} next=${t.nextRun ?? "-"} ${t.lastResult ?? ""}`);

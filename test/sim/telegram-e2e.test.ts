@@ -34,6 +34,8 @@ describe("the simulator's Telegram channel", () => {
 
   it("answers an allow-listed chat with a real turn and ignores every other chat", async () => {
     assert.equal((await ownerApi(sim, "PUT", "/api/chats", { chats: ["42"] })).status, 200);
+    // The chat is a guest's: it reaches a turn once the owner lets guests spend credit (lib/people/rails.ts).
+    assert.equal((await ownerApi(sim, "PUT", "/api/config/guestCredit", { value: true })).status, 200);
     telegram.message(99, "let me in");
     telegram.message(42, "hello from telegram");
     await until(() => telegram.calls("sendMessage").length >= 1, "the reply");

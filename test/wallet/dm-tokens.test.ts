@@ -91,6 +91,8 @@ describe("wallet: tokens in DMs and skills by the seed's tool names (simulator, 
     const contacts = finalizeEvent({ kind: 3, content: "", tags: [["p", friend]], created_at: now() }, ownerSk);
     assert.equal(await publishAsClient(relay.url, contacts), true);
     await until(() => sim.halo.core.nostr.tierOf(friend) === "wot", 5000, "the owner's contacts");
+    // A followed key runs as a guest, which spends provider credit only when the owner allows it (lib/people/rails.ts).
+    assert.equal((await ownerApi(sim, "PUT", "/api/config/guestCredit", { value: true })).status, 200);
     const { token } = await payer.sendToken(8);
     provider.reply(openAiAnswer(answer({ reply: "thanks" })));
     const seen = provider.seen.length;

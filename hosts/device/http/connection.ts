@@ -3,7 +3,10 @@
 // that much, hands Halo a plain HttpRequest and writes its answer (a stream of
 // server-sent events included) as the socket has room, then waits for the
 // next request or closes. A body over the route's limit is never read: Halo
-// answers 413 at once and the connection closes. Deadlines close a client
+// answers 413 at once and the connection closes: once the refusal is written,
+// what the client still sends is read and dropped for LINGER_MS (or until it
+// closes), because closing a socket with unread input sends a reset that can
+// reach the client before the refusal does. Deadlines close a client
 // that stalls in its head or body.
 import TCP from "embedded:io/socket/tcp";
 import Timer, { type TimerId } from "timer";
@@ -27,6 +30,8 @@ import { encodeUtf8 } from "../../../lib/util/utf8";
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** A body that has not arrived in full by then is abandoned and the connection closed. */
 export const BODY_TIMEOUT_MS = 30_000;
+/** After a refusal that closes the connection (413, 431, server full), input is dropped this long before closing. */
+export const LINGER_MS = 2_000;
 /** Largest piece handed to the socket at once. */
 const WRITE_PIECE_BYTES = 2048;
 
@@ -247,6 +252,12 @@ export class HttpConnection {
       }
     }
     if (this.output.length > 0 || this.phase !== "writing" || this.stopStream) return;
+    if (this.closeWhenWritten && this.discardInput) {
+      // The client may still be sending what was refused: drop it until it closes, or LINGER_MS.
+      if (this.phase === "writing") this.phase = "answering";
+      this.expire(LINGER_MS);
+      return;
+    }
     if (this.closeWhenWritten) {
       this.close();
       return;

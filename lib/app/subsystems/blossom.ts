@@ -1,4 +1,4 @@
-// Blossom (docs/nostr.md, "Blossom"): blobs on the owner's servers over the HttpClient port, signed by the
+// Blossom (docs/nostr.md, "Blossom"): blobs on the owner's servers over the guarded client, signed by the
 // device's Nostr key; the owner's BUD-03 server list read from the relays when the owner has set none.
 import { BlossomClient, KIND_BLOSSOM_SERVERS } from "../../nostr/blossom";
 import { defineSubsystem } from "../subsystem";
@@ -8,12 +8,12 @@ const SERVER_LIST_QUERY_MS = 3000;
 
 export const BLOSSOM = defineSubsystem({
   name: "blossom",
-  ports: ["http", "digest", "settings"],
-  needs: ["nostr"],
+  ports: ["digest", "settings"],
+  needs: ["nostr", "outbound"],
   provides: ["blossom"],
-  build: (p, { nostr }) => ({
+  build: (p, { nostr, outbound }) => ({
     blossom: new BlossomClient({
-      http: p.http,
+      http: outbound,
       digest: p.digest,
       settings: p.settings,
       identity: nostr.identity,

@@ -40,8 +40,8 @@ function tierPrincipal(people: PrincipalDeps): (tier: SenderTier, pubkey: string
 
 export const NOSTR_TURNS = defineSubsystem({
   name: "nostr-turns",
-  ports: ["log"],
-  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats", "wallet"],
+  ports: ["log", "settings"],
+  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats", "rails", "wallet"],
   provides: ["triggers", "nostrChannel"],
   build(p, d) {
     const { nostr, turn } = d;
@@ -54,14 +54,17 @@ export const NOSTR_TURNS = defineSubsystem({
       offsetMinutes: () => utcOffsetMinutes(d.config),
       ownerPrincipal: () => derivePrincipal(d, "web", OWNER_PERSON_ID),
       principalFor,
+      rails: d.rails,
       log: p.log,
     });
     const nostrChannel = new NostrChannel({
       nostr,
       runner: turn,
       principalFor,
+      rails: d.rails,
       strangerReply: () => nostr.strangerReply(),
       skillsDone: (skills) => triggers.completed(skills),
+      settings: p.settings,
       // A token in a DM from anyone but the owner waits for the owner (docs/wallet.md, "Rails").
       screenTokens: (text, sender) =>
         d.wallet.available() === true

@@ -9,6 +9,7 @@ import { DOCS } from "./docs";
 import { FILES } from "./files";
 import { MEMORY } from "./memory";
 import { NOSTR, NOSTR_TURNS } from "./nostr";
+import { OUTBOUND } from "./outbound";
 import { OWNERSHIP } from "./ownership";
 import { PROVIDERS } from "./providers";
 import { REGISTRY } from "./registry";
@@ -23,6 +24,7 @@ import { WALLET } from "./wallet";
 export const SUBSYSTEMS: readonly SubsystemEntry[] = [
   REGISTRY,
   DOCS,
+  OUTBOUND,
   OWNERSHIP,
   SPEECH,
   BOARD,

@@ -2,6 +2,8 @@
 // must pass after its first restart: network (the feed answers), storage (the
 // card takes a write when one is inserted) and registry (tools are there).
 import { defineSubsystem } from "../subsystem";
+import type { OutboundHttp } from "../../net/outbound";
+import { originOfText } from "../../net/outbound";
 import type { Ports } from "../../ports";
 import type { ToolRegistry } from "../../registry/registry";
 import type { HealthCheck } from "../../ota/boot";
@@ -22,14 +24,27 @@ export interface OtaBuildOptions {
 
 const PROBE_PATH = "ota-health-probe.txt";
 
-function healthChecks(ports: Pick<Ports, "http" | "storage">, registry: ToolRegistry, feedUrl: () => string | undefined): HealthCheck[] {
+function healthChecks(
+  ports: Pick<Ports, "storage">,
+  outbound: OutboundHttp,
+  registry: ToolRegistry,
+  feedUrl: () => string | undefined,
+): HealthCheck[] {
   return [
     {
       name: "network",
       run: async () => {
         const url = feedUrl();
         if (!url) return undefined; // nothing to reach yet
-        const res = await ports.http.request({ method: "GET", url, timeoutMs: FEED_TIMEOUT_MS, maxResponseBytes: FEED_MAX_BYTES });
+        const origin = originOfText(url);
+        const res = await outbound.request({
+          method: "GET",
+          url,
+          timeoutMs: FEED_TIMEOUT_MS,
+          maxResponseBytes: FEED_MAX_BYTES,
+          maxRedirects: 0,
+          trusted: origin ? [origin] : [],
+        });
         return res.status === 200 ? undefined : `the release feed answered HTTP ${res.status}`;
       },
     },
@@ -55,17 +70,17 @@ function healthChecks(ports: Pick<Ports, "http" | "storage">, registry: ToolRegi
 /** The update engine, with the health check a new image must pass; undefined without app slots or build options. */
 export const UPDATES = defineSubsystem({
   name: "updates",
-  ports: ["otaSlots", "http", "settings", "log", "clock", "storage"],
-  needs: ["registry", "otaBuild"],
+  ports: ["otaSlots", "settings", "log", "clock", "storage"],
+  needs: ["registry", "otaBuild", "outbound"],
   provides: ["updates"],
-  build(p, { registry, otaBuild }) {
+  build(p, { registry, otaBuild, outbound }) {
     const { otaSlots } = p;
     if (!otaSlots || !otaBuild) return { updates: undefined };
     const records = new OtaRecords(p.settings);
     return {
       updates: new OtaEngine({
         slots: otaSlots,
-        http: p.http,
+        http: outbound,
         settings: p.settings,
         log: p.log,
         now: () => p.clock.now(),
@@ -74,7 +89,7 @@ export const UPDATES = defineSubsystem({
         trustedKeys: otaBuild.trustedKeys,
         feedUrl: otaBuild.feedUrl,
         checkIntervalMs: otaBuild.checkIntervalMs,
-        checks: healthChecks(p, registry, () => records.feedUrl() ?? otaBuild.feedUrl),
+        checks: healthChecks(p, outbound, registry, () => records.feedUrl() ?? otaBuild.feedUrl),
       }),
     };
   },

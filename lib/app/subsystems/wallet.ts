@@ -1,5 +1,5 @@
-// The Cashu wallet (docs/wallet.md): built from the host's Cashu kit (loaded at run time), the HttpClient
-// port for every mint call, the card, the device's Nostr key and the owner's relays (NIP-60).
+// The Cashu wallet (docs/wallet.md): built from the host's Cashu kit (loaded at run time), the guarded
+// client (lib/net/outbound.ts) for every mint call, the card, the device's Nostr key and the owner's relays (NIP-60).
 import type { NostrSubsystem } from "../../nostr/subsystem";
 import type { WalletNostr } from "../../wallet/sync";
 import { WalletService } from "../../wallet/service";
@@ -25,13 +25,13 @@ function walletNostr(nostr: NostrSubsystem): WalletNostr | undefined {
 
 export const WALLET = defineSubsystem({
   name: "wallet",
-  ports: ["http", "random", "clock", "log", "settings", "storage"],
-  needs: ["nostr", "walletKit"],
+  ports: ["random", "clock", "log", "settings", "storage"],
+  needs: ["nostr", "walletKit", "outbound"],
   provides: ["wallet"],
   build: (p, d) => ({
     wallet: new WalletService({
       kit: d.walletKit,
-      http: p.http,
+      http: d.outbound,
       random: p.random,
       clock: p.clock,
       log: p.log,

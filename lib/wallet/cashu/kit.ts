@@ -18,7 +18,8 @@ import {
   Wallet,
 } from "@cashu/cashu-ts";
 import { HaloError } from "../../errors";
-import type { HttpClient, Random } from "../../ports";
+import type { GuardedHttp } from "../../net/outbound";
+import type { Random } from "../../ports";
 import { toHex } from "../../util/hash";
 import { WALLET_UNIT } from "../limits";
 import { installCashuGlobals } from "../shims";
@@ -42,7 +43,8 @@ import type {
 } from "../types";
 
 export interface CashuKitDeps {
-  http: HttpClient;
+  /** The guarded client (lib/net/outbound.ts): mints are named by tokens from outside. */
+  http: GuardedHttp;
   random: Random;
   /** Deadline of one mint request (default WALLET_HTTP_TIMEOUT_MS). */
   timeoutMs?: number;

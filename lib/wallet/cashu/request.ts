@@ -2,7 +2,7 @@
 // a deadline and a size cap on every answer, and the error contract cashu-ts expects (a 400 with a NUT error
 // code becomes a MintOperationError, so the wallet can tell a refusal from a mint that did not answer).
 import { HttpResponseError, JSONInt, MintOperationError, NetworkError, type RequestFn, type RequestOptions } from "@cashu/cashu-ts";
-import type { HttpClient } from "../../ports";
+import type { GuardedHttp } from "../../net/outbound";
 import { decodeUtf8 } from "../../util/utf8";
 import { WALLET_HTTP_MAX_RESPONSE_BYTES, WALLET_HTTP_TIMEOUT_MS } from "../limits";
 
@@ -26,7 +26,8 @@ function errorBody(text: string): { code?: number; detail?: string } {
 }
 
 /** A RequestFn for `new Mint(url, { customRequest })`. */
-export function mintRequest(http: HttpClient, timeoutMs: number = WALLET_HTTP_TIMEOUT_MS): RequestFn {
+/** `http` is the guarded client (lib/net/outbound.ts): a mint is named by a token someone sent, so it is not trusted. */
+export function mintRequest(http: GuardedHttp, timeoutMs: number = WALLET_HTTP_TIMEOUT_MS): RequestFn {
   const request = async (args: RequestOptions): Promise<unknown> => {
     const body = args.requestBody ? JSONInt.stringify(args.requestBody) : undefined;
     const headers = { accept: "application/json", ...(body ? { "content-type": "application/json" } : {}), ...lowerCased(args.headers) };
@@ -39,6 +40,7 @@ export function mintRequest(http: HttpClient, timeoutMs: number = WALLET_HTTP_TI
         body,
         timeoutMs: args.requestTimeout ?? timeoutMs,
         maxResponseBytes: WALLET_HTTP_MAX_RESPONSE_BYTES,
+        maxRedirects: 0,
       });
     } catch (e) {
       const code = (e as { code?: string }).code;
