@@ -3,36 +3,23 @@ import { pick } from "../util/pick";
 import { telegramInboundFor } from "./telegram-inbound";
 import { buildCore, type Core, type CoreOptions } from "./core";
 import { bootEventText, recordDeviceEvent } from "../memory/episodic/device-events";
-import { chatRoute } from "../http/chat-api";
 import { HostPolicy } from "../http/host-policy";
 import { hostAndOrigin, refuseFraming, refuseTokenInUrl } from "../http/middleware";
-import { ownerApiRoutes } from "../http/owner-api";
-import { hostRoutes } from "../http/owner-hosts";
-import { nostrWebhookRoute } from "../http/nostr-webhook";
 import { HttpPipeline, type RouteSpec } from "../http/pipeline";
-import { filesApiRoutes } from "../http/files-api";
-import { ObservedLed, ringEventsRoute } from "../http/ring-events";
-import { secretCheckRoute } from "../http/secret-check";
-import { assetRoutes } from "../http/static-assets";
-import { statusPage } from "../http/status-page";
-import { updatesPage } from "../http/updates-page";
-import { webApiRoutes, webPageRoutes } from "../http/web-api";
-import { webAssets } from "../generated/web-assets";
+import { ObservedLed } from "../http/ring-events";
 import { VALIDATORS } from "../generated/validators.js";
 import type { HttpRequest, HttpResponse } from "../http/types";
-import { mcpRoute } from "../http/mcp-route";
 import { McpServer } from "../mcp/server";
 import { EpisodicJournal } from "../memory/episodic/journal";
-import { derivePrincipal } from "../people/principals";
 import type { Ports } from "../ports";
 import { RING_FRAME_MS } from "../device/ring/runner";
 import type { StatusRing } from "../device/ring/status";
 import { statusRingFor } from "./ring";
-import { voiceRoutes } from "../http/voice-api";
-import { wakeRoutes } from "../http/wake-api";
-import { PressToTalk } from "../voice/press-to-talk";
+import { haloRoutes } from "./routes";
+import type { PressToTalk } from "../voice/press-to-talk";
 import { sharedMic } from "../voice/shared-mic";
-import { WAKE_SYNC_MS, WakeListener } from "../voice/wake-listener";
+import { WAKE_SYNC_MS, type WakeListener } from "../voice/wake-listener";
+import { voiceControls } from "./voice-controls";
 
 export type { HttpRequest, HttpResponse } from "../http/types";
 
@@ -90,72 +77,7 @@ export function createHalo(options: HaloOptions): Halo {
     deviceName: options.deviceName,
     settings: ports.settings,
   });
-  const verifyToken = (token: string) => core.clients.verify(token);
-  const routes: RouteSpec[] = [
-    mcpRoute({ server: mcp, verifyToken, principalFor: (client) => derivePrincipal(core, "mcp", client.name) }),
-    chatRoute({
-      verifyToken,
-      principalFor: (client) => ({ ...derivePrincipal(core, "mcp", client.name), via: "turn" }),
-      turn: core.turn,
-      rails: core.rails,
-    }),
-    ...ownerApiRoutes(
-      {
-        ...pick(core, ["secrets", "clients", "people", "chats", "priority", "config", "skills", "routines", "alerts", "downloads"]),
-        ...pick(core, ["nostr", "budget", "models", "memory", "ports", "wallet", "blossom"]),
-        ota: core.updates,
-        log: ports.log,
-        wifi: ports.wifi,
-      },
-      verifyToken,
-    ),
-    ...hostRoutes(hosts, verifyToken),
-    nostrWebhookRoute({
-      verifyToken,
-      principalFor: (c) => derivePrincipal(core, "mcp", c.name),
-      rails: core.rails,
-      triggers: () => core.triggers,
-    }),
-    ...voiceRoutes({
-      ...pick(core, ["turn", "speech", "config", "rails"]),
-      ...pick(ports, ["random", "storage"]),
-      verifyToken,
-      principalFor: (c) => ({ ...derivePrincipal(core, "mcp", c.name), via: "turn" }),
-    }),
-    ...webApiRoutes(pick(core, ["registry", "secrets"]), verifyToken),
-    ...wakeRoutes(core.wake, verifyToken),
-    ringEventsRoute({ led, voice: core.voice }, verifyToken),
-    ...filesApiRoutes(
-      { artifacts: core.artifacts, principalFor: (c) => derivePrincipal(core, "mcp", c.name), log: ports.log },
-      verifyToken,
-    ),
-    secretCheckRoute(
-      { ...pick(ports, ["http", "clock"]), getSecret: (n) => core.secrets.getSecret(n), baseUrls: options.core.baseUrls },
-      verifyToken,
-    ),
-    ...webPageRoutes(assetRoutes(webAssets())),
-    {
-      method: "GET",
-      pattern: "/status",
-      maxBody: 0,
-      errors: "api",
-      use: [],
-      handler: () => ({
-        status: 200,
-        headers: { "content-type": "text/html; charset=utf-8" },
-        body: statusPage(firmwareVersion, core.registry.all().length),
-      }),
-    },
-    {
-      method: "GET",
-      pattern: "/updates",
-      maxBody: 0,
-      errors: "api",
-      use: [],
-      handler: () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: updatesPage() }),
-    },
-    ...options.hostRoutes,
-  ];
+  const routes = haloRoutes({ core, mcp, hosts, led, options });
   // Every request passes these, 404s, 405s and the host's pages included; routes add their own checks.
   const global = [refuseFraming, refuseTokenInUrl, hostAndOrigin(hosts)];
   const http = new HttpPipeline(routes, global, { validators: VALIDATORS, log: ports.log });
@@ -164,28 +86,7 @@ export function createHalo(options: HaloOptions): Halo {
   const lights = statusRingFor({
     ...pick(core, ["ports", "config", "turn", "skills", "routines", "downloads", "wallet", "voice", "updates"]),
   });
-  const button = new PressToTalk({
-    voice: core.voice,
-    config: core.config,
-    speaker: ports.audioOut,
-    ring: lights,
-    log: ports.log,
-    longPress: options.buttonActions?.longPress,
-    veryLongPress: options.buttonActions?.veryLongPress,
-  });
-  // Gestures work from the first moment, before the network and the lifecycle start.
-  ports.button?.onGesture((gesture) => void button.gesture(gesture));
-  const wake = mic
-    ? new WakeListener({
-        mic: mic.background,
-        detector: () => core.wake?.detector(),
-        voice: core.voice,
-        onWake: () => void button.gesture("press"),
-        log: ports.log,
-      })
-    : undefined;
-  // Back to idle: listen for the phrase again.
-  if (wake) core.voice.subscribe(() => wake.sync());
+  const { button, wake } = voiceControls({ core, lights, mic, buttonActions: options.buttonActions });
 
   return {
     core,
