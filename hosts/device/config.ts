@@ -34,6 +34,8 @@ export interface DeviceConfig {
   improv?: { port: number; receive: number; transmit: number; baud: number };
   /** Updates: the release feed (`otaFeedUrl`) and trusted Ed25519 keys, comma-separated hex (`otaKeys`). */
   ota: { feedUrl?: string; trustedKeys: string[] };
+  /** Events the boot-time curve bench signs and verifies per curve (`curveBench=100`); 0: no bench. */
+  curveBench: number;
 }
 
 export interface RingConfig {
@@ -126,5 +128,6 @@ export function readDeviceConfig(): DeviceConfig {
     button: buttonConfig(config.button),
     improv: improvConfig(config.improv),
     ota: { feedUrl: text(config.otaFeedUrl), trustedKeys: (text(config.otaKeys) ?? "").split(",").filter((k) => k !== "") },
+    curveBench: integer(config.curveBench, 0),
   };
 }

@@ -4,6 +4,9 @@ import "./globals"; // first: lib/ needs TextEncoder and TextDecoder
 import { createHalo } from "../../lib/app/halo";
 import { RateLimitedLog } from "../../lib/util/log-limit";
 import { readDeviceConfig } from "./config";
+import { runCurveBench } from "./curve-bench";
+import { nativeCurve } from "../../modules/curve/curve";
+import { tsCurve } from "../../lib/nostr/curve/ts-curve";
 import { serveHttp } from "./http/server";
 import { deviceWifi, startNetwork, type DeviceNetwork } from "./network";
 import { devicePorts } from "./ports/index";
@@ -13,6 +16,8 @@ import { RING_FRAME_MS } from "../../lib/device/ring/runner";
 
 export default function main(): void {
   const config = readDeviceConfig();
+  // Issue 27's lin figures, only in a build made with `curveBench=<events>` (hosts/lin/check-curve.mjs).
+  if (config.curveBench > 0) runCurveBench(config.curveBench, nativeCurve, tsCurve);
   const given = devicePorts(config);
   // The owner API's Wi-Fi endpoints reach the network once it runs; lin has no radio.
   let network: DeviceNetwork | undefined;

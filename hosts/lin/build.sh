@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the device app for the Moddable SDK's Linux target and hosts/lin/halo-lin in one command:
 #   MODDABLE=/path/to/moddable hosts/lin/build.sh [-d] [mcconfig arguments, e.g. openaiBaseUrl=...]
-# -d makes a debug build (it prints `instruments:` rows every second). Needs the SDK's lin tools built
+# -d makes a debug build (it prints `instruments:` rows every second), -i an instrumented release build. Needs the SDK's lin tools built
 # ($MODDABLE/build/bin/lin/release) and the repo's node_modules (`npm ci`). See README.md beside this file.
 set -eu
 : "${MODDABLE:?set MODDABLE to your Moddable SDK checkout}"
@@ -11,6 +11,11 @@ debug=
 if [ "${1:-}" = "-d" ]; then
   kind=debug
   debug=-d
+  shift
+elif [ "${1:-}" = "-i" ]; then
+  # a release build with the SDK's instrumentation (what hosts/device/curve-bench.ts reads the heap with)
+  kind=instrument
+  debug=-i
   shift
 fi
 export MODDABLE
