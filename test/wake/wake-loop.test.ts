@@ -18,19 +18,10 @@ import { VoiceServer } from "../support/voice-server.ts";
 import { speak, trim } from "../support/wake-speech.ts";
 import { wakeExamples } from "../support/wake-set.ts";
 import { answer, openAiAnswer } from "../turn/support.ts";
+import { join as joinSamples } from "./synthetic.ts";
 
 const KEY = "sk-wake-loop-KEY";
 const RATE = 16000;
-
-function concat(...parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 async function until(what: string, check: () => boolean, ms = 20000): Promise<void> {
   const end = Date.now() + ms;
@@ -79,7 +70,7 @@ describe("the wake phrase starts a turn on the simulator", function () {
     const phrase = trim(speak("hey halo", { voice: "en-us", wordsPerMinute: 170, pitch: 50 }));
     const before = scene(new Int16Array(0), 1500, 0, 60).samples;
     const question = scene(say("what time is it"), 500, 2500, 60);
-    const room = concat(before, phrase, question.samples);
+    const room = joinSamples(before, phrase, question.samples);
     const uploads = stand.uploads.length;
     stand.transcripts.push("what time is it");
     stand.llm.reply(openAiAnswer(answer({ reply: "It is noon." })));
@@ -116,7 +107,7 @@ describe("the wake phrase starts a turn on the simulator", function () {
 
   it("sends nothing anywhere for a room without the phrase, and does not listen while muted or turned off", async () => {
     const other = trim(speak("okay nova what is the weather", { voice: "en-us", wordsPerMinute: 165, pitch: 50 }));
-    const room = concat(scene(new Int16Array(0), 1000, 0, 60).samples, other, scene(new Int16Array(0), 2000, 0, 60).samples);
+    const room = joinSamples(scene(new Int16Array(0), 1000, 0, 60).samples, other, scene(new Int16Array(0), 2000, 0, 60).samples);
     const uploads = stand.uploads.length;
     const calls = stand.llm.seen.length;
     const sim = await simWith(room, "no-phrase");
