@@ -129,7 +129,7 @@ export const DOCS_PACK: DocsPack = {
    "id": "architecture#the-composition-root-2",
    "file": "architecture",
    "title": "The composition root (2)",
-   "body": "`lib/app/halo.ts` (`createHalo`) puts the HTTP routes in front and owns the lifecycle: `start()` runs the\nscheduler tick, the update engine, the skill triggers and the inbound channels on the host's timers and returns\nthe first-boot owner token once; `stop()` ends them. Each route factory is handed the members of the core it\nuses (`pick(core, [...])`), not the core."
+   "body": "`lib/app/halo.ts` (`createHalo`) puts the HTTP routes in front and owns the lifecycle: `start()` runs the\nscheduler tick, the update engine, the skill triggers, the inbound channels, the ring and the wake listener on\nthe host's timers and returns the first-boot owner token once; `stop()` ends them. The route table is\n`lib/app/routes.ts`, where each route factory is handed the members of the core it uses (`pick(core, [...])`),\nnot the core; the button's press to talk and the wake listener are built in `lib/app/voice-controls.ts`. The\nmicrophone port the core sees is shared (`lib/voice/shared-mic.ts`): the wake listener holds it in the\nbackground while Halo is idle and every other user takes it from the listener at once."
   },
   {
    "id": "architecture#one-http-pipeline",
