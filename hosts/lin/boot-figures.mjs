@@ -3,10 +3,7 @@
 //   node hosts/lin/boot-figures.mjs <debug mc.so>      (build it with hosts/lin/build.sh -d)
 // Prints `device-xs-slots-after-boot <n>` and `device-modules-loaded-at-runtime <n>` (aims: 8,000 and 10, issue
 // 27), with the chunk bytes, keys and collections beside them. Exits 1 when no row comes within 60 s.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { runHaloLin } from "./run-halo-lin.mjs";
 
 const so = process.argv[2];
 if (!so) {
@@ -14,34 +11,15 @@ if (!so) {
   process.exit(64);
 }
 const SLOT_BYTES = 32;
-const data = mkdtempSync(join(tmpdir(), "halo-lin-boot-"));
-const child = spawn(join(dirname(new URL(import.meta.url).pathname), "halo-lin"), [so, data], { stdio: ["ignore", "pipe", "inherit"] });
 let keys;
 let serving = false;
-let text = "";
-let done = false;
-
-function finish(code) {
-  if (done) return;
-  done = true;
-  clearTimeout(deadline);
-  child.kill("SIGINT");
-  child.once("exit", () => {
-    rmSync(data, { recursive: true, force: true });
-    process.exit(code);
-  });
-}
-
-const deadline = setTimeout(() => {
-  console.error("boot-figures: no instruments row after boot within 60 s (a release build prints none)");
-  finish(1);
-}, 60_000);
-
-child.stdout.on("data", (chunk) => {
-  text += chunk;
-  const lines = text.split("\n");
-  text = lines.pop();
-  for (const line of lines) {
+runHaloLin({
+  so,
+  name: "boot-figures",
+  timeoutMs: 60_000,
+  timeoutMessage: "no instruments row after boot within 60 s (a release build prints none)",
+  exitMessage: "before a row after boot",
+  onLine(line, finish) {
     if (line.startsWith("instruments key: ")) keys = line.slice("instruments key: ".length).split(",");
     else if (line.includes("serving http")) serving = true;
     else if (serving && keys && line.startsWith("instruments: ")) {
@@ -55,13 +33,5 @@ child.stdout.on("data", (chunk) => {
       finish(0);
       return;
     }
-  }
-});
-child.on("exit", (code) => {
-  if (done) return;
-  console.error(`boot-figures: halo-lin exited (${code}) before a row after boot`);
-  done = true;
-  clearTimeout(deadline);
-  rmSync(data, { recursive: true, force: true });
-  process.exit(1);
+  },
 });
