@@ -10,6 +10,7 @@ import type { NostrSubsystem } from "../nostr/subsystem";
 import { defineTool } from "../registry/define";
 import type { ToolResult } from "../registry/types";
 import type { ArtifactStore } from "../store/artifact-store";
+import { mimeOf } from "../store/artifact-names";
 import { NAME_ARG, PROJECT_ARG } from "./files";
 import { HEX64, PUBKEY } from "./nostr-schemas";
 
@@ -31,25 +32,6 @@ const SERVER = {
 } as const;
 const SHA256 = { ...HEX64, description: "the blob's SHA-256, 64 lower-case hex characters" } as const;
 
-const TYPES: { readonly [ext: string]: string } = {
-  md: "text/markdown",
-  txt: "text/plain",
-  csv: "text/csv",
-  json: "application/json",
-  log: "text/plain",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  pdf: "application/pdf",
-};
-
-function typeOf(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return TYPES[name.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
-}
-
 export const blossomUpload = defineTool({
   name: "blossom.upload",
   needs: ["blossom", "artifacts"],
@@ -66,7 +48,7 @@ export const blossomUpload = defineTool({
   },
   handler: async (args, ctx, { blossom, artifacts }: BlossomToolDeps): Promise<ToolResult> => {
     const { bytes } = artifacts.readBytes(ctx.principal, args.project, args.name);
-    const d = await blossom.upload(bytes, typeOf(args.name), ctx.signal, args.server);
+    const d = await blossom.upload(bytes, mimeOf(args.name), ctx.signal, args.server);
     return { text: toJson(d), structured: { ...d } };
   },
 });
