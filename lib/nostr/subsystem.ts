@@ -9,7 +9,9 @@ import { parsePubkey } from "./keys";
 import { schnorr } from "./secp256k1";
 import { fromHex } from "../util/hash";
 import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./limits";
-import { NostrMemory } from "./memory-note";
+import { NOSTR_MEMORY_D, NostrMemory } from "./memory-note";
+import { SelfNote } from "./self-note";
+import { NOSTR_TASKS_D, NostrTasks } from "./task-note";
 import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
 import { NostrSkills } from "./skills";
@@ -50,6 +52,8 @@ export class NostrSubsystem {
   readonly context: ContextBlocks;
   /** The device's memory note on the relays (kind 30078, d=memory, NIP-44 to itself). */
   readonly memory: NostrMemory;
+  /** The device's task list on the relays (kind 30078, d=tasks, NIP-44 to itself). */
+  readonly tasks: NostrTasks;
   private readonly contacts = new Set<string>();
   private contactsAt = 0;
   private blockEntriesNow: string[][] = [];
@@ -82,7 +86,9 @@ export class NostrSubsystem {
         backoffMinMs: deps.backoffMinMs,
         eventsPerWindow: deps.eventsPerWindow,
       });
-    this.memory = new NostrMemory({ identity: this.identity, pool: this.pool, nowSeconds: () => this.nowSeconds() });
+    const noteDeps = { identity: this.identity, pool: this.pool, nowSeconds: () => this.nowSeconds() };
+    this.memory = new NostrMemory(new SelfNote(noteDeps, NOSTR_MEMORY_D), () => this.nowSeconds());
+    this.tasks = new NostrTasks(new SelfNote(noteDeps, NOSTR_TASKS_D), () => this.nowSeconds());
   }
 
   nowSeconds(): number {

@@ -16,6 +16,7 @@ import { NOSTR_AGENT_TOOLS } from "./nostr-agent";
 import { NOSTR_CONTEXT_TOOLS } from "./nostr-context";
 import { NOSTR_LIST_TOOLS } from "./nostr-lists";
 import { NOSTR_MEMORY_TOOLS } from "./nostr-memory";
+import { NOSTR_TASK_TOOLS } from "./nostr-tasks";
 import { NOSTR_MESSAGE_TOOLS } from "./nostr-messages";
 import { NOSTR_PROFILE_TOOLS } from "./nostr-profile";
 import { NOSTR_SKILL_FIND_TOOLS } from "./nostr-skill-find";
@@ -44,6 +45,7 @@ export const ALL_TOOLS = [
   ...NOSTR_AGENT_TOOLS,
   ...NOSTR_CONTEXT_TOOLS,
   ...NOSTR_MEMORY_TOOLS,
+  ...NOSTR_TASK_TOOLS,
   ...NOSTR_PROFILE_TOOLS,
   ...NOSTR_LIST_TOOLS,
   ...NOSTR_SKILL_FIND_TOOLS,

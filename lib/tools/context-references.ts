@@ -21,6 +21,7 @@ export const CONTEXT_REFERENCE_TOOLS: readonly string[] = [
   "nostr.agent_relays",
   "nostr.agent_notes",
   "memory.nostr_recall",
+  "task.list",
 ];
 
 /** The registry's part a resolver uses. */

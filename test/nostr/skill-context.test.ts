@@ -113,6 +113,38 @@ describe("skills' context: context blocks, memory on Nostr, long-form posts, ref
     assert.match((await call("memory.nostr_recall", {}, { ...admin, scheduled: true })).text, /^scheduled-refused/);
   });
 
+  it("keeps the task list in a kind 30078 d=tasks note encrypted to itself (task_list, task_manage)", async () => {
+    assert.equal(resolveToolName("task_manage", core.registry), "task.manage");
+    assert.match((await call("task.list", {})).text, /^The task list is empty\.$/);
+    const added = await call("task_manage", {}, admin).catch(() => undefined);
+    assert.equal(added, undefined, "the registry itself takes only Halo's names; /mcp and skills resolve the seed's");
+    const steps: Array<[unknown, RegExp]> = [
+      [{ action: "add", text: "Finish documentation", status: "active" }, /^Added t1\./],
+      [{ action: "add", text: "Water the plants" }, /^Added t2\./],
+      [{ action: "update", id: "t2", status: "done" }, /^Updated t2\./],
+      [{ action: "update", id: "t7", status: "done" }, /^not-found/],
+      [{ action: "add", text: "x".repeat(501) }, /^invalid arguments/],
+      [{ action: "teleport" }, /^invalid arguments/],
+      [{ action: "remove", id: "../t1" }, /^invalid arguments/],
+      [{ action: "add", text: "a", extra: true }, /^invalid arguments/],
+    ];
+    for (const [args, re] of steps) assert.match((await call("task.manage", args)).text, re, JSON.stringify(args));
+    const list = await call("task.list", {});
+    assert.equal(list.text, "Current tasks (2):\n- [active] t1: Finish documentation\n- [done] t2: Water the plants");
+    const notes = [...relay.repository.events.values()].filter(
+      (e) => e.kind === 30078 && e.tags.some((t) => t[0] === "d" && t[1] === "tasks"),
+    );
+    assert.equal(notes.length, 1);
+    const key = nip44.getConversationKey(fromHex(deviceSecret()), core.nostr.identity.pubkey);
+    assert.deepEqual(
+      (JSON.parse(nip44.decrypt(notes[0].content, key)) as { tasks: Array<{ id: string }> }).tasks.map((t) => t.id),
+      ["t1", "t2"],
+    );
+    assert.match((await call("task.list", {}, guest)).text, /^admin-only/);
+    assert.match((await call("task.manage", { action: "clear" }, guest)).text, /^admin-only/);
+    assert.match(((await referenceResolver(core.registry)("task_list", admin)) as { text: string }).text, /^Current tasks \(2\)/);
+  });
+
   it("refuses hostile memory input and never overwrites a note it could not read", async () => {
     assert.match((await call("memory.nostr_save", { content: "z".repeat(2001) })).text, /^invalid arguments/);
     assert.match((await call("memory.nostr_save", { content: "   " })).text, /^invalid: a memory entry has some text/);
@@ -210,5 +242,30 @@ describe("skills' context: context blocks, memory on Nostr, long-form posts, ref
         assert.deepEqual(r, { unavailable: "not a context block" }, name);
         for (const s of secrets) assert.ok(!JSON.stringify(r).includes(s));
       }
+  });
+  it("searches with NIP-50 on relays that support it, keeping only events that hold every word", async () => {
+    const searching = await startTestRelay({ search: true });
+    try {
+      core.nostr.setRelays([relay.url, searching.url]);
+      await until(() => core.nostr.pool!.connectedCount() === 2, 8000, "both relays");
+      const author = generateSecretKey();
+      const notes = ["The bitcoin desk lamp is on", "bitcoin only", "a desk, no coins", "Bitcoin DESK meetup"].map((content, i) =>
+        finalizeEvent({ kind: 1, content, tags: [], created_at: now() - i }, author),
+      );
+      for (const n of notes) for (const url of [relay.url, searching.url]) assert.equal(await publishAsClient(url, n), true);
+      const found = await call("nostr.query", { filter: { kinds: [1], authors: [getPublicKey(author)] }, search: "bitcoin desk lang:en" });
+      assert.equal(found.isError, undefined, found.text);
+      assert.match(found.text, /^2 event\(s\):/);
+      assert.ok(found.text.includes(notes[0].id) && found.text.includes(notes[3].id));
+      assert.ok(!found.text.includes(notes[1].id) && !found.text.includes(notes[2].id));
+      const none = await call("nostr.query", { filter: { kinds: [1], authors: [getPublicKey(author)] }, search: "zebra" });
+      assert.equal(none.text, "No events matched (only relays that support NIP-50 answer a search).");
+      assert.match((await call("nostr.query", { filter: { kinds: [1] }, search: "x".repeat(257) })).text, /^invalid arguments/);
+      assert.match((await call("nostr.query", { filter: { kinds: [1] }, search: "" })).text, /^invalid arguments/);
+      assert.match((await call("nostr.query", { filter: { kinds: [1], search: "in the filter" } })).text, /^invalid arguments/);
+    } finally {
+      core.nostr.setRelays([relay.url]);
+      await searching.close();
+    }
   });
 });

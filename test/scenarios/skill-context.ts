@@ -7,6 +7,8 @@ import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
 import { ContextBlocks, NOSTR_CONTEXT_REFRESH_S } from "../../lib/nostr/context-blocks.ts";
 import type { NostrEvent } from "../../lib/nostr/event.ts";
 import { entriesOf, NOSTR_MEMORY_MAX_CHARS, prependEntry } from "../../lib/nostr/memory-note.ts";
+import { matchesSearch, searchWords } from "../../lib/nostr/search.ts";
+import { applyTaskAction, parseTasks, tasksBlock, type Task, type TaskAction } from "../../lib/nostr/task-note.ts";
 import { WalletRails } from "../../lib/wallet/rails.ts";
 import { WALLET_APPROVALS_PATH } from "../../lib/wallet/approvals-file.ts";
 import { NOSTR_SKILL_REFERENCES_MAX, referencesIn, skillTurnText, type ReferenceResolver } from "../../lib/nostr/references.ts";
@@ -104,8 +106,8 @@ export async function runContextBlocksScenario(out: string[]): Promise<void> {
     query: (filters) => {
       if (!relays) return undefined;
       queries++;
-      const f = filters[0];
-      return Promise.resolve(relays.filter((e) => f.kinds!.includes(e.kind) && f.authors!.includes(e.pubkey)));
+      const f = filters[0] as { kinds: number[]; authors: string[] };
+      return Promise.resolve(relays.filter((e) => f.kinds.includes(e.kind) && f.authors.includes(e.pubkey)));
     },
   });
   out.push(`no owner ${await attemptAsync(() => blocks.read("admin", "profile"))}`);
@@ -225,12 +227,58 @@ export function runApprovalsScenario(out: string[]): void {
   out.push(`expired ${late.go ? "-" : rails.list().length} ${make().list().length}`);
 }
 
+export function runTasksScenario(out: string[]): void {
+  let tasks: Task[] = parseTasks("");
+  const t = 1_780_000_000;
+  const steps: TaskAction[] = [
+    { action: "add", text: "Finish documentation", status: "active" },
+    { action: "add", text: "Water\nthe plants" },
+    { action: "update", id: "t2", status: "done" },
+    { action: "update", id: "t1" },
+    { action: "update", id: "t9", status: "done" },
+    { action: "remove", id: "t1" },
+    { action: "add", text: "Call the plumber", status: "blocked" },
+    { action: "add", text: "   " },
+    { action: "add", text: "q".repeat(501) },
+    { action: "list" },
+  ];
+  for (const a of steps) {
+    const r = attempt(() => applyTaskAction(tasks, a, t));
+    if (typeof r === "string") out.push(`task ${a.action} ${r}`);
+    else {
+      tasks = r.tasks;
+      out.push(`task ${a.action} ${r.summary} ${JSON.stringify(tasks.map((x) => [x.id, x.status, x.text]))}`);
+    }
+  }
+  out.push(`block ${JSON.stringify(tasksBlock(tasks))}`);
+  const full = attempt(() => {
+    let list = tasks;
+    for (let i = 0; i < 60; i++) list = applyTaskAction(list, { action: "add", text: `task ${i}` }, t).tasks;
+    return list.length;
+  });
+  out.push(`full ${full}`);
+  const replaced = applyTaskAction(tasks, { action: "replace", tasks: [{ text: "one" }, { text: "two", status: "active" }] }, t);
+  out.push(`replace ${replaced.summary} ${JSON.stringify(replaced.tasks.map((x) => x.id))}`);
+  out.push(`clear ${applyTaskAction(replaced.tasks, { action: "clear" }, t).summary}`);
+  out.push(`not a list ${attempt(() => parseTasks("User likes coffee."))}`);
+  out.push(
+    `foreign entries ${JSON.stringify(parseTasks('{"tasks":[{"id":"t1","text":"ok","status":"done","updated":1},{"id":5},{"id":"t2","text":"x","status":"evil"}]}').map((x) => x.id))}`,
+  );
+  // NIP-50: plain words matched locally, extensions left to the relay.
+  const words = searchWords("  Bitcoin  DESK language:en include:spam ");
+  const note = (content: string): NostrEvent => event(1, "a".repeat(64), t, content);
+  out.push(
+    `search ${JSON.stringify(words)} ${matchesSearch(note("A bitcoin desk lamp"), words)} ${matchesSearch(note("bitcoin only"), words)} ${matchesSearch(note("x"), [])}`,
+  );
+}
+
 /** Every part of the scenario, in order. */
 export async function runSkillContextScenario(): Promise<string[]> {
   const out: string[] = [];
   await runSkillReferencesScenario(out);
   await runContextBlocksScenario(out);
   runMemoryNoteScenario(out);
+  runTasksScenario(out);
   runApprovalsScenario(out);
   return out;
 }

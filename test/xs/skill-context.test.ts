@@ -34,6 +34,14 @@ describe("skills' context on XS", () => {
       /^entries \["\[2026-05-28 20:27\] Meeting moved to\\nFriday\\n- - -\\nreally","\[2026-05-28 20:26\] User likes coffee\."\]$/m,
     );
     assert.match(text, /^bounded chars=\d+<=12000 entries=7 dropped=15 newest=.* entry 19 oldest=.* entry 13$/m);
+    // Tasks: ids, statuses, refusals, the bound, a note that is not a task list left alone; NIP-50 words.
+    assert.match(text, /^task update ERROR not-found: no task has that id/m);
+    assert.match(text, /^task add Added t3\. \[\["t2","done","Water the plants"\],\["t3","blocked","Call the plumber"\]\]$/m);
+    assert.match(text, /^block "Current tasks \(2\):\\n- \[blocked\] t3: Call the plumber\\n- \[done\] t2: Water the plants"$/m);
+    assert.match(text, /^full ERROR full: at most 50 tasks/m);
+    assert.match(text, /^not a list ERROR invalid: the tasks note on the relays is not a task list/m);
+    assert.match(text, /^foreign entries \["t1"\]$/m);
+    assert.match(text, /^search \["bitcoin","desk"\] true false true$/m);
     // Wallet approvals: on the card (token included, never listed), kept across restarts and a cut redemption.
     assert.match(text, /^on the card: true true$/m);
     assert.match(text, /^after restart \[\["w[0-9a-f]{8}","send",5000,"awaiting-approval"\],\["w[0-9a-f]{8}","receive",21,/m);
