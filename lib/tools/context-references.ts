@@ -31,11 +31,17 @@ export interface ReferenceRegistry {
   dispatch(name: string, args: unknown, principal: Principal): Promise<{ text: string; isError?: boolean; error?: { tag: string } }>;
 }
 
+/** The context tool a reference names, or undefined when it names none (whatever else it may name). */
+export function contextToolFor(name: string, registry: Pick<ReferenceRegistry, "has" | "all">): string | undefined {
+  const tool = resolveToolName(name, registry);
+  return tool !== undefined && CONTEXT_REFERENCE_TOOLS.indexOf(tool) >= 0 ? tool : undefined;
+}
+
 /** A resolver over `registry`, for the DM channel and the skill triggers. */
 export function referenceResolver(registry: ReferenceRegistry): ReferenceResolver {
   return async (name, principal) => {
-    const tool = resolveToolName(name, registry);
-    if (tool === undefined || CONTEXT_REFERENCE_TOOLS.indexOf(tool) < 0) return { unavailable: "not a context block" };
+    const tool = contextToolFor(name, registry);
+    if (tool === undefined) return { unavailable: "not a context block" };
     const r = await registry.dispatch(tool, {}, principal);
     if (r.isError) return { unavailable: r.error?.tag ?? "failed" };
     return { text: r.text };

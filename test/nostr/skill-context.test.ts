@@ -140,6 +140,9 @@ describe("skills' context: context blocks, memory on Nostr, long-form posts, ref
       (JSON.parse(nip44.decrypt(notes[0].content, key)) as { tasks: Array<{ id: string }> }).tasks.map((t) => t.id),
       ["t1", "t2"],
     );
+    // config.store may not overwrite the two notes with text of another shape.
+    for (const d of ["memory", "tasks"])
+      assert.match((await call("config.store", { d_tag: d, content: "{}" })).text, /^reserved: the memory and tasks notes/);
     assert.match((await call("task.list", {}, guest)).text, /^admin-only/);
     assert.match((await call("task.manage", { action: "clear" }, guest)).text, /^admin-only/);
     assert.match(((await referenceResolver(core.registry)("task_list", admin)) as { text: string }).text, /^Current tasks \(2\)/);

@@ -36,6 +36,7 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
       .list()
       .find((t) => t.d === d);
   const lastPrompt = (): string => provider.seen.at(-1)!.text;
+  let lastAdoption = "";
 
   /** Publishes a skill by `sk`, adopts it, and returns its id (not yet approved). */
   async function adopt(sk: Uint8Array, d: string, tags: string[][], content: string): Promise<string> {
@@ -43,6 +44,7 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
     assert.equal(await publishAsClient(relay.url, e), true);
     const r = await dispatch("nostr.skill_adopt", { pubkey: getPublicKey(sk), d });
     assert.equal(r.isError, undefined, r.text);
+    lastAdoption = r.text;
     return e.id.slice(0, 16);
   }
   const approve = async (id: string): Promise<void> =>
@@ -348,6 +350,11 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
         "The call: {{message}}",
         "End.",
       ].join("\n"),
+    );
+    assert.match(
+      lastAdoption,
+      /References this device does not resolve: \{\{secret\.nostr-key\}\}, \{\{secret_openai\}\}, \{\{config_recall\}\}, \{\{cashu_wallet_balance\}\}, \{\{nostr_decrypt\}\}, \{\{__proto__\}\}\.\n/,
+      "the owner learns at adoption which references will read [unavailable]",
     );
     await approve(id);
     provider.reply(openAiAnswer(answer({ reply: "noted" })));
