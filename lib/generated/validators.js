@@ -3424,8 +3424,8 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_06c6a800003bf = validate40;
-const schema41 = {"type":"object","properties":{"filter":{"type":"object","properties":{"ids":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"authors":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"kinds":{"type":"array","maxItems":20,"items":{"type":"integer","minimum":0,"maximum":65535}},"#e":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#p":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#t":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":100}},"#d":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"since":{"type":"integer","minimum":0},"until":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false},"timeout_ms":{"type":"integer","minimum":100,"maximum":15000}},"required":["filter"],"additionalProperties":false};
+export const v_234cf043003f8 = validate40;
+const schema41 = {"type":"object","properties":{"filter":{"type":"object","properties":{"ids":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"authors":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"kinds":{"type":"array","maxItems":20,"items":{"type":"integer","minimum":0,"maximum":65535}},"#e":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#p":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#t":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":100}},"#d":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"since":{"type":"integer","minimum":0},"until":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false},"search":{"type":"string","minLength":1,"maxLength":256},"timeout_ms":{"type":"integer","minimum":100,"maximum":15000}},"required":["filter"],"additionalProperties":false};
 
 function validate40(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3440,7 +3440,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "filter") || (key0 === "timeout_ms"))){
+if(!(((key0 === "filter") || (key0 === "search")) || (key0 === "timeout_ms"))){
 report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3872,31 +3872,59 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.timeout_ms !== undefined){
-let data18 = data.timeout_ms;
+if(data.search !== undefined){
+let data18 = data.search;
 const _errs39 = errors;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs39){
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 15000 || isNaN(data18)){
-report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15000},message:"must be <= 15000"}];
+if(typeof data18 === "string"){
+if(data18.length > 256){
+report.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
-if(data18 < 100 || isNaN(data18)){
-report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+if(data18.length < 1){
+report.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
+else {
+report.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs39 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.timeout_ms !== undefined){
+let data19 = data.timeout_ms;
+const _errs41 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs41){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 15000 || isNaN(data19)){
+report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15000},message:"must be <= 15000"}];
+return false;
+}
+else {
+if(data19 < 100 || isNaN(data19)){
+report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -5232,10 +5260,290 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9f6f0890000a3 = validate51;
-const schema52 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"}},"additionalProperties":false};
+export const v_992b60450008f = validate51;
+const schema52 = {"type":"object","properties":{"content":{"type":"string","minLength":1,"maxLength":2000}},"required":["content"],"additionalProperties":false};
 
 function validate51(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.content === undefined) && (missing0 = "content")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "content")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.content !== undefined){
+let data0 = data.content;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 2000){
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_719277ec00258 = validate52;
+const schema53 = {"type":"object","properties":{"action":{"type":"string","enum":["list","add","update","remove","clear","replace"]},"id":{"type":"string","pattern":"^t[0-9]{1,6}$"},"text":{"type":"string","minLength":1,"maxLength":500},"status":{"type":"string","enum":["pending","active","blocked","done"]},"tasks":{"type":"array","maxItems":50,"items":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":500},"status":{"type":"string","enum":["pending","active","blocked","done"]}},"required":["text"],"additionalProperties":false}}},"required":["action"],"additionalProperties":false};
+const pattern23 = new RegExp("^t[0-9]{1,6}$", "u");
+
+function validate52(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "action") || (key0 === "id")) || (key0 === "text")) || (key0 === "status")) || (key0 === "tasks"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.action !== undefined){
+let data0 = data.action;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data0 === "list") || (data0 === "add")) || (data0 === "update")) || (data0 === "remove")) || (data0 === "clear")) || (data0 === "replace"))){
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema53.properties.action.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+let data1 = data.id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern23.test(data1)){
+report.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^t[0-9]{1,6}$"},message:"must match pattern \""+"^t[0-9]{1,6}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+let data2 = data.text;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 500){
+report.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(data2.length < 1){
+report.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data3 = data.status;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+report.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data3 === "pending") || (data3 === "active")) || (data3 === "blocked")) || (data3 === "done"))){
+report.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tasks !== undefined){
+let data4 = data.tasks;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+if(data4.length > 50){
+report.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if((data5.text === undefined) && (missing1 = "text")){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0,schemaPath:"#/properties/tasks/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data5){
+if(!((key1 === "text") || (key1 === "status"))){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0,schemaPath:"#/properties/tasks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data5.text !== undefined){
+let data6 = data5.text;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(data6.length > 500){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/text",schemaPath:"#/properties/tasks/items/properties/text/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(data6.length < 1){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/text",schemaPath:"#/properties/tasks/items/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/text",schemaPath:"#/properties/tasks/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.status !== undefined){
+let data7 = data5.status;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/status",schemaPath:"#/properties/tasks/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data7 === "pending") || (data7 === "active")) || (data7 === "blocked")) || (data7 === "done"))){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/status",schemaPath:"#/properties/tasks/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.tasks.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/tasks/" + i0,schemaPath:"#/properties/tasks/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_9f6f0890000a3 = validate53;
+const schema54 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"}},"additionalProperties":false};
+
+function validate53(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5282,10 +5590,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_b3eda7a800144 = validate52;
-const schema53 = {"type":"object","properties":{"name":{"type":"string","maxLength":500},"display_name":{"type":"string","maxLength":500},"about":{"type":"string","maxLength":2000},"picture":{"type":"string","maxLength":500},"nip05":{"type":"string","maxLength":500},"website":{"type":"string","maxLength":500}},"additionalProperties":false};
+export const v_b3eda7a800144 = validate54;
+const schema55 = {"type":"object","properties":{"name":{"type":"string","maxLength":500},"display_name":{"type":"string","maxLength":500},"about":{"type":"string","maxLength":2000},"picture":{"type":"string","maxLength":500},"nip05":{"type":"string","maxLength":500},"website":{"type":"string","maxLength":500}},"additionalProperties":false};
 
-function validate52(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5440,10 +5748,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6f73e5ca00094 = validate53;
-const schema54 = {"type":"object","properties":{"identifier":{"type":"string","minLength":3,"maxLength":320}},"required":["identifier"],"additionalProperties":false};
+export const v_6f73e5ca00094 = validate55;
+const schema56 = {"type":"object","properties":{"identifier":{"type":"string","minLength":3,"maxLength":320}},"required":["identifier"],"additionalProperties":false};
 
-function validate53(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5497,10 +5805,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_27e3f44d00092 = validate54;
-const schema55 = {"type":"object","properties":{"relay_url":{"type":"string","minLength":6,"maxLength":256}},"required":["relay_url"],"additionalProperties":false};
+export const v_27e3f44d00092 = validate56;
+const schema57 = {"type":"object","properties":{"relay_url":{"type":"string","minLength":6,"maxLength":256}},"required":["relay_url"],"additionalProperties":false};
 
-function validate54(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5554,23 +5862,23 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_71aecab20012d = validate55;
-const schema56 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40},"name":{"type":"string","minLength":1,"maxLength":80},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"title":{"type":"string","maxLength":200}},"required":["project","name"],"additionalProperties":false};
+export const v_d3fd28b1000e3 = validate57;
+const schema58 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40},"title":{"type":"string","maxLength":200},"summary":{"type":"string","maxLength":200}},"required":["project"],"additionalProperties":false};
 
-function validate55(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.project === undefined) && (missing0 = "project")) || ((data.name === undefined) && (missing0 = "name"))){
+if((data.project === undefined) && (missing0 = "project")){
 report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "project") || (key0 === "name")) || (key0 === "d")) || (key0 === "title"))){
+if(!(((key0 === "project") || (key0 === "title")) || (key0 === "summary"))){
 report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5604,24 +5912,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
+if(data.title !== undefined){
+let data1 = data.title;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(data1.length > 80){
-report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(data1.length < 1){
-report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(data1.length > 200){
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
-}
 else {
-report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5631,18 +5933,136 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.d !== undefined){
-let data2 = data.d;
+if(data.summary !== undefined){
+let data2 = data.summary;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern21.test(data2)){
-report.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+if(data2.length > 200){
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_da083a0500139 = validate58;
+const schema59 = {"type":"object","properties":{"path":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[^/]{1,40}/[^/]{1,80}$"},"d_tag":{"type":"string","minLength":1,"maxLength":64},"title":{"type":"string","maxLength":200},"summary":{"type":"string","maxLength":200}},"required":["path"],"additionalProperties":false};
+const pattern24 = new RegExp("^[^/]{1,40}/[^/]{1,80}$", "u");
+
+function validate58(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.path === undefined) && (missing0 = "path")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "path") || (key0 === "d_tag")) || (key0 === "title")) || (key0 === "summary"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.path !== undefined){
+let data0 = data.path;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 121){
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 121},message:"must NOT have more than 121 characters"}];
+return false;
+}
+else {
+if(data0.length < 3){
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
+return false;
+}
+else {
+if(!pattern24.test(data0)){
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^/]{1,40}/[^/]{1,80}$"},message:"must match pattern \""+"^[^/]{1,40}/[^/]{1,80}$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.d_tag !== undefined){
+let data1 = data.d_tag;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 64){
+report.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+report.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data2 = data.title;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 200){
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5652,18 +6072,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
-let data3 = data.title;
+if(data.summary !== undefined){
+let data3 = data.summary;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(data3.length > 200){
-report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5687,10 +6107,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e323c83a001c4 = validate56;
-const schema57 = {"type":"object","properties":{"list_kind":{"type":"integer","minimum":3,"maximum":39999},"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"d":{"type":"string","minLength":1,"maxLength":64},"private":{"type":"boolean"}},"required":["list_kind","action","items"],"additionalProperties":false};
+export const v_e323c83a001c4 = validate59;
+const schema60 = {"type":"object","properties":{"list_kind":{"type":"integer","minimum":3,"maximum":39999},"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"d":{"type":"string","minLength":1,"maxLength":64},"private":{"type":"boolean"}},"required":["list_kind","action","items"],"additionalProperties":false};
 
-function validate56(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5745,7 +6165,7 @@ report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/a
 return false;
 }
 if(!((data1 === "add") || (data1 === "remove"))){
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema57.properties.action.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5895,10 +6315,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6344178200149 = validate57;
-const schema58 = {"type":"object","properties":{"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"public":{"type":"boolean"}},"required":["action","items"],"additionalProperties":false};
+export const v_6344178200149 = validate60;
+const schema61 = {"type":"object","properties":{"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"public":{"type":"boolean"}},"required":["action","items"],"additionalProperties":false};
 
-function validate57(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5926,7 +6346,7 @@ report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/a
 return false;
 }
 if(!((data0 === "add") || (data0 === "remove"))){
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema58.properties.action.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema61.properties.action.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6047,10 +6467,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_628cfb6500072 = validate58;
-const schema59 = {"type":"object","properties":{"type":{"type":"string","enum":["p","e","t","word"]}},"additionalProperties":false};
+export const v_628cfb6500072 = validate61;
+const schema62 = {"type":"object","properties":{"type":{"type":"string","enum":["p","e","t","word"]}},"additionalProperties":false};
 
-function validate58(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6071,7 +6491,7 @@ report.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/typ
 return false;
 }
 if(!((((data0 === "p") || (data0 === "e")) || (data0 === "t")) || (data0 === "word"))){
-report.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema59.properties.type.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema62.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -6086,10 +6506,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_711093d3000f8 = validate59;
-const schema60 = {"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":100},"author":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"popular":{"type":"boolean"}},"additionalProperties":false};
+export const v_711093d3000f8 = validate62;
+const schema63 = {"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":100},"author":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"popular":{"type":"boolean"}},"additionalProperties":false};
 
-function validate59(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6181,10 +6601,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9620d78e002f7 = validate60;
-const schema61 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}},"private":{"type":"boolean"}},"required":["d","content"],"additionalProperties":false};
+export const v_9620d78e002f7 = validate63;
+const schema64 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}},"private":{"type":"boolean"}},"required":["d","content"],"additionalProperties":false};
 
-function validate60(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6281,7 +6701,7 @@ report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/
 return false;
 }
 if(!(((((data3 === "dm") || (data3 === "schedule")) || (data3 === "subscription")) || (data3 === "webhook")) || (data3 === "chain"))){
-report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema61.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema64.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -6397,10 +6817,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_b4c6bc62002d0 = validate61;
-const schema62 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["d"],"additionalProperties":false};
+export const v_b4c6bc62002d0 = validate64;
+const schema65 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["d"],"additionalProperties":false};
 
-function validate61(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6497,7 +6917,7 @@ report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/
 return false;
 }
 if(!(((((data3 === "dm") || (data3 === "schedule")) || (data3 === "subscription")) || (data3 === "webhook")) || (data3 === "chain"))){
-report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema62.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema65.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -6600,10 +7020,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_17651e81000f6 = validate62;
-const schema63 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["pubkey","d"],"additionalProperties":false};
+export const v_17651e81000f6 = validate65;
+const schema66 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["pubkey","d"],"additionalProperties":false};
 
-function validate62(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6683,11 +7103,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e77be82300081 = validate63;
-const schema64 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{16}$"}},"required":["id"],"additionalProperties":false};
-const pattern27 = new RegExp("^[0-9a-f]{16}$", "u");
+export const v_e77be82300081 = validate66;
+const schema67 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{16}$"}},"required":["id"],"additionalProperties":false};
+const pattern28 = new RegExp("^[0-9a-f]{16}$", "u");
 
-function validate63(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6712,7 +7132,7 @@ let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern27.test(data0)){
+if(!pattern28.test(data0)){
 report.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16}$"},message:"must match pattern \""+"^[0-9a-f]{16}$"+"\""}];
 return false;
 }
@@ -6735,10 +7155,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6e2353b6000a1 = validate64;
-const schema65 = {"type":"object","properties":{"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"additionalProperties":false};
+export const v_6e2353b6000a1 = validate67;
+const schema68 = {"type":"object","properties":{"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"additionalProperties":false};
 
-function validate64(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6785,10 +7205,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_1368e8d60012e = validate65;
-const schema66 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"unit":{"type":"string","enum":["sat"]},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["amount"],"additionalProperties":false};
+export const v_1368e8d60012e = validate68;
+const schema69 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"unit":{"type":"string","enum":["sat"]},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["amount"],"additionalProperties":false};
 
-function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6843,7 +7263,7 @@ report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/uni
 return false;
 }
 if(!(data1 === "sat")){
-report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema66.properties.unit.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema69.properties.unit.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6892,10 +7312,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_fa1f1287000bb = validate66;
-const schema67 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"}},"required":["quote"],"additionalProperties":false};
+export const v_fa1f1287000bb = validate69;
+const schema70 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"}},"required":["quote"],"additionalProperties":false};
 
-function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6949,10 +7369,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d8d5418000114 = validate67;
-const schema68 = {"type":"object","properties":{"request":{"type":"string","minLength":1,"maxLength":2048,"description":"a BOLT11 invoice"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["request"],"additionalProperties":false};
+export const v_d8d5418000114 = validate70;
+const schema71 = {"type":"object","properties":{"request":{"type":"string","minLength":1,"maxLength":2048,"description":"a BOLT11 invoice"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["request"],"additionalProperties":false};
 
-function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7038,11 +7458,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_801ceb1900156 = validate68;
-const schema69 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["quote"],"additionalProperties":false};
-const pattern28 = new RegExp("^w[0-9a-f]{8}$", "u");
+export const v_801ceb1900156 = validate71;
+const schema72 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["quote"],"additionalProperties":false};
+const pattern29 = new RegExp("^w[0-9a-f]{8}$", "u");
 
-function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7094,7 +7514,7 @@ let data1 = data.approval;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern29.test(data1)){
 report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/pattern",keyword:"pattern",params:{pattern: "^w[0-9a-f]{8}$"},message:"must match pattern \""+"^w[0-9a-f]{8}$"+"\""}];
 return false;
 }
@@ -7122,10 +7542,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_0fe3599c0008c = validate69;
-const schema70 = {"type":"object","properties":{"token":{"type":"string","minLength":8,"maxLength":16384}},"required":["token"],"additionalProperties":false};
+export const v_0fe3599c0008c = validate72;
+const schema73 = {"type":"object","properties":{"token":{"type":"string","minLength":8,"maxLength":16384}},"required":["token"],"additionalProperties":false};
 
-function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7179,10 +7599,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7842c29a001ca = validate70;
-const schema71 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"memo":{"type":"string","maxLength":140},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["amount"],"additionalProperties":false};
+export const v_7842c29a001ca = validate73;
+const schema74 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"memo":{"type":"string","maxLength":140},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["amount"],"additionalProperties":false};
 
-function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7282,7 +7702,7 @@ let data3 = data.approval;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern28.test(data3)){
+if(!pattern29.test(data3)){
 report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/pattern",keyword:"pattern",params:{pattern: "^w[0-9a-f]{8}$"},message:"must match pattern \""+"^w[0-9a-f]{8}$"+"\""}];
 return false;
 }
@@ -7312,10 +7732,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_0e08d282001ac = validate71;
-const schema72 = {"type":"object","properties":{"target":{"type":"string","enum":["wallet","public","both"]},"wallet_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8},"public_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8}},"required":["target"],"additionalProperties":false};
+export const v_0e08d282001ac = validate74;
+const schema75 = {"type":"object","properties":{"target":{"type":"string","enum":["wallet","public","both"]},"wallet_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8},"public_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8}},"required":["target"],"additionalProperties":false};
 
-function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7343,7 +7763,7 @@ report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/t
 return false;
 }
 if(!(((data0 === "wallet") || (data0 === "public")) || (data0 === "both"))){
-report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema72.properties.target.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema75.properties.target.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7467,10 +7887,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_f57a1bbf001a3 = validate72;
-const schema73 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["project","name"],"additionalProperties":false};
+export const v_f57a1bbf001a3 = validate75;
+const schema76 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["project","name"],"additionalProperties":false};
 
-function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7584,10 +8004,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_35a1a98f00223 = validate73;
-const schema74 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256","project","name"],"additionalProperties":false};
+export const v_35a1a98f00223 = validate76;
+const schema77 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256","project","name"],"additionalProperties":false};
 
-function validate73(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7723,10 +8143,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ceb4f5a800132 = validate74;
-const schema75 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256"],"additionalProperties":false};
+export const v_ceb4f5a800132 = validate77;
+const schema78 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256"],"additionalProperties":false};
 
-function validate74(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7806,10 +8226,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_737a431b0010b = validate75;
-const schema76 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"additionalProperties":false};
+export const v_737a431b0010b = validate78;
+const schema79 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"additionalProperties":false};
 
-function validate75(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7888,11 +8308,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_80d144510012c = validate76;
-const schema77 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
-const pattern32 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
+export const v_80d144510012c = validate79;
+const schema80 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
+const pattern33 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
 
-function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7927,7 +8347,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern32.test(data0)){
+if(!pattern33.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -7953,7 +8373,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data1 === "admin") || (data1 === "user")) || (data1 === "guest")) || (data1 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema80.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7974,10 +8394,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d4f45b2b002cf = validate77;
-const schema78 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
+export const v_d4f45b2b002cf = validate80;
+const schema81 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
 
-function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8012,7 +8432,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern32.test(data0)){
+if(!pattern33.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -8153,10 +8573,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_cb34918800571 = validate78;
-const schema79 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+export const v_cb34918800571 = validate81;
+const schema82 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
 
-function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8218,7 +8638,7 @@ report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/pro
 return false;
 }
 if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
-report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -8379,7 +8799,7 @@ report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#
 return false;
 }
 if(!((data8 === "off") || (data8 === "full"))){
-report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -8438,7 +8858,7 @@ report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schema
 return false;
 }
 if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid4 = _errs28 === errors;
@@ -8590,10 +9010,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7ae4552c000a9 = validate79;
-const schema80 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
+export const v_7ae4552c000a9 = validate82;
+const schema83 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
 
-function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8624,10 +9044,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5da2d61a00182 = validate80;
-const schema81 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
+export const v_5da2d61a00182 = validate83;
+const schema84 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
 
-function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8734,15 +9154,15 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bec675f900426 = validate81;
-const schema82 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
-const pattern34 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
-const pattern35 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
-const pattern36 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
-const pattern37 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
-const pattern38 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
+export const v_bec675f900426 = validate84;
+const schema85 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
+const pattern35 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
+const pattern36 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
+const pattern37 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
+const pattern38 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
+const pattern39 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
 
-function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8797,7 +9217,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema85.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8816,7 +9236,7 @@ report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/mo
 return false;
 }
 else {
-if(!pattern34.test(data2)){
+if(!pattern35.test(data2)){
 report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
 return false;
 }
@@ -8843,7 +9263,7 @@ report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/sk
 return false;
 }
 else {
-if(!pattern35.test(data3)){
+if(!pattern36.test(data3)){
 report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
 return false;
 }
@@ -8870,7 +9290,7 @@ report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/nam
 return false;
 }
 else {
-if(!pattern36.test(data4)){
+if(!pattern37.test(data4)){
 report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -8897,7 +9317,7 @@ report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern37.test(data5)){
+if(!pattern38.test(data5)){
 report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -8941,7 +9361,7 @@ report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern38.test(data7)){
+if(!pattern39.test(data7)){
 report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
 return false;
 }
@@ -8988,10 +9408,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_315af4d2000c5 = validate82;
-const schema83 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
+export const v_315af4d2000c5 = validate85;
+const schema86 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
 
-function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9045,10 +9465,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5bdc81000010a = validate83;
-const schema84 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
+export const v_5bdc81000010a = validate86;
+const schema87 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
 
-function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9134,10 +9554,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8c62127e00125 = validate84;
-const schema85 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
+export const v_8c62127e00125 = validate87;
+const schema88 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
 
-function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9223,11 +9643,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_23efce03003c6 = validate85;
-const schema86 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
-const pattern39 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+export const v_23efce03003c6 = validate88;
+const schema89 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
+const pattern40 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 
-function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9356,7 +9776,7 @@ report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/prope
 return false;
 }
 if(!(((data4 === "interval") || (data4 === "daily")) || (data4 === "weekly"))){
-report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema89.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -9407,7 +9827,7 @@ report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern39.test(data6)){
+if(!pattern40.test(data6)){
 report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
@@ -9450,7 +9870,7 @@ report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#
 return false;
 }
 if(!(((((((data8 === "sun") || (data8 === "mon")) || (data8 === "tue")) || (data8 === "wed")) || (data8 === "thu")) || (data8 === "fri")) || (data8 === "sat"))){
-report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema86.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema89.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -9502,10 +9922,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5ddd1039000c7 = validate86;
-const schema87 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
+export const v_5ddd1039000c7 = validate89;
+const schema90 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
 
-function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9559,10 +9979,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_63a437d000092 = validate87;
-const schema88 = {"type":"object","properties":{"enabled":{"type":"boolean"},"sensitivity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false};
+export const v_63a437d000092 = validate90;
+const schema91 = {"type":"object","properties":{"enabled":{"type":"boolean"},"sensitivity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false};
 
-function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9626,10 +10046,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_1fdc555f0008a = validate88;
-const schema89 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+export const v_1fdc555f0008a = validate91;
+const schema92 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
 
-function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9683,11 +10103,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e363bf0b0016c = validate89;
-const schema90 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
-const pattern40 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
+export const v_e363bf0b0016c = validate92;
+const schema93 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
+const pattern41 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
 
-function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9712,7 +10132,7 @@ let data0 = data.name;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern40.test(data0)){
+if(!pattern41.test(data0)){
 report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,31}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,31}$"+"\""}];
 return false;
 }
@@ -9736,7 +10156,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!(((data1 === "admin") || (data1 === "user")) || (data1 === "guest"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema90.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema93.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9750,7 +10170,7 @@ let data2 = data.ns;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern32.test(data2)){
+if(!pattern33.test(data2)){
 report.errors = [{instancePath:instancePath+"/ns",schemaPath:"#/properties/ns/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -9774,7 +10194,7 @@ report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/na
 return false;
 }
 if(!((data3 === "dotted") || (data3 === "plain"))){
-report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema90.properties.names.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema93.properties.names.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -9810,10 +10230,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_291875aa000c0 = validate90;
-const schema91 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
+export const v_291875aa000c0 = validate93;
+const schema94 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
 
-function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9853,7 +10273,7 @@ report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/prop
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema91.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema94.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -9881,10 +10301,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8bfd489e00093 = validate91;
-const schema92 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
+export const v_8bfd489e00093 = validate94;
+const schema95 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
 
-function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9947,10 +10367,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_025f999e001ac = validate92;
-const schema93 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
+export const v_025f999e001ac = validate95;
+const schema96 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
 
-function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9972,7 +10392,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data0 === "admin") || (data0 === "user")) || (data0 === "guest")) || (data0 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema93.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema96.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10129,10 +10549,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7bbfd47500081 = validate93;
-const schema94 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
+export const v_7bbfd47500081 = validate96;
+const schema97 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
 
-function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10155,7 +10575,7 @@ if(_errs1 === errors){
 if(data.value !== undefined){
 let data0 = data.value;
 if(((typeof data0 !== "string") && (!((typeof data0 == "number") && (isFinite(data0))))) && (typeof data0 !== "boolean")){
-report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema94.properties.value.type},message:"must be string,number,boolean"}];
+report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema97.properties.value.type},message:"must be string,number,boolean"}];
 return false;
 }
 }
@@ -10171,10 +10591,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bb0ffc39000a2 = validate94;
-const schema95 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
+export const v_bb0ffc39000a2 = validate97;
+const schema98 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
 
-function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10246,10 +10666,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3f5bf91f0009d = validate95;
-const schema96 = {"type":"object","properties":{"gesture":{"type":"string","enum":["press","double-press","long-press"]}},"required":["gesture"],"additionalProperties":false};
+export const v_3f5bf91f0009d = validate98;
+const schema99 = {"type":"object","properties":{"gesture":{"type":"string","enum":["press","double-press","long-press"]}},"required":["gesture"],"additionalProperties":false};
 
-function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10276,7 +10696,7 @@ report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/
 return false;
 }
 if(!(((data0 === "press") || (data0 === "double-press")) || (data0 === "long-press"))){
-report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/enum",keyword:"enum",params:{allowedValues: schema96.properties.gesture.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/enum",keyword:"enum",params:{allowedValues: schema99.properties.gesture.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -10292,10 +10712,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6c28ebdb000cf = validate96;
-const schema97 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+export const v_6c28ebdb000cf = validate99;
+const schema100 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
 
-function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10323,7 +10743,7 @@ report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/p
 return false;
 }
 if(!((((data0 === "off") || (data0 === "ask")) || (data0 === "scan")) || (data0 === "full"))){
-report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema97.properties.policy.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema100.properties.policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10371,10 +10791,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ec07c9a800089 = validate97;
-const schema98 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
+export const v_ec07c9a800089 = validate100;
+const schema101 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
 
-function validate97(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10401,7 +10821,7 @@ report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/
 return false;
 }
 if(!((data0 === "safe") || (data0 === "unsafe"))){
-report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -10417,10 +10837,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d9b2b1fa0008e = validate98;
-const schema99 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
+export const v_d9b2b1fa0008e = validate101;
+const schema102 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
 
-function validate98(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10474,10 +10894,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9e2c75b500164 = validate99;
-const schema100 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
+export const v_9e2c75b500164 = validate102;
+const schema103 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
 
-function validate99(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10495,7 +10915,7 @@ if(data.usd_ceiling !== undefined){
 let data0 = data.usd_ceiling;
 const _errs2 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema100.properties.usd_ceiling.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema103.properties.usd_ceiling.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10522,7 +10942,7 @@ if(data.token_ceiling !== undefined){
 let data1 = data.token_ceiling;
 const _errs4 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema100.properties.token_ceiling.type},message:"must be integer,null"}];
+report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema103.properties.token_ceiling.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -10549,7 +10969,7 @@ if(data.usd_per_mtok_in !== undefined){
 let data2 = data.usd_per_mtok_in;
 const _errs6 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema100.properties.usd_per_mtok_in.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema103.properties.usd_per_mtok_in.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs6){
@@ -10576,7 +10996,7 @@ if(data.usd_per_mtok_out !== undefined){
 let data3 = data.usd_per_mtok_out;
 const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema100.properties.usd_per_mtok_out.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema103.properties.usd_per_mtok_out.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -10612,10 +11032,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_418d0ef8000cc = validate100;
-const schema101 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
+export const v_418d0ef8000cc = validate103;
+const schema104 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
 
-function validate100(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10643,7 +11063,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data0 === "openai") || (data0 === "anthropic")) || (data0 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema101.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema104.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10656,7 +11076,7 @@ if(data.model !== undefined){
 let data1 = data.model;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema101.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema104.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -10685,10 +11105,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_16158f7b00084 = validate101;
-const schema102 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
+export const v_16158f7b00084 = validate104;
+const schema105 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
 
-function validate101(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10712,7 +11132,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema102.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema105.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10736,10 +11156,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_106266710010f = validate102;
-const schema103 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
+export const v_106266710010f = validate105;
+const schema106 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
 
-function validate102(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10862,10 +11282,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_38c3d2e300082 = validate103;
-const schema104 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
+export const v_38c3d2e300082 = validate106;
+const schema107 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
 
-function validate103(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10889,7 +11309,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema104.properties.url.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema107.properties.url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10913,10 +11333,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c7cd7de70009c = validate104;
-const schema105 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
+export const v_c7cd7de70009c = validate107;
+const schema108 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
 
-function validate104(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10981,10 +11401,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c3285fb30007f = validate105;
-const schema106 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
+export const v_c3285fb30007f = validate108;
+const schema109 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
 
-function validate105(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11032,10 +11452,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9c31283a000a4 = validate106;
-const schema107 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
+export const v_9c31283a000a4 = validate109;
+const schema110 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
 
-function validate106(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11107,10 +11527,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_166e3069000ee = validate107;
-const schema108 = {"type":"object","properties":{"per_payment_sats":{"type":"integer","minimum":0,"maximum":10000000},"daily_sats":{"type":"integer","minimum":0,"maximum":10000000}},"required":["per_payment_sats","daily_sats"],"additionalProperties":false};
+export const v_166e3069000ee = validate110;
+const schema111 = {"type":"object","properties":{"per_payment_sats":{"type":"integer","minimum":0,"maximum":10000000},"daily_sats":{"type":"integer","minimum":0,"maximum":10000000}},"required":["per_payment_sats","daily_sats"],"additionalProperties":false};
 
-function validate107(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11196,10 +11616,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8f80c6a1000c3 = validate108;
-const schema109 = {"type":"object","properties":{"spenders":{"type":"array","items":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"maxItems":16}},"required":["spenders"],"additionalProperties":false};
+export const v_8f80c6a1000c3 = validate111;
+const schema112 = {"type":"object","properties":{"spenders":{"type":"array","items":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"maxItems":16}},"required":["spenders"],"additionalProperties":false};
 
-function validate108(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11236,7 +11656,7 @@ let data1 = data0[i0];
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern32.test(data1)){
+if(!pattern33.test(data1)){
 report.errors = [{instancePath:instancePath+"/spenders/" + i0,schemaPath:"#/properties/spenders/items/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -11271,10 +11691,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3eb6fd92000b4 = validate109;
-const schema110 = {"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["allowed"],"additionalProperties":false};
+export const v_3eb6fd92000b4 = validate112;
+const schema113 = {"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["allowed"],"additionalProperties":false};
 
-function validate109(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11352,10 +11772,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_61d6a8d6000b4 = validate110;
-const schema111 = {"type":"object","properties":{"servers":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["servers"],"additionalProperties":false};
+export const v_61d6a8d6000b4 = validate113;
+const schema114 = {"type":"object","properties":{"servers":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["servers"],"additionalProperties":false};
 
-function validate110(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11433,10 +11853,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3226e2590007c = validate111;
-const schema112 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
+export const v_3226e2590007c = validate114;
+const schema115 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
 
-function validate111(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11484,10 +11904,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_db11895000087 = validate112;
-const schema113 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
+export const v_db11895000087 = validate115;
+const schema116 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
 
-function validate112(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11543,10 +11963,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5c483da40006a = validate113;
-const schema114 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
+export const v_5c483da40006a = validate116;
+const schema117 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
 
-function validate113(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11615,7 +12035,7 @@ export const VALIDATORS = {
   "55d2a90f0013d": v_55d2a90f0013d,
   "0848db9b000ee": v_0848db9b000ee,
   "5a4a79b800112": v_5a4a79b800112,
-  "06c6a800003bf": v_06c6a800003bf,
+  "234cf043003f8": v_234cf043003f8,
   "39b9674d000a7": v_39b9674d000a7,
   "e81ff87d00112": v_e81ff87d00112,
   "2c4cd06e0013e": v_2c4cd06e0013e,
@@ -11626,11 +12046,14 @@ export const VALIDATORS = {
   "4100f438003d2": v_4100f438003d2,
   "1bfe7799000d5": v_1bfe7799000d5,
   "0b42b9bd0008f": v_0b42b9bd0008f,
+  "992b60450008f": v_992b60450008f,
+  "719277ec00258": v_719277ec00258,
   "9f6f0890000a3": v_9f6f0890000a3,
   "b3eda7a800144": v_b3eda7a800144,
   "6f73e5ca00094": v_6f73e5ca00094,
   "27e3f44d00092": v_27e3f44d00092,
-  "71aecab20012d": v_71aecab20012d,
+  "d3fd28b1000e3": v_d3fd28b1000e3,
+  "da083a0500139": v_da083a0500139,
   "e323c83a001c4": v_e323c83a001c4,
   "6344178200149": v_6344178200149,
   "628cfb6500072": v_628cfb6500072,
