@@ -43,6 +43,7 @@ const ALLOWED: { readonly [file: string]: string } = {
   "lib/store/image-client.ts": `image.generate: ${PROVIDER}; the image comes back inline, no URL is fetched`,
   "lib/store/image-vision.ts": `image.generate's describe: ${PROVIDER} (image-client.ts's client and base); the image goes up inline`,
   "lib/voice/audio-http.ts": PROVIDER,
+  "lib/voice/mistral-speech.ts": `ttsProv mistral: ${PROVIDER}`,
   "lib/voice/realtime-socket.ts": PROVIDER,
   "lib/voice/realtime.ts": PROVIDER,
   "lib/voice/speech-service.ts": PROVIDER,
