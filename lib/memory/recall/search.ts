@@ -10,7 +10,7 @@ import type { MemoryEngine, MemoryTx } from "../engine";
 import { MAX_TOP_K } from "../store/kernel-ts";
 import { diversify, formatHits, pairwiseSimilarity, recallScore, recency, type Hit } from "./recall";
 import { cosines, type QueryVector } from "./similarity";
-import { FLAG_PINNED } from "../store/vector-store";
+import { FLAG_PINNED, FLAG_REEMBEDDED } from "../store/vector-store";
 
 /**
  * How many candidates the kernel returns for `n` results (at least
@@ -63,7 +63,10 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   const { indices } = kernels.topK(store.vectors, store.dims, store.count, vector.row, k, mask, store.scales);
   const lexical = new Map<number, number>();
   const extra: number[] = [];
-  if (config.lexical_weight > 0) {
+  // A re-embed in place cut part way (config-ops.ts): rows not yet re-made hold the old embedder's vector,
+  // which says nothing about this query; those memories are found by their words alone until it resumes.
+  const halfway = tx.storeEmbedderId !== tx.embedder.id;
+  if (config.lexical_weight > 0 || halfway) {
     for (const hit of store.lexicalSearch(p.ns, q, LEXICAL_CANDIDATES)) {
       const slot = store.slotOf(p.ns, hit.id);
       lexical.set(slot, hit.score);
@@ -78,7 +81,10 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   const hits: Hit[] = [];
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i];
-    const similarity = fuseRelevance(similarities[i], lexical.get(slot) ?? 0, config.lexical_weight);
+    const stale = halfway && (store.flags[slot] & FLAG_REEMBEDDED) === 0;
+    if (stale) similarities[i] = 0;
+    const lexicalScore = lexical.get(slot) ?? 0;
+    const similarity = stale ? lexicalScore : fuseRelevance(similarities[i], lexicalScore, config.lexical_weight);
     if (similarity < config.relevance_threshold) continue;
     const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
     const r = recency(now - store.created[slot], config.recency_half_life_hours, pinned);
