@@ -2573,8 +2573,8 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_0a5b767b002d0 = validate33;
-const schema34 = {"type":"object","properties":{"prompt":{"type":"string","minLength":1,"maxLength":4000},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder, default images"},"name":{"type":"string","minLength":1,"maxLength":60,"description":"file name stem (.png is added); default image-<date>-<time>"},"size":{"type":"string","enum":["1024x1024","1024x1536","1536x1024","auto"],"description":"default 1024x1024"},"quality":{"type":"string","enum":["low","medium","high"],"description":"default low (fast, small, cheap)"},"model":{"type":"string","minLength":1,"maxLength":40,"pattern":"^[a-z0-9][a-z0-9._-]*$","description":"default gpt-image-1"}},"required":["prompt"],"additionalProperties":false};
+export const v_f9263aa200372 = validate33;
+const schema34 = {"type":"object","properties":{"prompt":{"type":"string","minLength":1,"maxLength":4000},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder, default images"},"name":{"type":"string","minLength":1,"maxLength":60,"description":"file name stem (.png is added); default image-<date>-<time>"},"size":{"type":"string","enum":["1024x1024","1024x1536","1536x1024","auto"],"description":"default 1024x1024"},"quality":{"type":"string","enum":["low","medium","high"],"description":"default low (fast, small, cheap)"},"model":{"type":"string","minLength":1,"maxLength":40,"pattern":"^[a-z0-9][a-z0-9._-]*$","description":"default gpt-image-1"},"describe":{"type":"boolean","description":"also read the image back with a vision model and return a short description (a second provider call); default false"}},"required":["prompt"],"additionalProperties":false};
 const pattern7 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
 
 function validate33(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2590,7 +2590,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "prompt") || (key0 === "project")) || (key0 === "name")) || (key0 === "size")) || (key0 === "quality")) || (key0 === "model"))){
+if(!(((((((key0 === "prompt") || (key0 === "project")) || (key0 === "name")) || (key0 === "size")) || (key0 === "quality")) || (key0 === "model")) || (key0 === "describe"))){
 report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2743,6 +2743,19 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.describe !== undefined){
+const _errs14 = errors;
+if(typeof data.describe !== "boolean"){
+report.errors = [{instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -12028,7 +12041,7 @@ export const VALIDATORS = {
   "4d697090001d3": v_4d697090001d3,
   "5e2943d800195": v_5e2943d800195,
   "4585363c001e0": v_4585363c001e0,
-  "0a5b767b002d0": v_0a5b767b002d0,
+  "f9263aa200372": v_f9263aa200372,
   "7380216000233": v_7380216000233,
   "db421333000a5": v_db421333000a5,
   "61cfc23800131": v_61cfc23800131,

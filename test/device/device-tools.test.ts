@@ -202,8 +202,8 @@ describe("device.selftest", () => {
     assert.match(audible, /^- speaker: PASS \(1000 Hz tone played\)$/m);
     assert.match(audible, /^- mic loopback: PASS \(heard the tone \(1000 Hz at level \d+ of \d+ RMS\)\)$/m);
     assert.deepEqual(audio.calls, [
-      { kind: "tone", hz: 1000, ms: 300 },
-      { kind: "tone", hz: 1000, ms: 300 },
+      { kind: "tone", hz: 1000, ms: 300, level: 100 },
+      { kind: "tone", hz: 1000, ms: 300, level: 100 },
     ]);
     core.config.apply([["profile", "silent"]], "device");
     const silent = await core.registry.dispatch("device.selftest", { audible: true }, admin);
