@@ -37,7 +37,8 @@ export interface ValidationContext {
   midTurn: boolean;
 }
 
-export type ActionCheck = { ok: true; action: DeviceAction } | { ok: false; tag: ErrorTag; reason: string };
+/** A refusal carries its tag, its sentence alone, and `reason` (the two written together: "<tag>: <sentence>"). */
+export type ActionCheck = { ok: true; action: DeviceAction } | { ok: false; tag: ErrorTag; sentence: string; reason: string };
 
 export interface ActionVerdict {
   index: number;
@@ -172,7 +173,7 @@ function checkTts(p: unknown): ActionCheck {
 }
 
 function refuse(tag: ErrorTag, sentence: string): ActionCheck {
-  return { ok: false, tag, reason: taggedText(tag, sentence) };
+  return { ok: false, tag, sentence, reason: taggedText(tag, sentence) };
 }
 
 function isPlainObject(v: unknown): v is { [key: string]: unknown } {

@@ -69,7 +69,7 @@ export const deviceControl = defineTool({
   inputSchema: { type: "object", properties: { action: ACTION_SCHEMA }, required: ["action"], additionalProperties: false },
   handler: async (args, ctx, { status, actuator }: DeviceToolDeps): Promise<ToolResult> => {
     const check = validateDeviceAction(args.action, { principal: ctx.principal, config: status.config, midTurn: true });
-    if (!check.ok) throw new HaloError(check.tag, check.reason, check.reason);
+    if (!check.ok) throw new HaloError(check.tag, check.sentence);
     const outcome = await actuator.apply(check.action);
     if (!outcome.ok) throw new HaloError(outcome.tag, outcome.sentence);
     return { text: outcome.text };
