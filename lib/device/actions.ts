@@ -45,6 +45,9 @@ export interface ActionVerdict {
   allowed: boolean;
   action?: DeviceAction;
   reason?: string;
+  /** A refusal's tag and its sentence alone (`reason` is the two written together). */
+  tag?: ErrorTag;
+  sentence?: string;
 }
 
 export interface DeviceActionsReport {
@@ -63,7 +66,11 @@ export function validateDeviceActions(items: unknown, ctx: ValidationContext): D
   const n = Math.min(items.length, MAX_DEVICE_ACTIONS);
   for (let i = 0; i < n; i++) {
     const check = validateDeviceAction(items[i], ctx);
-    verdicts.push(check.ok ? { index: i, allowed: true, action: check.action } : { index: i, allowed: false, reason: check.reason });
+    verdicts.push(
+      check.ok
+        ? { index: i, allowed: true, action: check.action }
+        : { index: i, allowed: false, reason: check.reason, tag: check.tag, sentence: check.sentence },
+    );
   }
   return { verdicts, dropped: items.length - n };
 }
