@@ -255,22 +255,27 @@ export function injectWords(inject: string): string[] {
     .slice(0, SKILL_INJECT_WORDS_MAX);
 }
 
-/** Whether a task mentions one of the inject: words as a whole word or phrase (`always` matches every task). */
+/**
+ * Whether a task mentions one of the inject: words as whole words, in order (`always` matches every task).
+ * Both sides become their words joined by single spaces, so no string is read at an index (quadratic on XS).
+ */
 export function injectMatches(inject: string, task: string): boolean {
-  const text = task.toLowerCase();
+  const text = ` ${wordsOf(task)} `;
   for (const word of injectWords(inject)) {
     if (word === "always") return true;
-    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-      if (!isWordChar(text, at - 1) && !isWordChar(text, at + word.length)) return true;
-    }
+    const phrase = wordsOf(word);
+    if (phrase && text.includes(` ${phrase} `)) return true;
   }
   return false;
 }
 
-function isWordChar(text: string, i: number): boolean {
-  if (i < 0 || i >= text.length) return false;
-  const c = text.charCodeAt(i);
-  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 95 || c > 127;
+/** The words of a text (letters, digits, _ and anything non-ASCII), lower-cased, joined by single spaces. */
+function wordsOf(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9_\u0080-\uffff]+/)
+    .filter((w) => w !== "")
+    .join(" ");
 }
 
 function firstHeading(body: string): string | undefined {

@@ -201,7 +201,8 @@ describe("a capsule's inject: words", () => {
     assert.deepEqual(injectWords(" Oolong, green tea ;; x ,weekly report"), ["oolong", "green tea", "weekly report"]);
     assert.equal(injectWords(Array.from({ length: 20 }, (_, i) => `w${i}`).join(",")).length, SKILL_INJECT_WORDS_MAX);
     assert.equal(injectMatches("oolong, green tea", "Compare OOLONG teas"), true);
-    assert.equal(injectMatches("oolong, green tea", "a green  tea"), false, "the phrase as written");
+    assert.equal(injectMatches("oolong, green tea", "a Green,  tea"), true, "the phrase's words in order");
+    assert.equal(injectMatches("oolong, green tea", "tea, green"), false);
     assert.equal(injectMatches("oolong, green tea", "my green tea."), true);
     assert.equal(injectMatches("tea", "steady"), false, "inside a word is no match");
     assert.equal(injectMatches("tea", "teas"), false);
