@@ -81,7 +81,7 @@ export const deviceControl = defineTool({
     // One element, or a list of one: the same answer.
     const check = validateDeviceAction(list ? list[0] : args.action, { principal: ctx.principal, config: status.config, midTurn: true });
     if (!check.ok) throw new HaloError(check.tag, check.sentence);
-    const outcome = await actuator.apply(check.action);
+    const outcome = await actuator.apply(check.action, ctx.principal);
     if (!outcome.ok) throw new HaloError(outcome.tag, outcome.sentence);
     return { text: outcome.text };
   },
@@ -107,7 +107,7 @@ async function runList(
       lines.push(`${v.index + 1}. ${v.reason ?? "invalid: refused."}`);
       continue;
     }
-    const outcome = await actuator.apply(v.action);
+    const outcome = await actuator.apply(v.action, principal);
     if (outcome.ok) ran++;
     else first ??= { tag: outcome.tag, sentence: outcome.sentence };
     lines.push(`${v.index + 1}. ${outcome.text}`);

@@ -332,7 +332,11 @@ describe("device.control", () => {
     assert.equal(stand.speechRequests.length, 1);
     assert.equal(audio.played.length, 1);
     const bare = await bareCore().registry.dispatch("device.control", { action: { tts: { text: "x" } } }, admin);
-    assert.deepEqual(withoutError(bare), { text: "not-present: this device has no speaker.", isError: true });
+    // device.control's caller would get a Telegram voice note instead (test/device/tts-fallback.test.ts): none is set up here.
+    assert.deepEqual(withoutError(bare), {
+      text: "not-present: this device has no speaker, and the Telegram voice note was not sent (no owner chat is set, ownerChatId).",
+      isError: true,
+    });
   });
 
   it("refuses reboot, non-admin config, protected keys and malformed actions", async () => {
