@@ -42,7 +42,7 @@ describe("device.status", () => {
     assert.match(r.text, /^PSRAM: not present$/m);
     assert.match(r.text, /^Wi-Fi: not present$/m);
     assert.match(r.text, /^SD card: present, 64\.0 MB free$/m);
-    assert.match(r.text, /^LED ring: 24 pixels, showing off$/m);
+    assert.match(r.text, /^LED ring: 12 pixels, showing off$/m);
     assert.match(r.text, /^Memory: your memories 0 of 5000; your pinned memories 0 of 200/m);
     assert.match(r.text, /^File store: your files 0; /m);
     assert.match(r.text, /^Embedder: offline-hash-v1\/256; no memories yet$/m);
