@@ -8586,8 +8586,8 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_cb34918800571 = validate81;
-const schema82 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+export const v_73d17f3c00b11 = validate81;
+const schema82 = {"type":"object","properties":{"action":{"description":"one device[] element, or a list of 1-8 of them run in order","anyOf":[{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false},{"type":"array","minItems":1,"maxItems":8,"items":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}}]}},"required":["action"],"additionalProperties":false};
 
 function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8611,158 +8611,631 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 let data0 = data.action;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs3 = errors;
+let valid1 = false;
 const _errs4 = errors;
+if(errors === _errs4){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs6 = errors;
 for(const key1 in data0){
 if(!((((((key1 === "led") || (key1 === "lights")) || (key1 === "config")) || (key1 === "orch_model")) || (key1 === "reboot")) || (key1 === "tts"))){
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
+const err0 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 break;
 }
 }
-if(_errs4 === errors){
+if(_errs6 === errors){
 if(data0.led !== undefined){
 let data1 = data0.led;
-const _errs5 = errors;
-if(errors === _errs5){
+const _errs7 = errors;
+if(errors === _errs7){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.mode === undefined) && (missing1 = "mode")){
-report.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
+const err1 = {instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/anyOf/0/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-const _errs7 = errors;
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+const _errs9 = errors;
 for(const key2 in data1){
 if(!(((((key2 === "mode") || (key2 === "r")) || (key2 === "g")) || (key2 === "b")) || (key2 === "brightness"))){
-report.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
+const err2 = {instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/anyOf/0/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 break;
 }
 }
-if(_errs7 === errors){
+if(_errs9 === errors){
 if(data1.mode !== undefined){
 let data2 = data1.mode;
-const _errs8 = errors;
+const _errs10 = errors;
 if(typeof data2 !== "string"){
-report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
-report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs8 === errors;
+const err3 = {instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
-var valid2 = true;
+vErrors.push(err3);
 }
-if(valid2){
+errors++;
+}
+if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
+const err4 = {instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[0].properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 if(data1.r !== undefined){
 let data3 = data1.r;
-const _errs10 = errors;
+const _errs12 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-report.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err5 = {instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
 }
-if(errors === _errs10){
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(errors === _errs12){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 255 || isNaN(data3)){
-report.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+const err6 = {instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-report.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs10 === errors;
+const err7 = {instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
-var valid2 = true;
+vErrors.push(err7);
 }
-if(valid2){
+errors++;
+}
+}
+}
+}
+var valid3 = _errs12 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 if(data1.g !== undefined){
 let data4 = data1.g;
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-report.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err8 = {instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
 }
-if(errors === _errs12){
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 255 || isNaN(data4)){
-report.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+const err9 = {instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-report.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs12 === errors;
+const err10 = {instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
-var valid2 = true;
+vErrors.push(err10);
 }
-if(valid2){
+errors++;
+}
+}
+}
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 if(data1.b !== undefined){
 let data5 = data1.b;
-const _errs14 = errors;
+const _errs16 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-report.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err11 = {instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
 }
-if(errors === _errs14){
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(errors === _errs16){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 255 || isNaN(data5)){
-report.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+const err12 = {instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-report.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
+const err13 = {instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
 }
 }
 }
 }
-var valid2 = _errs14 === errors;
+var valid3 = _errs16 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.brightness !== undefined){
+let data6 = data1.brightness;
+const _errs18 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(errors === _errs18){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 255 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/anyOf/0/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var valid2 = _errs7 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.brightness !== undefined){
-let data6 = data1.brightness;
-const _errs16 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-report.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 255 || isNaN(data6)){
-report.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+if(data0.lights !== undefined){
+let data7 = data0.lights;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing2;
+if((data7.value === undefined) && (missing2 = "value")){
+const err18 = {instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/anyOf/0/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
+if(vErrors === null){
+vErrors = [err18];
 }
 else {
-if(data6 < 0 || isNaN(data6)){
-report.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+const _errs22 = errors;
+for(const key3 in data7){
+if(!(key3 === "value")){
+const err19 = {instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/anyOf/0/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+break;
+}
+}
+if(_errs22 === errors){
+if(data7.value !== undefined){
+let data8 = data7.value;
+if(typeof data8 !== "string"){
+const err20 = {instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/anyOf/0/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((data8 === "off") || (data8 === "full"))){
+const err21 = {instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/anyOf/0/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[0].properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
 }
 }
 }
 }
-var valid2 = _errs16 === errors;
+}
+else {
+const err22 = {instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/anyOf/0/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+var valid2 = _errs20 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.config !== undefined){
+let data9 = data0.config;
+const _errs25 = errors;
+if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+const err23 = {instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/anyOf/0/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var valid2 = _errs25 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.orch_model !== undefined){
+let data10 = data0.orch_model;
+const _errs27 = errors;
+if(errors === _errs27){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing3;
+if(((data10.provider === undefined) && (missing3 = "provider")) || ((data10.model === undefined) && (missing3 = "model"))){
+const err24 = {instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+const _errs29 = errors;
+for(const key4 in data10){
+if(!((key4 === "provider") || (key4 === "model"))){
+const err25 = {instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+break;
+}
+}
+if(_errs29 === errors){
+if(data10.provider !== undefined){
+let data11 = data10.provider;
+const _errs30 = errors;
+if(typeof data11 !== "string"){
+const err26 = {instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
+const err27 = {instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[0].properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var valid5 = _errs30 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data10.model !== undefined){
+let data12 = data10.model;
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data12 === "string"){
+if(data12.length > 64){
+const err28 = {instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+if(data12.length < 1){
+const err29 = {instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+var valid5 = _errs32 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+var valid2 = _errs27 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.reboot !== undefined){
+let data13 = data0.reboot;
+const _errs34 = errors;
+if(errors === _errs34){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key5 in data13){
+const err32 = {instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/anyOf/0/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+break;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/anyOf/0/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+var valid2 = _errs34 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.tts !== undefined){
+let data14 = data0.tts;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let missing4;
+if((data14.text === undefined) && (missing4 = "text")){
+const err34 = {instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/anyOf/0/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+const _errs39 = errors;
+for(const key6 in data14){
+if(!(key6 === "text")){
+const err35 = {instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/anyOf/0/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+break;
+}
+}
+if(_errs39 === errors){
+if(data14.text !== undefined){
+let data15 = data14.text;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data15 === "string"){
+if(data15.length > 600){
+const err36 = {instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/anyOf/0/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+if(data15.length < 1){
+const err37 = {instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/anyOf/0/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/anyOf/0/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/anyOf/0/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+var valid2 = _errs37 === errors;
 }
 else {
 var valid2 = true;
@@ -8775,239 +9248,736 @@ var valid2 = true;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
+const err40 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
 }
 else {
-var valid1 = true;
+vErrors.push(err40);
 }
-if(valid1){
-if(data0.lights !== undefined){
-let data7 = data0.lights;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-let missing2;
-if((data7.value === undefined) && (missing2 = "value")){
-report.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs42 = errors;
+if(errors === _errs42){
+if(Array.isArray(data0)){
+if(data0.length > 8){
+const err41 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"};
+if(vErrors === null){
+vErrors = [err41];
 }
 else {
-const _errs20 = errors;
-for(const key3 in data7){
-if(!(key3 === "value")){
-report.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+if(data0.length < 1){
+const err42 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+else {
+var valid7 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data0[i0];
+const _errs44 = errors;
+if(errors === _errs44){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+const _errs46 = errors;
+for(const key7 in data16){
+if(!((((((key7 === "led") || (key7 === "lights")) || (key7 === "config")) || (key7 === "orch_model")) || (key7 === "reboot")) || (key7 === "tts"))){
+const err43 = {instancePath:instancePath+"/action/" + i0,schemaPath:"#/properties/action/anyOf/1/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
 break;
 }
 }
-if(_errs20 === errors){
-if(data7.value !== undefined){
-let data8 = data7.value;
-if(typeof data8 !== "string"){
-report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data8 === "off") || (data8 === "full"))){
-report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
-}
-}
+if(_errs46 === errors){
+if(data16.led !== undefined){
+let data17 = data16.led;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+let missing5;
+if((data17.mode === undefined) && (missing5 = "mode")){
+const err44 = {instancePath:instancePath+"/action/" + i0+"/led",schemaPath:"#/properties/action/anyOf/1/items/properties/led/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
+if(vErrors === null){
+vErrors = [err44];
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err44);
 }
-}
-var valid1 = _errs18 === errors;
+errors++;
 }
 else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.config !== undefined){
-let data9 = data0.config;
-const _errs23 = errors;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-report.errors = [{instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs23 === errors;
+const _errs49 = errors;
+for(const key8 in data17){
+if(!(((((key8 === "mode") || (key8 === "r")) || (key8 === "g")) || (key8 === "b")) || (key8 === "brightness"))){
+const err45 = {instancePath:instancePath+"/action/" + i0+"/led",schemaPath:"#/properties/action/anyOf/1/items/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err45];
 }
 else {
-var valid1 = true;
+vErrors.push(err45);
 }
-if(valid1){
-if(data0.orch_model !== undefined){
-let data10 = data0.orch_model;
-const _errs25 = errors;
-if(errors === _errs25){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing3;
-if(((data10.provider === undefined) && (missing3 = "provider")) || ((data10.model === undefined) && (missing3 = "model"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
-return false;
-}
-else {
-const _errs27 = errors;
-for(const key4 in data10){
-if(!((key4 === "provider") || (key4 === "model"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
+errors++;
 break;
 }
 }
-if(_errs27 === errors){
-if(data10.provider !== undefined){
-let data11 = data10.provider;
-const _errs28 = errors;
-if(typeof data11 !== "string"){
-report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid4 = _errs28 === errors;
+if(_errs49 === errors){
+if(data17.mode !== undefined){
+let data18 = data17.mode;
+const _errs50 = errors;
+if(typeof data18 !== "string"){
+const err46 = {instancePath:instancePath+"/action/" + i0+"/led/mode",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
 }
 else {
-var valid4 = true;
+vErrors.push(err46);
 }
-if(valid4){
-if(data10.model !== undefined){
-let data12 = data10.model;
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data12 === "string"){
-if(data12.length > 64){
-report.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
+errors++;
+}
+if(!(((((data18 === "solid") || (data18 === "spinner")) || (data18 === "pulse")) || (data18 === "flash")) || (data18 === "rainbow"))){
+const err47 = {instancePath:instancePath+"/action/" + i0+"/led/mode",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[1].items.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err47];
 }
 else {
-if(data12.length < 1){
-report.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+vErrors.push(err47);
+}
+errors++;
+}
+var valid9 = _errs50 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.r !== undefined){
+let data19 = data17.r;
+const _errs52 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err48 = {instancePath:instancePath+"/action/" + i0+"/led/r",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(errors === _errs52){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 255 || isNaN(data19)){
+const err49 = {instancePath:instancePath+"/action/" + i0+"/led/r",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+else {
+if(data19 < 0 || isNaN(data19)){
+const err50 = {instancePath:instancePath+"/action/" + i0+"/led/r",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs52 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.g !== undefined){
+let data20 = data17.g;
+const _errs54 = errors;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err51 = {instancePath:instancePath+"/action/" + i0+"/led/g",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(errors === _errs54){
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 255 || isNaN(data20)){
+const err52 = {instancePath:instancePath+"/action/" + i0+"/led/g",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+else {
+if(data20 < 0 || isNaN(data20)){
+const err53 = {instancePath:instancePath+"/action/" + i0+"/led/g",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs54 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.b !== undefined){
+let data21 = data17.b;
+const _errs56 = errors;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err54 = {instancePath:instancePath+"/action/" + i0+"/led/b",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(errors === _errs56){
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 255 || isNaN(data21)){
+const err55 = {instancePath:instancePath+"/action/" + i0+"/led/b",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+else {
+if(data21 < 0 || isNaN(data21)){
+const err56 = {instancePath:instancePath+"/action/" + i0+"/led/b",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs56 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.brightness !== undefined){
+let data22 = data17.brightness;
+const _errs58 = errors;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err57 = {instancePath:instancePath+"/action/" + i0+"/led/brightness",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(errors === _errs58){
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 255 || isNaN(data22)){
+const err58 = {instancePath:instancePath+"/action/" + i0+"/led/brightness",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+else {
+if(data22 < 0 || isNaN(data22)){
+const err59 = {instancePath:instancePath+"/action/" + i0+"/led/brightness",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs58 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+}
 }
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs30 === errors;
+const err60 = {instancePath:instancePath+"/action/" + i0+"/led",schemaPath:"#/properties/action/anyOf/1/items/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
 }
 else {
-var valid4 = true;
+vErrors.push(err60);
+}
+errors++;
+}
+}
+var valid8 = _errs47 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.lights !== undefined){
+let data23 = data16.lights;
+const _errs60 = errors;
+if(errors === _errs60){
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+let missing6;
+if((data23.value === undefined) && (missing6 = "value")){
+const err61 = {instancePath:instancePath+"/action/" + i0+"/lights",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+else {
+const _errs62 = errors;
+for(const key9 in data23){
+if(!(key9 === "value")){
+const err62 = {instancePath:instancePath+"/action/" + i0+"/lights",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+break;
+}
+}
+if(_errs62 === errors){
+if(data23.value !== undefined){
+let data24 = data23.value;
+if(typeof data24 !== "string"){
+const err63 = {instancePath:instancePath+"/action/" + i0+"/lights/value",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!((data24 === "off") || (data24 === "full"))){
+const err64 = {instancePath:instancePath+"/action/" + i0+"/lights/value",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[1].items.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
 }
 }
 }
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs25 === errors;
+const err65 = {instancePath:instancePath+"/action/" + i0+"/lights",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
 }
 else {
-var valid1 = true;
+vErrors.push(err65);
 }
-if(valid1){
-if(data0.reboot !== undefined){
-let data13 = data0.reboot;
-const _errs32 = errors;
-if(errors === _errs32){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key5 in data13){
-report.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
-return false;
+errors++;
+}
+}
+var valid8 = _errs60 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.config !== undefined){
+let data25 = data16.config;
+const _errs65 = errors;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+const err66 = {instancePath:instancePath+"/action/" + i0+"/config",schemaPath:"#/properties/action/anyOf/1/items/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var valid8 = _errs65 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.orch_model !== undefined){
+let data26 = data16.orch_model;
+const _errs67 = errors;
+if(errors === _errs67){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+let missing7;
+if(((data26.provider === undefined) && (missing7 = "provider")) || ((data26.model === undefined) && (missing7 = "model"))){
+const err67 = {instancePath:instancePath+"/action/" + i0+"/orch_model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+const _errs69 = errors;
+for(const key10 in data26){
+if(!((key10 === "provider") || (key10 === "model"))){
+const err68 = {instancePath:instancePath+"/action/" + i0+"/orch_model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+break;
+}
+}
+if(_errs69 === errors){
+if(data26.provider !== undefined){
+let data27 = data26.provider;
+const _errs70 = errors;
+if(typeof data27 !== "string"){
+const err69 = {instancePath:instancePath+"/action/" + i0+"/orch_model/provider",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(!(((data27 === "openai") || (data27 === "anthropic")) || (data27 === "mistral"))){
+const err70 = {instancePath:instancePath+"/action/" + i0+"/orch_model/provider",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[1].items.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+var valid11 = _errs70 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data26.model !== undefined){
+let data28 = data26.model;
+const _errs72 = errors;
+if(errors === _errs72){
+if(typeof data28 === "string"){
+if(data28.length > 64){
+const err71 = {instancePath:instancePath+"/action/" + i0+"/orch_model/model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+else {
+if(data28.length < 1){
+const err72 = {instancePath:instancePath+"/action/" + i0+"/orch_model/model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/action/" + i0+"/orch_model/model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+var valid11 = _errs72 === errors;
+}
+else {
+var valid11 = true;
+}
+}
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/action/" + i0+"/orch_model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+var valid8 = _errs67 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.reboot !== undefined){
+let data29 = data16.reboot;
+const _errs74 = errors;
+if(errors === _errs74){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key11 in data29){
+const err75 = {instancePath:instancePath+"/action/" + i0+"/reboot",schemaPath:"#/properties/action/anyOf/1/items/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
 break;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs32 === errors;
+const err76 = {instancePath:instancePath+"/action/" + i0+"/reboot",schemaPath:"#/properties/action/anyOf/1/items/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
 }
 else {
-var valid1 = true;
+vErrors.push(err76);
 }
-if(valid1){
-if(data0.tts !== undefined){
-let data14 = data0.tts;
-const _errs35 = errors;
-if(errors === _errs35){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-let missing4;
-if((data14.text === undefined) && (missing4 = "text")){
-report.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
-return false;
+errors++;
+}
+}
+var valid8 = _errs74 === errors;
 }
 else {
-const _errs37 = errors;
-for(const key6 in data14){
-if(!(key6 === "text")){
-report.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
-return false;
+var valid8 = true;
+}
+if(valid8){
+if(data16.tts !== undefined){
+let data30 = data16.tts;
+const _errs77 = errors;
+if(errors === _errs77){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let missing8;
+if((data30.text === undefined) && (missing8 = "text")){
+const err77 = {instancePath:instancePath+"/action/" + i0+"/tts",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+else {
+const _errs79 = errors;
+for(const key12 in data30){
+if(!(key12 === "text")){
+const err78 = {instancePath:instancePath+"/action/" + i0+"/tts",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
 break;
 }
 }
-if(_errs37 === errors){
-if(data14.text !== undefined){
-let data15 = data14.text;
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data15 === "string"){
-if(data15.length > 600){
-report.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}];
-return false;
+if(_errs79 === errors){
+if(data30.text !== undefined){
+let data31 = data30.text;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data31 === "string"){
+if(data31.length > 600){
+const err79 = {instancePath:instancePath+"/action/" + i0+"/tts/text",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
+if(vErrors === null){
+vErrors = [err79];
 }
 else {
-if(data15.length < 1){
-report.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+vErrors.push(err79);
 }
-}
+errors++;
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
+if(data31.length < 1){
+const err80 = {instancePath:instancePath+"/action/" + i0+"/tts/text",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err80];
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err80);
 }
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+const err81 = {instancePath:instancePath+"/action/" + i0+"/tts/text",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/action/" + i0+"/tts",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+var valid8 = _errs77 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/action/" + i0,schemaPath:"#/properties/action/anyOf/1/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+var valid7 = _errs44 === errors;
+if(!valid7){
+break;
+}
+}
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+var _valid0 = _errs42 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err85 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+report.errors = vErrors;
 return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
 }
 }
 }
@@ -12089,7 +13059,7 @@ export const VALIDATORS = {
   "737a431b0010b": v_737a431b0010b,
   "80d144510012c": v_80d144510012c,
   "d4f45b2b002cf": v_d4f45b2b002cf,
-  "cb34918800571": v_cb34918800571,
+  "73d17f3c00b11": v_73d17f3c00b11,
   "7ae4552c000a9": v_7ae4552c000a9,
   "5da2d61a00182": v_5da2d61a00182,
   "bec675f900426": v_bec675f900426,

@@ -12,6 +12,7 @@
 // the host's scheduler tick calls tick(); nothing here sets a timer.
 import { formatLocalTime, nextRunAfter, type Schedule } from "../util/schedule";
 import type { Log } from "../ports";
+import { leadingTag } from "../errors";
 import { makePrincipal, type Principal } from "../registry/principal";
 import { toJson } from "../util/json";
 import { clipForMessage } from "../util/text";
@@ -231,7 +232,9 @@ export class SkillTriggers {
       })
       .then(
         (r) => {
-          st.lastResult = r.ok ? "ok" : `failed: ${clipForMessage(r.reply, 120)}`;
+          // A failed turn's reply already starts with its tag ("quota: ...", "limit: ..."): not tagged twice.
+          const why = clipForMessage(r.reply, 120);
+          st.lastResult = r.ok ? "ok" : leadingTag(why) ? why : `failed: ${why}`;
           return r.ok;
         },
         () => {
