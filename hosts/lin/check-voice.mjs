@@ -192,6 +192,15 @@ function uploadSamples(upload) {
   return new Int16Array(b.buffer.slice(b.byteOffset + 44, b.byteOffset + b.length));
 }
 
+/**
+ * The SDK's lin `socket` module (under its `http` client) polls every 20 ms and moves at most 1,024 bytes a
+ * poll (modules/network/socket/lin/modSocket.c): a floor on a whole body's time on lin that the board's lwip
+ * sockets do not have. The device's HTTP client sends and takes whole bodies, so the figures include it.
+ */
+function linSocketFloor(bytes) {
+  return `the lin socket's floor for its ${bytes} bytes: ${Math.ceil(bytes / 1024) * 20} ms`;
+}
+
 /** Resolves once the speaker has played a non-zero sample read after `at`. */
 async function heardAfter(at) {
   for (;;) {
@@ -295,7 +304,7 @@ async function pressToTalk() {
     const speechEndAt = clipAt + question.speechEndMs;
     figures.push(["lin-voice-press-to-transcribe-ms", Math.round(up.lastByteAt - speechEndAt - HANGOVER_MS)]);
     console.log(
-      `  (press to transcription received: ${Math.round(up.lastByteAt - pressedAt)} ms, of which the talker ${Math.round(speechEndAt - pressedAt)} ms and the hangover ${HANGOVER_MS} ms)`,
+      `  (press to transcription received: ${Math.round(up.lastByteAt - pressedAt)} ms, of which the talker ${Math.round(speechEndAt - pressedAt)} ms and the hangover ${HANGOVER_MS} ms; ${linSocketFloor(up.file.bytes.length)})`,
     );
   }
   const turn = stand.llm.seen[calls];
@@ -319,7 +328,9 @@ async function pressToTalk() {
     const heardAt = speaker.timeOf(found.at);
     const ms = Math.round(heardAt - stand.speechFirstByteAt.at(-1) - speaker.queueMs);
     figures.push(["lin-voice-reply-to-first-audio-ms", ms]);
-    console.log(`  (aim ${FIRST_AUDIO_AIM_MS} ms; the speaker pipe's ${speaker.queueMs.toFixed(1)} ms subtracted)`);
+    console.log(
+      `  (aim ${FIRST_AUDIO_AIM_MS} ms; the speaker pipe's ${speaker.queueMs.toFixed(1)} ms subtracted; ${linSocketFloor(reply.byteLength)})`,
+    );
   }
   const earcon = played.subarray(playedFrom, found.at >= 0 ? found.at : played.length).some((s) => s !== 0);
   check("the earcon played before listening", earcon);
@@ -438,6 +449,9 @@ function memoryFigures() {
   const peakSlots = Math.max(...during.map((r) => r.values[slot])) / SLOT_BYTES;
   figures.push(["lin-voice-peak-chunk-kb", Math.round(peakChunk / 1024)]);
   figures.push(["lin-voice-peak-slots", Math.round(peakSlots)]);
+  const gc = instruments.keys.indexOf("Garbage collections");
+  const series = during.map((r) => `${Math.round(r.values[chunk] / 1024)}/${Math.round(r.values[slot] / SLOT_BYTES)}/${r.values[gc]}`);
+  console.log(`  (rows during the turn, chunk KB/slots/collections: ${series.join(" ")})`);
   if (before)
     console.log(
       `  (before the press: ${Math.round(before.values[chunk] / 1024)} KB of chunks, ${Math.round(before.values[slot] / SLOT_BYTES)} slots; ${during.length} rows during the turn)`,
