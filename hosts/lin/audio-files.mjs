@@ -56,9 +56,15 @@ pcm.halo_mic {
   return { mic, speaker };
 }
 
-/** Opens a pipe without waiting for the other end (read and write), non-blocking. */
+/** Opens a pipe without waiting for the other end (read and write), non-blocking, a page long where python3 can set it. */
 function openPipe(path) {
-  return openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+  const sizing = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+  const bytes = pipeSize(sizing, PIPE_BYTES);
+  // Handing the fd to python3 as its stdin made it blocking for every holder (it is one open file): a second
+  // open is non-blocking again, and the pipe, its size with it, lives while either is open.
+  const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+  closeSync(sizing);
+  return { fd, bytes: bytes ?? DEFAULT_PIPE_BYTES };
 }
 
 /** Sets (when `bytes` is given) and reads a pipe's size through python3; undefined without python3. */
@@ -75,8 +81,7 @@ function pipeSize(fd, bytes) {
  */
 export class MicPump {
   constructor(path, filler) {
-    this.fd = openPipe(path);
-    pipeSize(this.fd, PIPE_BYTES);
+    this.fd = openPipe(path).fd;
     this.filler = filler;
     this.queue = [];
     this.written = 0;
@@ -145,9 +150,9 @@ export class MicPump {
  */
 export class SpeakerTap {
   constructor(path, file) {
-    this.fd = openPipe(path);
-    const size = pipeSize(this.fd, PIPE_BYTES) ?? DEFAULT_PIPE_BYTES;
-    this.queueMs = (size / (SPEAKER_RATE * 2)) * 1000;
+    const pipe = openPipe(path);
+    this.fd = pipe.fd;
+    this.queueMs = (pipe.bytes / (SPEAKER_RATE * 2)) * 1000;
     this.file = file;
     writeFileSync(file, Buffer.alloc(0));
     this.chunks = [];

@@ -22,6 +22,7 @@ if (!so || so.startsWith("--")) {
   process.exit(64);
 }
 const withWake = !process.argv.includes("--no-wake");
+const withRealtime = !process.argv.includes("--no-realtime");
 const keep = process.argv.includes("--keep");
 const STANDIN_PORT = 8099;
 const BASE = "http://127.0.0.1:8080";
@@ -36,6 +37,7 @@ const FIRST_AUDIO_AIM_MS = 150;
 const support = (path) => tsImport(path, import.meta.url);
 const { say, scene } = await support("../../test/support/speech.ts");
 const { VoiceServer } = await support("../../test/support/voice-server.ts");
+const { RealtimeServer, audioDeltas } = await support("../../test/support/realtime-server.ts");
 const { answer, openAiAnswer } = await support("../../test/turn/support.ts");
 const { wakeExamples } = await support("../../test/support/wake-set.ts");
 const { speak, trim } = await support("../../test/support/wake-speech.ts");
@@ -68,6 +70,8 @@ const clips = {
   phrase: withWake ? trim(speak("hey halo", { voice: "en-us", wordsPerMinute: 170, pitch: 50 })) : new Int16Array(0),
   time: scene(say("what time is it"), 500, 2500, ROOM_RMS),
   timeReply: replySpeech("It is noon."),
+  weather: scene(say("what is the weather like"), 800, 2500, ROOM_RMS),
+  weatherReply: replySpeech("It is sunny."),
 };
 
 // --- the room, the stand-ins, halo-lin ---
@@ -81,7 +85,7 @@ const room = (n) => {
 };
 const mic = new MicPump(files.mic, room);
 const speaker = new SpeakerTap(files.speaker, join(home, "speaker.raw"));
-const stand = await VoiceServer.start(STANDIN_PORT);
+let stand = await VoiceServer.start(STANDIN_PORT);
 
 /** Every line halo-lin printed, with when it came. */
 const lines = [];
@@ -243,6 +247,7 @@ try {
   await pressToTalk();
   await bargeIn();
   if (withWake) await wakePhrase();
+  if (withRealtime) await realtimeTurn();
   memoryFigures();
 } catch (e) {
   check("the run", false, e instanceof Error ? e.message : String(e));
@@ -429,6 +434,51 @@ async function wakePhrase() {
   const ring = ringSince(mark, idle.index + 1);
   check(
     "the ring went listening, thinking, replying, idle on the phrase",
+    ring.join(",") === "listening,thinking,replying,idle",
+    ring.join(","),
+  );
+}
+
+/** Realtime mode: the same press over the OpenAI Realtime WebSocket, ws:// to its stand-in on the same port. */
+async function realtimeTurn() {
+  const set = await owner("PUT", "/api/config/voiceMode", { value: "realtime" });
+  check("PUT /api/config/voiceMode realtime", set.status === 200, `${set.status} ${set.text.slice(0, 120)}`);
+  // The wake phrase would hear the room too: off for this part.
+  if (withWake) await owner("PUT", "/api/wake", { enabled: false });
+  await stand.close();
+  const realtime = await RealtimeServer.start(KEY, STANDIN_PORT);
+  stand = { close: () => realtime.close() };
+  const reply = clips.weatherReply;
+  realtime.responses.push([...audioDeltas(reply, 2400), { type: "response.done", response: { status: "completed" } }]);
+  const question = clips.weather;
+  const mark = lines.length;
+  const playedFrom = speaker.samples;
+  child.kill("SIGUSR1");
+  await within(mic.say(question.samples), 5000, "the microphone reading the question");
+  const speaking = await waitLine(/^\[halo\] ring: replying/, mark, 60_000, "ring replying (realtime)");
+  const idle = await waitLine(/^\[halo\] ring: idle/, speaking.index, 60_000, "ring idle after the realtime reply");
+  await sleep(300);
+  check("the realtime stand-in was reached over ws://", realtime.connections.length === 1, JSON.stringify(realtime.connections));
+  const types = realtime.events.map((e) => e.type);
+  check(
+    "session.update, commit, response.create",
+    /session\.update.*input_audio_buffer\.commit.*response\.create/.test(types.join(",")),
+    types.join(","),
+  );
+  // The capture goes up at 24 kHz: at least the speech, at most the whole clip.
+  const appendedMs = ((realtime.appended[0] ?? 0) * 1000) / SPEAKER_RATE;
+  check(
+    "the capture went up as appends",
+    appendedMs >= question.speechEndMs - question.speechStartMs && appendedMs <= (question.samples.length * 1000) / MIC_RATE + 500,
+    `${appendedMs.toFixed(0)} ms appended; the speech is ${(question.speechEndMs - question.speechStartMs).toFixed(0)} ms`,
+  );
+  const played = speaker.played();
+  const found = findReply(played, reply, playedFrom);
+  const run = found.at >= 0 ? matchingRun(played, reply, found.at, found.volume) : 0;
+  check("the speaker played the realtime audio", run === reply.length, `${run} of ${reply.length} samples`);
+  const ring = ringSince(mark, idle.index + 1);
+  check(
+    "the ring went listening, thinking, replying, idle (realtime)",
     ring.join(",") === "listening,thinking,replying,idle",
     ring.join(","),
   );
