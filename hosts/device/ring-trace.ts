@@ -1,5 +1,5 @@
 // On the SDK's Linux target, prints the status ring's phase each time it changes
-// ("[halo] ring: listening"), for hosts/lin/check-voice.mjs. The voice loop's
+// ("[halo] ring: listening"), and a voice error's sentence, for hosts/lin/check-voice.mjs. The voice loop's
 // phase events are heard after the ring took them (it subscribed first); a
 // timer at the ring's frame rate catches the rest (a turn's events, an error's
 // hold running out).
@@ -17,6 +17,10 @@ export function traceRingPhases(ring: StatusRing, voice: { subscribe(listener: (
     last = phase;
     log.info(`ring: ${phase}`);
   };
-  voice.subscribe(note);
+  voice.subscribe((e) => {
+    // The sentence an error carries says what failed (the ring shows only that something did).
+    if (e.phase === "error") log.info(`voice: error: ${e.detail ?? "(no detail)"}`);
+    note();
+  });
   Timer.repeat(note, RING_FRAME_MS);
 }

@@ -4,11 +4,12 @@
 // speaker.raw in real time), serves the transcription, chat and speech wire formats on 127.0.0.1:8099 (the tests'
 // stand-ins, test/support/voice-server.ts), and presses the button with SIGUSR1. Build the app with the stand-in:
 //   MODDABLE=... hosts/lin/build.sh openaiBaseUrl=http://127.0.0.1:8099/v1        (-d for the memory figures)
-//   flock /tmp/halo-lin.lock node hosts/lin/check-voice.mjs <that mc.so> [--no-wake] [--keep]
+//   flock /tmp/halo-lin.lock node hosts/lin/check-voice.mjs <that mc.so> [--no-wake] [--no-realtime] [--keep]
 // Prints one `CHECK <case> ok|FAIL` line a case and the figures `lin-voice-press-to-transcribe-ms`,
 // `lin-voice-reply-to-first-audio-ms` and `lin-voice-barge-in-stop-ms` (and, from a debug build's `instruments:`
 // rows, `lin-voice-peak-chunk-kb` and `lin-voice-peak-slots`). Exits 1 on a failed case. --keep leaves the
-// private HOME (speaker.raw, the pipes) in place and prints where.
+// private HOME (speaker.raw, the pipes) in place and prints where. Last, unless --no-realtime, the same press runs
+// in realtime mode against the Realtime stand-in (test/support/realtime-server.ts) over ws:// on that port.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +19,9 @@ import { runHaloLin } from "./run-halo-lin.mjs";
 
 const so = process.argv[2];
 if (!so || so.startsWith("--")) {
-  console.error("usage: node hosts/lin/check-voice.mjs <mc.so built with openaiBaseUrl=http://127.0.0.1:8099/v1> [--no-wake] [--keep]");
+  console.error(
+    "usage: node hosts/lin/check-voice.mjs <mc.so built with openaiBaseUrl=http://127.0.0.1:8099/v1> [--no-wake] [--no-realtime] [--keep]",
+  );
   process.exit(64);
 }
 const withWake = !process.argv.includes("--no-wake");
@@ -111,7 +114,7 @@ const child = runHaloLin({
     if (text.startsWith("instruments key: ")) instruments.keys = text.slice("instruments key: ".length).split(",");
     else if (text.startsWith("instruments: "))
       instruments.rows.push({ at, values: text.slice("instruments: ".length).split(",").map(Number) });
-    else if (/^\[halo\] (ring|button|warning|wake)/.test(text) || /ALSA|error/i.test(text)) console.log(`  halo-lin: ${text}`);
+    else if (/^\[halo\] (ring|button|warning|wake|voice)/.test(text) || /ALSA|error/i.test(text)) console.log(`  halo-lin: ${text}`);
     lines.push({ text, at });
     for (const w of Array.from(waiters)) w();
   },
@@ -455,7 +458,13 @@ async function realtimeTurn() {
   const playedFrom = speaker.samples;
   child.kill("SIGUSR1");
   await within(mic.say(question.samples), 5000, "the microphone reading the question");
-  const speaking = await waitLine(/^\[halo\] ring: replying/, mark, 60_000, "ring replying (realtime)");
+  const speaking = await waitLine(/^\[halo\] ring: (replying|error)/, mark, 60_000, "ring replying (realtime)");
+  if (speaking.match[1] === "error") {
+    const why = lines.slice(mark).find((l) => /voice: error/.test(l.text))?.text ?? "(no sentence traced)";
+    const seen = `${realtime.connections.length} connection(s), events ${realtime.events.map((e) => e.type).join(",")}`;
+    check("the realtime exchange", false, `${why}; the stand-in saw ${seen}`);
+    return;
+  }
   const idle = await waitLine(/^\[halo\] ring: idle/, speaking.index, 60_000, "ring idle after the realtime reply");
   await sleep(300);
   check("the realtime stand-in was reached over ws://", realtime.connections.length === 1, JSON.stringify(realtime.connections));

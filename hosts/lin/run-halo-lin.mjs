@@ -31,7 +31,7 @@ export function runHaloLin({ so, name, timeoutMs, timeoutMessage, exitMessage, o
     done = true;
     clearTimeout(deadline);
     child.kill("SIGINT");
-    // A build with the SDK's audio threads may not stop on SIGINT (check-voice.mjs): stop it hard after 5 s.
+    // A halo-lin stuck in a driver (the SDK's audio threads wait on their pipes) must not hold the lin lock.
     const hard = setTimeout(() => {
       console.error(`${name}: halo-lin did not stop within 5 s of SIGINT; killing it`);
       child.kill("SIGKILL");
