@@ -135,6 +135,15 @@
 #ifndef WAKE_REFRACTORY
 	#define WAKE_REFRACTORY 150 /* hops (1.5 s) with detections off after one */
 #endif
+#ifndef WAKE_VOTE
+	#define WAKE_VOTE 1
+#endif
+#ifndef WAKE_PER_EXAMPLE
+	#define WAKE_PER_EXAMPLE 0
+#endif
+#ifndef WAKE_DETECTS
+	#define WAKE_DETECTS 1 /* 0 in bench/wake-tune.ts's builds: scores only, so a match is followed to its lowest */
+#endif
 #ifndef WAKE_VOICED_RATIO
 	#define WAKE_VOICED_RATIO 3.16e-4f /* an example's voiced hops are within 35 dB of its loudest */
 #endif
@@ -201,6 +210,7 @@ typedef struct {
 	int16_t features[WAKE_MAX_EXAMPLES][WAKE_MAX_FRAMES][WAKE_DIMS];
 	float exampleMean[WAKE_DIMS];   /* the examples' mean cepstrum, taken from every stream frame */
 	float mutual;                   /* mean normalised distance between the examples */
+	float scale[WAKE_MAX_EXAMPLES]; /* each example's distances times this: the mutual over its own distance to the others */
 	float sensitivity;
 	float threshold;
 	int32_t column;                 /* which of the three DTW columns is t */
