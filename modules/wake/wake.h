@@ -135,12 +135,6 @@
 #ifndef WAKE_REFRACTORY
 	#define WAKE_REFRACTORY 150 /* hops (1.5 s) with detections off after one */
 #endif
-#ifndef WAKE_VOTE
-	#define WAKE_VOTE 1
-#endif
-#ifndef WAKE_PER_EXAMPLE
-	#define WAKE_PER_EXAMPLE 0
-#endif
 #ifndef WAKE_DETECTS
 	#define WAKE_DETECTS 1 /* 0 in bench/wake-tune.ts's builds: scores only, so a match is followed to its lowest */
 #endif
@@ -210,7 +204,6 @@ typedef struct {
 	int16_t features[WAKE_MAX_EXAMPLES][WAKE_MAX_FRAMES][WAKE_DIMS];
 	float exampleMean[WAKE_DIMS];   /* the examples' mean cepstrum, taken from every stream frame */
 	float mutual;                   /* mean normalised distance between the examples */
-	float scale[WAKE_MAX_EXAMPLES]; /* each example's distances times this: the mutual over its own distance to the others */
 	float sensitivity;
 	float threshold;
 	int32_t column;                 /* which of the three DTW columns is t */

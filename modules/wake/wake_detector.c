@@ -68,7 +68,7 @@ float wakeDetectorSetSensitivity(WakeDetector *detector, float sensitivity)
 int wakeDetectorSetExamples(WakeDetector *detector, const int16_t *const *examples, const int32_t *counts, int n,
 	float *distances)
 {
-	float sum = 0.0f, pair[3] = { 0.0f, 0.0f, 0.0f };
+	float sum = 0.0f;
 	int i, j, k, pairs = 0, reason = WAKE_OK;
 	detector->examples = 0;
 	detector->mutual = 0.0f;
@@ -101,7 +101,6 @@ int wakeDetectorSetExamples(WakeDetector *detector, const int16_t *const *exampl
 		for (j = i + 1; j < n; j++) {
 			float d = wakeDtwPair(&detector->dtw[0], (const int16_t (*)[WAKE_DIMS])detector->features[i], detector->frames[i],
 				(const int16_t (*)[WAKE_DIMS])detector->features[j], detector->frames[j]);
-			pair[i + j - 1] = d;
 			if (distances)
 				distances[i + j - 1] = d;
 			if (!(d <= WAKE_UNLIKE_BOUND))
@@ -114,14 +113,6 @@ int wakeDetectorSetExamples(WakeDetector *detector, const int16_t *const *exampl
 		detector->mutual = pairs ? sum / (float)pairs : WAKE_ONE_EXAMPLE_MUTUAL;
 		if (detector->mutual < WAKE_MUTUAL_MIN)
 			detector->mutual = WAKE_MUTUAL_MIN; /* the same recording taught three times */
-		for (i = 0; i < n; i++) {
-			float own = 0.0f;
-			for (j = 0; j < n; j++)
-				if (j != i)
-					own += pair[i + j - 1];
-			own = (n > 1) ? own / (float)(n - 1) : detector->mutual;
-			detector->scale[i] = (own > WAKE_MUTUAL_MIN) ? detector->mutual / own : 1.0f;
-		}
 		wakeDetectorSetSensitivity(detector, detector->sensitivity);
 	}
 	wakeDetectorReset(detector);
@@ -132,7 +123,7 @@ int wakeDetectorSetExamples(WakeDetector *detector, const int16_t *const *exampl
    normalised distance and its example. */
 static float wakeDetectorFrame(WakeDetector *detector, int back, int *which)
 {
-	float cepstra[WAKE_DIMS], best = 1e30f, second = 1e30f;
+	float cepstra[WAKE_DIMS], best = 1e30f;
 	int16_t frame[WAKE_DIMS];
 	int i, k;
 	wakeFrontCepstra(&detector->front, &detector->tables, back, cepstra);
@@ -141,23 +132,13 @@ static float wakeDetectorFrame(WakeDetector *detector, int back, int *which)
 	for (i = 0; i < detector->examples; i++) {
 		float d = wakeDtwStep(&detector->dtw[i], (const int16_t (*)[WAKE_DIMS])detector->features[i], detector->frames[i],
 			frame, detector->column);
-#if WAKE_PER_EXAMPLE
-		d = d * detector->scale[i];
-#endif
 		if (d < best) {
-			second = best;
 			best = d;
 			*which = i;
 		}
-		else if (d < second)
-			second = d;
 	}
 	detector->column = (detector->column + 1) % 3;
 	detector->live = 1;
-#if WAKE_VOTE == 2
-	if ((detector->examples >= 2) && (best < 1e29f))
-		best = (second < 1e29f) ? 0.5f * (best + second) : 1e30f;
-#endif
 	return best;
 }
 
