@@ -74,10 +74,12 @@
 	#define WAKE_NOISE_KEEP 0.1f /* ... keeping at least this share of the power */
 #endif
 #ifndef WAKE_NOISE_FALL
-	#define WAKE_NOISE_FALL 0.3f /* a band's noise moves this far towards a lower power at once */
+	#define WAKE_NOISE_FALL 0.1f /* a band's noise moves this far towards a lower power at once */
 #endif
 #ifndef WAKE_NOISE_RISE
-	#define WAKE_NOISE_RISE 1.005f /* and rises by this factor a frame (2 dB a second) */
+	#define WAKE_NOISE_RISE 1.02f /* and rises by this factor a frame (8.6 dB a second): babble's noise is near
+	                                its mean, not its dips (at 1.005 the 10 dB babble positives of "hey halo" scored
+	                                up to 1.4 times the threshold) */
 #endif
 #ifndef WAKE_NOISE_EVERY
 	#define WAKE_NOISE_EVERY 8 /* while the gate is closed, the band noise is followed every 8th hop */
@@ -115,10 +117,10 @@
 	#define WAKE_NOISE_MAX_GAIN 3.0f /* ... up to this factor */
 #endif
 #ifndef WAKE_FACTOR_LOW
-	#define WAKE_FACTOR_LOW 2.2f /* threshold = mutual distance * (LOW + (HIGH - LOW) * sensitivity), times the noise gain */
+	#define WAKE_FACTOR_LOW 1.9f /* threshold = mutual distance * (LOW + (HIGH - LOW) * sensitivity), times the noise gain */
 #endif
 #ifndef WAKE_FACTOR_HIGH
-	#define WAKE_FACTOR_HIGH 3.8f
+	#define WAKE_FACTOR_HIGH 3.5f
 #endif
 #ifndef WAKE_DEFAULT_SENSITIVITY
 	#define WAKE_DEFAULT_SENSITIVITY 0.5f
