@@ -4,7 +4,9 @@
 // over the threshold), and prints, for each phrase and threshold scale, the detection rates and the false
 // accepts an hour: a curve, where the bench prints one point (scale 1).
 //
-//   npx tsx bench/wake-tune.ts [tune|test] [-DWAKE_NAME=value ...]
+//   npx tsx bench/wake-tune.ts [tune|test] [-DWAKE_NAME=value ... [/ -DWAKE_NAME=value ...]]
+//
+// Builds are separated by "/" ("-" alone: the defaults); the split's audio is made once for all of them.
 //
 // A positive counts when a hop from the phrase's start to half a second after its end scores under the scale;
 // false accepts are runs of hops under it, 1.5 s apart (the refractory period). Both are close to what the
@@ -88,7 +90,7 @@ function falseAccepts(scores: Float32Array, scale: number): number {
 }
 
 /** The phrase's figures with one build: rates at each scale and false accepts an hour. */
-function phraseCurve(addon: WakeAddon, phrase: WakePhrase, split: Split, data: SplitData): string[] {
+function phraseCurve(addon: WakeAddon, phrase: WakePhrase, data: SplitData): string[] {
   const detector = addon.create();
   const taught = addon.teach(
     detector,
@@ -157,7 +159,7 @@ function main(): void {
     // Built to score only: a detection drops the partial matches, and the score would stop falling there.
     const addon = addonWith([...flags, "-DWAKE_DETECTS=0"]);
     console.log(`== split ${split} flags ${flags.join(" ") || "(none)"} bytes ${addon.bytes()}`);
-    for (const phrase of WAKE_PHRASES) console.log(phraseCurve(addon, phrase, split, data).join("\n"));
+    for (const phrase of WAKE_PHRASES) console.log(phraseCurve(addon, phrase, data).join("\n"));
   }
 }
 

