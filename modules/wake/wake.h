@@ -78,9 +78,9 @@
 	#define WAKE_NOISE_FALL 0.1f /* a band's noise moves this far towards a lower power at once */
 #endif
 #ifndef WAKE_NOISE_RISE
-	#define WAKE_NOISE_RISE 1.02f /* and rises by this factor a frame (8.6 dB a second): babble's noise is near
-	                                its mean, not its dips (at 1.005 the 10 dB babble positives of "hey halo" scored
-	                                up to 1.4 times the threshold) */
+	#define WAKE_NOISE_RISE 1.015f /* and rises by this factor a frame (6.5 dB a second): babble's noise is near
+	                                 its mean, not its dips (at 1.005 the 10 dB babble positives of "hey halo" scored
+	                                 up to 1.4 times the threshold) */
 #endif
 #ifndef WAKE_NOISE_EVERY
 	#define WAKE_NOISE_EVERY 8 /* while the gate is closed, the band noise is followed every 8th hop */
