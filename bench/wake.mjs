@@ -1,6 +1,7 @@
 // Wake-word figures, one `name: value` line each, for each of the two test phrases: the phrase is the
 // name's suffix ("-hey-halo", "-okay-nova"). Measured on the "test" split of test/support/wake-set.ts (the
-// engine's defaults were chosen on the "tune" split only), at the default sensitivity (0.5):
+// engine's defaults were set on the "tune" split; docs/wake-word.md says how "test" was looked at), at the
+// default sensitivity (0.5):
 //
 //   wake-detect-rate-20db/-10db/-5db   positives in the examples' voice at other speeds and pitches, with
 //                                      white, pink and babble noise at that SNR; aim >= 0.95 at 10 dB

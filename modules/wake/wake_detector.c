@@ -182,7 +182,7 @@ static int wakeDetectorHop(WakeDetector *detector, const int16_t *hop)
 	best = wakeDetectorFrame(detector, 0, &which);
 	threshold = detector->threshold * wakeDetectorNoiseGain(detector);
 	detector->lastScore = ((best < 1e29f) && (threshold > 0.0f)) ? best / threshold : WAKE_CLOSED_SCORE;
-	if ((detector->refractory > 0) || !(best < threshold))
+	if (!WAKE_DETECTS || (detector->refractory > 0) || !(best < threshold))
 		return 0;
 	detector->lastHit.example = which;
 	detector->lastHit.hop = detector->hop;

@@ -14,7 +14,8 @@
 //
 // Babble is four other voices reading other sentences, summed at equal levels. Two disjoint splits:
 // "tune" (the speeds, pitches, noise seeds and sentences used to choose the engine's defaults) and "test"
-// (what the bench reports; never used for tuning). The test negatives last 62 minutes, the tune ones 20.
+// (what the bench reports; the defaults are set on "tune", see docs/wake-word.md). The test negatives last
+// 62 minutes, the tune ones 60.
 //
 // Generated audio is cached in os.tmpdir()/halo-wake-set/, one file per espeak-ng call or stream, named by
 // a hash of what made it (SET_VERSION, text, voice, seeds), so later runs read files instead of speaking.
