@@ -2,7 +2,7 @@
 // settings), the relay pool, and the owner's contact list as the web of trust.
 import { HaloError } from "../errors";
 import type { Curve, Log, Random, Settings, WebSocketClient } from "../ports";
-import type { NostrEvent } from "./event";
+import type { NostrEvent, Sha256Port } from "./event";
 import { NostrIdentity } from "./identity";
 import { parsePubkey } from "./keys";
 import { schnorr } from "./secp256k1";
@@ -25,6 +25,8 @@ export interface NostrDeps {
   random: Random;
   log: Log;
   curve: Curve;
+  /** The SHA-256 of event ids and BIP-340 (the Digest port: native where the host has it). */
+  digest: Sha256Port;
   now(): number;
   sleep(ms: number): Promise<void>;
   ws?: WebSocketClient;
@@ -50,10 +52,11 @@ export class NostrSubsystem {
   private blockAt = 0;
 
   constructor(private readonly deps: NostrDeps) {
-    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve);
+    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve, deps.digest);
     this.skills = new NostrSkills(deps.settings, deps.log);
     this.verifier = new VerifyQueue({
       curve: deps.curve,
+      digest: deps.digest,
       log: deps.log,
       now: deps.now,
       sleep: deps.sleep,
