@@ -48,6 +48,15 @@ function idBytes(digest: Sha256Port, e: UnsignedEvent): Uint8Array {
   return digest.sha256(new TextEncoder().encode(serializeEvent(e)));
 }
 
+/**
+ * idBytes for an event whose every object verifyEvent has just built from a JSON.parse result: nothing in
+ * it can be in flash, so the plain JSON.stringify gives serializeEvent's text without toJson's replacer,
+ * which on the device and lin calls back into JavaScript for every value.
+ */
+function freshIdBytes(digest: Sha256Port, e: UnsignedEvent): Uint8Array {
+  return digest.sha256(new TextEncoder().encode(JSON.stringify([0, e.pubkey, e.created_at, e.kind, e.tags, e.content])));
+}
+
 export function eventId(digest: Sha256Port, e: UnsignedEvent): string {
   return hexOf(idBytes(digest, e));
 }
@@ -140,7 +149,7 @@ export function verifyEvent(
   }
   if (created_at > nowSeconds + NOSTR_FUTURE_SKEW_S) return { refused: "future" };
   const event: NostrEvent = { id: id as string, pubkey: pubkey as string, created_at, kind, tags: cleanTags, content, sig: sig as string };
-  if (!sameBytes(idBytes(digest, event), idRaw)) return { refused: "bad-id" };
+  if (!sameBytes(freshIdBytes(digest, event), idRaw)) return { refused: "bad-id" };
   return schnorrVerify(curve, digest, sigRaw, idRaw, pubkeyRaw) ? { event } : { refused: "bad-signature" };
 }
 

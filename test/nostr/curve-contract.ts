@@ -99,7 +99,7 @@ export function hostileLines(c: Curve): string[] {
   });
 }
 
-/** The edges: a zero scalar in a sum, a sum that is infinity, and n - 1 (the negation). */
+/** The edges: a zero scalar in a sum, a sum that doubles or is infinity, and n - 1 (the negation). */
 export function edgeLines(c: Curve): string[] {
   const zero = new Uint8Array(32);
   const nMinus1 = hexToBytes("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140");
@@ -109,6 +109,8 @@ export function edgeLines(c: Curve): string[] {
     `edge 1·G + 0·G ${show(c.multiplyAdd(ONE, G, zero))}`,
     `edge 0·G + 0·G ${show(c.multiplyAdd(zero, G, zero))}`,
     `edge (n-1)·G + 1·G ${show(c.multiplyAdd(nMinus1, G, ONE))}`,
+    // the two halves meet at G in the first step: the sum's addition must double
+    `edge 1·G + 1·G ${show(c.multiplyAdd(ONE, G, ONE))}`,
     `edge (n-1)·G ${show(c.multiplyBase(nMinus1))}`,
     `edge (n-1)·G by the point path ${show(c.multiply(G, nMinus1))}`,
   ];
