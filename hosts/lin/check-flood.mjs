@@ -25,8 +25,17 @@ if (!so) {
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
+/** fetch, once more when the socket it reused was closed by the server meanwhile (undici's "other side closed"). */
+async function send(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return await fetch(url, init);
+  }
+}
+
 async function ownerApi(token, method, path, body) {
-  const res = await fetch(new URL(path, BASE), {
+  const res = await send(new URL(path, BASE), {
     method,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -38,7 +47,7 @@ let rpcId = 0;
 /** One JSON-RPC request to /mcp; the parsed answer (JSON or one server-sent event) and the time it took. */
 async function mcp(token, method, params) {
   const started = performance.now();
-  const res = await fetch(new URL("/mcp", BASE), {
+  const res = await send(new URL("/mcp", BASE), {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
