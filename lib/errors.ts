@@ -83,6 +83,18 @@ export function taggedText(tag: ErrorTag, sentence: string): string {
 }
 
 /**
+ * The tag a text already starts with ("<tag>: ..."), or undefined. A text that carries its tag is passed
+ * on as it is, never prefixed again (which reads "not-allowed: not-allowed: ...").
+ */
+export function leadingTag(text: string): ErrorTag | undefined {
+  const colon = text.indexOf(": ");
+  if (colon <= 0) return undefined;
+  const head = text.slice(0, colon);
+  for (const tag of errorTags()) if ((TAG_PREFIX[tag] ?? tag) === head) return tag;
+  return undefined;
+}
+
+/**
  * Names an error instance. On the device the preloaded Error.prototype is
  * frozen, so assigning a name to an instance throws there ("not writable"); defining an own
  * property works on every engine.

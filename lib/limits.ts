@@ -64,3 +64,8 @@ export const SKILL_ID_MAX_CHARS = 23;
 export const SKILL_MAX_BYTES = 8 * 1024;
 /** Agent-authored capsules that may await the owner's approval at once. */
 export const SKILLS_MAX_PENDING = 4;
+/** Capsules spliced into one sub-agent brief by their inject: words, and the bytes of each one's text. */
+export const SKILL_INJECT_MAX = 2;
+export const SKILL_INJECT_MAX_BYTES = 4 * 1024;
+/** Words or phrases one capsule's inject: line holds (the rest are ignored). */
+export const SKILL_INJECT_WORDS_MAX = 8;

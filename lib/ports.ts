@@ -415,7 +415,8 @@ export interface AudioOut {
   /** Volume 0-100. */
   volume(): number;
   setVolume(percent: number): void;
-  tone(frequencyHz: number, durationMs: number): Promise<void>;
+  /** Plays a sine tone and resolves when it has played; `level` 0-100 scales it below the volume (default 100). */
+  tone(frequencyHz: number, durationMs: number, level?: number): Promise<void>;
   /** Queues samples for playback and returns at once; playback starts with the first block. */
   write(samples: Int16Array, sampleRate: number): void;
   /** Resolves when everything queued has played (at once when nothing is queued). */

@@ -16,6 +16,9 @@ import { SLOW_FILES, shard } from "./test-plan.mjs";
 const quick = process.argv.includes("--quick");
 const CACHE = "node_modules/.cache/halo-tests";
 const TIMINGS = join(CACHE, "seconds.json");
+/** Each file's CPU seconds in the last run, children included (tools/test-shard.mjs): where to look when
+ * `npm test` gets slow, since on two shared cores the wall times mostly measure the neighbours. */
+const CPU_TIMINGS = join(CACHE, "cpu-seconds.json");
 const TSCONFIGS = ["tsconfig.lib.json", "tsconfig.json", "hosts/device/tsconfig.json", "web/tsconfig.json"];
 /** The folders Prettier checks: the same as `npm run format` writes. */
 const FORMATTED = ["lib", "hosts", "test", "tools", "bench", "modules", "web"];
@@ -110,13 +113,20 @@ const [, results] = await Promise.all([
 
 let passed = 0;
 let failed = failedChecks.length;
+const cpu = {};
 for (const [i, r] of results.entries()) {
   passed += r.passed;
   failed += r.failed;
   if (r.crashed) console.log(`mocha process ${i + 1} ended without a report`);
   Object.assign(timings, r.seconds);
+  Object.assign(cpu, r.cpuSeconds);
 }
 writeFileSync(TIMINGS, JSON.stringify(timings));
+writeFileSync(CPU_TIMINGS, JSON.stringify(cpu));
+const costliest = Object.entries(cpu).sort((a, b) => b[1] - a[1]);
+const cpuTotal = costliest.reduce((sum, [, s]) => sum + s, 0);
+console.log(`\nCPU of the mocha files: ${Math.round(cpuTotal)} s; the costliest (in ${CPU_TIMINGS}):`);
+for (const [file, s] of costliest.slice(0, 5)) console.log(`  ${s.toFixed(1).padStart(6)} s  ${file}`);
 for (const name of failedChecks) console.log(`check failed: ${name}`);
 console.log(`\n${groups.length} mocha processes, ${Math.round((Date.now() - startedAt) / 1000)} s in all`);
 console.log(`tests: ${passed} passed, ${failed} failed`);

@@ -5,6 +5,7 @@ import { createHalo } from "../../lib/app/halo";
 import { RateLimitedLog } from "../../lib/util/log-limit";
 import { readDeviceConfig } from "./config";
 import { runCurveBench } from "./curve-bench";
+import { traceRingPhases } from "./ring-trace";
 import { nativeCurve } from "../../modules/curve/curve";
 import { tsCurve } from "../../lib/nostr/curve/ts-curve";
 import { serveHttp } from "./http/server";
@@ -51,6 +52,9 @@ export default function main(): void {
   const ownerToken = halo.ensureOwnerToken();
   if (ownerToken !== undefined) trace(`[halo] owner token (shown once): ${ownerToken}\n`);
   const lights = halo.lights;
+  // lin lights nothing: its ring's phases go to the console (hosts/lin/check-voice.mjs reads them).
+  // The raw log, not the rate-limited one: every change is printed.
+  if (config.simulated && lights) traceRingPhases(lights, halo.core.voice, given.log);
   // Until the lifecycle starts (it ticks the ring from then on), the ring shows boot and setup from here.
   const early = lights ? Timer.repeat((): void => void lights.tick(), RING_FRAME_MS) : undefined;
   network = startNetwork({

@@ -9,6 +9,9 @@
 // The app's preferences and card folder live in the data folder (the lin
 // build's file root and storage root are "./"): the second argument, else
 // $XDG_DATA_HOME/halo, else ~/.local/share/halo. It is created if missing.
+// The button: SIGUSR1 is a short press, SIGUSR2 a double press. Each reaches
+// the app as a message, the way the SDK's simulator delivers its panel's
+// controls (`screen.onMessage`; hosts/device/ports/lin-button.ts).
 #include <dlfcn.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -27,6 +30,7 @@
 static GMainLoop *gLoop;
 static guint gIdleSource;
 static int gStatus = 0;
+static txScreen *gScreen;
 
 static gboolean onIdle(gpointer data)
 {
@@ -76,6 +80,18 @@ static gboolean onSignal(gpointer data)
 	(void)data;
 	g_main_loop_quit(gLoop);
 	return G_SOURCE_REMOVE;
+}
+
+// GLib runs this on the main loop (not in the signal handler), where the app
+// may be called: the message goes to `screen.onMessage` as a string.
+static gboolean onGesture(gpointer data)
+{
+	static char press[] = "button:press";
+	static char doublePress[] = "button:double-press";
+	txScreen *screen = gScreen;
+	if (screen && screen->machine && screen->invoke)
+		screen->invoke(screen, data == (gpointer)1 ? press : doublePress, 0);
+	return G_SOURCE_CONTINUE;
 }
 
 // The lin runtime's Math.random is libc rand(), never seeded: seed it so that
@@ -166,6 +182,9 @@ int main(int argc, char **argv)
 	gLoop = g_main_loop_new(NULL, FALSE);
 	g_unix_signal_add(SIGINT, onSignal, NULL);
 	g_unix_signal_add(SIGTERM, onSignal, NULL);
+	gScreen = screen;
+	g_unix_signal_add(SIGUSR1, onGesture, (gpointer)1);
+	g_unix_signal_add(SIGUSR2, onGesture, (gpointer)2);
 
 	launch(screen);
 	if (!screen->machine) {

@@ -1,6 +1,8 @@
 // Starts halo-lin on a fresh data folder and hands each line it prints to `onLine` until that calls
 // `finish(code)`, the deadline passes or halo-lin exits; then stops it, removes the folder and exits with the
-// code. For the check scripts beside this file (boot-figures.mjs, check-curve.mjs).
+// code. For the check scripts beside this file (boot-figures.mjs, check-curve.mjs, check-voice.mjs). `env`, when
+// given, is halo-lin's whole environment (check-voice.mjs gives it a private HOME); `onExit` runs before the exit.
+// Returns the child process (check-voice.mjs signals it: SIGUSR1 is a button press).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,15 +10,20 @@ import { dirname, join } from "node:path";
 
 /**
  * @param {{ so: string, name: string, timeoutMs: number, timeoutMessage: string, exitMessage: string,
- *   onLine: (line: string, finish: (code: number) => void) => void }} run
+ *   onLine: (line: string, finish: (code: number) => void) => void, env?: NodeJS.ProcessEnv, onExit?: () => void }} run
+ * @returns {import("node:child_process").ChildProcess}
  */
-export function runHaloLin({ so, name, timeoutMs, timeoutMessage, exitMessage, onLine }) {
+export function runHaloLin({ so, name, timeoutMs, timeoutMessage, exitMessage, onLine, env, onExit }) {
   const data = mkdtempSync(join(tmpdir(), `halo-lin-${name}-`));
-  const child = spawn(join(dirname(new URL(import.meta.url).pathname), "halo-lin"), [so, data], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(join(dirname(new URL(import.meta.url).pathname), "halo-lin"), [so, data], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: env ?? process.env,
+  });
   let text = "";
   let done = false;
   const cleanUp = (code) => {
     rmSync(data, { recursive: true, force: true });
+    onExit?.();
     process.exit(code);
   };
   const finish = (code) => {
@@ -24,7 +31,15 @@ export function runHaloLin({ so, name, timeoutMs, timeoutMessage, exitMessage, o
     done = true;
     clearTimeout(deadline);
     child.kill("SIGINT");
-    child.once("exit", () => cleanUp(code));
+    // A halo-lin stuck in a driver (the SDK's audio threads wait on their pipes) must not hold the lin lock.
+    const hard = setTimeout(() => {
+      console.error(`${name}: halo-lin did not stop within 5 s of SIGINT; killing it`);
+      child.kill("SIGKILL");
+    }, 5000);
+    child.once("exit", () => {
+      clearTimeout(hard);
+      cleanUp(code);
+    });
   };
   const deadline = setTimeout(() => {
     console.error(`${name}: ${timeoutMessage}`);
@@ -46,4 +61,5 @@ export function runHaloLin({ so, name, timeoutMs, timeoutMessage, exitMessage, o
     clearTimeout(deadline);
     cleanUp(1);
   });
+  return child;
 }

@@ -18,6 +18,8 @@ export interface BriefSkills {
   get(id: string): { info: { approved: boolean } } | undefined;
   /** The capsule's text when it may be injected (built-in or approved), else undefined. */
   injectable(id: string): string | undefined;
+  /** Approved capsules whose inject: words the task mentions (bounded; not `except`). */
+  injectedFor(task: string, except?: string): Array<{ id: string; text: string }>;
 }
 
 export const SUBAGENT_ROLE = [
@@ -27,21 +29,29 @@ export const SUBAGENT_ROLE = [
   "Answer in Markdown, the result first, then short notes on assumptions and open points.",
 ].join("\n");
 
-/** The system prompt, with the capsule when one is named. Refuses an unknown or unapproved capsule. */
-export function subAgentSystem(skills: BriefSkills | undefined, skillId: string | undefined): string {
-  if (skillId === undefined) return SUBAGENT_ROLE;
-  const shown = clipForMessage(skillId, 30);
-  if (!skills) throw new HaloError("no-card", "skill capsules are not available on this device.");
-  const capsule = skills.get(skillId);
-  if (!capsule) throw new HaloError("not-found", `no capsule '${shown}'.`);
-  const text = skills.injectable(skillId);
-  if (!capsule.info.approved || text === undefined) {
-    throw new HaloError(
-      "not-approved",
-      `the capsule '${shown}' awaits the owner's approval; it cannot be given to a sub-agent until then.`,
-    );
+/**
+ * The system prompt: the role, the capsule named (refused when unknown or unapproved), then the approved
+ * capsules whose inject: words the task mentions (SkillStore.injectedFor bounds them).
+ */
+export function subAgentSystem(skills: BriefSkills | undefined, skillId: string | undefined, task = ""): string {
+  const parts = [SUBAGENT_ROLE];
+  if (skillId !== undefined) {
+    const shown = clipForMessage(skillId, 30);
+    if (!skills) throw new HaloError("no-card", "skill capsules are not available on this device.");
+    const capsule = skills.get(skillId);
+    if (!capsule) throw new HaloError("not-found", `no capsule '${shown}'.`);
+    const text = skills.injectable(skillId);
+    if (!capsule.info.approved || text === undefined) {
+      throw new HaloError(
+        "not-approved",
+        `the capsule '${shown}' awaits the owner's approval; it cannot be given to a sub-agent until then.`,
+      );
+    }
+    parts.push(`## Skill: ${skillId}\n${text}`);
   }
-  return `${SUBAGENT_ROLE}\n\n## Skill: ${skillId}\n${text}`;
+  for (const auto of skills?.injectedFor(task, skillId) ?? [])
+    parts.push(`## Skill: ${auto.id} (its inject: words match the task)\n${auto.text}`);
+  return parts.join("\n\n");
 }
 
 /** The task with each attached document's text spliced in (the spawner's own or shared files only). */

@@ -2,6 +2,7 @@ import type { Core } from "./core";
 import { derivePrincipal } from "../people/principals";
 import type { Log } from "../ports";
 import { TelegramInbound } from "../chat/telegram-inbound";
+import { ownerActionsFor } from "./owner-commands";
 
 /** Largest voice note downloaded for transcription (Opus at voice rates: several minutes). */
 export const VOICE_NOTE_MAX_BYTES = 2 * 1024 * 1024;
@@ -20,6 +21,7 @@ export function telegramInboundFor(core: Core, log: Log, sleep: (ms: number) => 
     runner: core.turn,
     log,
     sleep,
+    commands: { ownerChat: () => core.telegram.ownerChat(), actions: ownerActionsFor(core) },
     transcribeVoice: async (fileId) =>
       core.speech.transcriber.transcribeFile(
         await core.telegram.client.downloadFile(fileId, VOICE_NOTE_MAX_BYTES),

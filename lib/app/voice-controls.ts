@@ -4,6 +4,7 @@ import type { Core } from "./core";
 import type { StatusRing } from "../device/ring/status";
 import { PressToTalk } from "../voice/press-to-talk";
 import type { SharedMic } from "../voice/shared-mic";
+import { SoundEffects } from "../voice/sound-effects";
 import { WakeListener } from "../voice/wake-listener";
 
 export interface VoiceControlSources {
@@ -22,7 +23,7 @@ export function voiceControls({ core, lights, mic, buttonActions }: VoiceControl
   const button = new PressToTalk({
     voice: core.voice,
     config: core.config,
-    speaker: core.ports.audioOut,
+    effects: new SoundEffects({ config: core.config, clock: core.ports.clock, speaker: core.ports.audioOut }),
     ring: lights,
     log: core.ports.log,
     longPress: buttonActions?.longPress,

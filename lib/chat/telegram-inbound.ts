@@ -6,6 +6,7 @@ import type { Log } from "../ports";
 import type { Principal } from "../registry/principal";
 import { TELEGRAM_TEXT_MAX_CHARS, type TelegramUpdate } from "./telegram";
 import { TelegramError } from "./telegram-errors";
+import { NOT_OWNER_REPLY, parseOwnerCommand, runOwnerCommand, type OwnerActions } from "./owner-commands";
 
 /** Messages waiting for the worker; polling pauses (acknowledging nothing more) while it is full. */
 export const INBOUND_QUEUE_MAX = 8;
@@ -61,10 +62,17 @@ export interface TelegramInboundDeps {
   sleep(ms: number): Promise<void>;
   /** Downloads and transcribes a voice note; absent: voice notes get NON_TEXT_REPLY. */
   transcribeVoice?(fileId: string): Promise<string>;
+  /**
+   * The owner's commands (lib/chat/owner-commands.ts), taken from the owner's chat only: `ownerChat` is the
+   * ownerChatId knob, read on every message. Absent: a command is an ordinary message.
+   */
+  commands?: { ownerChat(): string | undefined; actions: OwnerActions };
 }
 
 interface Pending {
   chatId: string;
+  /** A command from the owner's chat: answered without a turn. */
+  command?: boolean;
   text?: string;
   voice?: { fileId: string; durationS: number };
 }
@@ -144,6 +152,12 @@ export class TelegramInbound {
     const message = update.message;
     if (!message) return;
     const chatId = message.chatId;
+    if (this.isOwnerCommand(chatId, message.text)) {
+      // The owner's chat need not be on the allow-list to decide what waits for the owner.
+      this.queue.push({ chatId, command: true, text: message.text!.slice(0, TELEGRAM_TEXT_MAX_CHARS) });
+      this.wakeWorker?.();
+      return;
+    }
     if (!this.deps.chats.has(chatId) || this.deps.principalFor(chatId).role === "unknown") {
       if (!this.unknownLogged.has(chatId) && this.unknownLogged.size < UNKNOWN_CHATS_LOGGED_MAX) {
         this.unknownLogged.add(chatId);
@@ -168,10 +182,29 @@ export class TelegramInbound {
     }
   }
 
+  private isOwnerCommand(chatId: string, text: string | undefined): boolean {
+    return !!this.deps.commands && text !== undefined && chatId === this.deps.commands.ownerChat() && parseOwnerCommand(text) !== undefined;
+  }
+
   private async handle(item: Pending): Promise<void> {
     const { chatId } = item;
+    if (item.command) {
+      // Re-checked now: the owner may have changed ownerChatId meanwhile.
+      if (!this.isOwnerCommand(chatId, item.text)) return;
+      const answer = await runOwnerCommand(parseOwnerCommand(item.text!)!, this.deps.commands!.actions);
+      this.deps.log.info(`telegram: the owner's command /${item.text!.trim().slice(1).split(/\s/)[0].slice(0, 24)} answered`);
+      await this.reply(chatId, answer.text);
+      answer.after?.();
+      return;
+    }
     const asker = this.deps.principalFor(chatId);
     if (!this.deps.chats.has(chatId) || asker.role === "unknown") return;
+    const asked = item.text === undefined ? undefined : parseOwnerCommand(item.text);
+    if (this.deps.commands && asked && asked.kind !== "unknown" && asked.kind !== "help") {
+      // Another chat's owner command: one fixed sentence, no turn, nothing about the device.
+      await this.reply(chatId, NOT_OWNER_REPLY);
+      return;
+    }
     const refusal = this.deps.rails.decide(asker, "telegram", chatId);
     if (refusal) {
       // Said once per refused message; nothing reaches a provider.

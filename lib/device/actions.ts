@@ -37,13 +37,17 @@ export interface ValidationContext {
   midTurn: boolean;
 }
 
-export type ActionCheck = { ok: true; action: DeviceAction } | { ok: false; tag: ErrorTag; reason: string };
+/** A refusal carries its tag, its sentence alone, and `reason` (the two written together: "<tag>: <sentence>"). */
+export type ActionCheck = { ok: true; action: DeviceAction } | { ok: false; tag: ErrorTag; sentence: string; reason: string };
 
 export interface ActionVerdict {
   index: number;
   allowed: boolean;
   action?: DeviceAction;
   reason?: string;
+  /** A refusal's tag and its sentence alone (`reason` is the two written together). */
+  tag?: ErrorTag;
+  sentence?: string;
 }
 
 export interface DeviceActionsReport {
@@ -62,7 +66,11 @@ export function validateDeviceActions(items: unknown, ctx: ValidationContext): D
   const n = Math.min(items.length, MAX_DEVICE_ACTIONS);
   for (let i = 0; i < n; i++) {
     const check = validateDeviceAction(items[i], ctx);
-    verdicts.push(check.ok ? { index: i, allowed: true, action: check.action } : { index: i, allowed: false, reason: check.reason });
+    verdicts.push(
+      check.ok
+        ? { index: i, allowed: true, action: check.action }
+        : { index: i, allowed: false, reason: check.reason, tag: check.tag, sentence: check.sentence },
+    );
   }
   return { verdicts, dropped: items.length - n };
 }
@@ -172,7 +180,7 @@ function checkTts(p: unknown): ActionCheck {
 }
 
 function refuse(tag: ErrorTag, sentence: string): ActionCheck {
-  return { ok: false, tag, reason: taggedText(tag, sentence) };
+  return { ok: false, tag, sentence, reason: taggedText(tag, sentence) };
 }
 
 function isPlainObject(v: unknown): v is { [key: string]: unknown } {

@@ -1,5 +1,6 @@
 import { taggedText, type ErrorTag } from "../errors";
 import type { AudioOut, Led, LedPattern, Log, System } from "../ports";
+import type { Principal } from "../registry/principal";
 import type { DeviceAction } from "./actions";
 import type { ConfigStore } from "./config";
 import { LED_MAX_BRIGHTNESS } from "./knobs";
@@ -12,6 +13,11 @@ export interface ActuatorDeps {
   system?: System;
   /** Streams speech for `text` to the speaker and resolves when it played (lib/voice); absent: tts fails honestly. */
   speak?(text: string, voice: string): Promise<unknown>;
+  /**
+   * With no speaker: sends the speech as a Telegram voice note to the chat `principal` reaches, and says where
+   * it went ("the owner's chat"); rejects with one sentence. Absent: no fallback (lib/app/voice-note-fallback.ts).
+   */
+  voiceNote?(text: string, voice: string, principal: Principal): Promise<string>;
 }
 
 /** What an action did: one sentence; a failure also its tag and its sentence apart (`text` is "<tag>: <sentence>"). */
@@ -24,7 +30,12 @@ export type ActionOutcome = { ok: true; text: string } | { ok: false; tag: Error
 export class DeviceActuator {
   constructor(private readonly deps: ActuatorDeps) {}
 
-  async apply(action: DeviceAction): Promise<ActionOutcome> {
+  /**
+   * Carries out one action. `principal` is the caller of device[] or device.control: with it, a tts on a
+   * device without a speaker falls back to a Telegram voice note; reply.speak passes none (it says why
+   * nothing was spoken, and the model replies in text).
+   */
+  async apply(action: DeviceAction, principal?: Principal): Promise<ActionOutcome> {
     const { config, led, audioOut, system } = this.deps;
     switch (action.kind) {
       case "led": {
@@ -68,13 +79,14 @@ export class DeviceActuator {
         system.reboot();
         return done(system.info().simulated ? "reboot requested (simulated: the simulator keeps running)." : "rebooting.");
       case "tts":
-        return this.speak(action.text);
+        return this.speak(action.text, principal);
     }
   }
 
-  private async speak(text: string): Promise<ActionOutcome> {
+  private async speak(text: string, principal: Principal | undefined): Promise<ActionOutcome> {
     const { config, audioOut } = this.deps;
-    if (!audioOut) return fail("not-present", "this device has no speaker.");
+    if (!audioOut)
+      return principal && this.deps.voiceNote ? this.voiceNote(text, principal) : fail("not-present", "this device has no speaker.");
     if (config.string("profile") === "silent") return fail("silent", "the device is on silent (profile silent).");
     if (!config.bool("ttsOn")) return fail("off", "spoken replies are off (ttsOn is false).");
     if (config.number("sfxVol") === 0 || audioOut.volume() === 0) return fail("off", "the speaker volume is 0.");
@@ -86,6 +98,19 @@ export class DeviceActuator {
       return fail("failed", `the speech did not play (${why}).`);
     }
     return done(`spoke ${text.length} characters.`);
+  }
+
+  /** The seed's fallback without a speaker: the same words as a Telegram voice note, under the same ttsOn knob. */
+  private async voiceNote(text: string, principal: Principal): Promise<ActionOutcome> {
+    const { config } = this.deps;
+    if (!config.bool("ttsOn")) return fail("off", "spoken replies are off (ttsOn is false).");
+    try {
+      const where = await this.deps.voiceNote!(text, config.string("ttsVoice"), principal);
+      return done(`no speaker: sent ${text.length} characters as a Telegram voice note to ${where}.`);
+    } catch (e) {
+      const why = e instanceof Error ? e.message.replace(/\.$/, "") : "unknown error";
+      return fail("not-present", `this device has no speaker, and the Telegram voice note was not sent (${why}).`);
+    }
   }
 }
 

@@ -23,7 +23,7 @@ export async function runDeviceArray(
   for (const v of report.verdicts) {
     if (!v.allowed || !v.action) lines.push({ index: v.index, ok: false, text: v.reason! });
     else {
-      const outcome = await actuator.apply(v.action);
+      const outcome = await actuator.apply(v.action, ctx.principal);
       lines.push({ index: v.index, ok: outcome.ok, text: outcome.text });
     }
   }

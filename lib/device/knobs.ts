@@ -2,6 +2,7 @@
 // its type and range. Anything not listed here is refused; the protected keys
 // (lib/device/protected-keys.ts) are refused before this table is consulted.
 import { UTC_OFFSET_MAX_MINUTES, UTC_OFFSET_MIN_MINUTES } from "../util/schedule";
+import { NIGHT_WINDOW_TEXT } from "./night-window";
 
 export type KnobValue = number | boolean | string;
 /** Who may write a knob: a device config action, only the owner API, or the orch_model action. */
@@ -81,7 +82,42 @@ export const KNOBS = [
     values: ["classic", "soft", "none"],
     default: "classic",
     writer: "device",
-    description: "the sound-effect set",
+    description: "the sound-effect set: classic, soft (lower and longer), or none",
+  },
+  {
+    key: "sfxLvlO",
+    type: "int",
+    min: 0,
+    max: 100,
+    default: 100,
+    writer: "device",
+    description: "sound-effect level by day, 0-100 percent of the speaker volume",
+  },
+  {
+    key: "sfxLvlN",
+    type: "int",
+    min: 0,
+    max: 100,
+    default: 100,
+    writer: "device",
+    description: `sound-effect level at night (${NIGHT_WINDOW_TEXT} owner time), 0-100 percent of the speaker volume`,
+  },
+  {
+    key: "sleepOvr",
+    type: "enum",
+    values: ["auto", "asleep", "awake"],
+    default: "auto",
+    writer: "device",
+    description: "night by the clock (auto), or held at night (asleep) or at day (awake) whatever the time",
+  },
+  {
+    key: "brightOvr",
+    type: "int",
+    min: -1,
+    max: 255,
+    default: -1,
+    writer: "device",
+    description: `ring brightness at night 0-255 in place of ledBrightness, or -1 for none; the ring never exceeds ${LED_MAX_BRIGHTNESS}`,
   },
   { key: "ttsOn", type: "bool", default: true, writer: "device", description: "speak replies aloud" },
   {

@@ -2573,8 +2573,8 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_0a5b767b002d0 = validate33;
-const schema34 = {"type":"object","properties":{"prompt":{"type":"string","minLength":1,"maxLength":4000},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder, default images"},"name":{"type":"string","minLength":1,"maxLength":60,"description":"file name stem (.png is added); default image-<date>-<time>"},"size":{"type":"string","enum":["1024x1024","1024x1536","1536x1024","auto"],"description":"default 1024x1024"},"quality":{"type":"string","enum":["low","medium","high"],"description":"default low (fast, small, cheap)"},"model":{"type":"string","minLength":1,"maxLength":40,"pattern":"^[a-z0-9][a-z0-9._-]*$","description":"default gpt-image-1"}},"required":["prompt"],"additionalProperties":false};
+export const v_f9263aa200372 = validate33;
+const schema34 = {"type":"object","properties":{"prompt":{"type":"string","minLength":1,"maxLength":4000},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder, default images"},"name":{"type":"string","minLength":1,"maxLength":60,"description":"file name stem (.png is added); default image-<date>-<time>"},"size":{"type":"string","enum":["1024x1024","1024x1536","1536x1024","auto"],"description":"default 1024x1024"},"quality":{"type":"string","enum":["low","medium","high"],"description":"default low (fast, small, cheap)"},"model":{"type":"string","minLength":1,"maxLength":40,"pattern":"^[a-z0-9][a-z0-9._-]*$","description":"default gpt-image-1"},"describe":{"type":"boolean","description":"also read the image back with a vision model and return a short description (a second provider call); default false"}},"required":["prompt"],"additionalProperties":false};
 const pattern7 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
 
 function validate33(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2590,7 +2590,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "prompt") || (key0 === "project")) || (key0 === "name")) || (key0 === "size")) || (key0 === "quality")) || (key0 === "model"))){
+if(!(((((((key0 === "prompt") || (key0 === "project")) || (key0 === "name")) || (key0 === "size")) || (key0 === "quality")) || (key0 === "model")) || (key0 === "describe"))){
 report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2743,6 +2743,19 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.describe !== undefined){
+const _errs14 = errors;
+if(typeof data.describe !== "boolean"){
+report.errors = [{instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -3424,8 +3437,8 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_06c6a800003bf = validate40;
-const schema41 = {"type":"object","properties":{"filter":{"type":"object","properties":{"ids":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"authors":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"kinds":{"type":"array","maxItems":20,"items":{"type":"integer","minimum":0,"maximum":65535}},"#e":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#p":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#t":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":100}},"#d":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"since":{"type":"integer","minimum":0},"until":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false},"timeout_ms":{"type":"integer","minimum":100,"maximum":15000}},"required":["filter"],"additionalProperties":false};
+export const v_234cf043003f8 = validate40;
+const schema41 = {"type":"object","properties":{"filter":{"type":"object","properties":{"ids":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"authors":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"kinds":{"type":"array","maxItems":20,"items":{"type":"integer","minimum":0,"maximum":65535}},"#e":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#p":{"type":"array","maxItems":50,"items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"#t":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":100}},"#d":{"type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"since":{"type":"integer","minimum":0},"until":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false},"search":{"type":"string","minLength":1,"maxLength":256},"timeout_ms":{"type":"integer","minimum":100,"maximum":15000}},"required":["filter"],"additionalProperties":false};
 
 function validate40(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3440,7 +3453,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "filter") || (key0 === "timeout_ms"))){
+if(!(((key0 === "filter") || (key0 === "search")) || (key0 === "timeout_ms"))){
 report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3872,31 +3885,59 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.timeout_ms !== undefined){
-let data18 = data.timeout_ms;
+if(data.search !== undefined){
+let data18 = data.search;
 const _errs39 = errors;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs39){
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 15000 || isNaN(data18)){
-report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15000},message:"must be <= 15000"}];
+if(typeof data18 === "string"){
+if(data18.length > 256){
+report.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
-if(data18 < 100 || isNaN(data18)){
-report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+if(data18.length < 1){
+report.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
+else {
+report.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs39 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.timeout_ms !== undefined){
+let data19 = data.timeout_ms;
+const _errs41 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs41){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 15000 || isNaN(data19)){
+report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 15000},message:"must be <= 15000"}];
+return false;
+}
+else {
+if(data19 < 100 || isNaN(data19)){
+report.errors = [{instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -5232,10 +5273,290 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9f6f0890000a3 = validate51;
-const schema52 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"}},"additionalProperties":false};
+export const v_992b60450008f = validate51;
+const schema52 = {"type":"object","properties":{"content":{"type":"string","minLength":1,"maxLength":2000}},"required":["content"],"additionalProperties":false};
 
 function validate51(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.content === undefined) && (missing0 = "content")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "content")){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.content !== undefined){
+let data0 = data.content;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 2000){
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(data0.length < 1){
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_719277ec00258 = validate52;
+const schema53 = {"type":"object","properties":{"action":{"type":"string","enum":["list","add","update","remove","clear","replace"]},"id":{"type":"string","pattern":"^t[0-9]{1,6}$"},"text":{"type":"string","minLength":1,"maxLength":500},"status":{"type":"string","enum":["pending","active","blocked","done"]},"tasks":{"type":"array","maxItems":50,"items":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":500},"status":{"type":"string","enum":["pending","active","blocked","done"]}},"required":["text"],"additionalProperties":false}}},"required":["action"],"additionalProperties":false};
+const pattern23 = new RegExp("^t[0-9]{1,6}$", "u");
+
+function validate52(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "action") || (key0 === "id")) || (key0 === "text")) || (key0 === "status")) || (key0 === "tasks"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.action !== undefined){
+let data0 = data.action;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data0 === "list") || (data0 === "add")) || (data0 === "update")) || (data0 === "remove")) || (data0 === "clear")) || (data0 === "replace"))){
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema53.properties.action.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+let data1 = data.id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern23.test(data1)){
+report.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^t[0-9]{1,6}$"},message:"must match pattern \""+"^t[0-9]{1,6}$"+"\""}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+let data2 = data.text;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 500){
+report.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(data2.length < 1){
+report.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data3 = data.status;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+report.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data3 === "pending") || (data3 === "active")) || (data3 === "blocked")) || (data3 === "done"))){
+report.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tasks !== undefined){
+let data4 = data.tasks;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+if(data4.length > 50){
+report.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if((data5.text === undefined) && (missing1 = "text")){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0,schemaPath:"#/properties/tasks/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data5){
+if(!((key1 === "text") || (key1 === "status"))){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0,schemaPath:"#/properties/tasks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data5.text !== undefined){
+let data6 = data5.text;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(data6.length > 500){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/text",schemaPath:"#/properties/tasks/items/properties/text/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(data6.length < 1){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/text",schemaPath:"#/properties/tasks/items/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/text",schemaPath:"#/properties/tasks/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.status !== undefined){
+let data7 = data5.status;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/status",schemaPath:"#/properties/tasks/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data7 === "pending") || (data7 === "active")) || (data7 === "blocked")) || (data7 === "done"))){
+report.errors = [{instancePath:instancePath+"/tasks/" + i0+"/status",schemaPath:"#/properties/tasks/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.tasks.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/tasks/" + i0,schemaPath:"#/properties/tasks/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_9f6f0890000a3 = validate53;
+const schema54 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"}},"additionalProperties":false};
+
+function validate53(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5282,10 +5603,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_b3eda7a800144 = validate52;
-const schema53 = {"type":"object","properties":{"name":{"type":"string","maxLength":500},"display_name":{"type":"string","maxLength":500},"about":{"type":"string","maxLength":2000},"picture":{"type":"string","maxLength":500},"nip05":{"type":"string","maxLength":500},"website":{"type":"string","maxLength":500}},"additionalProperties":false};
+export const v_b3eda7a800144 = validate54;
+const schema55 = {"type":"object","properties":{"name":{"type":"string","maxLength":500},"display_name":{"type":"string","maxLength":500},"about":{"type":"string","maxLength":2000},"picture":{"type":"string","maxLength":500},"nip05":{"type":"string","maxLength":500},"website":{"type":"string","maxLength":500}},"additionalProperties":false};
 
-function validate52(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5440,10 +5761,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6f73e5ca00094 = validate53;
-const schema54 = {"type":"object","properties":{"identifier":{"type":"string","minLength":3,"maxLength":320}},"required":["identifier"],"additionalProperties":false};
+export const v_6f73e5ca00094 = validate55;
+const schema56 = {"type":"object","properties":{"identifier":{"type":"string","minLength":3,"maxLength":320}},"required":["identifier"],"additionalProperties":false};
 
-function validate53(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5497,10 +5818,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_27e3f44d00092 = validate54;
-const schema55 = {"type":"object","properties":{"relay_url":{"type":"string","minLength":6,"maxLength":256}},"required":["relay_url"],"additionalProperties":false};
+export const v_27e3f44d00092 = validate56;
+const schema57 = {"type":"object","properties":{"relay_url":{"type":"string","minLength":6,"maxLength":256}},"required":["relay_url"],"additionalProperties":false};
 
-function validate54(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5554,23 +5875,23 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_71aecab20012d = validate55;
-const schema56 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40},"name":{"type":"string","minLength":1,"maxLength":80},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"title":{"type":"string","maxLength":200}},"required":["project","name"],"additionalProperties":false};
+export const v_d3fd28b1000e3 = validate57;
+const schema58 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40},"title":{"type":"string","maxLength":200},"summary":{"type":"string","maxLength":200}},"required":["project"],"additionalProperties":false};
 
-function validate55(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.project === undefined) && (missing0 = "project")) || ((data.name === undefined) && (missing0 = "name"))){
+if((data.project === undefined) && (missing0 = "project")){
 report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "project") || (key0 === "name")) || (key0 === "d")) || (key0 === "title"))){
+if(!(((key0 === "project") || (key0 === "title")) || (key0 === "summary"))){
 report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5604,24 +5925,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
+if(data.title !== undefined){
+let data1 = data.title;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(data1.length > 80){
-report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(data1.length < 1){
-report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(data1.length > 200){
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
-}
 else {
-report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5631,18 +5946,136 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.d !== undefined){
-let data2 = data.d;
+if(data.summary !== undefined){
+let data2 = data.summary;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern21.test(data2)){
-report.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""}];
+if(data2.length > 200){
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+report.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+report.errors = vErrors;
+return errors === 0;
+}
+
+export const v_da083a0500139 = validate58;
+const schema59 = {"type":"object","properties":{"path":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[^/]{1,40}/[^/]{1,80}$"},"d_tag":{"type":"string","minLength":1,"maxLength":64},"title":{"type":"string","maxLength":200},"summary":{"type":"string","maxLength":200}},"required":["path"],"additionalProperties":false};
+const pattern24 = new RegExp("^[^/]{1,40}/[^/]{1,80}$", "u");
+
+function validate58(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.path === undefined) && (missing0 = "path")){
+report.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "path") || (key0 === "d_tag")) || (key0 === "title")) || (key0 === "summary"))){
+report.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.path !== undefined){
+let data0 = data.path;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(data0.length > 121){
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 121},message:"must NOT have more than 121 characters"}];
+return false;
+}
+else {
+if(data0.length < 3){
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"}];
+return false;
+}
+else {
+if(!pattern24.test(data0)){
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^/]{1,40}/[^/]{1,80}$"},message:"must match pattern \""+"^[^/]{1,40}/[^/]{1,80}$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.d_tag !== undefined){
+let data1 = data.d_tag;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 64){
+report.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(data1.length < 1){
+report.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/d_tag",schemaPath:"#/properties/d_tag/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data2 = data.title;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 200){
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5652,18 +6085,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
-let data3 = data.title;
+if(data.summary !== undefined){
+let data3 = data.summary;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(data3.length > 200){
-report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+report.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5687,10 +6120,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e323c83a001c4 = validate56;
-const schema57 = {"type":"object","properties":{"list_kind":{"type":"integer","minimum":3,"maximum":39999},"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"d":{"type":"string","minLength":1,"maxLength":64},"private":{"type":"boolean"}},"required":["list_kind","action","items"],"additionalProperties":false};
+export const v_e323c83a001c4 = validate59;
+const schema60 = {"type":"object","properties":{"list_kind":{"type":"integer","minimum":3,"maximum":39999},"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"d":{"type":"string","minLength":1,"maxLength":64},"private":{"type":"boolean"}},"required":["list_kind","action","items"],"additionalProperties":false};
 
-function validate56(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5745,7 +6178,7 @@ report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/a
 return false;
 }
 if(!((data1 === "add") || (data1 === "remove"))){
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema57.properties.action.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5895,10 +6328,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6344178200149 = validate57;
-const schema58 = {"type":"object","properties":{"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"public":{"type":"boolean"}},"required":["action","items"],"additionalProperties":false};
+export const v_6344178200149 = validate60;
+const schema61 = {"type":"object","properties":{"action":{"type":"string","enum":["add","remove"]},"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"array","minItems":2,"maxItems":4,"items":{"type":"string","minLength":1,"maxLength":300}}},"public":{"type":"boolean"}},"required":["action","items"],"additionalProperties":false};
 
-function validate57(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5926,7 +6359,7 @@ report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/a
 return false;
 }
 if(!((data0 === "add") || (data0 === "remove"))){
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema58.properties.action.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema61.properties.action.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6047,10 +6480,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_628cfb6500072 = validate58;
-const schema59 = {"type":"object","properties":{"type":{"type":"string","enum":["p","e","t","word"]}},"additionalProperties":false};
+export const v_628cfb6500072 = validate61;
+const schema62 = {"type":"object","properties":{"type":{"type":"string","enum":["p","e","t","word"]}},"additionalProperties":false};
 
-function validate58(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6071,7 +6504,7 @@ report.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/typ
 return false;
 }
 if(!((((data0 === "p") || (data0 === "e")) || (data0 === "t")) || (data0 === "word"))){
-report.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema59.properties.type.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema62.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -6086,10 +6519,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_711093d3000f8 = validate59;
-const schema60 = {"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":100},"author":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"popular":{"type":"boolean"}},"additionalProperties":false};
+export const v_711093d3000f8 = validate62;
+const schema63 = {"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":100},"author":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"popular":{"type":"boolean"}},"additionalProperties":false};
 
-function validate59(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6181,10 +6614,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9620d78e002f7 = validate60;
-const schema61 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}},"private":{"type":"boolean"}},"required":["d","content"],"additionalProperties":false};
+export const v_9620d78e002f7 = validate63;
+const schema64 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}},"private":{"type":"boolean"}},"required":["d","content"],"additionalProperties":false};
 
-function validate60(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6281,7 +6714,7 @@ report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/
 return false;
 }
 if(!(((((data3 === "dm") || (data3 === "schedule")) || (data3 === "subscription")) || (data3 === "webhook")) || (data3 === "chain"))){
-report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema61.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema64.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -6397,10 +6830,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_b4c6bc62002d0 = validate61;
-const schema62 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["d"],"additionalProperties":false};
+export const v_b4c6bc62002d0 = validate64;
+const schema65 = {"type":"object","properties":{"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"content":{"type":"string","minLength":1,"maxLength":2000},"description":{"type":"string","maxLength":200},"trigger":{"type":"string","enum":["dm","schedule","subscription","webhook","chain"]},"filter":{"type":"string","minLength":1,"maxLength":512,"description":"dm: the keyword a DM must contain; schedule: {\"kind\":\"interval\",\"every_seconds\":3600} or {\"kind\":\"daily\",\"at\":\"08:00\"}; subscription: a relay filter with kinds; chain: the d tag of the skill it follows"},"requires_tool":{"type":"array","maxItems":16,"items":{"type":"string","minLength":1,"maxLength":128}}},"required":["d"],"additionalProperties":false};
 
-function validate61(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6497,7 +6930,7 @@ report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/
 return false;
 }
 if(!(((((data3 === "dm") || (data3 === "schedule")) || (data3 === "subscription")) || (data3 === "webhook")) || (data3 === "chain"))){
-report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema62.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema65.properties.trigger.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -6600,10 +7033,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_17651e81000f6 = validate62;
-const schema63 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["pubkey","d"],"additionalProperties":false};
+export const v_17651e81000f6 = validate65;
+const schema66 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"d":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"}},"required":["pubkey","d"],"additionalProperties":false};
 
-function validate62(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6683,11 +7116,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e77be82300081 = validate63;
-const schema64 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{16}$"}},"required":["id"],"additionalProperties":false};
-const pattern27 = new RegExp("^[0-9a-f]{16}$", "u");
+export const v_e77be82300081 = validate66;
+const schema67 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{16}$"}},"required":["id"],"additionalProperties":false};
+const pattern28 = new RegExp("^[0-9a-f]{16}$", "u");
 
-function validate63(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6712,7 +7145,7 @@ let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern27.test(data0)){
+if(!pattern28.test(data0)){
 report.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16}$"},message:"must match pattern \""+"^[0-9a-f]{16}$"+"\""}];
 return false;
 }
@@ -6735,10 +7168,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6e2353b6000a1 = validate64;
-const schema65 = {"type":"object","properties":{"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"additionalProperties":false};
+export const v_6e2353b6000a1 = validate67;
+const schema68 = {"type":"object","properties":{"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"additionalProperties":false};
 
-function validate64(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6785,10 +7218,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_1368e8d60012e = validate65;
-const schema66 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"unit":{"type":"string","enum":["sat"]},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["amount"],"additionalProperties":false};
+export const v_1368e8d60012e = validate68;
+const schema69 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"unit":{"type":"string","enum":["sat"]},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["amount"],"additionalProperties":false};
 
-function validate65(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6843,7 +7276,7 @@ report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/uni
 return false;
 }
 if(!(data1 === "sat")){
-report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema66.properties.unit.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema69.properties.unit.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6892,10 +7325,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_fa1f1287000bb = validate66;
-const schema67 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"}},"required":["quote"],"additionalProperties":false};
+export const v_fa1f1287000bb = validate69;
+const schema70 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"}},"required":["quote"],"additionalProperties":false};
 
-function validate66(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -6949,10 +7382,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d8d5418000114 = validate67;
-const schema68 = {"type":"object","properties":{"request":{"type":"string","minLength":1,"maxLength":2048,"description":"a BOLT11 invoice"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["request"],"additionalProperties":false};
+export const v_d8d5418000114 = validate70;
+const schema71 = {"type":"object","properties":{"request":{"type":"string","minLength":1,"maxLength":2048,"description":"a BOLT11 invoice"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"}},"required":["request"],"additionalProperties":false};
 
-function validate67(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7038,11 +7471,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_801ceb1900156 = validate68;
-const schema69 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["quote"],"additionalProperties":false};
-const pattern28 = new RegExp("^w[0-9a-f]{8}$", "u");
+export const v_801ceb1900156 = validate71;
+const schema72 = {"type":"object","properties":{"quote":{"type":"string","minLength":1,"maxLength":128,"description":"a quote id from an earlier quote"},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["quote"],"additionalProperties":false};
+const pattern29 = new RegExp("^w[0-9a-f]{8}$", "u");
 
-function validate68(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7094,7 +7527,7 @@ let data1 = data.approval;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern29.test(data1)){
 report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/pattern",keyword:"pattern",params:{pattern: "^w[0-9a-f]{8}$"},message:"must match pattern \""+"^w[0-9a-f]{8}$"+"\""}];
 return false;
 }
@@ -7122,10 +7555,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_0fe3599c0008c = validate69;
-const schema70 = {"type":"object","properties":{"token":{"type":"string","minLength":8,"maxLength":16384}},"required":["token"],"additionalProperties":false};
+export const v_0fe3599c0008c = validate72;
+const schema73 = {"type":"object","properties":{"token":{"type":"string","minLength":8,"maxLength":16384}},"required":["token"],"additionalProperties":false};
 
-function validate69(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7179,10 +7612,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7842c29a001ca = validate70;
-const schema71 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"memo":{"type":"string","maxLength":140},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["amount"],"additionalProperties":false};
+export const v_7842c29a001ca = validate73;
+const schema74 = {"type":"object","properties":{"amount":{"type":"integer","minimum":1,"maximum":1000000,"description":"sats"},"mint_url":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"memo":{"type":"string","maxLength":140},"approval":{"type":"string","pattern":"^w[0-9a-f]{8}$","description":"the id of the owner's approval, when an earlier call said the payment waits for it"}},"required":["amount"],"additionalProperties":false};
 
-function validate70(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7282,7 +7715,7 @@ let data3 = data.approval;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern28.test(data3)){
+if(!pattern29.test(data3)){
 report.errors = [{instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/pattern",keyword:"pattern",params:{pattern: "^w[0-9a-f]{8}$"},message:"must match pattern \""+"^w[0-9a-f]{8}$"+"\""}];
 return false;
 }
@@ -7312,10 +7745,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_0e08d282001ac = validate71;
-const schema72 = {"type":"object","properties":{"target":{"type":"string","enum":["wallet","public","both"]},"wallet_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8},"public_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8}},"required":["target"],"additionalProperties":false};
+export const v_0e08d282001ac = validate74;
+const schema75 = {"type":"object","properties":{"target":{"type":"string","enum":["wallet","public","both"]},"wallet_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8},"public_mints":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256,"description":"mint URL (http or https)"},"maxItems":8}},"required":["target"],"additionalProperties":false};
 
-function validate71(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7343,7 +7776,7 @@ report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/t
 return false;
 }
 if(!(((data0 === "wallet") || (data0 === "public")) || (data0 === "both"))){
-report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema72.properties.target.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema75.properties.target.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7467,10 +7900,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_f57a1bbf001a3 = validate72;
-const schema73 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["project","name"],"additionalProperties":false};
+export const v_f57a1bbf001a3 = validate75;
+const schema76 = {"type":"object","properties":{"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["project","name"],"additionalProperties":false};
 
-function validate72(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7584,10 +8017,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_35a1a98f00223 = validate73;
-const schema74 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256","project","name"],"additionalProperties":false};
+export const v_35a1a98f00223 = validate76;
+const schema77 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256","project","name"],"additionalProperties":false};
 
-function validate73(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7723,10 +8156,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ceb4f5a800132 = validate74;
-const schema75 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256"],"additionalProperties":false};
+export const v_ceb4f5a800132 = validate77;
+const schema78 = {"type":"object","properties":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"the blob's SHA-256, 64 lower-case hex characters"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"required":["sha256"],"additionalProperties":false};
 
-function validate74(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7806,10 +8239,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_737a431b0010b = validate75;
-const schema76 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"additionalProperties":false};
+export const v_737a431b0010b = validate78;
+const schema79 = {"type":"object","properties":{"pubkey":{"type":"string","minLength":1,"maxLength":400,"description":"64 hex characters or an npub"},"server":{"type":"string","minLength":8,"maxLength":256,"description":"a server from the owner's list"}},"additionalProperties":false};
 
-function validate75(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7888,11 +8321,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_80d144510012c = validate76;
-const schema77 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
-const pattern32 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
+export const v_80d144510012c = validate79;
+const schema80 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"role":{"type":"string","enum":["admin","user","guest","unknown"]}},"required":["chat","role"],"additionalProperties":false};
+const pattern33 = new RegExp("^-?[a-z0-9][a-z0-9._-]{0,47}$", "u");
 
-function validate76(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -7927,7 +8360,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern32.test(data0)){
+if(!pattern33.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -7953,7 +8386,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data1 === "admin") || (data1 === "user")) || (data1 === "guest")) || (data1 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema80.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7974,10 +8407,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d4f45b2b002cf = validate77;
-const schema78 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
+export const v_d4f45b2b002cf = validate80;
+const schema81 = {"type":"object","properties":{"chat":{"type":"string","minLength":1,"maxLength":49,"pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$","description":"the person's chat id or identity"},"vectors":{"type":"integer","minimum":0,"maximum":100000,"description":"memories stored; 0 restores the role default"},"bytes":{"type":"integer","minimum":0,"maximum":8589934592,"description":"file-store bytes; 0 restores the role default"},"ttl_hours":{"type":"integer","minimum":0,"maximum":87600,"description":"longest memory lifetime in hours; 0 restores the role default"},"pins":{"type":"integer","minimum":0,"maximum":10000,"description":"pinned memories; 0 restores the role default"}},"required":["chat"],"additionalProperties":false};
 
-function validate77(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8012,7 +8445,7 @@ report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/cha
 return false;
 }
 else {
-if(!pattern32.test(data0)){
+if(!pattern33.test(data0)){
 report.errors = [{instancePath:instancePath+"/chat",schemaPath:"#/properties/chat/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -8153,10 +8586,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_cb34918800571 = validate78;
-const schema79 = {"type":"object","properties":{"action":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}},"required":["action"],"additionalProperties":false};
+export const v_73d17f3c00b11 = validate81;
+const schema82 = {"type":"object","properties":{"action":{"description":"one device[] element, or a list of 1-8 of them run in order","anyOf":[{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false},{"type":"array","minItems":1,"maxItems":8,"items":{"type":"object","description":"exactly one of led, lights, config, orch_model, reboot, tts (reboot is refused here)","properties":{"led":{"type":"object","properties":{"mode":{"type":"string","enum":["solid","spinner","pulse","flash","rainbow"]},"r":{"type":"integer","minimum":0,"maximum":255},"g":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":0,"maximum":255},"brightness":{"type":"integer","minimum":0,"maximum":255,"description":"omit for the ledBrightness knob; capped at 153 (60%)"}},"required":["mode"],"additionalProperties":false},"lights":{"type":"object","properties":{"value":{"type":"string","enum":["off","full"]}},"required":["value"],"additionalProperties":false},"config":{"type":"object","description":"knob: value pairs (at most 8); see docs device-actions for the knobs"},"orch_model":{"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":"string","minLength":1,"maxLength":64}},"required":["provider","model"],"additionalProperties":false},"reboot":{"type":"object","properties":{},"additionalProperties":false},"tts":{"type":"object","properties":{"text":{"type":"string","minLength":1,"maxLength":600}},"required":["text"],"additionalProperties":false}},"additionalProperties":false}}]}},"required":["action"],"additionalProperties":false};
 
-function validate78(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8178,158 +8611,631 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 let data0 = data.action;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs3 = errors;
+let valid1 = false;
 const _errs4 = errors;
+if(errors === _errs4){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs6 = errors;
 for(const key1 in data0){
 if(!((((((key1 === "led") || (key1 === "lights")) || (key1 === "config")) || (key1 === "orch_model")) || (key1 === "reboot")) || (key1 === "tts"))){
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
+const err0 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 break;
 }
 }
-if(_errs4 === errors){
+if(_errs6 === errors){
 if(data0.led !== undefined){
 let data1 = data0.led;
-const _errs5 = errors;
-if(errors === _errs5){
+const _errs7 = errors;
+if(errors === _errs7){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.mode === undefined) && (missing1 = "mode")){
-report.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
+const err1 = {instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/anyOf/0/properties/led/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-const _errs7 = errors;
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+const _errs9 = errors;
 for(const key2 in data1){
 if(!(((((key2 === "mode") || (key2 === "r")) || (key2 === "g")) || (key2 === "b")) || (key2 === "brightness"))){
-report.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
+const err2 = {instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/anyOf/0/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
 break;
 }
 }
-if(_errs7 === errors){
+if(_errs9 === errors){
 if(data1.mode !== undefined){
 let data2 = data1.mode;
-const _errs8 = errors;
+const _errs10 = errors;
 if(typeof data2 !== "string"){
-report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
-report.errors = [{instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs8 === errors;
+const err3 = {instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
 }
 else {
-var valid2 = true;
+vErrors.push(err3);
 }
-if(valid2){
+errors++;
+}
+if(!(((((data2 === "solid") || (data2 === "spinner")) || (data2 === "pulse")) || (data2 === "flash")) || (data2 === "rainbow"))){
+const err4 = {instancePath:instancePath+"/action/led/mode",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[0].properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 if(data1.r !== undefined){
 let data3 = data1.r;
-const _errs10 = errors;
+const _errs12 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-report.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err5 = {instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
 }
-if(errors === _errs10){
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(errors === _errs12){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 255 || isNaN(data3)){
-report.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+const err6 = {instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-report.errors = [{instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs10 === errors;
+const err7 = {instancePath:instancePath+"/action/led/r",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
 }
 else {
-var valid2 = true;
+vErrors.push(err7);
 }
-if(valid2){
+errors++;
+}
+}
+}
+}
+var valid3 = _errs12 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 if(data1.g !== undefined){
 let data4 = data1.g;
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-report.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err8 = {instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
 }
-if(errors === _errs12){
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 255 || isNaN(data4)){
-report.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+const err9 = {instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-report.errors = [{instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs12 === errors;
+const err10 = {instancePath:instancePath+"/action/led/g",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
 }
 else {
-var valid2 = true;
+vErrors.push(err10);
 }
-if(valid2){
+errors++;
+}
+}
+}
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 if(data1.b !== undefined){
 let data5 = data1.b;
-const _errs14 = errors;
+const _errs16 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-report.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+const err11 = {instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
 }
-if(errors === _errs14){
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(errors === _errs16){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 255 || isNaN(data5)){
-report.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+const err12 = {instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-report.errors = [{instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
+const err13 = {instancePath:instancePath+"/action/led/b",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
 }
 }
 }
 }
-var valid2 = _errs14 === errors;
+var valid3 = _errs16 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.brightness !== undefined){
+let data6 = data1.brightness;
+const _errs18 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(errors === _errs18){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 255 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/anyOf/0/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/anyOf/0/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var valid2 = _errs7 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.brightness !== undefined){
-let data6 = data1.brightness;
-const _errs16 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-report.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 255 || isNaN(data6)){
-report.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"}];
-return false;
+if(data0.lights !== undefined){
+let data7 = data0.lights;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing2;
+if((data7.value === undefined) && (missing2 = "value")){
+const err18 = {instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/anyOf/0/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
+if(vErrors === null){
+vErrors = [err18];
 }
 else {
-if(data6 < 0 || isNaN(data6)){
-report.errors = [{instancePath:instancePath+"/action/led/brightness",schemaPath:"#/properties/action/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+const _errs22 = errors;
+for(const key3 in data7){
+if(!(key3 === "value")){
+const err19 = {instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/anyOf/0/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+break;
+}
+}
+if(_errs22 === errors){
+if(data7.value !== undefined){
+let data8 = data7.value;
+if(typeof data8 !== "string"){
+const err20 = {instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/anyOf/0/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((data8 === "off") || (data8 === "full"))){
+const err21 = {instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/anyOf/0/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[0].properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
 }
 }
 }
 }
-var valid2 = _errs16 === errors;
+}
+else {
+const err22 = {instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/anyOf/0/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+var valid2 = _errs20 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.config !== undefined){
+let data9 = data0.config;
+const _errs25 = errors;
+if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+const err23 = {instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/anyOf/0/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var valid2 = _errs25 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.orch_model !== undefined){
+let data10 = data0.orch_model;
+const _errs27 = errors;
+if(errors === _errs27){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing3;
+if(((data10.provider === undefined) && (missing3 = "provider")) || ((data10.model === undefined) && (missing3 = "model"))){
+const err24 = {instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+const _errs29 = errors;
+for(const key4 in data10){
+if(!((key4 === "provider") || (key4 === "model"))){
+const err25 = {instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+break;
+}
+}
+if(_errs29 === errors){
+if(data10.provider !== undefined){
+let data11 = data10.provider;
+const _errs30 = errors;
+if(typeof data11 !== "string"){
+const err26 = {instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
+const err27 = {instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[0].properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var valid5 = _errs30 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data10.model !== undefined){
+let data12 = data10.model;
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data12 === "string"){
+if(data12.length > 64){
+const err28 = {instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+if(data12.length < 1){
+const err29 = {instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+var valid5 = _errs32 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/anyOf/0/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+var valid2 = _errs27 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.reboot !== undefined){
+let data13 = data0.reboot;
+const _errs34 = errors;
+if(errors === _errs34){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key5 in data13){
+const err32 = {instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/anyOf/0/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+break;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/anyOf/0/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+var valid2 = _errs34 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.tts !== undefined){
+let data14 = data0.tts;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let missing4;
+if((data14.text === undefined) && (missing4 = "text")){
+const err34 = {instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/anyOf/0/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+const _errs39 = errors;
+for(const key6 in data14){
+if(!(key6 === "text")){
+const err35 = {instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/anyOf/0/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+break;
+}
+}
+if(_errs39 === errors){
+if(data14.text !== undefined){
+let data15 = data14.text;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data15 === "string"){
+if(data15.length > 600){
+const err36 = {instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/anyOf/0/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+if(data15.length < 1){
+const err37 = {instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/anyOf/0/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/anyOf/0/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/anyOf/0/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+var valid2 = _errs37 === errors;
 }
 else {
 var valid2 = true;
@@ -8342,239 +9248,736 @@ var valid2 = true;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/led",schemaPath:"#/properties/action/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
+const err40 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
 }
 else {
-var valid1 = true;
+vErrors.push(err40);
 }
-if(valid1){
-if(data0.lights !== undefined){
-let data7 = data0.lights;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-let missing2;
-if((data7.value === undefined) && (missing2 = "value")){
-report.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs42 = errors;
+if(errors === _errs42){
+if(Array.isArray(data0)){
+if(data0.length > 8){
+const err41 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"};
+if(vErrors === null){
+vErrors = [err41];
 }
 else {
-const _errs20 = errors;
-for(const key3 in data7){
-if(!(key3 === "value")){
-report.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+if(data0.length < 1){
+const err42 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+else {
+var valid7 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data0[i0];
+const _errs44 = errors;
+if(errors === _errs44){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+const _errs46 = errors;
+for(const key7 in data16){
+if(!((((((key7 === "led") || (key7 === "lights")) || (key7 === "config")) || (key7 === "orch_model")) || (key7 === "reboot")) || (key7 === "tts"))){
+const err43 = {instancePath:instancePath+"/action/" + i0,schemaPath:"#/properties/action/anyOf/1/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
 break;
 }
 }
-if(_errs20 === errors){
-if(data7.value !== undefined){
-let data8 = data7.value;
-if(typeof data8 !== "string"){
-report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data8 === "off") || (data8 === "full"))){
-report.errors = [{instancePath:instancePath+"/action/lights/value",schemaPath:"#/properties/action/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
-}
-}
+if(_errs46 === errors){
+if(data16.led !== undefined){
+let data17 = data16.led;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+let missing5;
+if((data17.mode === undefined) && (missing5 = "mode")){
+const err44 = {instancePath:instancePath+"/action/" + i0+"/led",schemaPath:"#/properties/action/anyOf/1/items/properties/led/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
+if(vErrors === null){
+vErrors = [err44];
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/lights",schemaPath:"#/properties/action/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err44);
 }
-}
-var valid1 = _errs18 === errors;
+errors++;
 }
 else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.config !== undefined){
-let data9 = data0.config;
-const _errs23 = errors;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-report.errors = [{instancePath:instancePath+"/action/config",schemaPath:"#/properties/action/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs23 === errors;
+const _errs49 = errors;
+for(const key8 in data17){
+if(!(((((key8 === "mode") || (key8 === "r")) || (key8 === "g")) || (key8 === "b")) || (key8 === "brightness"))){
+const err45 = {instancePath:instancePath+"/action/" + i0+"/led",schemaPath:"#/properties/action/anyOf/1/items/properties/led/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err45];
 }
 else {
-var valid1 = true;
+vErrors.push(err45);
 }
-if(valid1){
-if(data0.orch_model !== undefined){
-let data10 = data0.orch_model;
-const _errs25 = errors;
-if(errors === _errs25){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing3;
-if(((data10.provider === undefined) && (missing3 = "provider")) || ((data10.model === undefined) && (missing3 = "model"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
-return false;
-}
-else {
-const _errs27 = errors;
-for(const key4 in data10){
-if(!((key4 === "provider") || (key4 === "model"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
+errors++;
 break;
 }
 }
-if(_errs27 === errors){
-if(data10.provider !== undefined){
-let data11 = data10.provider;
-const _errs28 = errors;
-if(typeof data11 !== "string"){
-report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data11 === "openai") || (data11 === "anthropic")) || (data11 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/action/orch_model/provider",schemaPath:"#/properties/action/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema79.properties.action.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid4 = _errs28 === errors;
+if(_errs49 === errors){
+if(data17.mode !== undefined){
+let data18 = data17.mode;
+const _errs50 = errors;
+if(typeof data18 !== "string"){
+const err46 = {instancePath:instancePath+"/action/" + i0+"/led/mode",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
 }
 else {
-var valid4 = true;
+vErrors.push(err46);
 }
-if(valid4){
-if(data10.model !== undefined){
-let data12 = data10.model;
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data12 === "string"){
-if(data12.length > 64){
-report.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
+errors++;
+}
+if(!(((((data18 === "solid") || (data18 === "spinner")) || (data18 === "pulse")) || (data18 === "flash")) || (data18 === "rainbow"))){
+const err47 = {instancePath:instancePath+"/action/" + i0+"/led/mode",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/mode/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[1].items.properties.led.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err47];
 }
 else {
-if(data12.length < 1){
-report.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+vErrors.push(err47);
+}
+errors++;
+}
+var valid9 = _errs50 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.r !== undefined){
+let data19 = data17.r;
+const _errs52 = errors;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err48 = {instancePath:instancePath+"/action/" + i0+"/led/r",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/r/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(errors === _errs52){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 255 || isNaN(data19)){
+const err49 = {instancePath:instancePath+"/action/" + i0+"/led/r",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/r/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+else {
+if(data19 < 0 || isNaN(data19)){
+const err50 = {instancePath:instancePath+"/action/" + i0+"/led/r",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/r/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs52 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.g !== undefined){
+let data20 = data17.g;
+const _errs54 = errors;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err51 = {instancePath:instancePath+"/action/" + i0+"/led/g",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/g/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(errors === _errs54){
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 255 || isNaN(data20)){
+const err52 = {instancePath:instancePath+"/action/" + i0+"/led/g",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/g/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+else {
+if(data20 < 0 || isNaN(data20)){
+const err53 = {instancePath:instancePath+"/action/" + i0+"/led/g",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/g/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs54 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.b !== undefined){
+let data21 = data17.b;
+const _errs56 = errors;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err54 = {instancePath:instancePath+"/action/" + i0+"/led/b",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(errors === _errs56){
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 255 || isNaN(data21)){
+const err55 = {instancePath:instancePath+"/action/" + i0+"/led/b",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+else {
+if(data21 < 0 || isNaN(data21)){
+const err56 = {instancePath:instancePath+"/action/" + i0+"/led/b",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs56 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data17.brightness !== undefined){
+let data22 = data17.brightness;
+const _errs58 = errors;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err57 = {instancePath:instancePath+"/action/" + i0+"/led/brightness",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/brightness/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(errors === _errs58){
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 255 || isNaN(data22)){
+const err58 = {instancePath:instancePath+"/action/" + i0+"/led/brightness",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/brightness/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+else {
+if(data22 < 0 || isNaN(data22)){
+const err59 = {instancePath:instancePath+"/action/" + i0+"/led/brightness",schemaPath:"#/properties/action/anyOf/1/items/properties/led/properties/brightness/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+}
+var valid9 = _errs58 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+}
 }
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/orch_model/model",schemaPath:"#/properties/action/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs30 === errors;
+const err60 = {instancePath:instancePath+"/action/" + i0+"/led",schemaPath:"#/properties/action/anyOf/1/items/properties/led/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
 }
 else {
-var valid4 = true;
+vErrors.push(err60);
+}
+errors++;
+}
+}
+var valid8 = _errs47 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.lights !== undefined){
+let data23 = data16.lights;
+const _errs60 = errors;
+if(errors === _errs60){
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+let missing6;
+if((data23.value === undefined) && (missing6 = "value")){
+const err61 = {instancePath:instancePath+"/action/" + i0+"/lights",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+else {
+const _errs62 = errors;
+for(const key9 in data23){
+if(!(key9 === "value")){
+const err62 = {instancePath:instancePath+"/action/" + i0+"/lights",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+break;
+}
+}
+if(_errs62 === errors){
+if(data23.value !== undefined){
+let data24 = data23.value;
+if(typeof data24 !== "string"){
+const err63 = {instancePath:instancePath+"/action/" + i0+"/lights/value",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!((data24 === "off") || (data24 === "full"))){
+const err64 = {instancePath:instancePath+"/action/" + i0+"/lights/value",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/properties/value/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[1].items.properties.lights.properties.value.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
 }
 }
 }
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/orch_model",schemaPath:"#/properties/action/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs25 === errors;
+const err65 = {instancePath:instancePath+"/action/" + i0+"/lights",schemaPath:"#/properties/action/anyOf/1/items/properties/lights/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
 }
 else {
-var valid1 = true;
+vErrors.push(err65);
 }
-if(valid1){
-if(data0.reboot !== undefined){
-let data13 = data0.reboot;
-const _errs32 = errors;
-if(errors === _errs32){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key5 in data13){
-report.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
-return false;
+errors++;
+}
+}
+var valid8 = _errs60 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.config !== undefined){
+let data25 = data16.config;
+const _errs65 = errors;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+const err66 = {instancePath:instancePath+"/action/" + i0+"/config",schemaPath:"#/properties/action/anyOf/1/items/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var valid8 = _errs65 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.orch_model !== undefined){
+let data26 = data16.orch_model;
+const _errs67 = errors;
+if(errors === _errs67){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+let missing7;
+if(((data26.provider === undefined) && (missing7 = "provider")) || ((data26.model === undefined) && (missing7 = "model"))){
+const err67 = {instancePath:instancePath+"/action/" + i0+"/orch_model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+const _errs69 = errors;
+for(const key10 in data26){
+if(!((key10 === "provider") || (key10 === "model"))){
+const err68 = {instancePath:instancePath+"/action/" + i0+"/orch_model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+break;
+}
+}
+if(_errs69 === errors){
+if(data26.provider !== undefined){
+let data27 = data26.provider;
+const _errs70 = errors;
+if(typeof data27 !== "string"){
+const err69 = {instancePath:instancePath+"/action/" + i0+"/orch_model/provider",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(!(((data27 === "openai") || (data27 === "anthropic")) || (data27 === "mistral"))){
+const err70 = {instancePath:instancePath+"/action/" + i0+"/orch_model/provider",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.action.anyOf[1].items.properties.orch_model.properties.provider.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+var valid11 = _errs70 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data26.model !== undefined){
+let data28 = data26.model;
+const _errs72 = errors;
+if(errors === _errs72){
+if(typeof data28 === "string"){
+if(data28.length > 64){
+const err71 = {instancePath:instancePath+"/action/" + i0+"/orch_model/model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/model/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+else {
+if(data28.length < 1){
+const err72 = {instancePath:instancePath+"/action/" + i0+"/orch_model/model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/action/" + i0+"/orch_model/model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+var valid11 = _errs72 === errors;
+}
+else {
+var valid11 = true;
+}
+}
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/action/" + i0+"/orch_model",schemaPath:"#/properties/action/anyOf/1/items/properties/orch_model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+var valid8 = _errs67 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.reboot !== undefined){
+let data29 = data16.reboot;
+const _errs74 = errors;
+if(errors === _errs74){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key11 in data29){
+const err75 = {instancePath:instancePath+"/action/" + i0+"/reboot",schemaPath:"#/properties/action/anyOf/1/items/properties/reboot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
 break;
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/reboot",schemaPath:"#/properties/action/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs32 === errors;
+const err76 = {instancePath:instancePath+"/action/" + i0+"/reboot",schemaPath:"#/properties/action/anyOf/1/items/properties/reboot/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
 }
 else {
-var valid1 = true;
+vErrors.push(err76);
 }
-if(valid1){
-if(data0.tts !== undefined){
-let data14 = data0.tts;
-const _errs35 = errors;
-if(errors === _errs35){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-let missing4;
-if((data14.text === undefined) && (missing4 = "text")){
-report.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
-return false;
+errors++;
+}
+}
+var valid8 = _errs74 === errors;
 }
 else {
-const _errs37 = errors;
-for(const key6 in data14){
-if(!(key6 === "text")){
-report.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
-return false;
+var valid8 = true;
+}
+if(valid8){
+if(data16.tts !== undefined){
+let data30 = data16.tts;
+const _errs77 = errors;
+if(errors === _errs77){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let missing8;
+if((data30.text === undefined) && (missing8 = "text")){
+const err77 = {instancePath:instancePath+"/action/" + i0+"/tts",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+else {
+const _errs79 = errors;
+for(const key12 in data30){
+if(!(key12 === "text")){
+const err78 = {instancePath:instancePath+"/action/" + i0+"/tts",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
 break;
 }
 }
-if(_errs37 === errors){
-if(data14.text !== undefined){
-let data15 = data14.text;
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data15 === "string"){
-if(data15.length > 600){
-report.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}];
-return false;
+if(_errs79 === errors){
+if(data30.text !== undefined){
+let data31 = data30.text;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data31 === "string"){
+if(data31.length > 600){
+const err79 = {instancePath:instancePath+"/action/" + i0+"/tts/text",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/properties/text/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
+if(vErrors === null){
+vErrors = [err79];
 }
 else {
-if(data15.length < 1){
-report.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+vErrors.push(err79);
 }
-}
+errors++;
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/tts/text",schemaPath:"#/properties/action/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
+if(data31.length < 1){
+const err80 = {instancePath:instancePath+"/action/" + i0+"/tts/text",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err80];
 }
 else {
-report.errors = [{instancePath:instancePath+"/action/tts",schemaPath:"#/properties/action/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
+vErrors.push(err80);
 }
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
+errors++;
 }
 }
 }
 else {
-report.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+const err81 = {instancePath:instancePath+"/action/" + i0+"/tts/text",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/action/" + i0+"/tts",schemaPath:"#/properties/action/anyOf/1/items/properties/tts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+var valid8 = _errs77 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/action/" + i0,schemaPath:"#/properties/action/anyOf/1/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+var valid7 = _errs44 === errors;
+if(!valid7){
+break;
+}
+}
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+var _valid0 = _errs42 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err85 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+report.errors = vErrors;
 return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
 }
 }
 }
@@ -8590,10 +9993,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7ae4552c000a9 = validate79;
-const schema80 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
+export const v_7ae4552c000a9 = validate82;
+const schema83 = {"type":"object","properties":{"audible":{"type":"boolean","description":"also run the speaker tone and mic loopback (refused on silent)"}},"additionalProperties":false};
 
-function validate79(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8624,10 +10027,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5da2d61a00182 = validate80;
-const schema81 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
+export const v_5da2d61a00182 = validate83;
+const schema84 = {"type":"object","properties":{"seconds":{"type":"integer","minimum":1,"maximum":30,"description":"microphone: how long to listen"},"project":{"type":"string","minLength":1,"maxLength":40,"description":"project folder: lower-case letters, digits, - and _"},"name":{"type":"string","minLength":1,"maxLength":80,"description":"file name with its extension"}},"additionalProperties":false};
 
-function validate80(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8734,15 +10137,15 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bec675f900426 = validate81;
-const schema82 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
-const pattern34 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
-const pattern35 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
-const pattern36 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
-const pattern37 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
-const pattern38 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
+export const v_bec675f900426 = validate84;
+const schema85 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"maxLength":8000},"provider":{"type":"string","enum":["openai","anthropic","mistral"],"description":"preferred provider (fallback follows the owner's order)"},"model":{"type":"string","pattern":"^[A-Za-z0-9._:/-]{1,64}$","maxLength":64},"skill":{"type":"string","pattern":"^[a-z0-9_-]{1,23}$","maxLength":23,"description":"an approved skill capsule id, injected into the brief"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$","maxLength":40,"description":"short display name, also the saved result's name (default agent)"},"project":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,39}$","maxLength":40,"description":"run tag: results save to <project>/<name>-<id>.md (default subagents)"},"attach":{"type":"array","maxItems":4,"items":{"type":"string","minLength":3,"maxLength":121,"pattern":"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},"description":"<project>/<name> documents whose full text is spliced into the brief"}},"required":["task"],"additionalProperties":false};
+const pattern35 = new RegExp("^[A-Za-z0-9._:/-]{1,64}$", "u");
+const pattern36 = new RegExp("^[a-z0-9_-]{1,23}$", "u");
+const pattern37 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", "u");
+const pattern38 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}$", "u");
+const pattern39 = new RegExp("^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$", "u");
 
-function validate81(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8797,7 +10200,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema82.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema85.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8816,7 +10219,7 @@ report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/mo
 return false;
 }
 else {
-if(!pattern34.test(data2)){
+if(!pattern35.test(data2)){
 report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._:/-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._:/-]{1,64}$"+"\""}];
 return false;
 }
@@ -8843,7 +10246,7 @@ report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/sk
 return false;
 }
 else {
-if(!pattern35.test(data3)){
+if(!pattern36.test(data3)){
 report.errors = [{instancePath:instancePath+"/skill",schemaPath:"#/properties/skill/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,23}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,23}$"+"\""}];
 return false;
 }
@@ -8870,7 +10273,7 @@ report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/nam
 return false;
 }
 else {
-if(!pattern36.test(data4)){
+if(!pattern37.test(data4)){
 report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -8897,7 +10300,7 @@ report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern37.test(data5)){
+if(!pattern38.test(data5)){
 report.errors = [{instancePath:instancePath+"/project",schemaPath:"#/properties/project/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}$"+"\""}];
 return false;
 }
@@ -8941,7 +10344,7 @@ report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/proper
 return false;
 }
 else {
-if(!pattern38.test(data7)){
+if(!pattern39.test(data7)){
 report.errors = [{instancePath:instancePath+"/attach/" + i0,schemaPath:"#/properties/attach/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,39}/[^/]{1,80}$"+"\""}];
 return false;
 }
@@ -8988,10 +10391,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_315af4d2000c5 = validate82;
-const schema83 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
+export const v_315af4d2000c5 = validate85;
+const schema86 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"}},"required":["id"],"additionalProperties":false};
 
-function validate82(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9045,10 +10448,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5bdc81000010a = validate83;
-const schema84 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
+export const v_5bdc81000010a = validate86;
+const schema87 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a sub-agent id from session.spawn or session.list"},"message":{"type":"string","minLength":1,"maxLength":4000}},"required":["id","message"],"additionalProperties":false};
 
-function validate83(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9134,10 +10537,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8c62127e00125 = validate84;
-const schema85 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
+export const v_8c62127e00125 = validate87;
+const schema88 = {"type":"object","properties":{"minutes":{"type":"integer","minimum":2,"maximum":10080,"description":"minutes from now"},"note":{"type":"string","minLength":1,"maxLength":1000,"description":"what the wakeup turn should do or check"}},"required":["minutes","note"],"additionalProperties":false};
 
-function validate84(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9223,11 +10626,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_23efce03003c6 = validate85;
-const schema86 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
-const pattern39 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+export const v_23efce03003c6 = validate88;
+const schema89 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":60},"prompt":{"type":"string","minLength":1,"maxLength":1000,"description":"what the routine's turn is asked each time"},"chat_id":{"type":"string","minLength":1,"maxLength":64,"description":"an allow-listed chat the routine reports to"},"schedule":{"type":"object","properties":{"kind":{"type":"string","enum":["interval","daily","weekly"]},"every_seconds":{"type":"integer","minimum":300,"maximum":2592000,"description":"interval only"},"at":{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$","minLength":5,"maxLength":5,"description":"daily/weekly: local HH:MM"},"days":{"type":"array","items":{"type":"string","enum":["sun","mon","tue","wed","thu","fri","sat"]},"minItems":1,"maxItems":7,"description":"weekly (required) or daily (optional filter)"}},"required":["kind"],"additionalProperties":false}},"required":["name","prompt","schedule"],"additionalProperties":false};
+const pattern40 = new RegExp("^([01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 
-function validate85(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9356,7 +10759,7 @@ report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/prope
 return false;
 }
 if(!(((data4 === "interval") || (data4 === "daily")) || (data4 === "weekly"))){
-report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/kind",schemaPath:"#/properties/schedule/properties/kind/enum",keyword:"enum",params:{allowedValues: schema89.properties.schedule.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -9407,7 +10810,7 @@ report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern39.test(data6)){
+if(!pattern40.test(data6)){
 report.errors = [{instancePath:instancePath+"/schedule/at",schemaPath:"#/properties/schedule/properties/at/pattern",keyword:"pattern",params:{pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^([01][0-9]|2[0-3]):[0-5][0-9]$"+"\""}];
 return false;
 }
@@ -9450,7 +10853,7 @@ report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#
 return false;
 }
 if(!(((((((data8 === "sun") || (data8 === "mon")) || (data8 === "tue")) || (data8 === "wed")) || (data8 === "thu")) || (data8 === "fri")) || (data8 === "sat"))){
-report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema86.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/schedule/days/" + i0,schemaPath:"#/properties/schedule/properties/days/items/enum",keyword:"enum",params:{allowedValues: schema89.properties.schedule.properties.days.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -9502,10 +10905,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5ddd1039000c7 = validate86;
-const schema87 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
+export const v_5ddd1039000c7 = validate89;
+const schema90 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":16,"description":"a routine (r...) or wakeup (w...) id from loop.list"}},"required":["id"],"additionalProperties":false};
 
-function validate86(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9559,10 +10962,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_63a437d000092 = validate87;
-const schema88 = {"type":"object","properties":{"enabled":{"type":"boolean"},"sensitivity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false};
+export const v_63a437d000092 = validate90;
+const schema91 = {"type":"object","properties":{"enabled":{"type":"boolean"},"sensitivity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false};
 
-function validate87(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9626,10 +11029,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_1fdc555f0008a = validate88;
-const schema89 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
+export const v_1fdc555f0008a = validate91;
+const schema92 = {"type":"object","properties":{"value":{"type":"string","minLength":1,"maxLength":512}},"required":["value"],"additionalProperties":false};
 
-function validate88(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9683,11 +11086,11 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_e363bf0b0016c = validate89;
-const schema90 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
-const pattern40 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
+export const v_e363bf0b0016c = validate92;
+const schema93 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,31}$"},"role":{"type":"string","enum":["admin","user","guest"]},"ns":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"names":{"type":"string","enum":["dotted","plain"]},"shares_owner_ns":{"type":"boolean"}},"required":["name","role"],"additionalProperties":false};
+const pattern41 = new RegExp("^[a-z0-9][a-z0-9._-]{0,31}$", "u");
 
-function validate89(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9712,7 +11115,7 @@ let data0 = data.name;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern40.test(data0)){
+if(!pattern41.test(data0)){
 report.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,31}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,31}$"+"\""}];
 return false;
 }
@@ -9736,7 +11139,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!(((data1 === "admin") || (data1 === "user")) || (data1 === "guest"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema90.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema93.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9750,7 +11153,7 @@ let data2 = data.ns;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern32.test(data2)){
+if(!pattern33.test(data2)){
 report.errors = [{instancePath:instancePath+"/ns",schemaPath:"#/properties/ns/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -9774,7 +11177,7 @@ report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/na
 return false;
 }
 if(!((data3 === "dotted") || (data3 === "plain"))){
-report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema90.properties.names.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/names",schemaPath:"#/properties/names/enum",keyword:"enum",params:{allowedValues: schema93.properties.names.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -9810,10 +11213,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_291875aa000c0 = validate90;
-const schema91 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
+export const v_291875aa000c0 = validate93;
+const schema94 = {"type":"object","properties":{"priority":{"type":"array","items":{"type":"string","enum":["openai","anthropic","mistral"]},"maxItems":8}},"required":["priority"],"additionalProperties":false};
 
-function validate90(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9853,7 +11256,7 @@ report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/prop
 return false;
 }
 if(!(((data1 === "openai") || (data1 === "anthropic")) || (data1 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema91.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/priority/" + i0,schemaPath:"#/properties/priority/items/enum",keyword:"enum",params:{allowedValues: schema94.properties.priority.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -9881,10 +11284,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8bfd489e00093 = validate91;
-const schema92 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
+export const v_8bfd489e00093 = validate94;
+const schema95 = {"type":"object","properties":{"chats":{"type":"array","items":{"type":"string"},"maxItems":32}},"required":["chats"],"additionalProperties":false};
 
-function validate91(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9947,10 +11350,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_025f999e001ac = validate92;
-const schema93 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
+export const v_025f999e001ac = validate95;
+const schema96 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","user","guest","unknown"]},"quota":{"type":"object","properties":{"vectors":{"type":"integer","minimum":0,"maximum":100000},"bytes":{"type":"integer","minimum":0,"maximum":8589934592},"ttlHours":{"type":"integer","minimum":0,"maximum":87600},"pins":{"type":"integer","minimum":0,"maximum":10000}},"additionalProperties":false}},"additionalProperties":false};
 
-function validate92(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9972,7 +11375,7 @@ report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/rol
 return false;
 }
 if(!((((data0 === "admin") || (data0 === "user")) || (data0 === "guest")) || (data0 === "unknown"))){
-report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema93.properties.role.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema96.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10129,10 +11532,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_7bbfd47500081 = validate93;
-const schema94 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
+export const v_7bbfd47500081 = validate96;
+const schema97 = {"type":"object","properties":{"value":{"type":["string","number","boolean"]}},"required":["value"],"additionalProperties":false};
 
-function validate93(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10155,7 +11558,7 @@ if(_errs1 === errors){
 if(data.value !== undefined){
 let data0 = data.value;
 if(((typeof data0 !== "string") && (!((typeof data0 == "number") && (isFinite(data0))))) && (typeof data0 !== "boolean")){
-report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema94.properties.value.type},message:"must be string,number,boolean"}];
+report.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: schema97.properties.value.type},message:"must be string,number,boolean"}];
 return false;
 }
 }
@@ -10171,10 +11574,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_bb0ffc39000a2 = validate94;
-const schema95 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
+export const v_bb0ffc39000a2 = validate97;
+const schema98 = {"type":"object","properties":{"hosts":{"type":"array","items":{"type":"string","maxLength":253},"maxItems":8}},"required":["hosts"],"additionalProperties":false};
 
-function validate94(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10246,10 +11649,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3f5bf91f0009d = validate95;
-const schema96 = {"type":"object","properties":{"gesture":{"type":"string","enum":["press","double-press","long-press"]}},"required":["gesture"],"additionalProperties":false};
+export const v_3f5bf91f0009d = validate98;
+const schema99 = {"type":"object","properties":{"gesture":{"type":"string","enum":["press","double-press","long-press"]}},"required":["gesture"],"additionalProperties":false};
 
-function validate95(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10276,7 +11679,7 @@ report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/
 return false;
 }
 if(!(((data0 === "press") || (data0 === "double-press")) || (data0 === "long-press"))){
-report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/enum",keyword:"enum",params:{allowedValues: schema96.properties.gesture.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/gesture",schemaPath:"#/properties/gesture/enum",keyword:"enum",params:{allowedValues: schema99.properties.gesture.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -10292,10 +11695,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_6c28ebdb000cf = validate96;
-const schema97 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
+export const v_6c28ebdb000cf = validate99;
+const schema100 = {"type":"object","properties":{"policy":{"type":"string","enum":["off","ask","scan","full"]},"max_bytes":{"type":"integer","minimum":1,"maximum":16777216}},"required":["policy"],"additionalProperties":false};
 
-function validate96(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10323,7 +11726,7 @@ report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/p
 return false;
 }
 if(!((((data0 === "off") || (data0 === "ask")) || (data0 === "scan")) || (data0 === "full"))){
-report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema97.properties.policy.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/enum",keyword:"enum",params:{allowedValues: schema100.properties.policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10371,10 +11774,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_ec07c9a800089 = validate97;
-const schema98 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
+export const v_ec07c9a800089 = validate100;
+const schema101 = {"type":"object","properties":{"verdict":{"type":"string","enum":["safe","unsafe"]}},"required":["verdict"],"additionalProperties":false};
 
-function validate97(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10401,7 +11804,7 @@ report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/
 return false;
 }
 if(!((data0 === "safe") || (data0 === "unsafe"))){
-report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -10417,10 +11820,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_d9b2b1fa0008e = validate98;
-const schema99 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
+export const v_d9b2b1fa0008e = validate101;
+const schema102 = {"type":"object","properties":{"reset_day":{"type":"integer","minimum":1,"maximum":28}},"required":["reset_day"],"additionalProperties":false};
 
-function validate98(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10474,10 +11877,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9e2c75b500164 = validate99;
-const schema100 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
+export const v_9e2c75b500164 = validate102;
+const schema103 = {"type":"object","properties":{"usd_ceiling":{"type":["number","null"],"minimum":0,"maximum":100000},"token_ceiling":{"type":["integer","null"],"minimum":0,"maximum":1000000000000},"usd_per_mtok_in":{"type":["number","null"],"minimum":0,"maximum":1000},"usd_per_mtok_out":{"type":["number","null"],"minimum":0,"maximum":1000}},"additionalProperties":false};
 
-function validate99(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10495,7 +11898,7 @@ if(data.usd_ceiling !== undefined){
 let data0 = data.usd_ceiling;
 const _errs2 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema100.properties.usd_ceiling.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_ceiling",schemaPath:"#/properties/usd_ceiling/type",keyword:"type",params:{type: schema103.properties.usd_ceiling.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10522,7 +11925,7 @@ if(data.token_ceiling !== undefined){
 let data1 = data.token_ceiling;
 const _errs4 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema100.properties.token_ceiling.type},message:"must be integer,null"}];
+report.errors = [{instancePath:instancePath+"/token_ceiling",schemaPath:"#/properties/token_ceiling/type",keyword:"type",params:{type: schema103.properties.token_ceiling.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -10549,7 +11952,7 @@ if(data.usd_per_mtok_in !== undefined){
 let data2 = data.usd_per_mtok_in;
 const _errs6 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema100.properties.usd_per_mtok_in.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_in",schemaPath:"#/properties/usd_per_mtok_in/type",keyword:"type",params:{type: schema103.properties.usd_per_mtok_in.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs6){
@@ -10576,7 +11979,7 @@ if(data.usd_per_mtok_out !== undefined){
 let data3 = data.usd_per_mtok_out;
 const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
-report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema100.properties.usd_per_mtok_out.type},message:"must be number,null"}];
+report.errors = [{instancePath:instancePath+"/usd_per_mtok_out",schemaPath:"#/properties/usd_per_mtok_out/type",keyword:"type",params:{type: schema103.properties.usd_per_mtok_out.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -10612,10 +12015,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_418d0ef8000cc = validate100;
-const schema101 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
+export const v_418d0ef8000cc = validate103;
+const schema104 = {"type":"object","properties":{"provider":{"type":"string","enum":["openai","anthropic","mistral"]},"model":{"type":["string","null"],"maxLength":64}},"required":["provider"],"additionalProperties":false};
 
-function validate100(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10643,7 +12046,7 @@ report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties
 return false;
 }
 if(!(((data0 === "openai") || (data0 === "anthropic")) || (data0 === "mistral"))){
-report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema101.properties.provider.enum},message:"must be equal to one of the allowed values"}];
+report.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/enum",keyword:"enum",params:{allowedValues: schema104.properties.provider.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10656,7 +12059,7 @@ if(data.model !== undefined){
 let data1 = data.model;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema101.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema104.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
@@ -10685,10 +12088,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_16158f7b00084 = validate101;
-const schema102 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
+export const v_16158f7b00084 = validate104;
+const schema105 = {"type":"object","properties":{"model":{"type":["string","null"],"maxLength":64}},"required":["model"],"additionalProperties":false};
 
-function validate101(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10712,7 +12115,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema102.properties.model.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: schema105.properties.model.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10736,10 +12139,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_106266710010f = validate102;
-const schema103 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
+export const v_106266710010f = validate105;
+const schema106 = {"type":"object","properties":{"provider":{"type":"string","maxLength":32},"dims":{"type":"integer"},"model":{"type":"string","maxLength":128},"base_url":{"type":"string","maxLength":512},"reembed":{"type":"boolean"}},"required":["provider"],"additionalProperties":false};
 
-function validate102(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10862,10 +12265,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_38c3d2e300082 = validate103;
-const schema104 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
+export const v_38c3d2e300082 = validate106;
+const schema107 = {"type":"object","properties":{"url":{"type":["string","null"],"maxLength":2048}},"required":["url"],"additionalProperties":false};
 
-function validate103(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10889,7 +12292,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema104.properties.url.type},message:"must be string,null"}];
+report.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: schema107.properties.url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -10913,10 +12316,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c7cd7de70009c = validate104;
-const schema105 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
+export const v_c7cd7de70009c = validate107;
+const schema108 = {"type":"object","properties":{"version":{"type":"string","maxLength":40},"restart":{"type":"boolean"}},"required":["version"],"additionalProperties":false};
 
-function validate104(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10981,10 +12384,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_c3285fb30007f = validate105;
-const schema106 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
+export const v_c3285fb30007f = validate108;
+const schema109 = {"type":"object","properties":{"pubkey":{"type":"string","maxLength":1024}},"required":["pubkey"],"additionalProperties":false};
 
-function validate105(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11032,10 +12435,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_9c31283a000a4 = validate106;
-const schema107 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
+export const v_9c31283a000a4 = validate109;
+const schema110 = {"type":"object","properties":{"relays":{"type":"array","items":{"type":"string","maxLength":256},"maxItems":8}},"required":["relays"],"additionalProperties":false};
 
-function validate106(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11107,10 +12510,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_166e3069000ee = validate107;
-const schema108 = {"type":"object","properties":{"per_payment_sats":{"type":"integer","minimum":0,"maximum":10000000},"daily_sats":{"type":"integer","minimum":0,"maximum":10000000}},"required":["per_payment_sats","daily_sats"],"additionalProperties":false};
+export const v_166e3069000ee = validate110;
+const schema111 = {"type":"object","properties":{"per_payment_sats":{"type":"integer","minimum":0,"maximum":10000000},"daily_sats":{"type":"integer","minimum":0,"maximum":10000000}},"required":["per_payment_sats","daily_sats"],"additionalProperties":false};
 
-function validate107(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11196,10 +12599,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_8f80c6a1000c3 = validate108;
-const schema109 = {"type":"object","properties":{"spenders":{"type":"array","items":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"maxItems":16}},"required":["spenders"],"additionalProperties":false};
+export const v_8f80c6a1000c3 = validate111;
+const schema112 = {"type":"object","properties":{"spenders":{"type":"array","items":{"type":"string","pattern":"^-?[a-z0-9][a-z0-9._-]{0,47}$"},"maxItems":16}},"required":["spenders"],"additionalProperties":false};
 
-function validate108(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11236,7 +12639,7 @@ let data1 = data0[i0];
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern32.test(data1)){
+if(!pattern33.test(data1)){
 report.errors = [{instancePath:instancePath+"/spenders/" + i0,schemaPath:"#/properties/spenders/items/pattern",keyword:"pattern",params:{pattern: "^-?[a-z0-9][a-z0-9._-]{0,47}$"},message:"must match pattern \""+"^-?[a-z0-9][a-z0-9._-]{0,47}$"+"\""}];
 return false;
 }
@@ -11271,10 +12674,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3eb6fd92000b4 = validate109;
-const schema110 = {"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["allowed"],"additionalProperties":false};
+export const v_3eb6fd92000b4 = validate112;
+const schema113 = {"type":"object","properties":{"allowed":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["allowed"],"additionalProperties":false};
 
-function validate109(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11352,10 +12755,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_61d6a8d6000b4 = validate110;
-const schema111 = {"type":"object","properties":{"servers":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["servers"],"additionalProperties":false};
+export const v_61d6a8d6000b4 = validate113;
+const schema114 = {"type":"object","properties":{"servers":{"type":"array","items":{"type":"string","minLength":8,"maxLength":256},"maxItems":8}},"required":["servers"],"additionalProperties":false};
 
-function validate110(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11433,10 +12836,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_3226e2590007c = validate111;
-const schema112 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
+export const v_3226e2590007c = validate114;
+const schema115 = {"type":"object","properties":{"reply":{"type":"string","maxLength":500}},"required":["reply"],"additionalProperties":false};
 
-function validate111(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11484,10 +12887,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_db11895000087 = validate112;
-const schema113 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
+export const v_db11895000087 = validate115;
+const schema116 = {"type":"object","properties":{"ssid":{"type":"string"},"password":{"type":"string"}},"required":["ssid"],"additionalProperties":false};
 
-function validate112(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11543,10 +12946,10 @@ report.errors = vErrors;
 return errors === 0;
 }
 
-export const v_5c483da40006a = validate113;
-const schema114 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
+export const v_5c483da40006a = validate116;
+const schema117 = {"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false};
 
-function validate113(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, report, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11608,14 +13011,14 @@ export const VALIDATORS = {
   "4d697090001d3": v_4d697090001d3,
   "5e2943d800195": v_5e2943d800195,
   "4585363c001e0": v_4585363c001e0,
-  "0a5b767b002d0": v_0a5b767b002d0,
+  "f9263aa200372": v_f9263aa200372,
   "7380216000233": v_7380216000233,
   "db421333000a5": v_db421333000a5,
   "61cfc23800131": v_61cfc23800131,
   "55d2a90f0013d": v_55d2a90f0013d,
   "0848db9b000ee": v_0848db9b000ee,
   "5a4a79b800112": v_5a4a79b800112,
-  "06c6a800003bf": v_06c6a800003bf,
+  "234cf043003f8": v_234cf043003f8,
   "39b9674d000a7": v_39b9674d000a7,
   "e81ff87d00112": v_e81ff87d00112,
   "2c4cd06e0013e": v_2c4cd06e0013e,
@@ -11626,11 +13029,14 @@ export const VALIDATORS = {
   "4100f438003d2": v_4100f438003d2,
   "1bfe7799000d5": v_1bfe7799000d5,
   "0b42b9bd0008f": v_0b42b9bd0008f,
+  "992b60450008f": v_992b60450008f,
+  "719277ec00258": v_719277ec00258,
   "9f6f0890000a3": v_9f6f0890000a3,
   "b3eda7a800144": v_b3eda7a800144,
   "6f73e5ca00094": v_6f73e5ca00094,
   "27e3f44d00092": v_27e3f44d00092,
-  "71aecab20012d": v_71aecab20012d,
+  "d3fd28b1000e3": v_d3fd28b1000e3,
+  "da083a0500139": v_da083a0500139,
   "e323c83a001c4": v_e323c83a001c4,
   "6344178200149": v_6344178200149,
   "628cfb6500072": v_628cfb6500072,
@@ -11653,7 +13059,7 @@ export const VALIDATORS = {
   "737a431b0010b": v_737a431b0010b,
   "80d144510012c": v_80d144510012c,
   "d4f45b2b002cf": v_d4f45b2b002cf,
-  "cb34918800571": v_cb34918800571,
+  "73d17f3c00b11": v_73d17f3c00b11,
   "7ae4552c000a9": v_7ae4552c000a9,
   "5da2d61a00182": v_5da2d61a00182,
   "bec675f900426": v_bec675f900426,

@@ -129,3 +129,8 @@ export const EPISODIC_WINDOW_MAX_HOURS = 24 * 366 * 5;
 export const UPDATE_MIN_SIMILARITY = 0.5;
 /** Content ids that collide with different content are probed this far (id + 1, + 2, ...). */
 export const CONTENT_ID_PROBES = 16;
+
+/** Where a re-embed in place keeps the embedder it is on its way to, until it is done (config-ops.ts). */
+export const REEMBED_SETTINGS_KEY = "memory.reembed";
+/** Memories re-embedded (and saved, one journal commit) at a time; at most JOURNAL_MAX_COMMIT_OPS. */
+export const REEMBED_BATCH = 32;

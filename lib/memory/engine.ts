@@ -6,7 +6,7 @@ import { HaloError } from "../errors";
 // (transaction.ts), and the save of what changed at the end.
 import type { Clock, Digest, Kernels, Log, Settings, Storage, VectorArena } from "../ports";
 import { CARD_ABSENT_SENTENCE, cardError } from "../store/card";
-import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS } from "./bounds";
+import { MAINTAIN_INTERVAL_MS, RECALL_FLUSH_INTERVAL_MS, REEMBED_SETTINGS_KEY } from "./bounds";
 import { loadMemConfig, type MemConfig } from "./config";
 import type { Embedder } from "./embedders/embedder";
 import { forget } from "./forgetting/forgetting";
@@ -200,7 +200,12 @@ export class MemoryEngine {
   private check(kind: TxKind, needs: TxNeeds): void {
     if (needs.writable ?? kind !== "read") this.requireWritable();
     if (needs.loaded ?? kind === "read") this.requireLoaded();
-    if (needs.embedder ?? true) this.requireCurrentEmbedder();
+    if (needs.embedder ?? true) this.requireCurrentEmbedder(kind === "read");
+  }
+
+  /** The embedder a re-embed in place was cut on its way to (its rows flagged FLAG_REEMBEDDED), or undefined. */
+  reembedTarget(): string | undefined {
+    return this.deps.settings.get(REEMBED_SETTINGS_KEY);
   }
 
   /** Load when the card came back, forget when due, save what is pending. */
@@ -221,11 +226,23 @@ export class MemoryEngine {
     if (this.blocked) throw new HaloError("unavailable", `${this.blocked}.`);
   }
 
-  /** Refuses when the stored vectors come from another embedder than the current one; an empty store takes the current one. */
-  private requireCurrentEmbedder(): void {
+  /**
+   * Refuses when the stored vectors come from another embedder than the current one; an empty store takes
+   * the current one. A re-embed in place cut on its way to the current embedder still lets reads run: the
+   * rows it made are searched by vector, the others by their words (recall/search.ts).
+   */
+  private requireCurrentEmbedder(read: boolean): void {
     const current = this.state.embedder;
     if (this.state.storeEmbedderId === current.id) return;
+    const halfway = this.reembedTarget() === current.id && this.state.store.dims === current.dims;
+    if (halfway && read) return;
+    if (halfway && this.state.store.count > 0)
+      throw new HaloError(
+        "unavailable",
+        `a re-embed to ${current.id} was cut part way; memories are searchable, and an admin resumes it with memory.config action reembed.`,
+      );
     if (this.state.store.count === 0) {
+      this.state.store.release();
       this.state.store = new VectorStore(current.dims, this.state.config.max_vectors, this.deps.arena, this.deps.kernels.lexicon);
       this.state.storeEmbedderId = current.id;
       return;
@@ -276,6 +293,7 @@ export class MemoryEngine {
     if (read.blocked) this.blocked = read.blocked;
     const file = read.file;
     if (!file) return;
+    if (this.state.store !== file.store) this.state.store.release();
     this.state.store = file.store;
     this.state.storeEmbedderId = file.embedderId;
     if (file.maintainedAt > 0) this.lastMaintain = file.maintainedAt;

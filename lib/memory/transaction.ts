@@ -141,6 +141,8 @@ export function openTx(state: TxState, services: TxServices): MemoryTx {
       state.config = next;
     },
     replaceStore: (store: VectorStore, embedderId: string): void => {
+      // The old store's arena memory goes back at once: the arena counts it until then (the device's 4 MB).
+      if (state.store !== store) state.store.release();
       state.store = store;
       state.storeEmbedderId = embedderId;
       services.commit();

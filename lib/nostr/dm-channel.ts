@@ -12,7 +12,8 @@ import type { PublishOutcome } from "./pool";
 import type { Filter } from "./relay";
 import { SeenEvents } from "./seen-store";
 import { KIND_GIFT_WRAP, unwrapPrivateMessage, wrapPrivateMessage } from "./nip17";
-import { toolsOf, withSkills, type AdoptedSkill } from "./skills";
+import { skillTurnText, type ReferenceResolver } from "./references";
+import { toolsOf, type AdoptedSkill } from "./skills";
 import type { NostrSubsystem, SenderTier } from "./subsystem";
 import type { Log, Settings } from "../ports";
 import type { Principal } from "../registry/principal";
@@ -42,6 +43,8 @@ export interface NostrChannelDeps {
    * approval) and gives back the text without them: such a token is never redeemed without the owner.
    */
   screenTokens?(text: string, sender: string): string;
+  /** Resolves the `{{...}}` references of a skill's text (lib/nostr/references.ts); none: each is unavailable. */
+  references?: ReferenceResolver;
   log: Log;
 }
 
@@ -193,8 +196,9 @@ export class NostrChannel {
       // Such a turn sees only the skills' requires_tool tools.
       const message = item.text.slice(0, NOSTR_DM_MAX_CHARS);
       const skills = this.deps.nostr.skills.forDm(message);
-      text = (await this.deps.runner.runTurn(principal, { text: withSkills(message, skills), channel: "nostr", tools: toolsOf(skills) }))
-        .reply;
+      const built = await skillTurnText(message, skills, "message", principal, this.deps.references);
+      if (built.unresolved.length) this.deps.log.warn(`nostr: skill references unavailable: ${built.unresolved.join(", ")}`);
+      text = (await this.deps.runner.runTurn(principal, { text: built.text, channel: "nostr", tools: toolsOf(skills) })).reply;
       if (skills.length) this.deps.skillsDone?.(skills);
     } catch (e) {
       this.deps.log.warn(`nostr: a DM turn failed (${e instanceof Error ? e.name : "error"})`);

@@ -205,13 +205,6 @@ export class NostrSkills {
   }
 }
 
-/** The turn text when skills apply: their instructions first, then the message (or what fired them). */
-export function withSkills(text: string, skills: AdoptedSkill[], label = "message"): string {
-  if (skills.length === 0) return text;
-  const parts = skills.map((s) => `[skill "${s.d}" by ${s.author.slice(0, 16)}..., approved by the owner]\n${s.content}`);
-  return `${parts.join("\n\n")}\n\n[${label}]\n${text}`;
-}
-
 /** The tools a turn of these skills may use: the union of their requires_tool lists; undefined (all) when one declares none. */
 export function toolsOf(skills: AdoptedSkill[]): string[] | undefined {
   if (skills.length === 0 || skills.some((s) => s.requiresTools.length === 0)) return undefined;

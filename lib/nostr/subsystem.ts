@@ -2,12 +2,16 @@
 // settings), the relay pool, and the owner's contact list as the web of trust.
 import { HaloError } from "../errors";
 import type { Curve, Log, Random, Settings, WebSocketClient } from "../ports";
+import { ContextBlocks } from "./context-blocks";
 import type { NostrEvent, Sha256Port } from "./event";
 import { NostrIdentity } from "./identity";
 import { parsePubkey } from "./keys";
 import { schnorr } from "./secp256k1";
 import { fromHex } from "../util/hash";
 import { NOSTR_RELAY_URL_MAX_CHARS, NOSTR_RELAYS_MAX, NOSTR_WOT_MAX } from "./limits";
+import { NOSTR_MEMORY_D, NostrMemory } from "./memory-note";
+import { SelfNote } from "./self-note";
+import { NOSTR_TASKS_D, NostrTasks } from "./task-note";
 import { KIND_MUTE_LIST, type ListContents, readList } from "./lists";
 import { RelayPool } from "./pool";
 import { NostrSkills } from "./skills";
@@ -46,6 +50,12 @@ export class NostrSubsystem {
   readonly verifier: VerifyQueue;
   /** Adopted skills (kind 31123), each inert until the owner approves it. */
   readonly skills: NostrSkills;
+  /** The owner's and the device's profile, contacts, relays and notes, cached for skills' context. */
+  readonly context: ContextBlocks;
+  /** The device's memory note on the relays (kind 30078, d=memory, NIP-44 to itself). */
+  readonly memory: NostrMemory;
+  /** The device's task list on the relays (kind 30078, d=tasks, NIP-44 to itself). */
+  readonly tasks: NostrTasks;
   private readonly contacts = new Set<string>();
   private contactsAt = 0;
   private blockEntriesNow: string[][] = [];
@@ -54,6 +64,12 @@ export class NostrSubsystem {
   constructor(private readonly deps: NostrDeps) {
     this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve, deps.digest);
     this.skills = new NostrSkills(deps.settings, deps.log);
+    this.context = new ContextBlocks({
+      settings: deps.settings,
+      nowSeconds: () => this.nowSeconds(),
+      pubkeyOf: (subject) => (subject === "admin" ? this.owner() : this.identity.pubkey),
+      query: (filters, ms) => (this.pool && this.pool.connectedCount() > 0 ? this.pool.query(filters, ms) : undefined),
+    });
     this.verifier = new VerifyQueue({
       curve: deps.curve,
       digest: deps.digest,
@@ -73,6 +89,9 @@ export class NostrSubsystem {
         backoffMinMs: deps.backoffMinMs,
         eventsPerWindow: deps.eventsPerWindow,
       });
+    const noteDeps = { identity: this.identity, pool: this.pool, nowSeconds: () => this.nowSeconds() };
+    this.memory = new NostrMemory(new SelfNote(noteDeps, NOSTR_MEMORY_D), () => this.nowSeconds());
+    this.tasks = new NostrTasks(new SelfNote(noteDeps, NOSTR_TASKS_D), () => this.nowSeconds());
   }
 
   nowSeconds(): number {

@@ -12,11 +12,13 @@
 // the host's scheduler tick calls tick(); nothing here sets a timer.
 import { formatLocalTime, nextRunAfter, type Schedule } from "../util/schedule";
 import type { Log } from "../ports";
+import { leadingTag } from "../errors";
 import { makePrincipal, type Principal } from "../registry/principal";
 import { toJson } from "../util/json";
 import { clipForMessage } from "../util/text";
 import type { NostrEvent } from "./event";
-import { relayFilterOf, scheduleOf, toolsOf, withSkills, type AdoptedSkill } from "./skills";
+import { skillTurnText, type ReferenceResolver } from "./references";
+import { relayFilterOf, scheduleOf, toolsOf, type AdoptedSkill } from "./skills";
 import type { NostrSubsystem, SenderTier } from "./subsystem";
 
 /** Chained fires after the first skill (a loop of chains stops here). */
@@ -49,6 +51,8 @@ export interface SkillTriggerDeps {
   principalFor(tier: SenderTier, pubkey: string): Principal | undefined;
   /** Credit and rate per author for subscription fires (lib/people/rails.ts); a refused event fires nothing. */
   rails: { decide(principal: Principal, door: "nostr-skill", sender: string): unknown };
+  /** Resolves the `{{...}}` references of a skill's text (lib/nostr/references.ts); none: each is unavailable. */
+  references?: ReferenceResolver;
   log: Log;
 }
 
@@ -210,12 +214,27 @@ export class SkillTriggers {
     st.running = true;
     st.fires++;
     st.lastRun = this.deps.now();
-    const text = withSkills(clipForMessage(cause, NOSTR_SKILL_CAUSE_MAX_CHARS), [skill], `fired by ${via}`);
-    const turn = this.deps.runner
-      .runTurn(principal, { text, channel: NOSTR_SKILL_CHANNEL, tools: toolsOf([skill]), scheduled: principal.scheduled })
+    const turn = skillTurnText(
+      clipForMessage(cause, NOSTR_SKILL_CAUSE_MAX_CHARS),
+      [skill],
+      `fired by ${via}`,
+      principal,
+      this.deps.references,
+    )
+      .then((built) => {
+        if (built.unresolved.length) this.deps.log.warn(`nostr: skill ${skill.d}: references unavailable: ${built.unresolved.join(", ")}`);
+        return this.deps.runner.runTurn(principal, {
+          text: built.text,
+          channel: NOSTR_SKILL_CHANNEL,
+          tools: toolsOf([skill]),
+          scheduled: principal.scheduled,
+        });
+      })
       .then(
         (r) => {
-          st.lastResult = r.ok ? "ok" : `failed: ${clipForMessage(r.reply, 120)}`;
+          // A failed turn's reply already starts with its tag ("quota: ...", "limit: ..."): not tagged twice.
+          const why = clipForMessage(r.reply, 120);
+          st.lastResult = r.ok ? "ok" : leadingTag(why) ? why : `failed: ${why}`;
           return r.ok;
         },
         () => {

@@ -29,8 +29,13 @@ export const SEED_TOOL_NAMES: ReadonlyMap<string, string> = new Map([
   ["nostr_npub", "agent.identity"],
   ["my_pubkey", "agent.identity"],
   ["my_npub", "agent.identity"],
-  ["nostr_file_md_to_longform_post", "nostr.longform_post"],
-  ["nostr_post_readme", "nostr.longform_post"],
+  ["admin_identity", "nostr.admin_identity"],
+  ["my_kind0_profile", "nostr.agent_profile"],
+  ["my_contacts", "nostr.agent_contacts"],
+  ["my_relays", "nostr.agent_relays"],
+  ["my_notes", "nostr.agent_notes"],
+  ["memory_save", "memory.nostr_save"],
+  ["memory_recall", "memory.nostr_recall"],
 ]);
 
 /** `docs.search` -> `docs_search`. */

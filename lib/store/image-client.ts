@@ -7,9 +7,9 @@ import { HaloError } from "../errors";
 import type { CallSignal, HttpClient, HttpClientResponse } from "../ports";
 import { decodeBase64 } from "../util/base64";
 import { clipForMessage } from "../util/text";
-import { decodeUtf8 } from "../util/utf8";
 import { parseHttpUrl } from "../util/url";
 import { contentMatchesName } from "./artifact-names";
+import { DEFAULT_VISION_MODEL, describePng, parseJson, providerMessage } from "./image-vision";
 
 /** Owner-set provider values, read at each call. Never reached by a tool's arguments. */
 export interface ImageProviderConfig {
@@ -42,6 +42,20 @@ export class ImageClient {
 
   configured(): boolean {
     return !!this.config.apiKey();
+  }
+
+  /**
+   * A few sentences describing `png` (describe: true), a second call to the same provider; a HaloError with
+   * one sentence on any failure. `limits` as for generate.
+   */
+  async describe(png: Uint8Array, limits?: { timeoutMs: number; signal?: CallSignal }): Promise<string> {
+    const key = this.config.apiKey();
+    if (!key)
+      throw new HaloError("not-configured", "describing an image needs an OpenAI API key, which the owner sets through the owner API.");
+    const base = (this.config.baseUrl() || DEFAULT_IMAGE_BASE_URL).replace(/\/+$/, "");
+    if (typeof parseHttpUrl(base) === "string") throw new HaloError("not-configured", "the image provider's base URL is not a valid URL.");
+    const timeoutMs = Math.min(this.timeoutMs, limits?.timeoutMs ?? this.timeoutMs);
+    return describePng({ http: this.http, key, base, timeoutMs, signal: limits?.signal }, png, DEFAULT_VISION_MODEL);
   }
 
   /** The PNG bytes of one generated image; a HaloError with one sentence on any failure. */
@@ -82,22 +96,4 @@ export class ImageClient {
     if (!contentMatchesName("image.png", png)) throw new HaloError("provider-error", "the image provider's reply is not a PNG.");
     return png;
   }
-}
-
-/** The reply as JSON of unknown shape (callers check each field), or undefined. */
-// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
-function parseJson(bytes: Uint8Array): any {
-  try {
-    return JSON.parse(decodeUtf8(bytes));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The provider's error message, clipped, with anything key-like removed (OpenAI echoes part of a bad key). */
-// biome-ignore lint/suspicious/noExplicitAny: JSON of unknown shape; every field read is checked with typeof
-function providerMessage(body: any): string {
-  const message = body?.error && typeof body.error.message === "string" ? body.error.message : "";
-  if (!message) return "";
-  return `: ${clipForMessage(message.replace(/\b(sk|key)-[A-Za-z0-9_*-]+/g, "[key]"), 120)}`;
 }

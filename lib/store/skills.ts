@@ -3,10 +3,17 @@ import { HaloError } from "../errors";
 // agent-authored capsules on the SD card (skills/<id>.md). A capsule the model
 // saves is stamped created_by: agent, approved: false, and stays inert (never
 // injected) until the owner approves it.
-import { SKILL_ID_MAX_CHARS, SKILL_MAX_BYTES, SKILLS_MAX_PENDING } from "../limits";
+import {
+  SKILL_ID_MAX_CHARS,
+  SKILL_INJECT_MAX,
+  SKILL_INJECT_MAX_BYTES,
+  SKILL_INJECT_WORDS_MAX,
+  SKILL_MAX_BYTES,
+  SKILLS_MAX_PENDING,
+} from "../limits";
 import type { Clock, Storage } from "../ports";
 import { clipForMessage } from "../util/text";
-import { decodeUtf8, encodeUtf8 } from "../util/utf8";
+import { decodeUtf8, encodeUtf8, truncateUtf8 } from "../util/utf8";
 import { onCard } from "./card";
 import { parseFrontMatter, renderFrontMatter } from "./front-matter";
 import { BUILTIN_SKILLS } from "./skills-builtin";
@@ -19,7 +26,10 @@ export interface SkillInfo {
   source: SkillSource;
   /** Built-ins and owner capsules are approved; an agent capsule once the owner approves it. */
   approved: boolean;
-  /** When the turn engine should splice the capsule into a brief (free text from the author). */
+  /**
+   * When a sub-agent's brief gets the capsule without being named: words or phrases, comma-separated
+   * (`inject: report, weekly summary`), or `always`. Matched against the task by injectMatches below.
+   */
   inject?: string;
   bytes: number;
 }
@@ -141,6 +151,29 @@ export class SkillStore {
     return s?.info.approved ? parseFrontMatter(s.md).body : undefined;
   }
 
+  /**
+   * The approved capsules a sub-agent task calls for by their inject: words (not `except`, the one named),
+   * at most SKILL_INJECT_MAX in id order, each text cut at SKILL_INJECT_MAX_BYTES. Unapproved: never.
+   */
+  injectedFor(task: string, except?: string): Array<{ id: string; text: string }> {
+    if (!this.storage?.present()) return [];
+    const out: Array<{ id: string; text: string }> = [];
+    const candidates = this.readAll()
+      .filter((s) => s.info.approved && s.info.inject && s.info.id !== except)
+      .sort((a, b) => (a.info.id < b.info.id ? -1 : 1));
+    for (const s of candidates) {
+      if (out.length >= SKILL_INJECT_MAX) break;
+      if (!injectMatches(s.info.inject!, task)) continue;
+      const body = parseFrontMatter(s.md).body;
+      const text = truncateUtf8(body, SKILL_INJECT_MAX_BYTES);
+      out.push({
+        id: s.info.id,
+        text: text.length < body.length ? `${text}\n[cut: the capsule is longer; skill.get ${s.info.id} reads it whole]` : text,
+      });
+    }
+    return out;
+  }
+
   private checkId(id: string): void {
     if (!SKILL_ID_PATTERN.test(id)) {
       throw new HaloError(
@@ -211,6 +244,38 @@ function infoOf(id: string, md: string): SkillInfo {
   };
   if (fields.inject) info.inject = fields.inject.slice(0, INJECT_MAX_CHARS);
   return info;
+}
+
+/** The words or phrases of an inject: line: comma- or semicolon-separated, lower-cased, at most SKILL_INJECT_WORDS_MAX. */
+export function injectWords(inject: string): string[] {
+  return inject
+    .split(/[,;]/)
+    .map((w) => w.trim().toLowerCase())
+    .filter((w) => w.length >= 2)
+    .slice(0, SKILL_INJECT_WORDS_MAX);
+}
+
+/**
+ * Whether a task mentions one of the inject: words as whole words, in order (`always` matches every task).
+ * Both sides become their words joined by single spaces, so no string is read at an index (quadratic on XS).
+ */
+export function injectMatches(inject: string, task: string): boolean {
+  const text = ` ${wordsOf(task)} `;
+  for (const word of injectWords(inject)) {
+    if (word === "always") return true;
+    const phrase = wordsOf(word);
+    if (phrase && text.includes(` ${phrase} `)) return true;
+  }
+  return false;
+}
+
+/** The words of a text (letters, digits, _ and anything non-ASCII), lower-cased, joined by single spaces. */
+function wordsOf(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9_\u0080-\uffff]+/)
+    .filter((w) => w !== "")
+    .join(" ");
 }
 
 function firstHeading(body: string): string | undefined {

@@ -13,7 +13,10 @@ import { MEMORY_TOOLS } from "./memory";
 import { MEMORY_HISTORY_TOOLS } from "./memory-history";
 import { NOSTR_EVENT_TOOLS } from "./nostr";
 import { NOSTR_AGENT_TOOLS } from "./nostr-agent";
+import { NOSTR_CONTEXT_TOOLS } from "./nostr-context";
 import { NOSTR_LIST_TOOLS } from "./nostr-lists";
+import { NOSTR_MEMORY_TOOLS } from "./nostr-memory";
+import { NOSTR_TASK_TOOLS } from "./nostr-tasks";
 import { NOSTR_MESSAGE_TOOLS } from "./nostr-messages";
 import { NOSTR_PROFILE_TOOLS } from "./nostr-profile";
 import { NOSTR_SKILL_FIND_TOOLS } from "./nostr-skill-find";
@@ -40,6 +43,9 @@ export const ALL_TOOLS = [
   ...NOSTR_EVENT_TOOLS,
   ...NOSTR_MESSAGE_TOOLS,
   ...NOSTR_AGENT_TOOLS,
+  ...NOSTR_CONTEXT_TOOLS,
+  ...NOSTR_MEMORY_TOOLS,
+  ...NOSTR_TASK_TOOLS,
   ...NOSTR_PROFILE_TOOLS,
   ...NOSTR_LIST_TOOLS,
   ...NOSTR_SKILL_FIND_TOOLS,

@@ -1,5 +1,6 @@
-import { HaloError } from "../errors";
-import { ACTION_KINDS, LED_MODES, TTS_MAX_CHARS, validateDeviceAction } from "../device/actions";
+import { HaloError, type ErrorTag } from "../errors";
+import type { Principal } from "../registry/principal";
+import { ACTION_KINDS, LED_MODES, MAX_DEVICE_ACTIONS, TTS_MAX_CHARS, validateDeviceAction, validateDeviceActions } from "../device/actions";
 import type { DeviceActuator } from "../device/actuator";
 import { healthItems, healthText } from "../status/health";
 import type { IntrospectionDeps } from "../status/sources";
@@ -59,22 +60,62 @@ const ACTION_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** One element, or a list of them as a turn's device[] holds them: each entry is checked on its own. */
+const ACTIONS_SCHEMA = {
+  description: `one device[] element, or a list of 1-${MAX_DEVICE_ACTIONS} of them run in order`,
+  anyOf: [ACTION_SCHEMA, { type: "array", minItems: 1, maxItems: MAX_DEVICE_ACTIONS, items: ACTION_SCHEMA }],
+} as const;
+
 export const deviceControl = defineTool({
   name: "device.control",
   needs: ["status", "actuator"],
   effect: "act",
   description:
-    "Apply ONE device action immediately, mid-turn: action is one device[] element (led / lights / config / orch_model / tts). " +
+    "Apply device actions immediately, mid-turn: action is one device[] element (led / lights / config / orch_model / tts) " +
+    "or a list of them as device[] holds them, run in order. " +
     "Same knobs, validator and rails as device[]; changes are real and persist. reboot is refused here.",
-  inputSchema: { type: "object", properties: { action: ACTION_SCHEMA }, required: ["action"], additionalProperties: false },
+  inputSchema: { type: "object", properties: { action: ACTIONS_SCHEMA }, required: ["action"], additionalProperties: false },
   handler: async (args, ctx, { status, actuator }: DeviceToolDeps): Promise<ToolResult> => {
-    const check = validateDeviceAction(args.action, { principal: ctx.principal, config: status.config, midTurn: true });
-    if (!check.ok) throw new HaloError(check.tag, check.reason, check.reason);
-    const outcome = await actuator.apply(check.action);
+    const list: readonly unknown[] | undefined = Array.isArray(args.action) ? args.action : undefined;
+    if (list && list.length > 1) return runList(list, ctx.principal, status, actuator);
+    // One element, or a list of one: the same answer.
+    const check = validateDeviceAction(list ? list[0] : args.action, { principal: ctx.principal, config: status.config, midTurn: true });
+    if (!check.ok) throw new HaloError(check.tag, check.sentence);
+    const outcome = await actuator.apply(check.action, ctx.principal);
     if (!outcome.ok) throw new HaloError(outcome.tag, outcome.sentence);
     return { text: outcome.text };
   },
 });
+
+/**
+ * The list form, as device[] runs it: every entry validated on its own, the allowed ones carried out in order,
+ * one numbered line each. The call fails only when no entry ran (with the first refusal's tag).
+ */
+async function runList(
+  list: readonly unknown[],
+  principal: Principal,
+  status: IntrospectionDeps,
+  actuator: DeviceActuator,
+): Promise<ToolResult> {
+  const report = validateDeviceActions(list, { principal, config: status.config, midTurn: true });
+  const lines: string[] = [];
+  let ran = 0;
+  let first: { tag: ErrorTag; sentence: string } | undefined;
+  for (const v of report.verdicts) {
+    if (!v.allowed || !v.action) {
+      first ??= { tag: v.tag ?? "invalid", sentence: v.sentence ?? "refused." };
+      lines.push(`${v.index + 1}. ${v.reason ?? "invalid: refused."}`);
+      continue;
+    }
+    const outcome = await actuator.apply(v.action, principal);
+    if (outcome.ok) ran++;
+    else first ??= { tag: outcome.tag, sentence: outcome.sentence };
+    lines.push(`${v.index + 1}. ${outcome.text}`);
+  }
+  const n = report.verdicts.length;
+  if (ran === 0 && first) throw new HaloError(first.tag, `none of the ${n} actions ran:\n${lines.join("\n")}`);
+  return { text: `${ran} of ${n} actions ran:\n${lines.join("\n")}` };
+}
 
 export const deviceStatus = defineTool({
   name: "device.status",

@@ -106,6 +106,10 @@ export const imageGenerate = defineTool({
         pattern: "^[a-z0-9][a-z0-9._-]*$",
         description: `default ${DEFAULT_IMAGE_MODEL}`,
       },
+      describe: {
+        type: "boolean",
+        description: "also read the image back with a vision model and return a short description (a second provider call); default false",
+      },
     },
     required: ["prompt"],
     additionalProperties: false,
@@ -128,7 +132,16 @@ export const imageGenerate = defineTool({
       boundedBy(IMAGE_TIMEOUT_MS, ctx, clock.now()),
     );
     const { record } = artifacts.save(p, project, name, png, { note: args.prompt });
-    return { text: `Saved the image as ${record.project}/${record.name} (${record.size} bytes). Deliver it with files.send.` };
+    const saved = `Saved the image as ${record.project}/${record.name} (${record.size} bytes). Deliver it with files.send.`;
+    if (args.describe !== true) return { text: saved };
+    // The image is saved and paid for: a failed read-back is reported beside it, never instead of it.
+    try {
+      const description = await images.describe(png, boundedBy(IMAGE_TIMEOUT_MS, ctx, clock.now()));
+      return { text: `${saved}\nDescription: ${description}` };
+    } catch (e) {
+      const why = e instanceof HaloError ? e.message : "provider-error: the describe request failed.";
+      return { text: `${saved}\nNo description: ${why}` };
+    }
   },
 });
 

@@ -3,6 +3,8 @@ import { toJson } from "../util/json";
 // nostr.subscription_set, config.store and config.recall (kind 30078, NIP-44 to the device itself).
 import { HaloError } from "../errors";
 import { NOSTR_QUERY_TIMEOUT_DEFAULT_MS } from "../nostr/limits";
+import { NOSTR_MEMORY_D } from "../nostr/memory-note";
+import { NOSTR_TASKS_D } from "../nostr/task-note";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import type { System } from "../ports";
 import { defineTool } from "../registry/define";
@@ -132,6 +134,9 @@ export const configStore = defineTool({
     additionalProperties: false,
   },
   handler: (args, _ctx, { nostr }: Pick<NostrAgentToolDeps, "nostr">): Promise<ToolResult> => {
+    // The memory and task notes have their own tools, which keep their shape and never lose an entry.
+    if (args.d_tag === NOSTR_MEMORY_D || args.d_tag === NOSTR_TASKS_D)
+      throw new HaloError("reserved", "the memory and tasks notes are written by memory.nostr_save and task.manage.");
     const content = nostr.identity.nip44Encrypt(nostr.identity.pubkey, args.content);
     return publish(nostr, nostr.identity.sign({ kind: KIND_APP_DATA, tags: [["d", args.d_tag]], content, created_at: nostr.nowSeconds() }));
   },

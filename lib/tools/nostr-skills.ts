@@ -6,6 +6,7 @@ import { resolveToolName } from "../registry/seed-names";
 import { HaloError } from "../errors";
 import { tagValue, type NostrEvent } from "../nostr/event";
 import { parsePubkey } from "../nostr/keys";
+import { MESSAGE_REFERENCE, referencesIn } from "../nostr/references";
 import { NOSTR_QUERY_TIMEOUT_DEFAULT_MS } from "../nostr/limits";
 import {
   checkFilter,
@@ -21,6 +22,8 @@ import type { NostrSubsystem } from "../nostr/subsystem";
 import { defineTool } from "../registry/define";
 import type { ToolRegistry } from "../registry/registry";
 import type { ToolResult } from "../registry/types";
+import { clipForMessage } from "../util/text";
+import { contextToolFor } from "./context-references";
 import { outcomesText, publish } from "./nostr";
 import { PUBKEY } from "./nostr-schemas";
 
@@ -181,7 +184,15 @@ export const nostrSkillAdopt = defineTool({
       throw new HaloError("unavailable", `the skill requires tools this device does not have: ${missing.slice(0, 5).join(", ")}.`);
     const kept = nostr.skills.adopt(skill);
     const adoptions = await publishAdoptions(nostr);
-    return { text: `Adopted skill ${kept.d} (id ${kept.id}); it is inert until the owner approves it.\n${adoptions}` };
+    // References that will read "[unavailable]" in its turns: adopted anyway, as the seed's agent would run it.
+    const loose = referencesIn(skill.content).filter((r) => r !== MESSAGE_REFERENCE && contextToolFor(r, registry) === undefined);
+    const note = loose.length
+      ? `\nReferences this device does not resolve: ${loose
+          .slice(0, 8)
+          .map((r) => `{{${clipForMessage(r, 40)}}}`)
+          .join(", ")}.`
+      : "";
+    return { text: `Adopted skill ${kept.d} (id ${kept.id}); it is inert until the owner approves it.${note}\n${adoptions}` };
   },
 });
 

@@ -5,6 +5,8 @@ import { HaloError } from "../errors";
 import type { NostrEvent } from "../nostr/event";
 import { NOSTR_QUERY_TIMEOUT_DEFAULT_MS } from "../nostr/limits";
 import type { PublishOutcome } from "../nostr/pool";
+import type { Filter } from "../nostr/relay";
+import { matchesSearch, NOSTR_SEARCH_MAX_CHARS, searchWords } from "../nostr/search";
 import type { NostrSubsystem } from "../nostr/subsystem";
 import { defineTool } from "../registry/define";
 import type { ToolResult } from "../registry/types";
@@ -121,18 +123,27 @@ export const nostrReact = defineTool({
 export const nostrQuery = defineTool({
   name: "nostr.query",
   needs: ["nostr"],
-  description: "Query events from the relays with a NIP-01 filter (every event verified; newest first).",
+  description:
+    "Query events from the relays with a NIP-01 filter (every event verified; newest first); search: NIP-50 full-text search on relays that support it.",
   effect: "read",
   openWorld: true,
   inputSchema: {
     type: "object",
-    properties: { filter: FILTER, timeout_ms: TIMEOUT_MS },
+    properties: { filter: FILTER, search: { type: "string", minLength: 1, maxLength: NOSTR_SEARCH_MAX_CHARS }, timeout_ms: TIMEOUT_MS },
     required: ["filter"],
     additionalProperties: false,
   },
   handler: async (args, _ctx, { nostr }: NostrToolDeps): Promise<ToolResult> => {
-    const events = await pool(nostr).query([{ limit: 20, ...args.filter }], args.timeout_ms ?? NOSTR_QUERY_TIMEOUT_DEFAULT_MS);
-    return { text: events.length ? `${events.length} event(s):\n${events.map(eventLine).join("\n")}` : "No events matched." };
+    const filter: Filter = { limit: 20, ...args.filter };
+    if (args.search !== undefined) filter.search = args.search;
+    const found = await pool(nostr).query([filter], args.timeout_ms ?? NOSTR_QUERY_TIMEOUT_DEFAULT_MS);
+    // A relay without NIP-50 may ignore `search`: only events that hold every word are kept.
+    const words = args.search === undefined ? [] : searchWords(args.search);
+    const events = found.filter((e) => matchesSearch(e, words));
+    if (events.length) return { text: `${events.length} event(s):\n${events.map(eventLine).join("\n")}` };
+    return {
+      text: args.search === undefined ? "No events matched." : "No events matched (only relays that support NIP-50 answer a search).",
+    };
   },
 });
 

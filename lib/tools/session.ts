@@ -82,7 +82,7 @@ export const sessionSpawn = defineTool({
     const project = args.project ?? SUBAGENT_DEFAULT_PROJECT;
     const problem = projectProblem(project);
     if (problem) throw new HaloError("invalid-arguments", `${problem}`);
-    const system = subAgentSystem(skills, args.skill);
+    const system = subAgentSystem(skills, args.skill, args.task);
     const brief = subAgentTask(args.task, args.attach ?? [], artifacts, p);
     const s = agents.spawn(p, {
       brief,

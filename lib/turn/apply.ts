@@ -123,7 +123,7 @@ async function runDevice(deps: ApplyDeps, principal: Principal, items: unknown[]
         applied.device.push({ index: v.index, ok: true, text: "reboot: runs at the end of the turn." });
       }
     } else {
-      const outcome = await deps.actuator.apply(v.action);
+      const outcome = await deps.actuator.apply(v.action, principal);
       applied.device.push({ index: v.index, ok: outcome.ok, text: outcome.text });
     }
   }

@@ -1,18 +1,20 @@
 // The button on the voice loop: what each gesture does given the voice
-// phase. A press starts listening after a short earcon, ends a capture in
-// progress, or stops a reply being spoken (barge-in, which listens again);
-// a double press toggles the microphone mute, stored in the micMute knob so
-// it survives a restart; while muted a press only shows the muted ring. Long
+// phase. A press starts listening after a short earcon (the listen sound
+// effect), ends a capture in progress, or stops a reply being spoken
+// (barge-in, which listens again); a double press toggles the microphone
+// mute, stored in the micMute knob so it survives a restart, with the mute
+// and unmute sound effects; while muted a press only shows the muted ring. Long
 // and very long presses are the host's (Wi-Fi setup, reboot). Every gesture
 // returns at once with what it did; the earcon and the exchange run on.
 import type { ConfigStore } from "../device/config";
 import type { RingEvent } from "../device/ring/machine";
-import type { AudioOut, ButtonGesture, Log } from "../ports";
+import type { ButtonGesture, Log } from "../ports";
 import type { VoiceExchange, VoicePhase } from "./pipeline";
+import { SFX_THEMES, type SoundEffect } from "./sound-effects";
 
-/** The earcon before listening: short and high, so the capture starts clean after it. */
-export const EARCON_HZ = 1320;
-export const EARCON_MS = 60;
+/** The classic theme's earcon before listening: short and high, so the capture starts clean after it. */
+export const EARCON_HZ = SFX_THEMES.classic.listen[0][0];
+export const EARCON_MS = SFX_THEMES.classic.listen[0][1];
 
 /** What a gesture did. */
 export type ButtonOutcome =
@@ -41,8 +43,8 @@ export interface VoiceControls {
 export interface PressToTalkDeps {
   voice: VoiceControls;
   config: Pick<ConfigStore, "bool" | "string" | "number" | "apply">;
-  /** The speaker the earcon plays on; without one there is no earcon. */
-  speaker?: Pick<AudioOut, "tone">;
+  /** The sound effects (lib/voice/sound-effects.ts); without them there is no earcon. */
+  effects?: { play(effect: SoundEffect): Promise<boolean> };
   /** The status ring, told when the mute changes (and at start). */
   ring?: { report(event: RingEvent): void };
   log: Log;
@@ -125,7 +127,7 @@ export class PressToTalk {
 
   private async start(): Promise<VoiceExchange | undefined> {
     try {
-      if (this.earconOn()) await this.deps.speaker!.tone(EARCON_HZ, EARCON_MS);
+      await this.deps.effects?.play("listen");
     } catch (e) {
       this.deps.log.warn(`button: the earcon did not play (${e instanceof Error ? e.message : "error"})`);
     } finally {
@@ -133,12 +135,6 @@ export class PressToTalk {
     }
     // Muted while the earcon played: nothing is captured.
     return this.deps.voice.press();
-  }
-
-  /** The earcon is a sound effect: not on quiet or silent, not with the effects off or at volume 0. */
-  private earconOn(): boolean {
-    const { config, speaker } = this.deps;
-    return !!speaker && config.string("profile") === "normal" && config.string("sfxTheme") !== "none" && config.number("sfxVol") > 0;
   }
 
   private toggleMute(): ButtonOutcome {
@@ -151,7 +147,15 @@ export class PressToTalk {
     }
     if (on) voice.cancel();
     ring?.report({ kind: "muted", on });
+    this.effect(on ? "mute" : "unmute");
     log.info(`button: microphone ${on ? "muted" : "unmuted"}`);
     return on ? "muted" : "unmuted";
+  }
+
+  /** Plays an effect that nothing waits for. */
+  private effect(effect: SoundEffect): void {
+    this.deps.effects?.play(effect).catch((e: unknown) => {
+      this.deps.log.warn(`button: the ${effect} sound did not play (${e instanceof Error ? e.message : "error"})`);
+    });
   }
 }

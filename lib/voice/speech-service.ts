@@ -39,6 +39,7 @@ export class Speech {
         provider: () => config.string("ttsProv"),
         apiKey: () => this.deps.getSecret("openai"),
         baseUrl: () => this.deps.baseUrls.openai,
+        mistral: { apiKey: () => this.deps.getSecret("mistral"), baseUrl: () => this.deps.baseUrls.mistral },
       },
       ports.timers,
     );

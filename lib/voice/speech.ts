@@ -1,13 +1,15 @@
 import { toJson } from "../util/json";
 // Text to speech played while it arrives: POST {base}/audio/speech with
 // response_format "pcm" streams raw 24 kHz 16-bit mono samples, and each piece
-// goes to the speaker as it comes. stop() is barge-in: the download is
+// goes to the speaker as it comes (with ttsProv mistral, Mistral's whole WAV
+// plays instead: mistral-speech.ts). stop() is barge-in: the download is
 // abandoned and the speaker drops what it queued.
 import type { AudioOut, Clock, HttpClientResponse, Timers } from "../ports";
 import { fromHttpFailure, fromHttpStatus, ProviderError } from "../providers/errors";
 import { DEFAULT_BASE_URLS } from "../providers/types";
 import { decodeUtf8, encodeUtf8 } from "../util/utf8";
 import type { AudioHttp, AudioHttpExchange } from "./audio-http";
+import { speakWithMistral, type MistralSpeechConfig } from "./mistral-speech";
 import { SPEECH_PCM_RATE } from "./pcm";
 import { bytesToSamples } from "./wav";
 
@@ -23,10 +25,12 @@ export const SPEECH_STALL_MS = 10_000;
 const STALL_CHECK_MS = 500;
 
 export interface SpeechConfig {
-  /** The ttsProv knob; only OpenAI speech streams PCM. */
+  /** The ttsProv knob: OpenAI speech streams PCM; Mistral's answers whole (lib/voice/mistral-speech.ts). */
   provider(): string;
   apiKey(): string | undefined;
   baseUrl(): string | undefined;
+  /** Mistral's key and base URL; absent: ttsProv mistral is refused. */
+  mistral?: MistralSpeechConfig;
 }
 
 export interface Playback {
@@ -45,8 +49,14 @@ export class SpeechPlayer {
     private readonly timers?: Timers,
   ) {}
 
+  private playMistral(config: MistralSpeechConfig, text: string, voice: string, onFirstAudio?: () => void): Playback {
+    return mistralPlayback({ http: this.http, clock: this.clock, out: this.out, config }, text, voice, onFirstAudio);
+  }
+
   /** Starts speaking; `onFirstAudio` runs just after the first samples were handed to the speaker. */
   play(text: string, voice: string, onFirstAudio?: () => void): Playback {
+    const mistral = this.config.provider() === "mistral" ? this.config.mistral : undefined;
+    if (mistral) return this.playMistral(mistral, text, voice, onFirstAudio);
     let stopped = false;
     let cancel = (): void => {};
     const done = (async (): Promise<"played" | "stopped"> => {
@@ -132,6 +142,40 @@ export class SpeechPlayer {
       },
     };
   }
+}
+
+/** A Playback of Mistral speech: the whole file comes down, then plays. */
+function mistralPlayback(
+  deps: { http: AudioHttp; clock: Clock; out: AudioOut; config: MistralSpeechConfig },
+  text: string,
+  voice: string,
+  onFirstAudio?: () => void,
+): Playback {
+  let stopped = false;
+  let cancel = (): void => {};
+  const done = (async (): Promise<"played" | "stopped"> => {
+    try {
+      return await speakWithMistral(deps, text, voice, {
+        isStopped: () => stopped,
+        onAbort: (abort) => {
+          cancel = abort;
+        },
+        onFirstAudio,
+      });
+    } catch (e) {
+      if (!stopped) deps.out.stop();
+      throw e;
+    }
+  })();
+  return {
+    done,
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      cancel();
+      deps.out.stop();
+    },
+  };
 }
 
 export interface SpeechRequestOptions {

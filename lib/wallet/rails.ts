@@ -6,9 +6,10 @@
 // The limits and the spenders are owner settings: no tool reads or writes them.
 import { toJson } from "../util/json";
 import { HaloError } from "../errors";
-import type { Clock, Random, Settings } from "../ports";
+import type { Clock, Log, Random, Settings, Storage } from "../ports";
 import type { Principal } from "../registry/principal";
 import { randomHexId } from "../util/id";
+import { loadApprovals, saveApprovals } from "./approvals-file";
 import { WALLET_AMOUNT_MAX_SATS } from "./limits";
 
 /** Payments and tokens that may wait for the owner at once; another is refused until they decide. */
@@ -47,14 +48,24 @@ export interface WalletApprovalView {
   quote?: string;
   /** Where a held token came from ("a DM from npub1...", "a guest's call"). */
   source?: string;
-  state: "awaiting-approval" | "approved";
+  /** "redeeming": a held token the owner approved, being received (waits again if that fails or power is cut). */
+  state: "awaiting-approval" | "approved" | "redeeming";
   created: number;
   why: string;
 }
 
 interface Approval extends WalletApprovalView {
-  /** A held token (receive only): kept in memory, never shown, never logged. */
+  /** A held token (receive only): kept on the card with the approval, never shown, never logged. */
   token?: string;
+}
+
+/** What the rails keep: the owner's settings, and the card for what waits (undefined: in memory only). */
+export interface WalletRailsDeps {
+  settings: Settings;
+  clock: Clock;
+  random: Random;
+  storage?: Storage;
+  log?: Log;
 }
 
 /** What a payment is, for the gate. */
@@ -84,9 +95,35 @@ function wholeSats(value: unknown, name: string): number {
 }
 
 export class WalletRails {
-  private readonly approvals = new Map<string, Approval>();
+  /** What waits, read from the card on first use; replaced whole only after the card took the change. */
+  private current?: Map<string, Approval>;
 
-  constructor(private readonly deps: { settings: Settings; clock: Clock; random: Random }) {}
+  constructor(private readonly deps: WalletRailsDeps) {}
+
+  /** The approvals, read from the card once (a restart keeps what waited: a held token is money). */
+  private get approvals(): ReadonlyMap<string, Approval> {
+    if (this.current) return this.current;
+    const { storage } = this.deps;
+    // No card yet: nothing can have waited on it; read it once one is in.
+    if (!storage?.present()) return new Map();
+    const list = loadApprovals<Approval>(storage, this.deps.log ?? { info: () => undefined, warn: () => undefined });
+    const map = new Map<string, Approval>();
+    for (const a of list) {
+      if (!a || typeof a.id !== "string" || typeof a.created !== "number") continue;
+      // A redemption cut short waits for the owner again (receiving it twice is refused by its mint).
+      map.set(a.id, a.state === "redeeming" ? { ...a, state: "awaiting-approval" } : a);
+    }
+    this.current = map;
+    return map;
+  }
+
+  /** Writes the changed list to the card first, then makes it current (throws and changes nothing when the card refuses). */
+  private commit(change: (next: Map<string, Approval>) => void): void {
+    const next = new Map(this.approvals);
+    change(next);
+    if (this.deps.storage) saveApprovals(this.deps.storage, [...next.values()]);
+    this.current = next;
+  }
 
   limits(): WalletLimits {
     try {
@@ -153,7 +190,7 @@ export class WalletRails {
       const same = a && a.by === p.ns && a.kind === ask.kind && a.amount === ask.amount && a.quote === ask.quote;
       if (!a || !same) throw new HaloError("not-found", "no approval of this payment by that id.");
       if (a.state !== "approved") throw new HaloError("not-approved", "the owner has not approved this payment yet.");
-      this.approvals.delete(approvalId);
+      this.commit((next) => next.delete(approvalId));
       return { go: true };
     }
     const { perPaymentSats, dailySats } = this.limits();
@@ -178,9 +215,7 @@ export class WalletRails {
     if (fromSender >= WALLET_HELD_PER_SENDER_MAX) {
       throw new HaloError("limit", `${WALLET_HELD_PER_SENDER_MAX} tokens from this sender already wait for the owner.`);
     }
-    const held = this.add({ kind: "receive", by, amount, mint, source, why: "a token from someone who may not use the wallet" });
-    held.token = token;
-    return view(held);
+    return view(this.add({ kind: "receive", by, amount, mint, source, why: "a token from someone who may not use the wallet", token }));
   }
 
   list(): WalletApprovalView[] {
@@ -192,18 +227,27 @@ export class WalletRails {
   approve(id: string): { approval: WalletApprovalView; token?: string } {
     const a = this.waiting(id);
     if (a.kind === "receive") {
-      this.approvals.delete(id);
-      return { approval: view(a), token: a.token };
+      // The token stays on the card until it is received (redeemed()), so a power cut cannot lose it.
+      const redeeming: Approval = { ...a, state: "redeeming" };
+      this.commit((next) => next.set(id, redeeming));
+      return { approval: view(redeeming), token: a.token };
     }
-    a.state = "approved";
-    a.created = this.deps.clock.now();
-    return { approval: view(a) };
+    const approved: Approval = { ...a, state: "approved", created: this.deps.clock.now() };
+    this.commit((next) => next.set(id, approved));
+    return { approval: view(approved) };
+  }
+
+  /** A held token's redemption ended: received (dropped from the list), or failed (waits for the owner again). */
+  redeemed(id: string, received: boolean): void {
+    const a = this.approvals.get(id);
+    if (a?.state !== "redeeming") return;
+    this.commit((next) => (received ? next.delete(id) : next.set(id, { ...a, state: "awaiting-approval" })));
   }
 
   /** Owner: drops a payment or a held token. */
   reject(id: string): WalletApprovalView {
     const a = this.waiting(id);
-    this.approvals.delete(id);
+    this.commit((next) => next.delete(id));
     return view(a);
   }
 
@@ -226,12 +270,21 @@ export class WalletRails {
       state: "awaiting-approval",
       created: this.deps.clock.now(),
     };
-    this.approvals.set(a.id, a);
+    this.commit((next) => next.set(a.id, a));
     return a;
   }
 
   private expire(): void {
     const now = this.deps.clock.now();
-    for (const [id, a] of this.approvals) if (now - a.created > WALLET_APPROVAL_TTL_MS) this.approvals.delete(id);
+    const old: string[] = [];
+    for (const [id, a] of this.approvals) if (a.state !== "redeeming" && now - a.created > WALLET_APPROVAL_TTL_MS) old.push(id);
+    if (old.length === 0) return;
+    try {
+      this.commit((next) => {
+        for (const id of old) next.delete(id);
+      });
+    } catch {
+      // The card refused: they expire at the next change that reaches it.
+    }
   }
 }

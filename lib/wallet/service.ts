@@ -61,7 +61,7 @@ export class WalletService {
   private booting?: Promise<CashuWallet>;
 
   constructor(private readonly deps: WalletServiceDeps) {
-    this.rails = new WalletRails({ settings: deps.settings, clock: deps.clock, random: deps.random });
+    this.rails = new WalletRails({ settings: deps.settings, clock: deps.clock, random: deps.random, storage: deps.storage, log: deps.log });
   }
 
   /** True, or why the wallet cannot run on this device. */
@@ -189,8 +189,16 @@ export class WalletService {
   async approve(id: string): Promise<{ approval: WalletApprovalView; received?: ReceiveResult }> {
     const { approval, token } = this.rails.approve(id);
     if (token === undefined) return { approval };
-    const wallet = await this.ready();
-    return { approval, received: await wallet.receiveToken(token) };
+    let received: ReceiveResult;
+    try {
+      const wallet = await this.ready();
+      received = await wallet.receiveToken(token);
+    } catch (e) {
+      this.rails.redeemed(id, false);
+      throw e;
+    }
+    this.rails.redeemed(id, true);
+    return { approval, received };
   }
 
   /** Owner: what the wallet holds and how it is set (never a token, never the wallet's key). */

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { SUBAGENT_ATTACH_MAX_BYTES, SUBAGENT_HISTORY_MAX_MESSAGES } from "../../lib/agents/bounds.ts";
 import { SUBAGENT_ROLE } from "../../lib/agents/brief.ts";
+import { SKILL_INJECT_MAX, SKILL_INJECT_MAX_BYTES } from "../../lib/limits.ts";
 import { decodeUtf8 } from "../../lib/util/utf8.ts";
 import { agentRig, alice, bob, KEYS, owner, spawnedId, textReply, type AgentRig } from "./support.ts";
 
@@ -235,6 +236,43 @@ describe("sub-agents: briefs, results, isolation", () => {
       rig.servers.openai.seen[0].json.instructions,
       `${SUBAGENT_ROLE}\n\n## Skill: tea-guide\n# Tea guide\nAlways cite the region.`,
     );
+  });
+
+  it("splices approved capsules whose inject: words the task mentions, at most two, each bounded", async () => {
+    rig = await agentRig({ keyed: ["openai"] });
+    const skills = rig.core.skills!;
+    skills.saveByOwner("tea-guide", "---\ninject: oolong, green tea\n---\n# Tea guide\nAlways cite the region.");
+    skills.saveByOwner("zz-report", "---\ninject: weekly report\n---\n# Report\nThree bullets.");
+    // The model's own capsule is inert until the owner approves it, whatever its inject: says.
+    await rig.call("skill.save", { id: "agent-note", md: "---\ninject: always\n---\nObey the agent." });
+    const instructions = async (task: string, skill?: string): Promise<string> => {
+      rig.servers.openai.reply(textReply("openai", "ok"));
+      const r = await rig.call("session.spawn", skill ? { task, skill } : { task });
+      assert.equal(r.isError, undefined, r.text);
+      await rig.core.agents.settled();
+      return rig.servers.openai.seen.at(-1)!.json.instructions as string;
+    };
+    assert.equal(
+      await instructions("Compare Oolong teas from two regions."),
+      `${SUBAGENT_ROLE}\n\n## Skill: tea-guide (its inject: words match the task)\n# Tea guide\nAlways cite the region.`,
+    );
+    assert.equal(await instructions("Plan the week's meals."), SUBAGENT_ROLE, "no word matches: nothing spliced");
+    assert.equal(await instructions("Is Darjeeling an oolongish tea?"), SUBAGENT_ROLE, "whole words only");
+    // Named and matched: given once, as the named one; another match follows it.
+    assert.equal(
+      await instructions("Write the weekly report on green tea.", "tea-guide"),
+      `${SUBAGENT_ROLE}\n\n## Skill: tea-guide\n# Tea guide\nAlways cite the region.\n\n## Skill: zz-report (its inject: words match the task)\n# Report\nThree bullets.`,
+    );
+    // Bounded: at most SKILL_INJECT_MAX capsules, each at most SKILL_INJECT_MAX_BYTES of text.
+    skills.approve("agent-note");
+    skills.saveByOwner("long-one", `---\ninject: always\n---\n${"y".repeat(SKILL_INJECT_MAX_BYTES + 500)}`);
+    const bounded = await instructions("Compare oolong teas for the weekly report.");
+    assert.equal(bounded.split("## Skill: ").length - 1, SKILL_INJECT_MAX);
+    assert.match(
+      bounded,
+      /## Skill: agent-note .*\nObey the agent\.\n\n## Skill: long-one .*\n(y+)\n\[cut: the capsule is longer; skill\.get long-one reads it whole\]$/,
+    );
+    assert.equal(/## Skill: long-one[^\n]*\n(y+)\n/.exec(bounded)![1].length, SKILL_INJECT_MAX_BYTES);
   });
 
   it("notes a result that could not be saved (card pulled) and still delivers it", async () => {

@@ -42,7 +42,7 @@ describe("device.status", () => {
     assert.match(r.text, /^PSRAM: not present$/m);
     assert.match(r.text, /^Wi-Fi: not present$/m);
     assert.match(r.text, /^SD card: present, 64\.0 MB free$/m);
-    assert.match(r.text, /^LED ring: 24 pixels, showing off$/m);
+    assert.match(r.text, /^LED ring: 12 pixels, showing off$/m);
     assert.match(r.text, /^Memory: your memories 0 of 5000; your pinned memories 0 of 200/m);
     assert.match(r.text, /^File store: your files 0; /m);
     assert.match(r.text, /^Embedder: offline-hash-v1\/256; no memories yet$/m);
@@ -202,8 +202,8 @@ describe("device.selftest", () => {
     assert.match(audible, /^- speaker: PASS \(1000 Hz tone played\)$/m);
     assert.match(audible, /^- mic loopback: PASS \(heard the tone \(1000 Hz at level \d+ of \d+ RMS\)\)$/m);
     assert.deepEqual(audio.calls, [
-      { kind: "tone", hz: 1000, ms: 300 },
-      { kind: "tone", hz: 1000, ms: 300 },
+      { kind: "tone", hz: 1000, ms: 300, level: 100 },
+      { kind: "tone", hz: 1000, ms: 300, level: 100 },
     ]);
     core.config.apply([["profile", "silent"]], "device");
     const silent = await core.registry.dispatch("device.selftest", { audible: true }, admin);
@@ -332,7 +332,11 @@ describe("device.control", () => {
     assert.equal(stand.speechRequests.length, 1);
     assert.equal(audio.played.length, 1);
     const bare = await bareCore().registry.dispatch("device.control", { action: { tts: { text: "x" } } }, admin);
-    assert.deepEqual(withoutError(bare), { text: "not-present: this device has no speaker.", isError: true });
+    // device.control's caller would get a Telegram voice note instead (test/device/tts-fallback.test.ts): none is set up here.
+    assert.deepEqual(withoutError(bare), {
+      text: "not-present: this device has no speaker, and the Telegram voice note was not sent (no owner chat is set, ownerChatId).",
+      isError: true,
+    });
   });
 
   it("refuses reboot, non-admin config, protected keys and malformed actions", async () => {
@@ -357,6 +361,56 @@ describe("device.control", () => {
     }
     assert.equal(core.config.get("theme"), "aurora");
     assert.equal((core.ports.system as SimSystem).rebootRequests, 0);
+  });
+});
+
+describe("device.control's list form (what a turn's device[] holds)", () => {
+  it("runs each entry in order, checked on its own, as device[] does", async () => {
+    const core = coreWith();
+    const led = core.ports.led as SimLed;
+    const run = (action: unknown, who = admin) => core.registry.dispatch("device.control", { action }, who);
+    const both = await run([{ config: { ledBrightness: 40 } }, { led: { mode: "pulse", r: 0, g: 80, b: 255 } }]);
+    assert.equal(both.isError, undefined, both.text);
+    assert.equal(both.text, "2 of 2 actions ran:\n1. config: ledBrightness updated.\n2. ring: pulse 0,80,255 at brightness 40.");
+    assert.deepEqual(led.current(), { mode: "pulse", r: 0, g: 80, b: 255, brightness: 40 }, "in order: the knob, then the ring");
+    // A list of one answers as the element alone.
+    assert.equal((await run([{ lights: { value: "off" } }])).text, "ring: lights off.");
+    // Each entry on its own: a refused one does not stop the others, and is named with its tag.
+    const mixed = await run([{ reboot: {} }, { config: { theme: "ember", tgToken: "123:ABC" } }, { lights: { value: "full" } }]);
+    assert.equal(mixed.isError, undefined);
+    assert.match(mixed.text, /^1 of 3 actions ran:\n1\. not-mid-turn: .*\n2\. protected-BLOCKED: .*\n3\. ring: lights full\.$/);
+    assert.ok(!mixed.text.includes("123:ABC"), "the blocked value is never echoed");
+    assert.equal(core.config.get("theme"), "aurora");
+    assert.equal((core.ports.system as SimSystem).rebootRequests, 0);
+    // A member: the admin entries are refused per entry, the ring still follows.
+    const member = await run([{ config: { theme: "ember" } }, { led: { mode: "solid", r: 1, g: 2, b: 3 } }], principal("user", "mcp"));
+    assert.match(member.text, /^1 of 2 actions ran:\n1\. admin-only: /);
+    assert.equal(core.config.get("theme"), "aurora");
+  });
+
+  it("refuses a list where nothing ran, an empty or too long list, and malformed entries", async () => {
+    const core = coreWith();
+    const cases: Array<[unknown, RegExp]> = [
+      [
+        [{ reboot: {} }, { led: { mode: "solid" }, lights: { value: "off" } }],
+        /^not-mid-turn: none of the 2 actions ran:\n1\. not-mid-turn: .*\n2\. invalid: the element has 2 keys/,
+      ],
+      [[{ warp: {} }], /^invalid arguments: /],
+      [[], /^invalid arguments: /],
+      [Array.from({ length: 9 }, () => ({ lights: { value: "off" } })), /^invalid arguments: /],
+      [[{ led: { mode: "solid", r: 300 } }, { lights: { value: "off" } }], /^invalid arguments: /],
+      [["led", { lights: { value: "off" } }], /^invalid arguments: /],
+      [[[{ lights: { value: "off" } }]], /^invalid arguments: /],
+      [[{}], /^invalid: the element has 0 keys/],
+    ];
+    const led = core.ports.led as SimLed;
+    const before = JSON.stringify(led.current());
+    for (const [action, expected] of cases) {
+      const r = await core.registry.dispatch("device.control", { action }, admin);
+      assert.equal(r.isError, true, JSON.stringify(action));
+      assert.match(r.text, expected, JSON.stringify(action));
+    }
+    assert.equal(JSON.stringify(led.current()), before, "no refused list moved the ring");
   });
 });
 

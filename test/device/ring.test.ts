@@ -251,3 +251,22 @@ describe("status ring on the core", () => {
     assert.equal(ring.phase(), "waiting-owner");
   });
 });
+
+describe("the simulator's ring is the device's", () => {
+  it("has as many pixels as the device build's ring (hosts/device/manifest.json)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const manifest = JSON.parse(readFileSync("hosts/device/manifest.json", "utf8"));
+    const length = (function find(o: any): number | undefined {
+      if (!o || typeof o !== "object") return undefined;
+      if (o.ring && typeof o.ring.length === "number") return o.ring.length;
+      for (const v of Object.values(o)) {
+        const n = find(v);
+        if (n !== undefined) return n;
+      }
+      return undefined;
+    })(manifest);
+    assert.equal(length, 12);
+    assert.equal(simLed().pixels, length);
+    assert.equal(memoryPorts().led!.pixels, length);
+  });
+});

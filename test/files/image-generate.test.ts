@@ -142,7 +142,8 @@ describe("image.generate", () => {
       [{ prompt: "x", size: "4096x4096" }, /'size' must be one of 1024x1024, 1024x1536, 1536x1024, auto/],
       [{ prompt: "x", quality: "ultra" }, /'quality' must be one of low, medium, high/],
       [{ prompt: "x", model: "../../v2" }, /'model' must match pattern/],
-      [{ prompt: "x", describe: true }, /unknown argument 'describe'/],
+      [{ prompt: "x", describe: "yes" }, /'describe' must be boolean/],
+      [{ prompt: "x", describe: true, detail: "high" }, /unknown argument 'detail'/],
       [{ prompt: "x", name: "" }, /'name' must NOT have fewer than 1 characters/],
     ];
     for (const [args, re] of cases) assert.match((await h.call("image.generate", args, owner)).text, re, JSON.stringify(args));

@@ -97,13 +97,14 @@ describe("nostr profiles, NIP-05, NIP-11, long-form and lists", () => {
   });
 
   it("publishes a stored markdown file as a kind 30023 article", async () => {
-    core.artifacts.saveText(admin, "blog", "hello.md", "# Hello\n\nFrom the desk.");
-    const r = await call("nostr.longform_post", { project: "blog", name: "hello.md" });
+    core.artifacts.saveText(admin, "blog", "Hello.md", "# Hello\n\nFrom the desk.");
+    const r = await call("nostr.file_md_to_longform_post", { path: "blog/Hello.md" });
     assert.equal(r.isError, undefined, r.text);
     const article = [...relay.repository.events.values()].find((e) => e.kind === 30023)!;
     assert.equal(article.content, "# Hello\n\nFrom the desk.");
-    assert.deepEqual(article.tags[0], ["d", "hello.md"]);
-    assert.match((await call("nostr.longform_post", { project: "blog", name: "missing.md" })).text, /not-found/);
+    assert.deepEqual(article.tags[0], ["d", "hello.md"], "the d tag defaults to the lower-case file name");
+    assert.deepEqual(article.tags[1], ["title", "Hello"], "the title is the first heading");
+    assert.match((await call("nostr.file_md_to_longform_post", { path: "blog/missing.md" })).text, /not-found/);
   });
 
   it("keeps NIP-51 list entries public or private (encrypted to itself) and edits the newest copy", async () => {

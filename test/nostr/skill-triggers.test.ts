@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { npubEncode } from "nostr-tools/nip19";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { NOSTR_KEY_SETTING } from "../../lib/nostr/identity.ts";
 import { makePrincipal } from "../../lib/registry/principal.ts";
 import { answer, openAiAnswer, openAiTools } from "../turn/support.ts";
 import { ownerApi } from "../support/owner-api.ts";
@@ -35,6 +36,7 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
       .list()
       .find((t) => t.d === d);
   const lastPrompt = (): string => provider.seen.at(-1)!.text;
+  let lastAdoption = "";
 
   /** Publishes a skill by `sk`, adopts it, and returns its id (not yet approved). */
   async function adopt(sk: Uint8Array, d: string, tags: string[][], content: string): Promise<string> {
@@ -42,6 +44,7 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
     assert.equal(await publishAsClient(relay.url, e), true);
     const r = await dispatch("nostr.skill_adopt", { pubkey: getPublicKey(sk), d });
     assert.equal(r.isError, undefined, r.text);
+    lastAdoption = r.text;
     return e.id.slice(0, 16);
   }
   const approve = async (id: string): Promise<void> =>
@@ -333,5 +336,49 @@ describe("triggered Nostr skills (simulator, real relay, real turns)", () => {
     assert.match((await dispatch("nostr.skill_search", { query: "one  POPULAR", author })).text, /^- popular-one /);
     assert.match((await dispatch("nostr.skill_search", { query: "bitcoin lonely", author })).text, /^- lonely-one /);
     assert.equal((await dispatch("nostr.skill_search", { query: "popular nowhere", author })).text, "No skills found.");
+  });
+  it("expands a skill's {{...}} references once, under the fire's own principal; no secret reaches the prompt", async () => {
+    const id = await adopt(
+      authorSk,
+      "context-hook",
+      [["trigger", "webhook"]],
+      [
+        "Context: {{agent_identity}}",
+        "Memory: {{memory_recall}}",
+        "Owner: {{admin_identity}}",
+        "Secrets: {{secret.nostr-key}} {{secret_openai}} {{config_recall}} {{cashu_wallet_balance}} {{nostr_decrypt}} {{__proto__}}",
+        "The call: {{message}}",
+        "End.",
+      ].join("\n"),
+    );
+    assert.match(
+      lastAdoption,
+      /References this device does not resolve: \{\{secret\.nostr-key\}\}, \{\{secret_openai\}\}, \{\{config_recall\}\}, \{\{cashu_wallet_balance\}\}, \{\{nostr_decrypt\}\}, \{\{__proto__\}\}\.\n/,
+      "the owner learns at adoption which references will read [unavailable]",
+    );
+    await approve(id);
+    provider.reply(openAiAnswer(answer({ reply: "noted" })));
+    const before = provider.seen.length;
+    const fired = await webhook(id, JSON.stringify({ note: "{{agent_identity}} {{memory_recall}}" }));
+    assert.equal(fired.status, 202);
+    await triggers().idle();
+    assert.equal(provider.seen.length, before + 1);
+    const prompt = JSON.parse(provider.seen[before].text) as unknown;
+    const text = JSON.stringify(prompt);
+    const npub = (await dispatch("agent.identity", {})).text.split("\n")[1];
+    assert.ok(text.includes(`Context: pubkey: ${device}`), "the device's identity block is in the skill's text");
+    assert.equal(text.split(npub).length - 1, 1, "once: the body's own {{agent_identity}} stays text");
+    assert.ok(text.includes(`Owner: The owner of this device on Nostr:\\npubkey: ${owner}`));
+    assert.ok(text.includes("Memory: [unavailable: {{memory_recall}} (admin-only)]"), "a webhook's principal is not the owner");
+    assert.ok(text.includes('The call: a webhook call with the body {\\"note\\":\\"{{agent_identity}} {{memory_recall}}\\"}'));
+    assert.ok(!text.includes("[fired by webhook]"), "the skill placed the call itself");
+    for (const name of ["secret_openai", "config_recall", "cashu_wallet_balance", "nostr_decrypt"])
+      assert.ok(text.includes(`[unavailable: {{${name}}} (not a context block)]`), name);
+    assert.equal(text.split("[unavailable: {{?}} (not a reference name)]").length - 1, 2, "secret.nostr-key and __proto__ are not names");
+    const secrets = [sim.halo.core.ports.settings.get(NOSTR_KEY_SETTING)!, "sk-test-openai-KEY", sim.token];
+    for (const request of provider.seen)
+      for (const secret of secrets) assert.ok(!request.text.includes(secret), "a secret reached the provider");
+    assert.ok(log.lines.some((l) => /skill context-hook: references unavailable: memory_recall \(admin-only\)/.test(l)));
+    await remove(id);
   });
 });

@@ -15,6 +15,7 @@ import { recordingSpeaker, samplesSource } from "../../lib/voice/memory-audio.ts
 import { sineTone } from "../../lib/voice/pcm.ts";
 import type { VoiceExchange } from "../../lib/voice/pipeline.ts";
 import { PressToTalk, type ButtonOutcome } from "../../lib/voice/press-to-talk.ts";
+import { SoundEffects } from "../../lib/voice/sound-effects.ts";
 import { Speech } from "../../lib/voice/speech-service.ts";
 import { VoiceLoop } from "../../lib/voice/voice-loop.ts";
 import { portablePorts } from "../support/portable-ports.ts";
@@ -136,8 +137,8 @@ async function controller(out: string[]): Promise<void> {
   const tones: string[] = [];
   const speaker: AudioOut = {
     ...recorder,
-    async tone(hz, ms) {
-      tones.push(`${hz}/${ms}`);
+    async tone(hz, ms, level) {
+      tones.push(`${hz}/${ms}@${level}`);
     },
   };
   const turns: string[] = [];
@@ -175,7 +176,7 @@ async function controller(out: string[]): Promise<void> {
     new PressToTalk({
       voice: loop,
       config,
-      speaker,
+      effects: new SoundEffects({ config, clock: ports.clock, speaker }),
       ring: { report: (e) => (ring!.report(e), note()) },
       log: ports.log,
       longPress: () => void hooks.push("setup"),
@@ -223,7 +224,9 @@ async function controller(out: string[]): Promise<void> {
   recorder.take();
 
   // 4. A double press mutes; the mute is stored and survives a restart; a press while muted captures nothing.
+  tones.length = 0;
   o = press("double-press");
+  await settle();
   const restarted = new ConfigStore(settings, ports.log);
   out.push(
     `mute: ${o}; stored ${settings.get("cfg.micmute")}; after a restart micMute=${restarted.bool("micMute")}; ring ${shown.join(",")}`,
@@ -238,7 +241,9 @@ async function controller(out: string[]): Promise<void> {
     `muted press: ${o}; captures ${starts - before}; requests ${log.requests.length - requests}; ring ${ring.phase()}; exchange ${loop.press() === undefined ? "refused" : "ran"}`,
   );
   o = press("double-press");
+  await settle();
   out.push(`unmute: ${o}; ring ${ring.phase()}`);
+  out.push(`mute sounds ${tones.join(" ")}`);
   shown.length = 0;
 
   // 5. Muting mid-capture drops the capture: nothing is sent.

@@ -118,6 +118,7 @@ export async function runVectorJournalScenario(digest: Digest, arena: VectorAren
     const r = recordingStorage(card, VECTOR_JOURNAL_PATH);
     const b = boot(r, digest, arena);
     const same = b.store && sameEntries(b.store, expected) ? "the same entries" : "DIFFERENT ENTRIES";
+    b.store?.release(); // each boot is a reboot: the arena (which keeps the device's budget) gets it back
     return `${label}: ${b.state}, ${b.commits} commits, ${b.bytes} bytes, ${same}, largest buffer ${r.largestBuffer}; ${b.log.join(" | ")}`;
   };
   const bound = journalFrameBound(DIMS, true);
@@ -169,6 +170,7 @@ export async function runVectorJournalScenario(digest: Digest, arena: VectorAren
       if (b.state === "torn" && b.commits === COMMITS - 1 && b.bytes === last.start && b.store && sameEntries(b.store, before)) asBefore++;
       const line = `warning: memory: ${VECTOR_JOURNAL_PATH} ends in a torn or damaged record; dropped its last ${dropped(i)} bytes`;
       if (b.log.includes(line)) logged++;
+      b.store?.release();
     }
     out.push(
       `${label}: ${count} journals, ${asBefore} torn with the commits before it, ${logged} logged with the bytes dropped; largest buffer ${largest}`,
@@ -212,6 +214,8 @@ export async function runVectorJournalScenario(digest: Digest, arena: VectorAren
       `card pulled at the journal's read ${at} of ${2 * frames.length}: ${b.state}, files ${kept ? "kept" : "CHANGED"}, ${aside} set aside, ` +
         `${b.log.length} log lines; reinserted: ${again.state}, ${again.commits} commits, ${again.store && sameEntries(again.store, store) ? "the same entries" : "DIFFERENT ENTRIES"}`,
     );
+    b.store?.release();
+    again.store?.release();
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // The other red-team items of the rails issue, each against the running simulator: unknown fields refused on
-// every body-less action route (approve, reject, check...), framing refused on every page, the Host check on
+// every body-less action route (approve, reject, check...), framing refused and Host and Origin checked on every
+// page (found from the route table, the simulator's /flash/ included), the Host check on
 // canonical loopback forms only, the owner's Nostr key checked on the curve, ring streams capped per client
 // with one kept for the owner, and spoken replies kept per client.
 import assert from "node:assert/strict";
@@ -13,11 +14,13 @@ import { replyPcm, say, scene } from "../support/speech.ts";
 import { VoiceServer } from "../support/voice-server.ts";
 import { answer, openAiAnswer } from "../turn/support.ts";
 
-/** GET with a Host header of our choosing (fetch will not send one). */
-function getWithHost(sim: TestSim, path: string, host: string): Promise<number> {
+/** GET with a Host header of our choosing (fetch will not send one), and an Origin when given. */
+function getWithHost(sim: TestSim, path: string, host: string, origin?: string): Promise<number> {
   const { port } = new URL(sim.url);
+  const headers: { [name: string]: string } = { host, authorization: `Bearer ${sim.token}` };
+  if (origin !== undefined) headers.origin = origin;
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: Number(port), path, headers: { host, authorization: `Bearer ${sim.token}` } }, (res) => {
+    const req = request({ host: "127.0.0.1", port: Number(port), path, headers }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
@@ -65,14 +68,37 @@ describe("red-team doors (simulator)", function () {
     }
   });
 
-  it("refuses framing on every page: the web app, /updates, /status and /flash", async () => {
-    for (const path of ["/", "/updates", "/status", "/flash"]) {
-      const res = await fetch(`${sim.url}${path}`);
+  it("refuses framing on every page, found from the route table (/flash/ included), and checks Host and Origin there", async () => {
+    // Every GET route, the host's own (/flash/...) too, with its parameters filled; the ones answering HTML are pages.
+    const paths = new Set<string>(["/flash/"]);
+    for (const r of sim.halo.http.routes())
+      if (r.method === "GET") paths.add(r.pattern.replace(":file", "index.html").replace(/:[a-z]+/g, "0123456789abcdef"));
+    const pages: string[] = [];
+    for (const path of paths) {
+      const res = await fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${sim.token}` } });
+      // An event stream never ends: only a page's body is read.
+      if (!/text\/html/.test(res.headers.get("content-type") ?? "")) {
+        await res.body?.cancel();
+        continue;
+      }
+      await res.arrayBuffer();
+      pages.push(path);
       cases++;
-      if (!/text\/html/.test(res.headers.get("content-type") ?? "")) continue;
+      assert.equal(res.status, 200, path);
       assert.equal(res.headers.get("x-frame-options"), "DENY", path);
       assert.match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/, path);
     }
+    for (const page of ["/", "/updates", "/status", "/flash", "/flash/", "/flash/index.html"])
+      assert.ok(pages.includes(page), `${page} is served as a page (found: ${pages.join(" ")})`);
+    // The Host and Origin check on every GET door, pages and the flashing page's scripts and release files alike.
+    const { port } = new URL(sim.url);
+    for (const path of [...paths, "/flash/esp-web-tools/install-button.js", "/flash/manifest.json"]) {
+      cases += 3;
+      assert.equal(await getWithHost(sim, path, "evil.example"), 403, `${path}: a foreign Host`);
+      assert.equal(await getWithHost(sim, path, `rebind.example:${port}`), 403, `${path}: a rebinding name`);
+      assert.equal(await getWithHost(sim, path, "127.0.0.1", "https://evil.example"), 403, `${path}: a foreign Origin`);
+    }
+    for (const page of pages) assert.equal(await getWithHost(sim, page, `127.0.0.1:${port}`, `http://127.0.0.1:${port}`), 200, page);
   });
 
   it("answers to loopback only in its canonical form (127.999.999.999 and friends refused)", async () => {

@@ -105,7 +105,7 @@ describe("the voice loop on the simulator, pressed through /api/sim/button", fun
     assert.equal(r.transcript, "what is on my calendar today");
     assert.equal(r.reply, "Nothing today.");
     assert.equal(r.spoken, "played");
-    assert.deepEqual(speaker.calls[speaker.calls.length - 1], { kind: "tone", hz: EARCON_HZ, ms: EARCON_MS }, "the earcon");
+    assert.deepEqual(speaker.calls[speaker.calls.length - 1], { kind: "tone", hz: EARCON_HZ, ms: EARCON_MS, level: 100 }, "the earcon");
 
     // The transcription stand-in received the WAV's speech, at 16 kHz, from the start of the file.
     const up = stand.uploads[stand.uploads.length - 1];

@@ -1,7 +1,8 @@
 // skill.list/get/save/delete, the owner's approval functions, and the card faults.
 import assert from "node:assert/strict";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
-import { DOCS_SECTION_MAX_BYTES, SKILLS_MAX_PENDING } from "../../lib/limits.ts";
+import { DOCS_SECTION_MAX_BYTES, SKILL_INJECT_WORDS_MAX, SKILLS_MAX_PENDING } from "../../lib/limits.ts";
+import { injectMatches, injectWords } from "../../lib/store/skills.ts";
 import { BUILTIN_SKILLS } from "../../lib/store/skills-builtin.ts";
 import { filesHarness } from "../files/support.ts";
 import { principal, callContext } from "../support/registry.ts";
@@ -192,5 +193,21 @@ describe("skills", () => {
     assert.deepEqual(h.skills.listPending(), []);
     storage.insert();
     assert.match((await h.call("skill.get", { id: "keep" }, owner)).text, /# version one/);
+  });
+});
+
+describe("a capsule's inject: words", () => {
+  it("match a task as whole words or phrases, case-insensitive; always matches every task; bounded", () => {
+    assert.deepEqual(injectWords(" Oolong, green tea ;; x ,weekly report"), ["oolong", "green tea", "weekly report"]);
+    assert.equal(injectWords(Array.from({ length: 20 }, (_, i) => `w${i}`).join(",")).length, SKILL_INJECT_WORDS_MAX);
+    assert.equal(injectMatches("oolong, green tea", "Compare OOLONG teas"), true);
+    assert.equal(injectMatches("oolong, green tea", "a Green,  tea"), true, "the phrase's words in order");
+    assert.equal(injectMatches("oolong, green tea", "tea, green"), false);
+    assert.equal(injectMatches("oolong, green tea", "my green tea."), true);
+    assert.equal(injectMatches("tea", "steady"), false, "inside a word is no match");
+    assert.equal(injectMatches("tea", "teas"), false);
+    assert.equal(injectMatches("always", "anything"), true);
+    assert.equal(injectMatches("", "anything"), false);
+    assert.equal(injectMatches("a(b", "x a(b y"), true, "words are text, not patterns");
   });
 });

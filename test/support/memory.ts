@@ -52,7 +52,8 @@ export function memoryRig(overrides: Partial<MemoryDeps> = {}): MemoryRig {
     settings,
     log,
     deps,
-    reboot: (more = {}) => new MemoryEngine({ ...deps, ...more }),
+    // A reboot starts with the whole arena free: PSRAM does not survive a restart.
+    reboot: (more = {}) => new MemoryEngine({ ...deps, arena: simVectorArena(deps.arena.budgetBytes()), ...more }),
   };
 }
 

@@ -12,8 +12,13 @@ import { WebSocketServer, type WebSocket } from "ws";
 class MemoryEventRepository extends EventRepository {
   readonly events = new Map<string, Event>();
 
+  /** search: answers NIP-50 `search` filters (every word in the content); off, such a filter finds nothing. */
+  constructor(private readonly search = false) {
+    super();
+  }
+
   isSearchSupported(): boolean {
-    return false;
+    return this.search;
   }
 
   upsert(event: Event): EventRepositoryUpsertResult {
@@ -36,7 +41,15 @@ class MemoryEventRepository extends EventRepository {
   /** The library's matcher checks ids, authors, kinds and times; tag filters (#e, #p, #d...) are the repository's part. */
   find(filter: Filter): Event[] {
     const tagFilters = Object.entries(filter).filter(([k, v]) => k.startsWith("#") && Array.isArray(v)) as Array<[string, string[]]>;
+    const words =
+      typeof filter.search === "string"
+        ? filter.search
+            .toLowerCase()
+            .split(/\s+/)
+            .filter((w) => w && !w.includes(":"))
+        : [];
     const matches = (e: Event): boolean =>
+      words.every((w) => e.content.toLowerCase().includes(w)) &&
       EventUtils.isMatchingFilter(e, filter) &&
       tagFilters.every(([k, values]) => e.tags.some((t) => t[0] === k.slice(1) && values.includes(t[1])));
     const out = [...this.events.values()].filter(matches).sort((a, b) => b.created_at - a.created_at);
@@ -73,8 +86,9 @@ export interface TestRelay {
   close(): Promise<void>;
 }
 
-export async function startTestRelay(): Promise<TestRelay> {
-  const repository = new MemoryEventRepository();
+/** A relay on loopback; `search` makes it one that supports NIP-50. */
+export async function startTestRelay(options: { search?: boolean } = {}): Promise<TestRelay> {
+  const repository = new MemoryEventRepository(options.search);
   const received: string[] = [];
   let relay = new NostrRelay(repository);
   let server: WebSocketServer;

@@ -20,7 +20,8 @@ export class RealtimeServer {
   private server!: Server;
   private wss!: WebSocketServer;
 
-  static async start(key: string): Promise<RealtimeServer> {
+  /** On `port` of loopback; 0 (the default) picks a free one (hosts/lin/check-voice.mjs needs the build's fixed port). */
+  static async start(key: string, port = 0): Promise<RealtimeServer> {
     const s = new RealtimeServer();
     s.server = createServer((_req, res) => res.writeHead(404).end());
     s.wss = new WebSocketServer({ noServer: true });
@@ -32,7 +33,10 @@ export class RealtimeServer {
       s.connections.push({ path: req.url ?? "", authorization: req.headers.authorization });
       s.wss.handleUpgrade(req, socket, head, (ws) => s.serve(ws));
     });
-    await new Promise<void>((ok) => s.server.listen(0, "127.0.0.1", () => ok()));
+    await new Promise<void>((ok, fail) => {
+      s.server.once("error", fail);
+      s.server.listen(port, "127.0.0.1", () => ok());
+    });
     s.url = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}/v1`;
     return s;
   }

@@ -50,7 +50,8 @@ export class VoiceServer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sockets = new Set<import("node:net").Socket>();
 
-  static async start(): Promise<VoiceServer> {
+  /** On `port` of loopback; 0 (the default) picks a free one (hosts/lin/check-voice.mjs needs the build's fixed port). */
+  static async start(port = 0): Promise<VoiceServer> {
     const s = new VoiceServer();
     s.llm = await ProviderServer.start();
     s.server = createServer((req, res) => void s.handle(req, res));
@@ -58,7 +59,10 @@ export class VoiceServer {
       s.sockets.add(socket);
       socket.on("close", () => s.sockets.delete(socket));
     });
-    await new Promise<void>((ok) => s.server.listen(0, "127.0.0.1", () => ok()));
+    await new Promise<void>((ok, fail) => {
+      s.server.once("error", fail);
+      s.server.listen(port, "127.0.0.1", () => ok());
+    });
     s.url = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}/v1`;
     return s;
   }

@@ -27,7 +27,7 @@ describe("press to talk, mute and barge-in on XS", () => {
       line("press:"),
       'press: listening -> speech-ended "what time is it" | "You said: what time is it" | played; ring listening,thinking,replying,idle; phase idle',
     );
-    assert.match(line("earcons"), /^earcons 1320\/60 played=9600 turns=what time is it$/);
+    assert.match(line("earcons"), /^earcons 1320\/60@100 played=9600 turns=what time is it$/);
   });
 
   it("a second press ends the capture, and a press while speaking stops the reply and listens again", () => {
@@ -45,6 +45,7 @@ describe("press to talk, mute and barge-in on XS", () => {
     assert.equal(line("mute:"), "mute: muted; stored true; after a restart micMute=true; ring muted");
     assert.equal(line("muted press:"), "muted press: muted-press; captures 0; requests 0; ring muted; exchange refused");
     assert.equal(line("unmute:"), "unmute: unmuted; ring idle");
+    assert.equal(line("mute sounds"), "mute sounds 880/60@100 660/90@100 660/60@100 880/90@100", "falling on mute, rising on unmute");
     assert.equal(
       line("mute mid-capture:"),
       'mute mid-capture: listening+muted -> cancelled "" | "" | not-spoken; ring listening,muted; phase idle',

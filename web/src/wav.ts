@@ -33,6 +33,45 @@ export async function startRecording(options: { processing?: boolean } = {}): Pr
   };
 }
 
+/** What a record button says and does; `onStart` and `onWav` report to the section around it. */
+export interface RecordToggle {
+  idle: string;
+  recording: string;
+  processing?: boolean;
+  onStart(): void;
+  onUnavailable(): void;
+  onWav(wav: Blob): Promise<void>;
+}
+
+/** Makes `button` a toggle: the first click starts recording, the second stops and hands over the WAV. */
+export function recordToggle(button: HTMLElement, t: RecordToggle): void {
+  let recording: Recording | undefined;
+  const show = (on: boolean): void => {
+    button.textContent = on ? t.recording : t.idle;
+    button.setAttribute("aria-pressed", String(on));
+  };
+  button.addEventListener("click", async () => {
+    if (!recording) {
+      try {
+        recording = await startRecording({ processing: t.processing });
+      } catch {
+        t.onUnavailable();
+        return;
+      }
+      show(true);
+      t.onStart();
+      return;
+    }
+    const wav = await recording.stop();
+    recording = undefined;
+    show(false);
+    await t.onWav(wav);
+  });
+}
+
+/** The sentence a section shows when the browser refuses the microphone. */
+export const MIC_UNAVAILABLE = "The microphone is not available (the page needs permission, and https or localhost).";
+
 export function encodeWav(blocks: Float32Array[], rate: number): Blob {
   const count = blocks.reduce((n, b) => n + b.length, 0);
   const buf = new ArrayBuffer(44 + count * 2);

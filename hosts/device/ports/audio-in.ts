@@ -23,6 +23,8 @@ export function i2sAudioIn(log: Log): AudioIn | undefined {
     input = new Driver({
       sampleRate: MIC_SAMPLE_RATE,
       channels: 1,
+      // Said here, not left to a define: the SDK's lin driver has no default and refuses to start without it.
+      bitsPerSample: 16,
       onReadable(byteLength) {
         const bytes = this.bitsPerSample === 32 ? byteLength & ~3 : byteLength & ~1;
         if (!deliver || bytes === 0) return;

@@ -79,8 +79,9 @@ export function i2sAudioOut(log: Log): AudioOut | undefined {
       }
       finish();
     },
-    async tone(frequencyHz, durationMs) {
-      port.write(sineTone(frequencyHz, durationMs, SPEECH_PCM_RATE, TONE_AMPLITUDE), SPEECH_PCM_RATE);
+    async tone(frequencyHz, durationMs, level = 100) {
+      const amplitude = (TONE_AMPLITUDE * Math.max(0, Math.min(100, level))) / 100;
+      port.write(sineTone(frequencyHz, durationMs, SPEECH_PCM_RATE, amplitude), SPEECH_PCM_RATE);
       await port.drain();
     },
   };

@@ -12,6 +12,8 @@ import { deviceDigest } from "./digest";
 import { moddableHttpClient, moddableResolver } from "./http-client";
 import { digitalButton } from "./button";
 import { neopixelLed } from "./led";
+import { linButton } from "./lin-button";
+import { linRing } from "./lin-ring";
 import { i2sAudioIn } from "./audio-in";
 import { i2sAudioOut } from "./audio-out";
 import { traceLog } from "./log";
@@ -25,7 +27,8 @@ import { moddableWebSocket } from "./websocket";
 export function devicePorts(config: DeviceConfig): Ports {
   const log = traceLog();
   const storage = config.storageRoot === undefined ? undefined : cardStorage(config.storageRoot, config.storageCreate, log);
-  const led = neopixelLed(config.ring, log);
+  // lin has no ring and no pins: a ring that lights nothing (its phases are traced) and a button pressed by signals.
+  const led = neopixelLed(config.ring, log) ?? (config.simulated ? linRing() : undefined);
   // The microphone first: it must hold I2S controller 0 (PDM) before the speaker takes the first free one.
   const audioIn = i2sAudioIn(log);
   const audioOut = i2sAudioOut(log);
@@ -55,7 +58,7 @@ export function devicePorts(config: DeviceConfig): Ports {
     otaSlots: config.simulated ? undefined : deviceOtaSlots(),
     storage,
     led,
-    button: digitalButton(config.button, deviceClock, log),
+    button: config.simulated ? linButton(log) : digitalButton(config.button, deviceClock, log),
     // files.send delivers through the Telegram channel.
     messenger: undefined,
     // main.ts puts the radio in once the network object exists (lin: none).

@@ -114,7 +114,7 @@ export interface SimUtterance {
 
 export interface SimAudioOut extends AudioOut {
   /** Tones asked for, for tests. */
-  calls: Array<{ kind: "tone"; hz: number; ms: number }>;
+  calls: Array<{ kind: "tone"; hz: number; ms: number; level: number }>;
   /** Finished utterances, oldest first (the last few). */
   played: SimUtterance[];
   /** Samples written since the last drain or stop. */
@@ -155,12 +155,13 @@ export function simAudioOut(log: Log, sink?: (u: SimUtterance) => void): SimAudi
     setVolume(percent) {
       volume = Math.max(0, Math.min(100, Math.round(percent)));
     },
-    async tone(hz, ms) {
-      calls.push({ kind: "tone", hz, ms });
+    async tone(hz, ms, level = 100) {
+      calls.push({ kind: "tone", hz, ms, level });
       finish("speech", false);
       const samples = new Int16Array(Math.round((ms * 16000) / 1000));
       const w = (2 * Math.PI * hz) / 16000;
-      for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin(w * i));
+      const amplitude = (8000 * Math.max(0, Math.min(100, level))) / 100;
+      for (let i = 0; i < samples.length; i++) samples[i] = Math.round(amplitude * Math.sin(w * i));
       blocks = [samples];
       count = samples.length;
       rate = 16000;

@@ -5,8 +5,8 @@ import type { Button, ButtonGesture, Led, LedPattern, Ota, OtaStatus } from "../
 
 export { simAudioOut, type SimAudioOut } from "./audio.ts";
 
-/** The ring on the real device has 24 pixels; the simulator mirrors that. */
-export const SIM_RING_PIXELS = 24;
+/** The ring on the real device has 12 pixels (`ring.length` in hosts/device/manifest.json); the simulator mirrors that. */
+export const SIM_RING_PIXELS = 12;
 
 export interface SimLed extends Led {
   /** Every pattern shown, oldest first (bounded). */

@@ -6,6 +6,7 @@ import { SkillTriggers } from "../../nostr/triggers";
 import { OWNER_PERSON_ID } from "../../people/people";
 import { derivePrincipal, type PrincipalDeps } from "../../people/principals";
 import { makePrincipal, type Principal } from "../../registry/principal";
+import { referenceResolver } from "../../tools/context-references";
 import { redactCashuTokens } from "../../util/cashu-token";
 import { utcOffsetMinutes } from "../../util/schedule";
 import { defineSubsystem } from "../subsystem";
@@ -42,11 +43,13 @@ function tierPrincipal(people: PrincipalDeps): (tier: SenderTier, pubkey: string
 export const NOSTR_TURNS = defineSubsystem({
   name: "nostr-turns",
   ports: ["log", "settings"],
-  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats", "rails", "wallet"],
+  needs: ["nostr", "turn", "governor", "config", "people", "clients", "chats", "rails", "wallet", "registry"],
   provides: ["triggers", "nostrChannel"],
   build(p, d) {
     const { nostr, turn } = d;
     const principalFor = tierPrincipal(d);
+    // A skill's {{...}} references run its context tools under the turn's principal (docs/nostr.md).
+    const references = referenceResolver(d.registry);
     const triggers = new SkillTriggers({
       nostr,
       runner: turn,
@@ -56,6 +59,7 @@ export const NOSTR_TURNS = defineSubsystem({
       ownerPrincipal: () => derivePrincipal(d, "web", OWNER_PERSON_ID),
       principalFor,
       rails: d.rails,
+      references,
       log: p.log,
     });
     const nostrChannel = new NostrChannel({
@@ -71,6 +75,7 @@ export const NOSTR_TURNS = defineSubsystem({
         d.wallet.available() === true
           ? d.wallet.screenMessage(text, `a Nostr DM from ${sender.slice(0, 16)}`).text
           : redactCashuTokens(text),
+      references,
       log: p.log,
     });
     return { triggers, nostrChannel };

@@ -1,6 +1,7 @@
-// How the stored ring knobs (ledBrightness, posture, theme, attnHoldMs) change
+// How the stored ring knobs (ledBrightness, brightOvr, posture, theme, attnHoldMs) change
 // what the ring shows: read once per frame from the config, bounded here.
 import { LED_MAX_BRIGHTNESS } from "../knobs";
+import { ringBrightness } from "../night-window";
 
 export type RingPosture = "full" | "subtle" | "off";
 export type RingTheme = "aurora" | "ember" | "ocean" | "mono";
@@ -46,12 +47,15 @@ export function cappedLevel(look: RingLook): number {
   return Math.max(0, Math.min(b, LED_MAX_BRIGHTNESS));
 }
 
-/** The look from the owner's stored knobs (unknown values fall back to the defaults). */
-export function lookFromKnobs(read: { number(key: string): number; string(key: string): string }): RingLook {
+/**
+ * The look from the owner's stored knobs (unknown values fall back to the defaults); given the time, the
+ * brightness is the night's (brightOvr) at night.
+ */
+export function lookFromKnobs(read: { number(key: string): number; string(key: string): string }, nowMs?: number): RingLook {
   const posture = read.string("posture");
   const theme = read.string("theme");
   return {
-    brightness: read.number("ledBrightness"),
+    brightness: nowMs === undefined ? read.number("ledBrightness") : ringBrightness(read, nowMs),
     posture: posture === "subtle" || posture === "off" ? posture : "full",
     theme: theme === "ember" || theme === "ocean" || theme === "mono" ? theme : "aurora",
     attnHoldMs: Math.max(0, read.number("attnHoldMs")),

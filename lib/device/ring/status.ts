@@ -20,7 +20,7 @@ export interface StatusRingDeps {
   sink: RingSink;
   clock: Clock;
   log: Log;
-  /** The stored knobs (ledBrightness, posture, theme, attnHoldMs). */
+  /** The stored knobs (ledBrightness and the night's brightOvr, posture, theme, attnHoldMs). */
   knobs?: { number(key: string): number; string(key: string): string };
   /** Whether anything waits for the owner's approval (skills, routines, links). */
   approvalsWaiting?(): boolean;
@@ -49,7 +49,7 @@ export class StatusRing {
   private look(): RingLook {
     if (!this.deps.knobs) return DEFAULT_LOOK;
     try {
-      return lookFromKnobs(this.deps.knobs);
+      return lookFromKnobs(this.deps.knobs, this.deps.clock.now());
     } catch {
       return DEFAULT_LOOK;
     }

@@ -1,13 +1,17 @@
 // The owner's embedder switch. The choice is locked while memories exist:
 // vectors from two embedders cannot be compared, so a change with memories
-// stored happens only together with a re-embed of all of them (all or
-// nothing: on any failure the old setting, embedder and vectors stay).
+// stored happens only together with a re-embed of all of them. A failure
+// before any batch is saved leaves the old setting, embedder and vectors; a
+// re-embed in place cut after some batches keeps the new embedder and
+// resumes (config-ops.ts), since its saved rows are the new embedder's.
 // Refusals are HaloErrors: invalid, conflict (locked), not-configured (no key), failed.
 import type { ReembedOutcome } from "../outcomes";
 import { HaloError } from "../../errors";
 import { toJson } from "../../util/json";
 import type { Log, Settings } from "../../ports";
+import { REEMBED_SETTINGS_KEY } from "../bounds";
 import { reembed } from "../config-ops";
+import { FLAG_REEMBEDDED } from "../store/vector-store";
 import type { Embedder } from "./embedder";
 import { EMBEDDER_SETTINGS_KEY, readEmbedderSettings, type EmbedderSettings } from "./select";
 import type { MemoryEngine } from "../engine";
@@ -57,8 +61,18 @@ export async function changeEmbedder(
   try {
     return { embedderId: next.id, reembedded: await reembed(engine) };
   } catch (e) {
+    const why = e instanceof Error ? e.message : "unknown error";
+    // A re-embed in place that saved some batches keeps the new embedder: going back would leave those rows
+    // under the old one. Memories stay searchable and memory.config action reembed resumes it.
+    const done = engine.reembedTarget() === next.id ? reembeddedCount(engine) : 0;
+    if (done > 0)
+      throw new HaloError(
+        "failed",
+        `the re-embed stopped after ${done} of ${count} memories (${why}); memories stay searchable, and memory.config action reembed resumes it.`,
+      );
+    if (engine.reembedTarget() !== undefined) settings.remove(REEMBED_SETTINGS_KEY);
     restore();
-    throw new HaloError("failed", `the re-embed failed, nothing changed: ${e instanceof Error ? e.message : "unknown error"}`);
+    throw new HaloError("failed", `the re-embed failed, nothing changed: ${why}`);
   }
 
   function restore(): void {
@@ -66,4 +80,12 @@ export async function changeEmbedder(
     else settings.set(EMBEDDER_SETTINGS_KEY, before);
     engine.useEmbedder(previous);
   }
+}
+
+/** Memories whose row a cut re-embed in place already made (FLAG_REEMBEDDED). */
+function reembeddedCount(engine: MemoryEngine): number {
+  const store = engine.store;
+  let n = 0;
+  for (let slot = 0; slot < store.count; slot++) if (store.flags[slot] & FLAG_REEMBEDDED) n++;
+  return n;
 }

@@ -240,6 +240,12 @@ export class LexicalIndex {
     }
   }
 
+  /** Gives every namespace's regions back (the store is being dropped); the index is empty afterwards. */
+  releaseAll(): void {
+    for (const l of this.lexicons.values()) this.drop(l);
+    this.lexicons.clear();
+  }
+
   private drop(l: Lexicon): void {
     this.arena.release(l.heap);
     this.arena.release(l.table);

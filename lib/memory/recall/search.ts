@@ -10,7 +10,7 @@ import type { MemoryEngine, MemoryTx } from "../engine";
 import { MAX_TOP_K } from "../store/kernel-ts";
 import { diversify, formatHits, pairwiseSimilarity, recallScore, recency, type Hit } from "./recall";
 import { cosines, type QueryVector } from "./similarity";
-import { FLAG_PINNED } from "../store/vector-store";
+import { FLAG_PINNED, FLAG_REEMBEDDED } from "../store/vector-store";
 
 /**
  * How many candidates the kernel returns for `n` results (at least
@@ -63,7 +63,10 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   const { indices } = kernels.topK(store.vectors, store.dims, store.count, vector.row, k, mask, store.scales);
   const lexical = new Map<number, number>();
   const extra: number[] = [];
-  if (config.lexical_weight > 0) {
+  // A re-embed in place cut part way (config-ops.ts): rows not yet re-made hold the old embedder's vector,
+  // which says nothing about this query; those memories are found by their words alone until it resumes.
+  const halfway = tx.storeEmbedderId !== tx.embedder.id;
+  if (config.lexical_weight > 0 || halfway) {
     for (const hit of store.lexicalSearch(p.ns, q, LEXICAL_CANDIDATES)) {
       const slot = store.slotOf(p.ns, hit.id);
       lexical.set(slot, hit.score);
@@ -75,10 +78,21 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   similarities.set(cosines(kernels, store.vectors, store.dims, store.residuals, indices, vector));
   if (extra.length > 0)
     similarities.set(cosines(kernels, store.vectors, store.dims, store.residuals, slots.subarray(indices.length), vector), indices.length);
+  // Those rows' word scores are scaled so the best word match counts as a full match: an exact match among
+  // them is not outranked by re-made rows that only resemble the query.
+  let bestLexical = 0;
+  if (halfway) for (const score of lexical.values()) bestLexical = Math.max(bestLexical, score);
   const hits: Hit[] = [];
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i];
-    const similarity = fuseRelevance(similarities[i], lexical.get(slot) ?? 0, config.lexical_weight);
+    const stale = halfway && (store.flags[slot] & FLAG_REEMBEDDED) === 0;
+    if (stale) similarities[i] = 0;
+    const lexicalScore = lexical.get(slot) ?? 0;
+    const similarity = stale
+      ? bestLexical > 0
+        ? lexicalScore / bestLexical
+        : 0
+      : fuseRelevance(similarities[i], lexicalScore, config.lexical_weight);
     if (similarity < config.relevance_threshold) continue;
     const pinned = (store.flags[slot] & FLAG_PINNED) !== 0;
     const r = recency(now - store.created[slot], config.recency_half_life_hours, pinned);
@@ -87,7 +101,13 @@ function rankAndBoost(tx: MemoryTx, p: Principal, q: string, vector: QueryVector
   if (hits.length === 0) return { stored: true, text: "", hits: [] };
   hits.sort((a, b) => b.score - a.score);
   const pool = hits.slice(0, Math.max(count, Math.min(RECALL_POOL_MAX, count * 2)));
-  const chosen = diversify(pool, pairwiseSimilarity(store, kernels, pool), config.mmr_lambda, count);
+  const pairs = pairwiseSimilarity(store, kernels, pool);
+  // Halfway, a row not yet re-made is compared with no other: the two embedders' cosines mean nothing.
+  if (halfway)
+    for (let i = 0; i < pool.length; i++)
+      if ((store.flags[pool[i].slot] & FLAG_REEMBEDDED) === 0)
+        for (let j = 0; j < pool.length; j++) if (j !== i) pairs[i * pool.length + j] = pairs[j * pool.length + i] = 0;
+  const chosen = diversify(pool, pairs, config.mmr_lambda, count);
   const lines = chosen.map((h) => ({ similarity: h.similarity, content: store.contentOf(h.slot) }));
   const { text, shown } = formatHits(lines, config.max_context_bytes);
   const shownHits = chosen.slice(0, shown);

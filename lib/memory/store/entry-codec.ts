@@ -12,7 +12,7 @@
 import { decodeUtf8 } from "../../util/utf8";
 import { MEMORY_CONTENT_MAX_BYTES, MEMORY_NS_MAX_BYTES } from "../bounds";
 import { residualBytes } from "./quantize";
-import { FLAG_PERMANENT, FLAG_PINNED, type EntryMeta } from "./vector-store";
+import { FLAG_PERMANENT, FLAG_PINNED, FLAG_REEMBEDDED, type EntryMeta } from "./vector-store";
 import { TTL_CLASSES } from "../forgetting/ttl";
 
 const FIXED_BYTES = 34;
@@ -160,7 +160,7 @@ export function readEntry(
   const created = view.getFloat64(offset + 8, true);
   const lastRecalled = view.getFloat64(offset + 16, true);
   const norm = view.getFloat32(offset + 30, true);
-  if ((flags & ~(FLAG_PINNED | FLAG_PERMANENT)) !== 0 || ttlClass >= TTL_CLASSES.length) return "bad flags or TTL class";
+  if ((flags & ~(FLAG_PINNED | FLAG_PERMANENT | FLAG_REEMBEDDED)) !== 0 || ttlClass >= TTL_CLASSES.length) return "bad flags or TTL class";
   if (nsLen === 0 || nsLen > MEMORY_NS_MAX_BYTES || contentLen === 0 || contentLen > MEMORY_CONTENT_MAX_BYTES) return "bad string lengths";
   if (!(importance >= 0 && importance <= 1) || !Number.isFinite(created) || !Number.isFinite(lastRecalled)) return "bad numbers";
   if (!(norm >= 0 && norm <= 128 * Math.sqrt(dims))) return "bad norm";

@@ -184,6 +184,11 @@ export class TextPages {
     return best;
   }
 
+  /** Gives every page back (the store is being dropped); the pages are empty afterwards. */
+  releaseAll(): void {
+    for (let i = 0; i < this.pages.length; i++) if (this.pages[i]) this.drop(i);
+  }
+
   private drop(number: number): void {
     const page = this.pages[number]!;
     this.usedBytes -= page.used;

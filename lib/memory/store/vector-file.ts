@@ -222,16 +222,22 @@ function readBody(
   const half = residualBytes(dims);
   const zero = new Uint8Array(half); // an older format's rows: refined by nothing
   const longest = maxEntryBytes(dims, withResidual);
-  for (let i = 0; i < count; i++) {
-    const end = file.start + file.fill(longest);
-    const entry = readEntry(bytes, view, file.start, end, dims, withResidual);
-    if (typeof entry === "string") throw new VectorFileError(`entry ${i}: ${entry}`);
-    if (store.slotOf(entry.meta.ns, entry.meta.id) >= 0) throw new VectorFileError(`entry ${i}: repeated id`);
-    const residual = withResidual ? bytes.subarray(entry.residualOffset, entry.residualOffset + half) : zero;
-    store.add(entry.meta, rows.subarray(entry.rowOffset, entry.rowOffset + dims), residual, entry.norm);
-    file.start = entry.next;
+  try {
+    for (let i = 0; i < count; i++) {
+      const end = file.start + file.fill(longest);
+      const entry = readEntry(bytes, view, file.start, end, dims, withResidual);
+      if (typeof entry === "string") throw new VectorFileError(`entry ${i}: ${entry}`);
+      if (store.slotOf(entry.meta.ns, entry.meta.id) >= 0) throw new VectorFileError(`entry ${i}: repeated id`);
+      const residual = withResidual ? bytes.subarray(entry.residualOffset, entry.residualOffset + half) : zero;
+      store.add(entry.meta, rows.subarray(entry.rowOffset, entry.rowOffset + dims), residual, entry.norm);
+      file.start = entry.next;
+    }
+    if (file.fill(1) > 0) throw new VectorFileError("bytes after the last entry");
+  } catch (e) {
+    // A read cut short (a damaged file, a pulled card, a full arena) gives back what it took: the arena counts it.
+    store.release();
+    throw e;
   }
-  if (file.fill(1) > 0) throw new VectorFileError("bytes after the last entry");
   return { embedderId, store };
 }
 

@@ -61,7 +61,13 @@ export class VectorFiles {
     this.journal = journal && journal.length > 0 ? "stale" : "absent";
     if (!read) return undefined;
     const file = readVectorFile(read, this.digest, capacity, arena, VECTOR_FILE_PIECE_BYTES, lexicon);
-    const replay = replayJournal(journal, file.base, file.store, this.digest, file.version >= RESIDUAL_VERSION);
+    let replay: JournalReplay;
+    try {
+      replay = replayJournal(journal, file.base, file.store, this.digest, file.version >= RESIDUAL_VERSION);
+    } catch (e) {
+      file.store.release(); // the card failed mid-journal: nothing is held, and the arena gets its memory back
+      throw e;
+    }
     this.base = file.base;
     this.held = file.store;
     this.heldEmbedderId = file.embedderId;

@@ -29,6 +29,8 @@ import { TextPages } from "./text-pages";
 
 export const FLAG_PINNED = 1;
 export const FLAG_PERMANENT = 2;
+/** The entry's row is already the new embedder's, while a re-embed in place is under way (config-ops.ts). */
+export const FLAG_REEMBEDDED = 4;
 
 /** One entry's metadata, as written and as read back. */
 export interface EntryMeta {
@@ -107,9 +109,16 @@ export class VectorStore {
     if (this.count >= this.capacity) throw new Error("the vector store is full");
     if (row.length !== this.dims) throw new Error("bad row length");
     if (residual.length !== residualBytes(this.dims)) throw new Error("bad residual length");
-    if (!this.memory) this.adopt(allocateRowArrays(this.arena, this.dims, this.capacity));
-    this.texts.reserveFor(meta.content, meta.source);
-    this.lexicon.add(meta.ns, meta.id, meta.content);
+    const first = !this.memory;
+    if (first) this.adopt(allocateRowArrays(this.arena, this.dims, this.capacity));
+    try {
+      this.texts.reserveFor(meta.content, meta.source);
+      this.lexicon.add(meta.ns, meta.id, meta.content);
+    } catch (e) {
+      // A first add the arena refuses gives its rows back: the store is as it was, holding nothing.
+      if (first && this.count === 0) this.release();
+      throw e;
+    }
     let ns: number;
     try {
       ns = this.nsIndexFor(meta.ns);
@@ -302,6 +311,22 @@ export class VectorStore {
       }
       throw e;
     }
+  }
+
+  /**
+   * Gives all of the store's arena memory back: the store is being dropped (replaced by a re-embed or by an
+   * empty store of other dimensions). The store holds nothing afterwards and must not be used.
+   */
+  release(): void {
+    if (this.memory) this.arena.release(this.memory);
+    this.memory = undefined;
+    for (const m of this.masks) this.arena.release(m.memory);
+    this.masks = [];
+    this.texts.releaseAll();
+    this.lexicon.releaseAll();
+    this.count = 0;
+    this.adopt(emptyRowArrays());
+    this.memory = undefined;
   }
 
   /** New memory for `capacity` entries, the entries copied over, the old memory released; throws (unchanged) when the arena refuses. */

@@ -4,35 +4,28 @@
 import { errorText, request, savedToken } from "../api";
 import { append, field, form, h, value } from "../dom";
 import type { Section } from "../main";
-import { startRecording, type Recording } from "../wav";
+import { MIC_UNAVAILABLE, recordToggle } from "../wav";
 
 export const chatSection: Section = async (root) => {
   const log = h("div", { id: "chat-log", "aria-live": "polite" });
   const input = h("textarea", { name: "text", rows: 2, required: true });
   const talk = h("button", { type: "button", id: "talk", "aria-pressed": "false" }, "Talk");
   const busy = h("p", { class: "mute", role: "status" });
-  let recording: Recording | undefined;
-  talk.addEventListener("click", async () => {
-    if (!recording) {
-      try {
-        recording = await startRecording();
-      } catch {
-        busy.textContent = "The microphone is not available (the page needs permission, and https or localhost).";
-        return;
-      }
-      talk.textContent = "Stop and send";
-      talk.setAttribute("aria-pressed", "true");
+  recordToggle(talk, {
+    idle: "Talk",
+    recording: "Stop and send",
+    onStart: () => {
       busy.textContent = "Listening…";
-      return;
-    }
-    const wav = await recording.stop();
-    recording = undefined;
-    talk.textContent = "Talk";
-    talk.setAttribute("aria-pressed", "false");
-    busy.textContent = "Thinking…";
-    const r = await request("POST", "/api/voice", undefined, { type: "audio/wav", bytes: wav });
-    busy.textContent = "";
-    log.append(r.ok ? await voiceTurn(r.json) : h("p", { class: "bad" }, errorText(r)));
+    },
+    onUnavailable: () => {
+      busy.textContent = MIC_UNAVAILABLE;
+    },
+    onWav: async (wav) => {
+      busy.textContent = "Thinking…";
+      const r = await request("POST", "/api/voice", undefined, { type: "audio/wav", bytes: wav });
+      busy.textContent = "";
+      log.append(r.ok ? await voiceTurn(r.json) : h("p", { class: "bad" }, errorText(r)));
+    },
   });
   root.append(
     h("h2", {}, "Chat"),

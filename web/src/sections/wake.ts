@@ -3,7 +3,7 @@
 // each example's features (GET/PUT/DELETE /api/wake, POST /api/wake/examples).
 import { del, errorText, get, put, request } from "../api";
 import { clear, h } from "../dom";
-import { startRecording, type Recording } from "../wav";
+import { MIC_UNAVAILABLE, recordToggle } from "../wav";
 
 interface WakeState {
   set: boolean;
@@ -28,7 +28,6 @@ export function wakePanel(): HTMLElement {
   const sensitivity = h("input", { type: "range", id: "wake-sensitivity", min: 0, max: 1, step: 0.05 }) as HTMLInputElement;
   const record = h("button", { type: "button", id: "wake-record", "aria-pressed": "false" }, "Record an example");
   const files = h("input", { type: "file", id: "wake-files", accept: "audio/wav", multiple: true }) as HTMLInputElement;
-  let recording: Recording | undefined;
 
   const show = (w: WakeState): void => {
     state.textContent = summary(w);
@@ -53,25 +52,18 @@ export function wakePanel(): HTMLElement {
     await load();
   };
 
-  record.addEventListener("click", async () => {
-    if (!recording) {
-      try {
-        // No echo cancelling or noise suppression: the examples should sound as the device's microphone hears.
-        recording = await startRecording({ processing: false });
-      } catch {
-        outcome.textContent = "The microphone is not available (the page needs permission, and https or localhost).";
-        return;
-      }
-      record.textContent = "Stop and keep";
-      record.setAttribute("aria-pressed", "true");
+  recordToggle(record, {
+    idle: "Record an example",
+    recording: "Stop and keep",
+    // No echo cancelling or noise suppression: the examples should sound as the device's microphone hears.
+    processing: false,
+    onStart: () => {
       outcome.textContent = "Say the phrase once, then stop.";
-      return;
-    }
-    const wav = await recording.stop();
-    recording = undefined;
-    record.textContent = "Record an example";
-    record.setAttribute("aria-pressed", "false");
-    await send(wav);
+    },
+    onUnavailable: () => {
+      outcome.textContent = MIC_UNAVAILABLE;
+    },
+    onWav: send,
   });
   files.addEventListener("change", async () => {
     for (const file of Array.from(files.files ?? [])) await send(file);
