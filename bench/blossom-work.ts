@@ -48,7 +48,7 @@ export async function runBlossomWork(now: () => number, digest: Digest, samples:
     },
   };
   const settings = memorySettings();
-  const identity = new NostrIdentity(settings, seededRandom(61), quietLog(), tsCurve);
+  const identity = new NostrIdentity(settings, seededRandom(61), quietLog(), tsCurve, digest);
   const blossom = new BlossomClient({ http, digest, settings, identity, nowSeconds: () => Math.floor(clock.now() / 1000) });
   blossom.setOwnerServers([BASE]);
   const store = new ArtifactStore(memoryStorage(), clock);

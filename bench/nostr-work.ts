@@ -5,7 +5,7 @@ import { schnorr as nobleSchnorr } from "@noble/curves/secp256k1.js";
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { NostrIdentity } from "../lib/nostr/identity.ts";
 import { schnorr } from "../lib/nostr/secp256k1.ts";
-import { verifyEvent, type NostrEvent } from "../lib/nostr/event.ts";
+import { portableSha256, type Sha256Port, verifyEvent, type NostrEvent } from "../lib/nostr/event.ts";
 import { nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "../lib/nostr/crypto.ts";
 import { portablePorts } from "../test/support/portable-ports.ts";
 import type { Curve } from "../lib/ports.ts";
@@ -43,9 +43,10 @@ export function verifyHeapGrowth(
   curve: Curve,
   count: number,
   heap: (collect: boolean) => { heapBytes: number },
+  digest: Sha256Port = portableSha256,
 ): { bytes: number; maxBytes: number } {
   const ports = portablePorts(curve);
-  const me = new NostrIdentity(ports.settings, ports.random, ports.log, curve);
+  const me = new NostrIdentity(ports.settings, ports.random, ports.log, curve, digest);
   const at = 1_780_000_000;
   const texts: string[] = [];
   for (let i = 0; i < count; i++) texts.push(JSON.stringify(me.sign({ kind: 1, content: `heap ${i}`, tags: [], created_at: at })));
@@ -54,7 +55,7 @@ export function verifyHeapGrowth(
   for (const text of texts) {
     const raw: unknown = JSON.parse(text);
     const before = heap(true).heapBytes;
-    if (!("event" in verifyEvent(curve, raw, at))) throw new Error("a benched event did not verify");
+    if (!("event" in verifyEvent(curve, digest, raw, at))) throw new Error("a benched event did not verify");
     const grown = heap(false).heapBytes - before;
     bytes += grown;
     if (grown > maxBytes) maxBytes = grown;
@@ -62,9 +63,9 @@ export function verifyHeapGrowth(
   return { bytes, maxBytes };
 }
 
-export function runNostrWork(now: () => number, samples: number, curve: Curve): NostrWorkTimes {
+export function runNostrWork(now: () => number, samples: number, curve: Curve, digest: Sha256Port = portableSha256): NostrWorkTimes {
   const ports = portablePorts(curve);
-  const me = new NostrIdentity(ports.settings, ports.random, ports.log, curve);
+  const me = new NostrIdentity(ports.settings, ports.random, ports.log, curve, digest);
   const at = 1_780_000_000;
   let t = now();
   const first = me.sign({ kind: 1, content: "warm up", tags: [], created_at: at });
@@ -76,7 +77,7 @@ export function runNostrWork(now: () => number, samples: number, curve: Curve): 
   const signMs = (now() - t) / samples;
   const fresh = events.map((e) => JSON.parse(JSON.stringify(e)) as unknown);
   t = now();
-  for (const e of fresh) if (!("event" in verifyEvent(curve, e, at + samples))) throw new Error("a benched event did not verify");
+  for (const e of fresh) if (!("event" in verifyEvent(curve, digest, e, at + samples))) throw new Error("a benched event did not verify");
   const verifyMs = (now() - t) / samples;
   t = now();
   const ck = nip44ConversationKey(curve, new Uint8Array(32).fill(1), first.pubkey);
@@ -97,9 +98,9 @@ export function runNostrWork(now: () => number, samples: number, curve: Curve): 
   const secret = new Uint8Array(32).fill(7);
   const ids = events.map((e) => hexToBytes(e.id));
   const signatures = events.map((e) => hexToBytes(e.sig));
-  const schnorrSignMs = timed(now, samples, (i) => schnorr.sign(curve, ids[i], secret, ids[0]));
+  const schnorrSignMs = timed(now, samples, (i) => schnorr.sign(curve, digest, ids[i], secret, ids[0]));
   const nobleSignMs = timed(now, samples, (i) => nobleSchnorr.sign(ids[i], secret, ids[0]));
-  const schnorrVerifyMs = timed(now, samples, (i) => schnorr.verify(curve, signatures[i], ids[i], hexToBytes(first.pubkey)));
+  const schnorrVerifyMs = timed(now, samples, (i) => schnorr.verify(curve, digest, signatures[i], ids[i], hexToBytes(first.pubkey)));
   const nobleVerifyMs = timed(now, samples, (i) => nobleSchnorr.verify(signatures[i], ids[i], hexToBytes(first.pubkey)));
   return {
     firstSignMs,
@@ -121,11 +122,17 @@ export interface CurveComparison {
   schnorrVerifyMs: [number, number];
 }
 
-export function compareCurves(now: () => number, samples: number, a: Curve, b: Curve): CurveComparison {
+export function compareCurves(
+  now: () => number,
+  samples: number,
+  a: Curve,
+  b: Curve,
+  digest: Sha256Port = portableSha256,
+): CurveComparison {
   const curves = [a, b];
   const ids = curves.map((c) => {
     const ports = portablePorts(c);
-    return new NostrIdentity(ports.settings, ports.random, ports.log, c);
+    return new NostrIdentity(ports.settings, ports.random, ports.log, c, digest);
   });
   const at = 1_780_000_000;
   const sign = [0, 0];
@@ -139,13 +146,13 @@ export function compareCurves(now: () => number, samples: number, a: Curve, b: C
       sign[k] += now() - t;
       const raw: unknown = JSON.parse(JSON.stringify(e));
       t = now();
-      if (!("event" in verifyEvent(c, raw, at + samples))) throw new Error("a benched event did not verify");
+      if (!("event" in verifyEvent(c, digest, raw, at + samples))) throw new Error("a benched event did not verify");
       verify[k] += now() - t;
       const sig = hexToBytes(e.sig);
       const id = hexToBytes(e.id);
       const pub = hexToBytes(e.pubkey);
       t = now();
-      if (!schnorr.verify(c, sig, id, pub)) throw new Error("a benched signature did not verify");
+      if (!schnorr.verify(c, digest, sig, id, pub)) throw new Error("a benched signature did not verify");
       schnorrVerify[k] += now() - t;
     }
   }

@@ -1,10 +1,19 @@
 // Issue 27's Linux-target curve figures: signs and verifies `events` kind-1 events with the native curve
 // (modules/curve) and with the TypeScript curve (lib/nostr/curve/ts-curve.ts), the two in turn event by
-// event so both see the same moment of the machine, and traces one `name: value` line a figure. main.ts
+// event so both see the same moment of the machine, and traces one `name: value` line a figure. Both
+// paths hash through the same Digest port (the SDK's native crypt Digest): what differs is the curve. main.ts
 // runs it at boot only when the build says `curveBench=<events>` (hosts/lin/check-curve.mjs); nothing here
 // runs otherwise. The keys and aux bytes are fixed: these are timings, not secrets.
 import { hexToBytes } from "@noble/hashes/utils.js";
-import { type EventTemplate, type NostrEvent, publicKeyOf, schnorrVerify, signEvent, verifyEvent } from "../../lib/nostr/event";
+import {
+  type EventTemplate,
+  type NostrEvent,
+  publicKeyOf,
+  schnorrVerify,
+  type Sha256Port,
+  signEvent,
+  verifyEvent,
+} from "../../lib/nostr/event";
 import type { Curve } from "../../lib/ports";
 import Time from "time";
 
@@ -41,9 +50,9 @@ function heapReading(): HeapReading | undefined {
 }
 
 /** What `HEAP_VERIFICATIONS` verifications of `raws` add to the heap, and the collections they cause. */
-function verifyHeapGrowth(curve: Curve, raws: unknown[]): HeapReading | undefined {
+function verifyHeapGrowth(curve: Curve, digest: Sha256Port, raws: unknown[]): HeapReading | undefined {
   const before = heapReading();
-  for (const raw of raws) verifyEvent(curve, raw, CREATED_AT + 3600);
+  for (const raw of raws) verifyEvent(curve, digest, raw, CREATED_AT + 3600);
   const after = heapReading();
   if (before === undefined || after === undefined) return undefined;
   return { bytes: after.bytes - before.bytes, collections: after.collections - before.collections };
@@ -64,36 +73,37 @@ function template(i: number): EventTemplate {
 }
 
 /** Signs then verifies events [first, first + count) with one curve, adding each batch's time to `total`. */
-function batch(curve: Curve, pubkey: string, first: number, count: number, total: Totals): void {
+function batch(curve: Curve, digest: Sha256Port, pubkey: string, first: number, count: number, total: Totals): void {
   const signed: NostrEvent[] = [];
   let start = Time.ticks;
-  for (let i = first; i < first + count; i++) signed.push(signEvent(curve, template(i), SECRET, AUX, pubkey));
+  for (let i = first; i < first + count; i++) signed.push(signEvent(curve, digest, template(i), SECRET, AUX, pubkey));
   total.signMs += Time.delta(start);
   // fresh parses, as events from a relay arrive (parsed before the clock starts)
   const raws: unknown[] = signed.map((event) => JSON.parse(JSON.stringify(event)));
   start = Time.ticks;
-  const results = raws.map((raw) => verifyEvent(curve, raw, CREATED_AT + 3600));
+  const results = raws.map((raw) => verifyEvent(curve, digest, raw, CREATED_AT + 3600));
   total.verifyMs += Time.delta(start);
   for (const result of results) {
     if (!("event" in result)) throw new Error(`curve bench: ${curve.binding} refused its own event (${result.refused})`);
   }
   const inputs = signed.map((event) => ({ sig: hexToBytes(event.sig), id: hexToBytes(event.id), pubkey: hexToBytes(event.pubkey) }));
   start = Time.ticks;
-  const valid = inputs.map((input) => schnorrVerify(curve, input.sig, input.id, input.pubkey));
+  const valid = inputs.map((input) => schnorrVerify(curve, digest, input.sig, input.id, input.pubkey));
   total.schnorrMs += Time.delta(start);
   if (valid.includes(false)) throw new Error(`curve bench: ${curve.binding} refused its own signature`);
 }
 
 /** Runs the bench and traces its lines; throws if either curve refuses an event it signed. */
-export function runCurveBench(events: number, native: Curve, ts: Curve): void {
+export function runCurveBench(events: number, native: Curve, ts: Curve, digest: Sha256Port): void {
   const pubkey = publicKeyOf(native, SECRET);
   if (publicKeyOf(ts, SECRET) !== pubkey) throw new Error("curve bench: the curves disagree on the public key");
   // heap first, before the timed work grows the heap: the same signed events, parsed afresh for each curve
   const signed: NostrEvent[] = [];
-  for (let i = 0; i < HEAP_VERIFICATIONS; i++) signed.push(signEvent(native, template(i), SECRET, AUX, pubkey));
+  for (let i = 0; i < HEAP_VERIFICATIONS; i++) signed.push(signEvent(native, digest, template(i), SECRET, AUX, pubkey));
   const growth = [native, ts].map((curve) =>
     verifyHeapGrowth(
       curve,
+      digest,
       signed.map((event) => JSON.parse(JSON.stringify(event))),
     ),
   );
@@ -102,8 +112,8 @@ export function runCurveBench(events: number, native: Curve, ts: Curve): void {
   // the two curves in turn, batch by batch: both see the same moments of the machine
   for (let first = 0; first < events; first += BATCH) {
     const count = Math.min(BATCH, events - first);
-    batch(native, pubkey, first, count, n);
-    batch(ts, pubkey, first, count, t);
+    batch(native, digest, pubkey, first, count, n);
+    batch(ts, digest, pubkey, first, count, t);
   }
   const line = (name: string, value: number): void => trace(`${name}: ${value.toFixed(3)}\n`);
   trace(`lin-nostr-curve-bench-events: ${events}\n`);

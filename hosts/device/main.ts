@@ -11,6 +11,7 @@ import { tsCurve } from "../../lib/nostr/curve/ts-curve";
 import { serveHttp } from "./http/server";
 import { deviceWifi, startNetwork, type DeviceNetwork } from "./network";
 import { devicePorts } from "./ports/index";
+import { deviceDigest } from "./ports/digest";
 import Net from "net";
 import Timer from "timer";
 import { RING_FRAME_MS } from "../../lib/device/ring/runner";
@@ -18,7 +19,7 @@ import { RING_FRAME_MS } from "../../lib/device/ring/runner";
 export default function main(): void {
   const config = readDeviceConfig();
   // Issue 27's lin figures, only in a build made with `curveBench=<events>` (hosts/lin/check-curve.mjs).
-  if (config.curveBench > 0) runCurveBench(config.curveBench, nativeCurve, tsCurve);
+  if (config.curveBench > 0) runCurveBench(config.curveBench, nativeCurve, tsCurve, deviceDigest);
   const given = devicePorts(config);
   // The owner API's Wi-Fi endpoints reach the network once it runs; lin has no radio.
   let network: DeviceNetwork | undefined;

@@ -4,7 +4,7 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import type { Curve, Log, Random, Settings } from "../ports";
 import { nip04Decrypt, nip04Encrypt, nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "./crypto";
-import { type EventTemplate, type NostrEvent, publicKeyOf, signEvent } from "./event";
+import { type EventTemplate, type NostrEvent, publicKeyOf, type Sha256Port, signEvent } from "./event";
 import { npubEncode } from "./nip19";
 import { secp256k1 } from "./secp256k1";
 
@@ -24,6 +24,8 @@ export class NostrIdentity {
     log: Log,
     /** The secp256k1 arithmetic every signature and ECDH of this key goes through. */
     readonly curve: Curve,
+    /** The SHA-256 of its ids and signatures (the host's Digest port). */
+    readonly digest: Sha256Port,
   ) {
     const stored = settings.get(NOSTR_KEY_SETTING);
     if (stored && /^[0-9a-f]{64}$/.test(stored) && secp256k1.isValidSecretKey(hexToBytes(stored))) {
@@ -47,7 +49,7 @@ export class NostrIdentity {
   }
 
   sign(template: EventTemplate): NostrEvent {
-    return signEvent(this.curve, template, this.secretKey, this.randomBytes(32), this.pubkey);
+    return signEvent(this.curve, this.digest, template, this.secretKey, this.randomBytes(32), this.pubkey);
   }
 
   nip44Encrypt(pubkey: string, plaintext: string): string {

@@ -37,7 +37,7 @@ export function wrapPrivateMessage(
   const tags = [["p", recipient]];
   if (subject) tags.push(["subject", subject]);
   const rumorBody: UnsignedEvent = { kind: KIND_PRIVATE_DM, pubkey: identity.pubkey, created_at: nowS, tags, content };
-  const rumor = { ...rumorBody, id: eventId(rumorBody) };
+  const rumor = { ...rumorBody, id: eventId(identity.digest, rumorBody) };
   const seal = identity.sign({
     kind: KIND_SEAL,
     tags: [],
@@ -49,6 +49,7 @@ export function wrapPrivateMessage(
   const wrapped = nip44Encrypt(toJson(seal), nip44ConversationKey(identity.curve, ephemeral, recipient), (n) => identity.randomBytes(n));
   return signEvent(
     identity.curve,
+    identity.digest,
     { kind: KIND_GIFT_WRAP, tags: [["p", recipient]], created_at: backdated(identity, nowS), content: wrapped },
     ephemeral,
     identity.randomBytes(32),
@@ -63,7 +64,7 @@ export function wrapPrivateMessage(
 export function unwrapPrivateMessage(identity: NostrIdentity, wrap: NostrEvent, nowS: number): PrivateMessage {
   if (wrap.kind !== KIND_GIFT_WRAP) throw new Error("not a gift wrap");
   const sealRaw: unknown = JSON.parse(identity.nip44Decrypt(wrap.pubkey, wrap.content));
-  const checked = verifyEvent(identity.curve, sealRaw, nowS);
+  const checked = verifyEvent(identity.curve, identity.digest, sealRaw, nowS);
   if (!("event" in checked)) throw new Error(`the seal was refused (${checked.refused})`);
   const seal = checked.event;
   if (seal.kind !== KIND_SEAL) throw new Error("not a seal");

@@ -3,7 +3,7 @@
 import { HaloError } from "../errors";
 import type { Curve, Log, Random, Settings, WebSocketClient } from "../ports";
 import { ContextBlocks } from "./context-blocks";
-import type { NostrEvent } from "./event";
+import type { NostrEvent, Sha256Port } from "./event";
 import { NostrIdentity } from "./identity";
 import { parsePubkey } from "./keys";
 import { schnorr } from "./secp256k1";
@@ -29,6 +29,8 @@ export interface NostrDeps {
   random: Random;
   log: Log;
   curve: Curve;
+  /** The SHA-256 of event ids and BIP-340 (the Digest port: native where the host has it). */
+  digest: Sha256Port;
   now(): number;
   sleep(ms: number): Promise<void>;
   ws?: WebSocketClient;
@@ -60,7 +62,7 @@ export class NostrSubsystem {
   private blockAt = 0;
 
   constructor(private readonly deps: NostrDeps) {
-    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve);
+    this.identity = new NostrIdentity(deps.settings, deps.random, deps.log, deps.curve, deps.digest);
     this.skills = new NostrSkills(deps.settings, deps.log);
     this.context = new ContextBlocks({
       settings: deps.settings,
@@ -70,6 +72,7 @@ export class NostrSubsystem {
     });
     this.verifier = new VerifyQueue({
       curve: deps.curve,
+      digest: deps.digest,
       log: deps.log,
       now: deps.now,
       sleep: deps.sleep,

@@ -5,7 +5,7 @@
 // event loop, so /mcp, the turn and the ring keep answering during a flood. What does not fit is dropped
 // and counted (one log line per flood window); the relay that sent it is told, and backs off (relay.ts).
 import type { Curve, Log } from "../ports";
-import { type EventRefusal, type NostrEvent, verifyEvent } from "./event";
+import { type EventRefusal, type NostrEvent, type Sha256Port, verifyEvent } from "./event";
 import {
   NOSTR_RELAY_WINDOW_MS,
   NOSTR_VERIFY_BATCH,
@@ -30,6 +30,8 @@ export interface EventVerifier {
 
 export interface VerifyQueueDeps {
   curve: Curve;
+  /** The ids' and the signatures' SHA-256: the host's Digest port. */
+  digest: Sha256Port;
   log: Log;
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -144,7 +146,7 @@ export class VerifyQueue implements EventVerifier {
   }
 
   private check(item: Item): void {
-    const verdict = verifyEvent(this.deps.curve, item.raw, Math.floor(this.deps.now() / 1000));
+    const verdict = verifyEvent(this.deps.curve, this.deps.digest, item.raw, Math.floor(this.deps.now() / 1000));
     if ("event" in verdict) this.counts.verified++;
     else this.counts.refused++;
     try {

@@ -34,6 +34,7 @@ const EDGES = [
   `edge 1·G + 0·G ${G}`,
   "edge 0·G + 0·G infinity",
   "edge (n-1)·G + 1·G infinity",
+  "edge 1·G + 1·G 02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5",
   `edge (n-1)·G 03${G.slice(2)}`,
   `edge (n-1)·G by the point path 03${G.slice(2)}`,
 ];

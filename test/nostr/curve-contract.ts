@@ -7,6 +7,7 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { schnorr, secp256k1 } from "../../lib/nostr/secp256k1.ts";
 import type { Curve } from "../../lib/ports.ts";
+import { portableSha256 } from "../../lib/nostr/event.ts";
 import { mulberry32, type Prng } from "../support/prng.ts";
 
 /** The seed of the keys: Node's expected lines and the XS run draw the same ones. */
@@ -42,11 +43,11 @@ export function curveCases(count: number): CurveCase[] {
 /** `key <i> <pub> <sig> <verified> <tampered verified> <other's compressed pub> <shared>` */
 export function curveKeyLine(c: Curve, i: number, k: CurveCase): string {
   const pub = schnorr.getPublicKey(c, k.secret);
-  const sig = schnorr.sign(c, k.message, k.secret, k.aux);
-  const ok = schnorr.verify(c, sig, k.message, pub);
+  const sig = schnorr.sign(c, portableSha256, k.message, k.secret, k.aux);
+  const ok = schnorr.verify(c, portableSha256, sig, k.message, pub);
   const tampered = Uint8Array.from(sig);
   tampered[i % 64] ^= 1 << (i % 8);
-  const forged = schnorr.verify(c, tampered, k.message, pub);
+  const forged = schnorr.verify(c, portableSha256, tampered, k.message, pub);
   const otherPub = c.multiplyBase(k.other);
   const shared = secp256k1.getSharedSecret(c, k.secret, otherPub);
   return `key ${i} ${bytesToHex(pub)} ${bytesToHex(sig)} ${ok} ${forged} ${bytesToHex(otherPub)} ${bytesToHex(shared)}`;
@@ -98,7 +99,7 @@ export function hostileLines(c: Curve): string[] {
   });
 }
 
-/** The edges: a zero scalar in a sum, a sum that is infinity, and n - 1 (the negation). */
+/** The edges: a zero scalar in a sum, a sum that doubles or is infinity, and n - 1 (the negation). */
 export function edgeLines(c: Curve): string[] {
   const zero = new Uint8Array(32);
   const nMinus1 = hexToBytes("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140");
@@ -108,6 +109,8 @@ export function edgeLines(c: Curve): string[] {
     `edge 1·G + 0·G ${show(c.multiplyAdd(ONE, G, zero))}`,
     `edge 0·G + 0·G ${show(c.multiplyAdd(zero, G, zero))}`,
     `edge (n-1)·G + 1·G ${show(c.multiplyAdd(nMinus1, G, ONE))}`,
+    // the two halves meet at G in the first step: the sum's addition must double
+    `edge 1·G + 1·G ${show(c.multiplyAdd(ONE, G, ONE))}`,
     `edge (n-1)·G ${show(c.multiplyBase(nMinus1))}`,
     `edge (n-1)·G by the point path ${show(c.multiply(G, nMinus1))}`,
   ];

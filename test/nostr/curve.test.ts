@@ -7,6 +7,7 @@ import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
 import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 import { schnorr, secp256k1 } from "../../lib/nostr/secp256k1.ts";
 import type { Curve } from "../../lib/ports.ts";
+import { nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 
 for (const [name, curve] of [
   ["the C addon", () => nodeCurve()],
@@ -24,7 +25,7 @@ for (const [name, curve] of [
       assert.equal(secp256k1.isValidSecretKey(hexToBytes(nMinus1)), true);
       assert.equal(bytesToHex(schnorr.getPublicKey(c, hexToBytes(nMinus1))), bytesToHex(nobleSchnorr.getPublicKey(hexToBytes(nMinus1))));
       assert.throws(() => schnorr.getPublicKey(c, hexToBytes(n)), /out of range/);
-      assert.throws(() => schnorr.sign(c, new Uint8Array(32), hexToBytes(n), new Uint8Array(32)), /out of range/);
+      assert.throws(() => schnorr.sign(c, nodeDigest, new Uint8Array(32), hexToBytes(n), new Uint8Array(32)), /out of range/);
     });
 
     it("refuses a shared secret with a key that is not a compressed point of the curve", () => {
@@ -47,15 +48,15 @@ for (const [name, curve] of [
       const sk = hexToBytes("03".repeat(32));
       const message = new Uint8Array(32).fill(9);
       const pub = schnorr.getPublicKey(c, sk);
-      const sig = schnorr.sign(c, message, sk, new Uint8Array(32));
-      assert.equal(schnorr.verify(c, sig, message, pub), true);
-      assert.equal(schnorr.verify(c, sig, message, new Uint8Array(32)), false);
-      assert.equal(schnorr.verify(c, sig, message, hexToBytes("ff".repeat(32))), false);
-      assert.equal(schnorr.verify(c, sig, message, pub.subarray(1)), false);
-      assert.equal(schnorr.verify(c, sig.subarray(1), message, pub), false);
+      const sig = schnorr.sign(c, nodeDigest, message, sk, new Uint8Array(32));
+      assert.equal(schnorr.verify(c, nodeDigest, sig, message, pub), true);
+      assert.equal(schnorr.verify(c, nodeDigest, sig, message, new Uint8Array(32)), false);
+      assert.equal(schnorr.verify(c, nodeDigest, sig, message, hexToBytes("ff".repeat(32))), false);
+      assert.equal(schnorr.verify(c, nodeDigest, sig, message, pub.subarray(1)), false);
+      assert.equal(schnorr.verify(c, nodeDigest, sig.subarray(1), message, pub), false);
       const sMax = Uint8Array.from(sig);
       sMax.fill(0xff, 32);
-      assert.equal(schnorr.verify(c, sMax, message, pub), false);
+      assert.equal(schnorr.verify(c, nodeDigest, sMax, message, pub), false);
     });
   });
 }

@@ -3,7 +3,7 @@ import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
 import assert from "node:assert/strict";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
-import { cryptoRandom, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { cryptoRandom, memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { NostrIdentity } from "../../lib/nostr/identity.ts";
 import { startTestRelay, type TestRelay } from "../support/nostr-relay.ts";
 import { testPool, until } from "./support.ts";
@@ -16,7 +16,7 @@ describe("nostr relay pool (real relay)", () => {
   const now = (): number => Math.floor(Date.now() / 1000);
 
   it("publishes, queries, and gets the relay's OK", async () => {
-    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog(), nodeCurve());
+    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog(), nodeCurve(), nodeDigest);
     const pool = testPool([relay.url]);
     await until(() => pool.connectedCount() === 1);
     const ev = me.sign({ kind: 1, content: "hello relay", tags: [["t", "halo"]], created_at: now() });
@@ -32,7 +32,7 @@ describe("nostr relay pool (real relay)", () => {
   });
 
   it("gets a refusal when the relay rejects the event", async () => {
-    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog(), nodeCurve());
+    const me = new NostrIdentity(memorySettings(), cryptoRandom, memoryLog(), nodeCurve(), nodeDigest);
     const pool = testPool([relay.url]);
     await until(() => pool.connectedCount() === 1);
     const ev = me.sign({ kind: 1, content: "x", tags: [], created_at: now() });

@@ -6,7 +6,7 @@ import { encrypt as nip04Encrypt } from "nostr-tools/nip04";
 import { wrapEvent } from "nostr-tools/nip17";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
-import { cryptoRandom, memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { cryptoRandom, memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { wsClient } from "../../hosts/sim/ports/websocket.ts";
 import { NostrChannel } from "../../lib/nostr/dm-channel.ts";
@@ -38,6 +38,7 @@ async function device(relay: TestRelay, settings: Settings, owner: string): Prom
     random: cryptoRandom,
     log,
     curve: nodeCurve(),
+    digest: nodeDigest,
     now: () => Date.now(),
     sleep,
     ws: wsClient,

@@ -1,6 +1,6 @@
 // Shared pieces of the Nostr tests: a pool over the real `ws` client, waiting helpers.
 import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
-import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { wsClient } from "../../hosts/sim/ports/websocket.ts";
 import { RelayPool } from "../../lib/nostr/pool.ts";
 import { VerifyQueue } from "../../lib/nostr/verify-queue.ts";
@@ -10,7 +10,15 @@ export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeo
 
 /** A verification queue over the C curve, with no preferred authors (tests of the pool). */
 export function testVerifier(log: Log = memoryLog(), perSecond?: number): VerifyQueue {
-  return new VerifyQueue({ curve: nodeCurve(), log, now: () => Date.now(), sleep, isPreferred: () => false, perSecond });
+  return new VerifyQueue({
+    curve: nodeCurve(),
+    digest: nodeDigest,
+    log,
+    now: () => Date.now(),
+    sleep,
+    isPreferred: () => false,
+    perSecond,
+  });
 }
 
 export function testPool(urls: string[]): RelayPool {

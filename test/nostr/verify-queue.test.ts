@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { nodeCurve } from "../../hosts/sim/curve/curve.ts";
-import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { memoryLog, nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { NOSTR_VERIFY_OTHERS_MAX, NOSTR_VERIFY_PREFERRED_MAX } from "../../lib/nostr/limits.ts";
 import { type Verdict, VerifyQueue } from "../../lib/nostr/verify-queue.ts";
 
@@ -24,6 +24,7 @@ function rig(perSecond: number) {
   const log = memoryLog();
   const queue = new VerifyQueue({
     curve: nodeCurve(),
+    digest: nodeDigest,
     log,
     now: () => now,
     sleep: (ms) => new Promise<void>((wake) => sleeps.push({ ms, wake })),

@@ -4,7 +4,7 @@
 // depth limit, the daily governor, approval first) over a recording runner.
 // The transcript is compared between Node and the XS host.
 import { DailyGovernor } from "../../lib/agents/daily-governor.ts";
-import type { NostrEvent } from "../../lib/nostr/event.ts";
+import { type NostrEvent, portableSha256 } from "../../lib/nostr/event.ts";
 import { relayFilterOf, skillFromEvent, toolsOf } from "../../lib/nostr/skills.ts";
 import { NostrSubsystem } from "../../lib/nostr/subsystem.ts";
 import { SkillTriggers } from "../../lib/nostr/triggers.ts";
@@ -93,6 +93,7 @@ export async function runNostrSkillsScenario(): Promise<string[]> {
     random: ports.random,
     log: ports.log,
     curve: ports.curve,
+    digest: portableSha256,
     now: () => now,
     sleep: () => Promise.resolve(),
   });

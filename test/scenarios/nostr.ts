@@ -9,7 +9,7 @@ import { N } from "../../lib/nostr/curve/field.ts";
 import { G, isInfinity, toAffine } from "../../lib/nostr/curve/jacobian.ts";
 import { multiply, multiplyBase } from "../../lib/nostr/curve/multiply.ts";
 import { nip44ConversationKey, nip44Decrypt, nip44Encrypt } from "../../lib/nostr/crypto.ts";
-import { publicKeyOf, schnorrSign, schnorrVerify, verifyEvent } from "../../lib/nostr/event.ts";
+import { portableSha256, publicKeyOf, schnorrSign, schnorrVerify, type Sha256Port, verifyEvent } from "../../lib/nostr/event.ts";
 import { NostrIdentity } from "../../lib/nostr/identity.ts";
 import { parsePubkey } from "../../lib/nostr/keys.ts";
 import * as nip19 from "../../lib/nostr/nip19.ts";
@@ -34,18 +34,18 @@ function throws(f: () => unknown): boolean {
   }
 }
 
-function bip340(c: Curve, out: string[]): void {
+function bip340(c: Curve, digest: Sha256Port, out: string[]): void {
   for (const v of BIP340_VECTORS) {
     const expected = v["verification result"] === "TRUE";
     const msg = hexToBytes(v.message);
     if (v["secret key"]) {
       const sk = hexToBytes(v["secret key"]);
       check(publicKeyOf(c, sk) === v["public key"].toLowerCase(), `bip340 ${v.index} pubkey`);
-      const sig = bytesToHex(schnorrSign(c, msg, sk, hexToBytes(v.aux_rand)));
+      const sig = bytesToHex(schnorrSign(c, digest, msg, sk, hexToBytes(v.aux_rand)));
       check(sig === v.signature.toLowerCase(), `bip340 ${v.index} signature`);
       out.push(`bip340 ${v.index} sig ${sig}`);
     }
-    const got = schnorrVerify(c, hexToBytes(v.signature), msg, hexToBytes(v["public key"]));
+    const got = schnorrVerify(c, digest, hexToBytes(v.signature), msg, hexToBytes(v["public key"]));
     check(got === expected, `bip340 ${v.index} verify`);
     out.push(`bip340 ${v.index} verify ${got}`);
   }
@@ -150,16 +150,16 @@ function nip44(c: Curve, out: string[]): void {
   out.push(`nip44 refused lengths ${invalid.encrypt_msg_lengths.join(",")}`);
 }
 
-function events(c: Curve, out: string[]): void {
+function events(c: Curve, digest: Sha256Port, out: string[]): void {
   const ports = portablePorts(c);
-  const me = new NostrIdentity(ports.settings, ports.random, ports.log, ports.curve);
-  const owner = new NostrIdentity(portablePorts().settings, { fill: (b) => b.fill(7) }, ports.log, c);
+  const me = new NostrIdentity(ports.settings, ports.random, ports.log, ports.curve, digest);
+  const owner = new NostrIdentity(portablePorts().settings, { fill: (b) => b.fill(7) }, ports.log, c, digest);
   const now = 1_780_000_000;
   const ev = me.sign({ kind: 1, content: "hello from halo", tags: [["t", "halo"]], created_at: now });
   out.push(`event ${ev.id} ${ev.sig}`);
   const fresh = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
   const verdict = (x: unknown): string => {
-    const r = verifyEvent(c, fresh(x), now);
+    const r = verifyEvent(c, digest, fresh(x), now);
     return "event" in r ? "accepted" : r.refused;
   };
   check(verdict(ev) === "accepted", "a good event");
@@ -168,6 +168,12 @@ function events(c: Curve, out: string[]): void {
     ["id recomputed, old sig", { ...ev, id: "0".repeat(64) }, "bad-id"],
     ["another key's sig", { ...ev, sig: owner.sign({ ...ev }).sig }, "bad-signature"],
     ["sig not hex", { ...ev, sig: "zz" }, "shape"],
+    ["sig one digit short", { ...ev, sig: ev.sig.slice(1) }, "shape"],
+    ["id in upper case", { ...ev, id: ev.id.toUpperCase() }, "shape"],
+    ["pubkey ending in g", { ...ev, pubkey: `${ev.pubkey.slice(0, 63)}g` }, "shape"],
+    ["pubkey ending in é", { ...ev, pubkey: `${ev.pubkey.slice(0, 63)}é` }, "shape"],
+    ["sig with a space", { ...ev, sig: `${ev.sig.slice(0, 127)} ` }, "shape"],
+    ["id a number", { ...ev, id: 7 }, "shape"],
     ["kind a string", { ...ev, kind: "1" }, "shape"],
     ["tags of numbers", { ...ev, tags: [[1]] }, "shape"],
     ["content too large", { ...ev, content: "x".repeat(70_000) }, "too-large"],
@@ -252,14 +258,17 @@ function toJsonText(x: unknown): string {
   return JSON.stringify(x, (_k, v) => (Array.isArray(v) && v.length === 0 ? undefined : v));
 }
 
-/** The scenario over one binding of the Curve port (the TypeScript curve unless the engine's C one is given). */
-export async function runNostrScenario(c: Curve = tsCurve): Promise<string[]> {
+/**
+ * The scenario over one binding of the Curve port (the TypeScript curve unless the engine's C one is given)
+ * and one SHA-256 for ids and BIP-340 (the TypeScript one unless the engine's Digest port is given).
+ */
+export async function runNostrScenario(c: Curve = tsCurve, digest: Sha256Port = portableSha256): Promise<string[]> {
   const out: string[] = [];
   tsCurveEdges(out);
   portEdges(c, out);
-  bip340(c, out);
+  bip340(c, digest, out);
   nip44(c, out);
-  events(c, out);
+  events(c, digest, out);
   entities(out);
   return out;
 }

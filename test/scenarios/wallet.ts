@@ -7,6 +7,7 @@ import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
 import { getDecodedToken } from "@cashu/cashu-ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { portableSha256 } from "../../lib/nostr/event.ts";
 import { NostrIdentity } from "../../lib/nostr/identity.ts";
 import { WALLET_LOG_PATH } from "../../lib/wallet/ledger.ts";
 import type { WalletNostr } from "../../lib/wallet/sync.ts";
@@ -64,7 +65,7 @@ export async function runWalletScenario(): Promise<string[]> {
   const mint = new StandInMint({ now: () => NOW, height: 12 });
   const faults = new MintFaults();
   const http = inProcessMintClient(mint, MINT, faults);
-  const identity = new NostrIdentity(memorySettings(), seededRandom(40), quietLog(), tsCurve);
+  const identity = new NostrIdentity(memorySettings(), seededRandom(40), quietLog(), tsCurve, portableSha256);
   const relay = memoryRelays(identity);
   const card = memoryStorage();
   const alice = await openWallet({ http, storage: card, random: seededRandom(41), nostr: relay.nostr, timeoutMs: 50 }, [MINT]);

@@ -5,7 +5,7 @@
 // and, for a blob, its `x` tag naming the blob's hash (which it computes itself). A test can make it serve
 // wrong bytes for a blob (`corrupt`) to see that a client checks the hash.
 import { tsCurve } from "../../lib/nostr/curve/ts-curve.ts";
-import { type NostrEvent, verifyEvent } from "../../lib/nostr/event.ts";
+import { type NostrEvent, portableSha256, verifyEvent } from "../../lib/nostr/event.ts";
 import { decodeBase64 } from "../../lib/util/base64.ts";
 import { toHex } from "../../lib/util/hash.ts";
 
@@ -112,7 +112,7 @@ export class StandInBlossom {
     } catch {
       return "authorization is not JSON";
     }
-    const checked = verifyEvent(tsCurve, raw, this.options.now());
+    const checked = verifyEvent(tsCurve, portableSha256, raw, this.options.now());
     if ("refused" in checked) return `authorization event refused: ${checked.refused}`;
     const e = checked.event;
     if (e.kind !== 24242) return "authorization is not kind 24242";

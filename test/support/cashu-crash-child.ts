@@ -12,6 +12,7 @@ import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { systemClock } from "../../hosts/sim/ports/node-basics.ts";
 import { wsClient } from "../../hosts/sim/ports/websocket.ts";
+import { portableSha256 } from "../../lib/nostr/event.ts";
 import { NOSTR_KEY_SETTING, NostrIdentity } from "../../lib/nostr/identity.ts";
 import { RelayPool } from "../../lib/nostr/pool.ts";
 import type { HttpClient, Random, Storage } from "../../lib/ports.ts";
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
     ws: wsClient,
     verifier: new VerifyQueue({
       curve: tsCurve,
+      digest: portableSha256,
       log,
       now: () => Date.now(),
       sleep: (ms) => new Promise((ok) => setTimeout(ok, ms).unref()),
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
   });
   pool.setRelays([plan.relay]);
   for (let i = 0; i < 100 && pool.connectedCount() === 0; i++) await new Promise((ok) => setTimeout(ok, 10));
-  const nostr = walletNostr(new NostrIdentity(settings, random, log, tsCurve), pool, 500);
+  const nostr = walletNostr(new NostrIdentity(settings, random, log, tsCurve, portableSha256), pool, 500);
   const publish = nostr.relays.publish;
   nostr.relays.publish = async (event) => {
     tick();

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { nodeHttpClient } from "../../hosts/sim/ports/http-client.ts";
 import { memorySettings } from "../../hosts/sim/ports/memory-settings.ts";
 import { memoryStorage } from "../../hosts/sim/ports/memory-storage.ts";
+import { nodeDigest } from "../../hosts/sim/ports/node-basics.ts";
 import { NostrIdentity } from "../../lib/nostr/identity.ts";
 import type { RelayPool } from "../../lib/nostr/pool.ts";
 import { KIND_DELETION, KIND_HISTORY, KIND_NUTZAP_INFO, KIND_TOKEN, KIND_WALLET } from "../../lib/wallet/nip60.ts";
@@ -31,7 +32,7 @@ describe("cashu wallet on relays (NIP-60)", () => {
     relay = await startTestRelay();
     pool = testPool([relay.url]);
     await until(() => pool.connectedCount() === 1);
-    nostr = walletNostr(new NostrIdentity(memorySettings(), random, quietLog(), nodeCurve()), pool);
+    nostr = walletNostr(new NostrIdentity(memorySettings(), random, quietLog(), nodeCurve(), nodeDigest), pool);
   });
   after(async () => {
     pool.stop();
@@ -99,7 +100,7 @@ describe("cashu wallet on relays (NIP-60)", () => {
   });
 
   it("does not take back from the relays a proof its card knows is spent, and publishes again after an outage", async () => {
-    nostr = walletNostr(new NostrIdentity(memorySettings(), seededRandom(36), quietLog(), nodeCurve()), pool);
+    nostr = walletNostr(new NostrIdentity(memorySettings(), seededRandom(36), quietLog(), nodeCurve(), nodeDigest), pool);
     const store = memoryStorage();
     const w = await openWallet({ http: nodeHttpClient, storage: store, random: seededRandom(33), nostr }, [m.url]);
     const q = await w.mintQuote(64, "sat");

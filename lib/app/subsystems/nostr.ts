@@ -13,7 +13,7 @@ import { defineSubsystem } from "../subsystem";
 
 export const NOSTR = defineSubsystem({
   name: "nostr",
-  ports: ["settings", "random", "log", "clock", "webSocket", "timers", "curve"],
+  ports: ["settings", "random", "log", "clock", "webSocket", "timers", "curve", "digest"],
   needs: [],
   provides: ["nostr"],
   build: (p) => ({
@@ -22,6 +22,7 @@ export const NOSTR = defineSubsystem({
       random: p.random,
       log: p.log,
       curve: p.curve,
+      digest: p.digest,
       now: () => p.clock.now(),
       ws: p.webSocket,
       sleep: (ms) => p.timers.sleep(ms),
