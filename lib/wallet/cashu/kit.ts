@@ -317,3 +317,7 @@ class CashuTsKit implements CashuKit {
 export function createCashuKit(deps: CashuKitDeps): CashuKit {
   return new CashuTsKit(deps);
 }
+
+// The device host loads this module at the wallet's first use with Modules.importNow, which returns a module's
+// default export (hosts/device/wallet-kit.ts).
+export default createCashuKit;
