@@ -28,7 +28,7 @@ export function kitError(e: unknown): HaloError {
 }
 
 /**
- * cashu-ts names each error in its constructor by assignment (`this.name = "CTSError"`). Where the host has frozen
+ * cashu-ts names each error in its constructor by assigning its `name` (CTSError, MintOperationError...). Where the host has frozen
  * Error.prototype (the device and lin after preload), that assignment meets the inherited read-only `name` and
  * throws a TypeError, so every cashu-ts error, a mint's refusal among them, became a TypeError. Every cashu-ts error
  * class derives from CTSError, which cashu-ts makes at run time (it is not preloaded): an own writable `name` on its
@@ -36,6 +36,6 @@ export function kitError(e: unknown): HaloError {
  */
 export function nameableCashuErrors(): void {
   const proto = CTSError.prototype;
-  if (Object.prototype.hasOwnProperty.call(proto, "name")) return;
+  if (Object.hasOwn(proto, "name")) return;
   Object.defineProperty(proto, "name", { value: "CTSError", writable: true, configurable: true, enumerable: false });
 }
