@@ -12,6 +12,7 @@ import { serveHttp } from "./http/server";
 import { deviceWifi, startNetwork, type DeviceNetwork } from "./network";
 import { devicePorts } from "./ports/index";
 import { deviceDigest } from "./ports/digest";
+import { deviceWalletKit } from "./wallet-kit";
 import Net from "net";
 import Timer from "timer";
 import { RING_FRAME_MS } from "../../lib/device/ring/runner";
@@ -32,8 +33,8 @@ export default function main(): void {
     core: {
       baseUrls: config.baseUrls,
       otaBuild: { version: config.firmwareVersion, board: "esp32s3", ...config.ota },
-      // No wallet yet: a build that loads lib/wallet/cashu/ at run time has not been made with the SDK (docs/wallet.md).
-      walletKit: undefined,
+      // cashu-ts loads at the wallet's first use, not at boot (./wallet-kit.ts).
+      walletKit: deviceWalletKit(ports.log),
     },
     // The device serves no pages of its own beyond the core's.
     hostRoutes: [],

@@ -72,6 +72,25 @@ describe("preloadable modules load without the host's natives", () => {
     assert.deepEqual(device, deviceModules());
   });
 
+  it("refuses a hosts/device/ module that reaches cashu-ts, not one that imports only its types (wallet-kit.ts)", () => {
+    const lib = libModules().map((f) => f.replace(/\.(ts|js)$/, ""));
+    const dir = mkdtempSync(join(tmpdir(), "halo-device-"));
+    try {
+      writeFileSync(join(dir, "typed.ts"), 'import type { Wallet } from "@cashu/cashu-ts";\nexport type W = Wallet;\n');
+      assert.deepEqual(runTimeModules([...lib, ...deviceModules(dir)]), runTimeModules());
+      writeFileSync(join(dir, "door.ts"), 'import { Wallet } from "@cashu/cashu-ts";\nexport const w = Wallet;\n');
+      assert.throws(
+        () => runTimeModules([...lib, ...deviceModules(dir)]),
+        /reach @cashu\/cashu-ts from outside lib\/wallet\/cashu\/.*door$/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // The device's own door is preloaded, and what it opens is not.
+    const preload = (JSON.parse(readFileSync("hosts/device/preload.json", "utf8")) as { preload: string[] }).preload;
+    assert.ok(preload.includes("hosts/device/wallet-kit") && !preload.some((m) => m.startsWith("lib/wallet/cashu/")));
+  });
+
   it("refuses a hosts/device/ module that imports preference statically, not one that imports its type", () => {
     const dir = mkdtempSync(join(tmpdir(), "halo-device-"));
     try {

@@ -26,3 +26,16 @@ export function kitError(e: unknown): HaloError {
   if (e instanceof CTSError && /DLEQ/.test(e.message)) return new HaloError("invalid", "a proof's DLEQ does not verify.");
   return new HaloError("failed", "the Cashu operation failed.");
 }
+
+/**
+ * cashu-ts names each error in its constructor by assigning its `name` (CTSError, MintOperationError...). Where the host has frozen
+ * Error.prototype (the device and lin after preload), that assignment meets the inherited read-only `name` and
+ * throws a TypeError, so every cashu-ts error, a mint's refusal among them, became a TypeError. Every cashu-ts error
+ * class derives from CTSError, which cashu-ts makes at run time (it is not preloaded): an own writable `name` on its
+ * prototype shadows Error.prototype's for all of them. Safe to call more than once.
+ */
+export function nameableCashuErrors(): void {
+  const proto = CTSError.prototype;
+  if (Object.hasOwn(proto, "name")) return;
+  Object.defineProperty(proto, "name", { value: "CTSError", writable: true, configurable: true, enumerable: false });
+}

@@ -23,7 +23,7 @@ import type { Random } from "../../ports";
 import { toHex } from "../../util/hash";
 import { WALLET_UNIT } from "../limits";
 import { installCashuGlobals } from "../shims";
-import { kitError } from "./errors";
+import { kitError, nameableCashuErrors } from "./errors";
 import { randomOutputCreator, toJournaled, toOutputData } from "./outputs";
 import { mintRequest } from "./request";
 import type {
@@ -110,6 +110,7 @@ class CashuTsKit implements CashuKit {
 
   constructor(private readonly deps: CashuKitDeps) {
     installCashuGlobals(deps.random);
+    nameableCashuErrors();
     if (deps.baseTableWindow !== undefined) {
       const point = pointFromHex(G_HEX) as unknown as { constructor: { BASE: { precompute(w: number): unknown } } };
       point.constructor.BASE.precompute(deps.baseTableWindow);
@@ -317,3 +318,7 @@ class CashuTsKit implements CashuKit {
 export function createCashuKit(deps: CashuKitDeps): CashuKit {
   return new CashuTsKit(deps);
 }
+
+// The device host loads this module at the wallet's first use with Modules.importNow, which returns a module's
+// default export (hosts/device/wallet-kit.ts).
+export default createCashuKit;
