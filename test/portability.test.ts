@@ -27,11 +27,13 @@ const FORBIDDEN: Array<[RegExp, string, string[]?]> = [
   [/^\s*(await\s+)?using\s+\w+\s*=/m, "a using declaration (not in XS 13.3)"],
   [/\bimport\(\s*[^"'`]/, "a dynamic import of a computed name"],
   [/\bDate\.now\(|Math\.random\(/, "ambient time or randomness (use the Clock and Random ports)"],
-  // lib/util/json.ts is toJson itself; updates-page.ts holds the page's own browser script.
+  // lib/util/json.ts is toJson itself; updates-page.ts holds the page's own browser script; nostr/event.ts
+  // hashes an event verifyEvent has just rebuilt from parsed JSON (freshIdBytes), where toJson's replacer
+  // would cost a call into JavaScript per value on every event received.
   [
     /\bJSON\.stringify\(/,
     "JSON.stringify (preloaded constants are read-only on the device: use toJson)",
-    ["lib/util/json.ts", "lib/http/updates-page.ts"],
+    ["lib/util/json.ts", "lib/http/updates-page.ts", "lib/nostr/event.ts"],
   ],
   [/\bthis\.name\s*=[^=]/, "an error named by assignment (the device's frozen Error.prototype refuses it: use nameError)"],
 ];
