@@ -2,20 +2,10 @@
 // the simulator, and every backticked `namespace.tool` whose namespace is a registry namespace is a registered
 // tool. A renamed route or tool fails here until the docs follow.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { memoryLog } from "../../hosts/sim/ports/node-basics.ts";
+import { markdownFiles } from "../../tools/gen/docs-pack.ts";
 import { startTestSim, type TestSim } from "../support/sim.ts";
-
-function markdownFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...markdownFiles(path));
-    else if (name.endsWith(".md")) out.push(path);
-  }
-  return out;
-}
 
 const DOCS = ["README.md", "CONTRIBUTING.md", ...markdownFiles("docs")];
 

@@ -18,7 +18,8 @@ export function slugify(text: string): string {
   );
 }
 
-function markdownFiles(dir: string): string[] {
+/** Every .md file under `dir`, in sorted order. */
+export function markdownFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
