@@ -34,6 +34,28 @@ const noNodeBuiltins = {
   },
 };
 
+/** esbuild's options for an XS bundle of `source`. */
+function bundleOptions(source) {
+  return {
+    entryPoints: [source],
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    // XS 13.3 cannot run a static field that news its own class when the class has instance fields
+    // (@noble/curves' Point does): esbuild lowers class fields to constructor assignments.
+    supported: { "class-field": false, "class-static-field": false },
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    logLevel: "silent",
+    plugins: [noNodeBuiltins],
+  };
+}
+
+function bundleError(entry, error) {
+  const text = error.errors ? esbuild.formatMessagesSync(error.errors, { kind: "error" }).join("") : String(error);
+  return new Error(`cannot bundle ${entry} for XS:\n${text.trimEnd()}`);
+}
+
 /** Bundles `entry` to build/bundles/<path-of-entry>.js (+ .js.map); returns the bundle's path. */
 export async function bundleForXs(entry) {
   const source = resolve(entry);
@@ -44,27 +66,21 @@ export async function bundleForXs(entry) {
   const outfile = join(BUNDLE_DIR, `${name}.js`);
   mkdirSync(BUNDLE_DIR, { recursive: true });
   try {
-    await esbuild.build({
-      entryPoints: [source],
-      outfile,
-      bundle: true,
-      format: "esm",
-      target: "es2022",
-      // XS 13.3 cannot run a static field that news its own class when the class has instance fields
-      // (@noble/curves' Point does): esbuild lowers class fields to constructor assignments.
-      supported: { "class-field": false, "class-static-field": false },
-      platform: "neutral",
-      mainFields: ["module", "main"],
-      sourcemap: "external",
-      sourcesContent: false,
-      logLevel: "silent",
-      plugins: [noNodeBuiltins],
-    });
+    await esbuild.build({ ...bundleOptions(source), outfile, sourcemap: "external", sourcesContent: false });
   } catch (error) {
-    const text = error.errors ? esbuild.formatMessagesSync(error.errors, { kind: "error" }).join("") : String(error);
-    throw new Error(`cannot bundle ${entry} for XS:\n${text.trimEnd()}`);
+    throw bundleError(entry, error);
   }
   return outfile;
+}
+
+/** The files an XS bundle of `entry` would hold, as paths relative to the repository's root. */
+export async function bundleInputs(entry) {
+  try {
+    const { metafile } = await esbuild.build({ ...bundleOptions(resolve(entry)), write: false, metafile: true, absWorkingDir: ROOT });
+    return Object.keys(metafile.inputs);
+  } catch (error) {
+    throw bundleError(entry, error);
+  }
 }
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

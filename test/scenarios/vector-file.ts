@@ -12,7 +12,7 @@ import { residualBytes } from "../../lib/memory/store/quantize.ts";
 import { bytesReader, decodeVectorFile, readVectorFile, type RangeReader } from "../../lib/memory/store/vector-file.ts";
 import { encodeVectorFile, vectorFileWriter } from "../../lib/memory/store/vector-file-write.ts";
 import { VectorStore } from "../../lib/memory/store/vector-store.ts";
-import type { Digest, VectorArena } from "../../lib/ports.ts";
+import type { Digest, LexiconKernels, VectorArena } from "../../lib/ports.ts";
 import { concatBytes } from "../../lib/util/bytes.ts";
 import { toHex } from "../../lib/util/hash.ts";
 import { recordingStorage } from "../support/recording-storage.ts";
@@ -20,8 +20,8 @@ import { recordingStorage } from "../support/recording-storage.ts";
 const EMBEDDER = "offline-hash-v1/48";
 
 /** A store of `count` entries of `dims` dimensions; `long` makes every string as long as the file allows. */
-export function sampleStore(dims: number, count: number, arena: VectorArena, long = false): VectorStore {
-  const store = new VectorStore(dims, count, arena);
+export function sampleStore(dims: number, count: number, arena: VectorArena, long = false, lexicon?: LexiconKernels): VectorStore {
+  const store = new VectorStore(dims, count, arena, lexicon);
   const row = new Int8Array(dims);
   const residual = new Uint8Array(residualBytes(dims));
   for (let i = 0; i < count; i++) {

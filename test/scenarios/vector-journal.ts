@@ -13,7 +13,7 @@ import { readVectorFiles } from "../../lib/memory/store/boot-read.ts";
 import { VECTOR_FILE_PATH, VECTOR_JOURNAL_PATH, VectorFiles } from "../../lib/memory/store/vector-files.ts";
 import { journalFrameBound } from "../../lib/memory/store/vector-journal.ts";
 import type { VectorStore } from "../../lib/memory/store/vector-store.ts";
-import type { Digest, Storage, VectorArena } from "../../lib/ports.ts";
+import type { Digest, LexiconKernels, Storage, VectorArena } from "../../lib/ports.ts";
 import { concatBytes } from "../../lib/util/bytes.ts";
 import { recordingStorage } from "../support/recording-storage.ts";
 import { sameEntries, sampleStore } from "./vector-file.ts";
@@ -33,11 +33,11 @@ interface Boot {
 }
 
 /** A boot over `storage`: the two files read as the engine reads them (boot-read.ts). */
-function boot(storage: Storage, digest: Digest, arena: VectorArena): Boot {
+function boot(storage: Storage, digest: Digest, arena: VectorArena, lexicon?: LexiconKernels): Boot {
   const log: string[] = [];
   const files = new VectorFiles(storage, digest);
   const sink = { info: (m: string) => void log.push(m), warn: (m: string) => void log.push(`warning: ${m}`) };
-  const read = readVectorFiles(storage, files, sink, { capacity: ENTRIES, arena }, 0);
+  const read = readVectorFiles(storage, files, sink, { capacity: ENTRIES, arena, lexicon }, 0);
   if (read.state === "unread" || !read.file) return { state: read.state, commits: 0, bytes: 0, log };
   const { journal, store } = read.file;
   return { state: journal.state, commits: journal.commits, bytes: journal.bytes, store, log };
@@ -69,11 +69,16 @@ function frame(payload: Uint8Array, digest: Digest): Uint8Array {
   return bytes;
 }
 
-export async function runVectorJournalScenario(digest: Digest, arena: VectorArena = simVectorArena()): Promise<string[]> {
+/** `lexicon`: the lexical index's kernels (the C ones on XS, as on the device; TypeScript when not given). */
+export async function runVectorJournalScenario(
+  digest: Digest,
+  arena: VectorArena = simVectorArena(),
+  lexicon?: LexiconKernels,
+): Promise<string[]> {
   const out: string[] = [];
   const card = memoryStorage();
   const files = new VectorFiles(card, digest);
-  const store = sampleStore(DIMS, ENTRIES, arena);
+  const store = sampleStore(DIMS, ENTRIES, arena, false, lexicon);
   store.resize(ENTRIES + COMMITS);
   files.save(store, EMBEDDER, 0); // no snapshot yet: this writes one
   const snapshot = card.files.get(VECTOR_FILE_PATH);
@@ -106,7 +111,7 @@ export async function runVectorJournalScenario(digest: Digest, arena: VectorAren
 
   // Replayed a frame at a time: a header, then exactly that frame's payload, into one buffer.
   const recorded = recordingStorage(card, VECTOR_JOURNAL_PATH);
-  const whole = boot(recorded, digest, arena);
+  const whole = boot(recorded, digest, arena, lexicon);
   out.push(
     `boot: ${whole.state}, ${whole.commits} commits, ${whole.bytes} bytes, ${whole.store && sameEntries(whole.store, store) ? "the same entries" : "DIFFERENT ENTRIES"}; ` +
       `ranged reads ${recorded.ranges}, largest read ${recorded.largestRead}, largest buffer ${recorded.largestBuffer}, whole reads ${recorded.wholeReads}`,
@@ -116,16 +121,16 @@ export async function runVectorJournalScenario(digest: Digest, arena: VectorAren
   const damaged = (label: string, bytes: Uint8Array, expected: VectorStore): string => {
     card.files.set(VECTOR_JOURNAL_PATH, bytes);
     const r = recordingStorage(card, VECTOR_JOURNAL_PATH);
-    const b = boot(r, digest, arena);
+    const b = boot(r, digest, arena, lexicon);
     const same = b.store && sameEntries(b.store, expected) ? "the same entries" : "DIFFERENT ENTRIES";
     b.store?.release(); // each boot is a reboot: the arena (which keeps the device's budget) gets it back
     return `${label}: ${b.state}, ${b.commits} commits, ${b.bytes} bytes, ${same}, largest buffer ${r.largestBuffer}; ${b.log.join(" | ")}`;
   };
   const bound = journalFrameBound(DIMS, true);
   card.files.set(VECTOR_JOURNAL_PATH, journal.subarray(0, last.start));
-  const before = boot(card, digest, arena).store!;
+  const before = boot(card, digest, arena, lexicon).store!;
   card.files.set(VECTOR_JOURNAL_PATH, journal.subarray(0, frames[0].end));
-  const baseOnly = boot(card, digest, arena).store!;
+  const baseOnly = boot(card, digest, arena, lexicon).store!;
   out.push(`the longest legal frame at ${DIMS} dimensions: ${bound} payload bytes`);
   out.push(damaged("a header announcing 4 GB after the last frame", concatBytes([journal, header(0xffffffff)]), store));
   out.push(
@@ -165,7 +170,7 @@ export async function runVectorJournalScenario(digest: Digest, arena: VectorAren
     for (let i = 0; i < count; i++) {
       card.files.set(VECTOR_JOURNAL_PATH, bytesAt(i));
       const r = recordingStorage(card, VECTOR_JOURNAL_PATH);
-      const b = boot(r, digest, arena);
+      const b = boot(r, digest, arena, lexicon);
       largest = Math.max(largest, r.largestBuffer);
       if (b.state === "torn" && b.commits === COMMITS - 1 && b.bytes === last.start && b.store && sameEntries(b.store, before)) asBefore++;
       const line = `warning: memory: ${VECTOR_JOURNAL_PATH} ends in a torn or damaged record; dropped its last ${dropped(i)} bytes`;
@@ -205,11 +210,11 @@ export async function runVectorJournalScenario(digest: Digest, arena: VectorAren
         return card.readRange(path, offset, into);
       },
     };
-    const b = boot(pulling, digest, arena);
+    const b = boot(pulling, digest, arena, lexicon);
     const kept = card.files.get(VECTOR_JOURNAL_PATH) === journal && card.files.get(VECTOR_FILE_PATH) === snapshot;
     const aside = [...card.files.keys()].filter((k) => k.includes(".bad-")).length;
     card.insert();
-    const again = boot(card, digest, arena);
+    const again = boot(card, digest, arena, lexicon);
     out.push(
       `card pulled at the journal's read ${at} of ${2 * frames.length}: ${b.state}, files ${kept ? "kept" : "CHANGED"}, ${aside} set aside, ` +
         `${b.log.length} log lines; reinserted: ${again.state}, ${again.commits} commits, ${again.store && sameEntries(again.store, store) ? "the same entries" : "DIFFERENT ENTRIES"}`,

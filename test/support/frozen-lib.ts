@@ -1,17 +1,25 @@
-// For XS runs: an entry that first loads every lib/ module and deep-freezes its exports (test/support/deep-freeze.ts),
+// For XS runs: an entry that first loads lib/ modules and deep-freezes their exports (test/support/deep-freeze.ts),
 // then runs the given XS entry. A scenario that passes this way keeps no state in what a module exports, which is
 // what the device's preload needs (docs/architecture.md, "Preloadable core").
+//
+// A scenario can only touch the modules its bundle holds, so the scenario runs freeze those (reachedLibModules);
+// test/xs/frozen-lib.test.ts loads and freezes every lib/ module once.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { libModules } from "./lib-sources.ts";
+import { bundleInputs } from "../../hosts/xs/run.mjs";
 
 const DIR = "hosts/xs/build/frozen";
 
-/** Writes the two generated modules for `entry` and returns the path of the one to run. */
-export function frozenEntry(entry: string): string {
+/** The lib/ modules an XS bundle of `entry` holds, sorted. */
+export async function reachedLibModules(entry: string): Promise<string[]> {
+  const inputs: string[] = await bundleInputs(entry);
+  return inputs.filter((f) => f.startsWith("lib/")).sort();
+}
+
+/** Writes the two generated modules for `entry` (freezing `modules` first) and returns the path of the one to run. */
+export function frozenEntry(entry: string, modules: string[]): string {
   mkdirSync(DIR, { recursive: true });
   const name = basename(entry).replace(/\.[jt]s$/, "");
-  const modules = libModules();
   const freeze = [
     `import { freezeModules } from ${JSON.stringify(resolve("test/support/deep-freeze.ts"))};`,
     ...modules.map((m, i) => `import * as m${i} from ${JSON.stringify(resolve(m))};`),
