@@ -7,7 +7,7 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { schnorr, secp256k1 } from "../../lib/nostr/secp256k1.ts";
 import type { Curve } from "../../lib/ports.ts";
-import { portableSha256 } from "../../lib/nostr/event.ts";
+import { portableSha256, type Sha256Port } from "../../lib/nostr/event.ts";
 import { mulberry32, type Prng } from "../support/prng.ts";
 
 /** The seed of the keys: Node's expected lines and the XS run draw the same ones. */
@@ -41,13 +41,13 @@ export function curveCases(count: number): CurveCase[] {
 }
 
 /** `key <i> <pub> <sig> <verified> <tampered verified> <other's compressed pub> <shared>` */
-export function curveKeyLine(c: Curve, i: number, k: CurveCase): string {
+export function curveKeyLine(c: Curve, i: number, k: CurveCase, digest: Sha256Port = portableSha256): string {
   const pub = schnorr.getPublicKey(c, k.secret);
-  const sig = schnorr.sign(c, portableSha256, k.message, k.secret, k.aux);
-  const ok = schnorr.verify(c, portableSha256, sig, k.message, pub);
+  const sig = schnorr.sign(c, digest, k.message, k.secret, k.aux);
+  const ok = schnorr.verify(c, digest, sig, k.message, pub);
   const tampered = Uint8Array.from(sig);
   tampered[i % 64] ^= 1 << (i % 8);
-  const forged = schnorr.verify(c, portableSha256, tampered, k.message, pub);
+  const forged = schnorr.verify(c, digest, tampered, k.message, pub);
   const otherPub = c.multiplyBase(k.other);
   const shared = secp256k1.getSharedSecret(c, k.secret, otherPub);
   return `key ${i} ${bytesToHex(pub)} ${bytesToHex(sig)} ${ok} ${forged} ${bytesToHex(otherPub)} ${bytesToHex(shared)}`;
@@ -116,8 +116,8 @@ export function edgeLines(c: Curve): string[] {
   ];
 }
 
-/** The whole transcript of one binding. */
-export function runCurveContract(c: Curve, count: number): string[] {
-  const lines = curveCases(count).map((k, i) => curveKeyLine(c, i, k));
+/** The whole transcript of one binding; `digest` hashes BIP-340's tagged hashes (the host's own where it has one). */
+export function runCurveContract(c: Curve, count: number, digest: Sha256Port = portableSha256): string[] {
+  const lines = curveCases(count).map((k, i) => curveKeyLine(c, i, k, digest));
   return [...lines, ...edgeLines(c), ...hostileLines(c)];
 }
